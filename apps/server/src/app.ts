@@ -1,0 +1,159 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Config } from './config.ts';
+import { registerModules } from './modules/index.ts';
+import { SessionService } from './platform/auth/sessions.ts';
+import type { Database } from './platform/db/db.ts';
+import { AppError, fromDatabaseError, isConnectionError, unavailable } from './platform/errors.ts';
+import type { AppContext } from './platform/http/route.ts';
+import { makeSerializer } from './platform/http/serialize.ts';
+
+const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
+    "font-src 'self' data:;connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
+export async function buildApp(database: Database, config: Config, opts: { logger?: boolean } = {}) {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1_048_576,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,60}$/.test(given) ? given : crypto.randomUUID();
+    },
+    routerOptions: { maxParamLength: 200 },
+  });
+
+  const ctx: AppContext = {
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    sessions: new SessionService(database.db, config.session),
+  };
+  app.decorate('ringmes', ctx);
+  app.decorate('ringmesRoutes', []);
+  app.decorateRequest('user', undefined);
+
+  app.setReplySerializer(makeSerializer(config.timeZone));
+  // Excel uploads (imports) arrive as the raw file.
+  app.addContentTypeParser(
+    ['application/octet-stream', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    { parseAs: 'buffer', bodyLimit: 20 * 1_048_576 },
+    (_req, body, done) => done(null, body),
+  );
+  app.addHook('onResponse', (req, reply, done) => {
+    if (reply.statusCode >= 500 || reply.elapsedTime > 1_000) {
+      req.log.warn(
+        { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    }
+    done();
+  });
+
+  // The security headers helmet would set with this configuration, computed once (@fastify/helmet
+  // rebuilds its middleware, CSP string included, on every request).
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    reply.header('x-request-id', req.id);
+    done();
+  });
+
+  app.setErrorHandler((err: any, req, reply) => {
+    let e: AppError | undefined = err instanceof AppError ? err : fromDatabaseError(err);
+    if (!e && isConnectionError(err)) e = unavailable();
+    if (!e && typeof err.code === 'string' && err.code.startsWith('FST_')) e = fastifyError(err);
+    if (!e) {
+      req.log.error({ err, method: req.method, url: req.url }, 'unhandled error');
+      return reply.status(500).send({ code: '500', message: '系统繁忙，请稍后重试', result: null });
+    }
+    if (e.status >= 500) req.log.warn({ err, url: req.url }, e.message);
+    const body: Record<string, unknown> = { code: e.code, message: e.message, result: null };
+    if (e.errors) body.errors = e.errors;
+    return reply.status(e.status).send(body);
+  });
+
+  const webIndex = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(webIndex);
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (
+      hasWeb &&
+      req.method === 'GET' &&
+      !API_PREFIXES.some((p) => url.startsWith(p)) &&
+      !path.extname(url)
+    ) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).send({ code: '404', message: `接口不存在：${req.method} ${url}`, result: null });
+  });
+
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res: any, file: string) {
+        // Hashed assets never change; everything else is revalidated. (@fastify/static hands over
+        // the Fastify reply here, older versions the raw response.)
+        const value = file.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache';
+        if (typeof res.header === 'function') res.header('cache-control', value);
+        else res.setHeader('cache-control', value);
+      },
+    });
+    app.get('/', (_req, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    });
+  }
+
+  app.get('/api/health', async () => ({
+    code: '200',
+    message: '操作成功',
+    result: { status: 'ok', db: database.kind },
+  }));
+  app.ringmesRoutes.push({ method: 'GET', url: '/api/health', permission: 'public' });
+
+  registerModules(app);
+  return app;
+}
+
+function fastifyError(err: any): AppError | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, '400', '请求体不是有效的 JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, '400', '请求体过大（上限 1 MB）');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, '400', '不支持的请求内容类型，请使用 application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError(400, '400', '请求长度不正确');
+    default:
+      if (err.statusCode >= 400 && err.statusCode < 500) return new AppError(400, '400', '请求格式不正确');
+      return undefined;
+  }
+}
+
+export type App = FastifyInstance;

@@ -1,0 +1,56 @@
+import path from 'node:path';
+
+/** Runtime configuration, read once from the environment (architecture.md, "Two commands"). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  seed: 'demo' | 'minimal' | 'none' | undefined;
+  adminPassword: string | undefined;
+  timeZone: string;
+  exportDir: string;
+  webDist: string;
+  session: { idleMinutes: number; absoluteHours: number };
+  login: { maxFailsPerUser: number; maxFailsPerIp: number; windowMinutes: number };
+  logLevel: string;
+  pgPoolMax: number;
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`环境变量 ${name} 必须是非负整数，当前为 "${raw}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
+  const seed = env.SEED;
+  if (seed !== undefined && seed !== '' && !['demo', 'minimal', 'none'].includes(seed)) {
+    throw new Error(`环境变量 SEED 只能是 demo、minimal 或 none，当前为 "${seed}"`);
+  }
+  const dataDir = path.resolve(root, env.DATA_DIR || './data');
+  return {
+    port: int('PORT', 8080),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    seed: (seed || undefined) as Config['seed'],
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    timeZone: env.TZ_DISPLAY || 'Asia/Shanghai',
+    exportDir: path.resolve(root, env.EXPORT_DIR || path.join(dataDir, 'exports')),
+    webDist: path.resolve(root, env.WEB_DIST || 'apps/web/dist'),
+    session: {
+      idleMinutes: int('SESSION_IDLE_MINUTES', 120),
+      absoluteHours: int('SESSION_ABSOLUTE_HOURS', 24),
+    },
+    login: {
+      maxFailsPerUser: int('LOGIN_MAX_FAILS_PER_USER', 5),
+      maxFailsPerIp: int('LOGIN_MAX_FAILS_PER_IP', 30),
+      windowMinutes: int('LOGIN_WINDOW_MINUTES', 15),
+    },
+    logLevel: env.LOG_LEVEL || 'info',
+    pgPoolMax: int('PG_POOL_MAX', 10),
+  };
+}

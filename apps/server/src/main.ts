@@ -1,0 +1,65 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './platform/db/db.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { DEMO_PASSWORD, seed } from './seed/index.ts';
+
+/** `npm start`: open the database, migrate, seed, serve. */
+export async function main() {
+  const started = Date.now();
+  const config = loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.pgPoolMax,
+    log: (msg, err) => console.error(`[ringmes] ${msg}`, err),
+  });
+  let closing = false;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`[ringmes] 收到 ${signal}，正在关闭…`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app?.close();
+    } finally {
+      await database.close();
+      process.exit(0);
+    }
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  let seeded: Awaited<ReturnType<typeof seed>>;
+  try {
+    const applied = await migrate(database.db);
+    if (applied.length) console.log(`[ringmes] 已应用迁移：${applied.join(', ')}`);
+    seeded = await seed(database.db, config);
+    app = await buildApp(database, config);
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  console.log('');
+  console.log(
+    `  RingMES 已启动：http://${shown}:${config.port}   （数据库：${database.kind === 'pglite' ? `内嵌 PGlite，${config.dataDir}` : 'PostgreSQL'}，用时 ${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
+  );
+  if (seeded.generatedAdminPassword) {
+    console.log(
+      `  管理员账号：admin，初始密码（只显示这一次，请登录后修改）：${seeded.generatedAdminPassword}`,
+    );
+  } else if (seeded.mode !== 'minimal') {
+    console.log(`  演示登录：admin / ${config.adminPassword || 'admin123'}`);
+    console.log(`  各角色演示账号 sales01、plan01、head01、op01、wh01、qc01、fin01，密码 ${DEMO_PASSWORD}`);
+  }
+  console.log('');
+}
+
+main().catch((err) => {
+  console.error(`[ringmes] 启动失败：${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

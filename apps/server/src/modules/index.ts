@@ -1,0 +1,23 @@
+import type { App } from '../app.ts';
+import { downloadRoutes } from './common/download.routes.ts';
+import { factoryRoutes } from './factory/index.ts';
+import { deptRoutes } from './system/dept.routes.ts';
+import { menuRoutes } from './system/menu.routes.ts';
+import { messageRoutes } from './system/message.routes.ts';
+import { roleRoutes } from './system/role.routes.ts';
+import { ssoRoutes } from './system/sso.routes.ts';
+import { userRoutes } from './system/user.routes.ts';
+import { warehouseRoutes } from './warehouse/index.ts';
+
+/** Every module's routes, in menu order. */
+export function registerModules(app: App) {
+  ssoRoutes(app);
+  userRoutes(app);
+  deptRoutes(app);
+  roleRoutes(app);
+  menuRoutes(app);
+  messageRoutes(app);
+  factoryRoutes(app);
+  warehouseRoutes(app);
+  downloadRoutes(app);
+}

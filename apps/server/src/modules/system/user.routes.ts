@@ -1,0 +1,295 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { audit } from '../../platform/audit.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../../platform/auth/password.ts';
+import { can } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { containsPattern } from '../../platform/db/like.ts';
+import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
+import { route } from '../../platform/http/route.ts';
+import { zx } from '../../platform/http/validation.ts';
+import { paginate, pagingFields } from '../../platform/paging.ts';
+import { assertAdminRemains, getUser, userQuery } from './user.service.ts';
+
+const password = z
+  .string({ error: '请输入密码' })
+  .min(MIN_PASSWORD_LENGTH, `密码不能少于${MIN_PASSWORD_LENGTH}位数`)
+  .max(128, '密码不能超过 128 个字符');
+const userName = z
+  .string({ error: '请输入用户名' })
+  .trim()
+  .regex(/^[A-Za-z0-9_.@-]{2,40}$/, '用户名为 2–40 位字母、数字或 _ . @ -');
+const profile = {
+  firstName: zx.required(40),
+  phone: zx
+    .text(30)
+    .regex(/^[\d+\- ]*$/, '手机号格式不正确')
+    .optional()
+    .nullable(),
+  email: z
+    .union([z.literal(''), z.email('邮箱格式不正确').max(120)])
+    .optional()
+    .nullable(),
+  avatar: zx.text(500).optional().nullable(),
+  introduction: zx.text(500).optional().nullable(),
+  deptId: zx.id.optional().nullable(),
+  roleIds: z.array(zx.id).max(50).optional(),
+  status: zx.flag.optional(),
+};
+
+const addBody = z.strictObject({ userName, passWord: password, ...profile });
+const updateBody = z.strictObject({
+  userId: zx.id,
+  ...profile,
+  firstName: profile.firstName.optional(),
+  version: zx.version,
+});
+
+async function checkRefs(db: Db, deptId: number | null | undefined, roleIds: number[] | undefined) {
+  if (deptId) {
+    const d = await db.selectFrom('dept').select('id').where('id', '=', deptId).executeTakeFirst();
+    if (!d) throw fieldError('deptId', '所选部门不存在');
+  }
+  if (roleIds?.length) {
+    const found = await db.selectFrom('role').select('id').where('id', 'in', roleIds).execute();
+    if (found.length !== new Set(roleIds).size) throw fieldError('roleIds', '所选角色不存在');
+  }
+}
+
+async function setRoles(db: Db, userId: number, roleIds: number[]) {
+  await db.deleteFrom('userRole').where('userId', '=', userId).execute();
+  const unique = [...new Set(roleIds)];
+  if (unique.length)
+    await db
+      .insertInto('userRole')
+      .values(unique.map((roleId) => ({ userId, roleId })))
+      .execute();
+}
+
+export function userRoutes(app: App) {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/list',
+    permission: 'system:user:list',
+    query: z.strictObject({
+      ...pagingFields,
+      userName: zx.text(40).optional(),
+      firstName: zx.text(40).optional(),
+      phone: zx.text(30).optional(),
+      deptId: zx.id.optional(),
+      status: zx.flag.optional(),
+    }),
+    async handler({ query, app: { db } }) {
+      let q = userQuery(db);
+      if (query.userName) q = q.where('u.userName', 'ilike', containsPattern(query.userName));
+      if (query.firstName) q = q.where('u.firstName', 'ilike', containsPattern(query.firstName));
+      if (query.phone) q = q.where('u.phone', 'like', containsPattern(query.phone));
+      if (query.status) q = q.where('u.status', '=', query.status);
+      if (query.deptId) {
+        q = q.where(
+          'u.deptId',
+          'in',
+          sql<number>`(WITH RECURSIVE t AS (SELECT id FROM dept WHERE id = ${query.deptId}
+                        UNION SELECT d.id FROM dept d JOIN t ON d.parent_id = t.id) SELECT id FROM t)`,
+        );
+      }
+      return paginate(
+        q,
+        query,
+        {
+          userName: 'u.userName',
+          firstName: 'u.firstName',
+          createdAt: 'u.createdAt',
+          status: 'u.status',
+          userId: 'u.id',
+        },
+        { column: 'u.id', desc: false },
+        'u.id',
+      );
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/getOptionUser',
+    permission: 'authenticated',
+    async handler({ app: { db } }) {
+      return db
+        .selectFrom('appUser')
+        .select(['id as userId', 'userName', 'firstName'])
+        .where('status', '=', '1')
+        .orderBy('id')
+        .execute();
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/getAllUser',
+    permission: 'authenticated',
+    query: z.object({ pageNum: z.string().optional() }),
+    async handler({ app: { db } }) {
+      return db
+        .selectFrom('appUser')
+        .select(['id as userId', 'userName', 'firstName', 'deptId', 'status'])
+        .orderBy('id')
+        .execute();
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/selectUserNameIsTrue',
+    permission: 'authenticated',
+    query: z.strictObject({ userName: zx.required(40), userId: zx.id.optional() }),
+    async handler({ query, app: { db } }) {
+      let q = db
+        .selectFrom('appUser')
+        .select('id')
+        .where(sql`lower(user_name)`, '=', query.userName.toLowerCase());
+      if (query.userId) q = q.where('id', '<>', query.userId);
+      return !(await q.executeTakeFirst());
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/newAddUser',
+    permission: 'system:user:add',
+    body: addBody,
+    async handler({ body, user, req, app: { db } }) {
+      const passwordHash = await hashPassword(body.passWord);
+      const id = await db.transaction().execute(async (trx) => {
+        await checkRefs(trx, body.deptId, body.roleIds);
+        const taken = await trx
+          .selectFrom('appUser')
+          .select('id')
+          .where(sql`lower(user_name)`, '=', body.userName.toLowerCase())
+          .executeTakeFirst();
+        if (taken) throw conflict(`用户名 ${body.userName} 已存在`);
+        const { roleIds, passWord, ...fields } = body;
+        const row = await trx
+          .insertInto('appUser')
+          .values({
+            ...fields,
+            email: fields.email || null,
+            passwordHash,
+            createdBy: user.id,
+            updatedBy: user.id,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await setRoles(trx, row.id, roleIds ?? []);
+        await audit(trx, user, { entity: 'user', entityId: row.id, action: 'create', after: fields }, req.id);
+        return row.id;
+      });
+      return getUser(db, id);
+    },
+  });
+
+  route(app, {
+    method: 'PUT',
+    url: '/api/v1/user/newUpdateUser',
+    permission: 'system:user:edit',
+    body: updateBody,
+    async handler({ body, user, req, app: { db, sessions } }) {
+      const { userId, roleIds, version, ...fields } = body;
+      await db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('appUser')
+          .selectAll()
+          .where('id', '=', userId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!before) throw notFound('用户不存在');
+        if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
+        if (userId === user.id && fields.status === '0') throw conflict('不能停用当前登录的账号');
+        await checkRefs(trx, fields.deptId, roleIds);
+        await trx
+          .updateTable('appUser')
+          .set({
+            ...fields,
+            ...(fields.email !== undefined ? { email: fields.email || null } : {}),
+            updatedBy: user.id,
+            updatedAt: sql`now()`,
+            version: sql`version + 1`,
+          })
+          .where('id', '=', userId)
+          .execute();
+        if (roleIds) await setRoles(trx, userId, roleIds);
+        await assertAdminRemains(trx);
+        if (fields.status === '0' && before.status !== '0') await sessions.revokeAllForUser(trx, userId);
+        const { passwordHash, ...b } = before;
+        await audit(
+          trx,
+          user,
+          { entity: 'user', entityId: userId, action: 'update', before: b, after: body },
+          req.id,
+        );
+      });
+      sessions.invalidate();
+      return getUser(db, userId);
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/api/v1/user/newDeleteUser',
+    permission: 'system:user:delete',
+    body: z.union(
+      [z.strictObject({ userId: zx.id }), z.strictObject({ userIds: z.array(zx.id).min(1).max(500) })],
+      {
+        error: '请提供 userId 或 userIds',
+      },
+    ),
+    async handler({ body, user, req, app: { db, sessions } }) {
+      const ids = 'userId' in body ? [body.userId] : [...new Set(body.userIds)];
+      if (ids.includes(user.id)) throw conflict('不能删除当前登录的账号');
+      await db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom('appUser')
+          .select(['id', 'userName'])
+          .where('id', 'in', ids)
+          .forUpdate()
+          .execute();
+        if (rows.length !== ids.length) throw notFound('用户不存在或已被删除');
+        await trx.deleteFrom('appUser').where('id', 'in', ids).execute();
+        await assertAdminRemains(trx);
+        for (const r of rows)
+          await audit(trx, user, { entity: 'user', entityId: r.id, action: 'delete', before: r }, req.id);
+      });
+      sessions.invalidate();
+      return null;
+    },
+  });
+
+  route(app, {
+    method: 'PUT',
+    url: '/api/v1/user/newUpdateUserPwd',
+    permission: 'authenticated',
+    body: z.strictObject({ userId: zx.id, passWord: password }),
+    async handler({ body, user, req, app: { db, sessions } }) {
+      if (body.userId !== user.id && !can(user, 'system:user:edit')) throw forbidden('只能修改自己的密码');
+      const passwordHash = await hashPassword(body.passWord);
+      await db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('appUser')
+          .set({
+            passwordHash,
+            passwordChangedAt: sql`now()`,
+            updatedBy: user.id,
+            updatedAt: sql`now()`,
+            version: sql`version + 1`,
+          })
+          .where('id', '=', body.userId)
+          .executeTakeFirst();
+        if (!r.numUpdatedRows) throw notFound('用户不存在');
+        await sessions.revokeAllForUser(trx, body.userId);
+        await audit(trx, user, { entity: 'user', entityId: body.userId, action: 'password' }, req.id);
+      });
+      sessions.invalidate();
+      return null;
+    },
+  });
+}

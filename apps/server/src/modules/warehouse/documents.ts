@@ -1,0 +1,540 @@
+import {
+  QUALIFIED_ONLY_OUTBOUND,
+  type ResourceDef,
+  STOCK_DOC_PREFIX,
+  stockInboundResource,
+  stockOutboundResource,
+  stockTransferResource,
+  stocktakeResource,
+} from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import type { App } from '../../app.ts';
+import { audit } from '../../platform/audit.ts';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
+import { makeSerializer } from '../../platform/http/serialize.ts';
+import { idParams } from '../../platform/http/validation.ts';
+import { businessDay, nextDocNo } from '../../platform/numbering.ts';
+import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
+import { notifyLowStock } from './alert.ts';
+import { once, withRetry } from './idempotency.ts';
+import {
+  applyMoves,
+  type DocRef,
+  type Move,
+  type PostOptions,
+  type QualityStatus,
+  reversalMoves,
+} from './posting.ts';
+
+type Kind = DocRef['docKind'];
+
+interface DocSpec {
+  def: ResourceDef;
+  kind: Kind;
+  prefix: string;
+  lineTable: string;
+  parentColumn: string;
+  reversible: boolean;
+}
+
+const SPECS: DocSpec[] = [
+  {
+    def: stockInboundResource,
+    kind: 'inbound',
+    prefix: STOCK_DOC_PREFIX['stock-inbound'],
+    lineTable: 'stock_inbound_line',
+    parentColumn: 'stock_inbound_id',
+    reversible: true,
+  },
+  {
+    def: stockOutboundResource,
+    kind: 'outbound',
+    prefix: STOCK_DOC_PREFIX['stock-outbound'],
+    lineTable: 'stock_outbound_line',
+    parentColumn: 'stock_outbound_id',
+    reversible: true,
+  },
+  {
+    def: stockTransferResource,
+    kind: 'transfer',
+    prefix: STOCK_DOC_PREFIX['stock-transfer'],
+    lineTable: 'stock_transfer_line',
+    parentColumn: 'stock_transfer_id',
+    reversible: true,
+  },
+  {
+    def: stocktakeResource,
+    kind: 'stocktake',
+    prefix: STOCK_DOC_PREFIX.stocktake,
+    lineTable: 'stocktake_line',
+    parentColumn: 'stocktake_id',
+    reversible: false,
+  },
+];
+
+const STATUS_TEXT: Record<string, string> = { draft: '草稿', posted: '已过账', reversed: '已冲销' };
+
+interface MaterialInfo {
+  id: number;
+  code: string;
+  name: string;
+  unitId: number;
+  batchManaged: boolean;
+  safetyStockMin: string | null;
+}
+
+async function materialsOf(db: Db, ids: number[]): Promise<Map<number, MaterialInfo>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('material')
+    .select(['id', 'code', 'name', 'unitId', 'batchManaged', 'safetyStockMin'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r: any) => [r.id, r]));
+}
+
+/** Factor to the base unit of each (material, unit) pair the lines use. */
+async function factorsOf(
+  db: Db,
+  lines: { materialId: number; unitId: number | null }[],
+  materials: Map<number, MaterialInfo>,
+) {
+  const wanted = lines.filter((l) => l.unitId && l.unitId !== materials.get(l.materialId)?.unitId);
+  const out = new Map<string, Decimal>();
+  if (!wanted.length) return out;
+  const rows = await sql<{ materialId: number; unitId: number; factor: string }>`
+    SELECT material_id, unit_id, factor::text AS factor FROM material_unit_conversion
+     WHERE material_id = ANY(${sql.val([...new Set(wanted.map((l) => l.materialId))])}::bigint[])`.execute(
+    db,
+  );
+  for (const r of rows.rows) out.set(`${r.materialId}:${r.unitId}`, new Decimal(r.factor));
+  return out;
+}
+
+function lineError(i: number, field: string, message: string) {
+  return badRequest(`第 ${i + 1} 行：${message}`, [{ field: `lines.${i}.${field}`, message }]);
+}
+
+/** Locations used by lines must belong to the document's warehouse. */
+async function checkLocations(
+  db: Db,
+  pairs: { i: number; field: string; locationId: number | null | undefined; warehouseId: number }[],
+) {
+  const used = pairs.filter((p) => p.locationId);
+  if (!used.length) return;
+  const rows = await db
+    .selectFrom('shelfLocation')
+    .select(['id', 'warehouseId', 'name'])
+    .where(
+      'id',
+      'in',
+      used.map((p) => p.locationId as number),
+    )
+    .execute();
+  const byId = new Map(rows.map((r: any) => [r.id, r]));
+  for (const p of used) {
+    const loc = byId.get(p.locationId as number);
+    if (loc && loc.warehouseId !== p.warehouseId)
+      throw lineError(p.i, p.field, `库位「${loc.name}」不属于所选仓库`);
+  }
+}
+
+function docHooks(spec: DocSpec): ResourceHooks {
+  return {
+    async prepare({ db }, data) {
+      return {
+        docNo: await nextDocNo(db, spec.prefix),
+        status: 'draft',
+        bizDate: data.bizDate ?? businessDay(),
+      };
+    },
+    async validate({ db }, data, before) {
+      if (before && before.status !== 'draft') {
+        throw conflict(
+          `${STATUS_TEXT[before.status] ?? before.status}的单据不能修改${before.status === 'posted' ? '，只能冲销' : ''}`,
+        );
+      }
+      const lines: any[] = data.lines ?? [];
+      if (spec.kind === 'transfer') {
+        if (
+          data.fromWarehouseId === data.toWarehouseId &&
+          lines.some((l) => (l.fromLocationId ?? null) === (l.toLocationId ?? null))
+        ) {
+          throw badRequest('调出和调入的仓库、库位不能完全相同', [
+            { field: 'toWarehouseId', message: '与调出仓库相同' },
+          ]);
+        }
+        await checkLocations(db, [
+          ...lines.map((l, i) => ({
+            i,
+            field: 'fromLocationId',
+            locationId: l.fromLocationId,
+            warehouseId: data.fromWarehouseId,
+          })),
+          ...lines.map((l, i) => ({
+            i,
+            field: 'toLocationId',
+            locationId: l.toLocationId,
+            warehouseId: data.toWarehouseId,
+          })),
+        ]);
+      } else {
+        await checkLocations(
+          db,
+          lines.map((l, i) => ({
+            i,
+            field: 'locationId',
+            locationId: l.locationId,
+            warehouseId: data.warehouseId,
+          })),
+        );
+      }
+      if (spec.kind === 'outbound' && QUALIFIED_ONLY_OUTBOUND.includes(data.type)) {
+        lines.forEach((l, i) => {
+          if ((l.qualityStatus ?? 'qualified') !== 'qualified')
+            throw lineError(i, 'qualityStatus', '领料、委外发料和销售出库只能发出合格品');
+        });
+      }
+      if (spec.kind === 'inbound') {
+        const materials = await materialsOf(
+          db,
+          lines.map((l) => l.materialId),
+        );
+        lines.forEach((l, i) => {
+          const m = materials.get(l.materialId);
+          if (m?.batchManaged && !l.batchNo)
+            throw lineError(i, 'batchNo', `物料「${m.name}」按批次管理，请填写批次号`);
+        });
+      }
+    },
+    async afterSave({ db }, id) {
+      if (spec.kind !== 'stocktake') return;
+      // Book quantities shown while counting are the current ones; posting recomputes them under lock.
+      await sql`UPDATE stocktake_line l SET
+                  book_quantity = coalesce((SELECT b.quantity FROM stock_balance b, stocktake s
+                                             WHERE s.id = l.stocktake_id AND b.warehouse_id = s.warehouse_id AND b.material_id = l.material_id
+                                               AND b.location_id IS NOT DISTINCT FROM l.location_id AND b.batch_no = coalesce(l.batch_no, '')
+                                               AND b.quality_status = l.quality_status), 0)
+                 WHERE l.stocktake_id = ${id}`.execute(db);
+      await sql`UPDATE stocktake_line SET difference = counted_quantity - book_quantity WHERE stocktake_id = ${id}`.execute(
+        db,
+      );
+    },
+    async beforeDelete({ db }, ids) {
+      const posted = await db
+        .selectFrom(spec.def.table)
+        .select(['docNo', 'status'])
+        .where('id', 'in', ids)
+        .where('status', '<>', 'draft')
+        .executeTakeFirst();
+      if (posted)
+        throw conflict(`单据 ${posted.docNo} ${STATUS_TEXT[posted.status]}，只能删除草稿状态的单据`);
+    },
+  };
+}
+
+/** Moves the draft → posted (or posted → reversed) state with one conditional update. */
+async function transition(db: Db, spec: DocSpec, id: number, from: 'draft' | 'posted', user: AuthUser) {
+  const to = from === 'draft' ? 'posted' : 'reversed';
+  const set =
+    from === 'draft'
+      ? { posted_at: sql`now()`, posted_by_id: user.id }
+      : { reversed_at: sql`now()`, reversed_by_id: user.id };
+  const row = await db
+    .updateTable(spec.def.table)
+    .set({ status: to, ...set, updated_by: user.id, updated_at: sql`now()`, version: sql`version + 1` })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return row as Record<string, any>;
+  const now = await db
+    .selectFrom(spec.def.table)
+    .select(['status', 'docNo'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!now) throw notFound(`${spec.def.label}不存在或已被删除`);
+  if (from === 'draft') throw conflict(`单据 ${now.docNo} ${STATUS_TEXT[now.status]}，不能重复过账`);
+  throw conflict(
+    now.status === 'reversed'
+      ? `单据 ${now.docNo} 已冲销，不能重复冲销`
+      : `单据 ${now.docNo} 还是草稿，不能冲销`,
+  );
+}
+
+async function loadLines(db: Db, spec: DocSpec, id: number): Promise<any[]> {
+  // numeric columns arrive as exact strings on both drivers.
+  return db
+    .selectFrom(spec.lineTable)
+    .selectAll()
+    .where(spec.parentColumn as any, '=', id)
+    .orderBy('lineNo')
+    .execute();
+}
+
+/** Base-unit quantities of the lines, also written back to the lines. */
+async function baseQuantities(db: Db, spec: DocSpec, lines: any[]): Promise<Decimal[]> {
+  const materials = await materialsOf(
+    db,
+    lines.map((l) => l.materialId),
+  );
+  const factors = await factorsOf(db, lines, materials);
+  const out = lines.map((l, i) => {
+    const m = materials.get(l.materialId) as MaterialInfo;
+    l.safetyStockMin = m.safetyStockMin; // read by the low-stock check after posting
+    if (!l.unitId || l.unitId === m.unitId) return new Decimal(l.quantity);
+    const f = factors.get(`${l.materialId}:${l.unitId}`);
+    if (!f) throw lineError(i, 'unitId', `物料「${m.name}」没有该单位的换算关系，请在物料的单位换算中维护`);
+    return new Decimal(l.quantity).times(f).toDecimalPlaces(4);
+  });
+  await sql`UPDATE ${sql.table(spec.lineTable)} l SET base_quantity = r.q
+              FROM unnest(${sql.val(lines.map((l) => l.id))}::bigint[], ${sql.val(out.map((d) => d.toString()))}::numeric[]) AS r(id, q)
+             WHERE l.id = r.id`.execute(db);
+  if (spec.kind === 'inbound') {
+    lines.forEach((l, i) => {
+      const m = materials.get(l.materialId) as MaterialInfo;
+      if (m.batchManaged && !l.batchNo)
+        throw lineError(i, 'batchNo', `物料「${m.name}」按批次管理，请填写批次号`);
+    });
+  }
+  return out;
+}
+
+export async function postDocument(
+  db: Db,
+  spec: DocSpec,
+  id: number,
+  user: AuthUser,
+  opts: PostOptions = {},
+) {
+  const doc = await transition(db, spec, id, 'draft', user);
+  const lines = await loadLines(db, spec, id);
+  if (!lines.length && spec.kind !== 'stocktake') throw badRequest('单据没有明细，不能过账');
+  const ref: DocRef = {
+    docType: spec.def.name,
+    docKind: spec.kind,
+    docId: id,
+    docNo: doc.docNo,
+    bizDate: doc.bizDate,
+    userId: user.id,
+  };
+  const q = (l: any) => (l.qualityStatus ?? 'qualified') as QualityStatus;
+
+  if (spec.kind === 'inbound') {
+    const base = await baseQuantities(db, spec, lines);
+    const moves: Move[] = lines.map((l, i) => ({
+      materialId: l.materialId,
+      warehouseId: doc.warehouseId,
+      locationId: l.locationId ?? null,
+      batchNo: l.batchNo ?? '',
+      qualityStatus: q(l),
+      quantity: base[i].toString(),
+      unitCost:
+        l.unitPrice != null
+          ? new Decimal(l.unitPrice).times(l.quantity).dividedBy(base[i]).toDecimalPlaces(6).toString()
+          : undefined,
+      lineId: l.id,
+    }));
+    await applyMoves(db, ref, moves, opts);
+  } else if (spec.kind === 'outbound') {
+    const base = await baseQuantities(db, spec, lines);
+    if (QUALIFIED_ONLY_OUTBOUND.includes(doc.type) && lines.some((l) => q(l) !== 'qualified')) {
+      throw badRequest('领料、委外发料和销售出库只能发出合格品');
+    }
+    const moves: Move[] = lines.map((l, i) => ({
+      materialId: l.materialId,
+      warehouseId: doc.warehouseId,
+      locationId: l.locationId ?? null,
+      batchNo: l.batchNo ?? '',
+      qualityStatus: q(l),
+      quantity: base[i].neg().toString(),
+      lineId: l.id,
+    }));
+    await applyMoves(db, ref, moves, opts);
+    await sql`UPDATE stock_outbound_line l SET unit_price = c.avg_cost FROM material_cost c
+               WHERE c.material_id = l.material_id AND l.stock_outbound_id = ${id}`.execute(db);
+  } else if (spec.kind === 'transfer') {
+    const base = await baseQuantities(db, spec, lines);
+    const byLine = new Map(lines.map((l) => [l.id, l]));
+    const outs = await applyMoves(
+      db,
+      ref,
+      lines.map((l, i) => ({
+        materialId: l.materialId,
+        warehouseId: doc.fromWarehouseId,
+        locationId: l.fromLocationId ?? null,
+        batchNo: l.batchNo ?? '',
+        qualityStatus: q(l),
+        quantity: base[i].neg().toString(),
+        lineId: l.id,
+      })),
+      opts,
+    );
+    // The batch and quality status travel with the stock to the receiving side.
+    await applyMoves(
+      db,
+      ref,
+      outs.map((o) => ({
+        ...o.key,
+        warehouseId: doc.toWarehouseId,
+        locationId: byLine.get(o.lineId)?.toLocationId ?? null,
+        quantity: o.quantity.neg().toString(),
+        lineId: o.lineId,
+      })),
+      opts,
+    );
+  } else {
+    // Stocktake: the difference between the count and the current book quantity.
+    const counted = lines.filter((l) => l.countedQuantity !== null && l.countedQuantity !== undefined);
+    if (!counted.length) throw badRequest('没有录入任何实盘数量，不能过账');
+    const keys = sql`unnest(${sql.val(counted.map((l) => l.materialId))}::bigint[], ${sql.val(counted.map((l) => l.locationId ?? null))}::bigint[],
+                    ${sql.val(counted.map((l) => l.batchNo ?? ''))}::text[], ${sql.val(counted.map((l) => q(l)))}::text[])
+             WITH ORDINALITY AS r(m, l, b, qs, n)`;
+    const match = sql`b.material_id = r.m AND b.warehouse_id = ${doc.warehouseId}
+             AND b.location_id IS NOT DISTINCT FROM r.l AND b.batch_no = r.b AND b.quality_status = r.qs`;
+    // Lock the counted keys' balances (in id order), then read them.
+    await sql`SELECT b.id FROM stock_balance b JOIN ${keys} ON ${match} ORDER BY b.id FOR UPDATE OF b`.execute(
+      db,
+    );
+    const book = await sql<{ n: number; quantity: string }>`
+      SELECT r.n, coalesce(b.quantity, 0)::text AS quantity FROM ${keys} LEFT JOIN stock_balance b ON ${match} ORDER BY r.n`.execute(
+      db,
+    );
+    const diffs = counted.map((l, i) => new Decimal(l.countedQuantity).minus(book.rows[i].quantity));
+    await sql`UPDATE stocktake_line l SET book_quantity = r.book, difference = r.diff
+                FROM unnest(${sql.val(counted.map((l) => l.id))}::bigint[], ${sql.val(book.rows.map((b) => b.quantity))}::numeric[],
+                            ${sql.val(diffs.map((d) => d.toString()))}::numeric[]) AS r(id, book, diff)
+               WHERE l.id = r.id`.execute(db);
+    const moves: Move[] = counted
+      .map((l, i) => ({
+        materialId: l.materialId,
+        warehouseId: doc.warehouseId,
+        locationId: l.locationId ?? null,
+        batchNo: l.batchNo ?? '',
+        qualityStatus: q(l),
+        quantity: diffs[i].toString(),
+        lineId: l.id,
+        exact: true,
+      }))
+      .filter((m) => !new Decimal(m.quantity).isZero());
+    await applyMoves(db, ref, moves, opts);
+  }
+  // Only materials with a safety minimum can fall below it (stocktake lines are not enriched: check all).
+  const watched = lines
+    .filter((l) => spec.kind === 'stocktake' || l.safetyStockMin != null)
+    .map((l) => l.materialId);
+  if (spec.kind !== 'inbound' && watched.length) await notifyLowStock(db, watched);
+  await audit(db, user, { entity: spec.def.name, entityId: id, action: 'post', after: { docNo: doc.docNo } });
+}
+
+export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: AuthUser) {
+  const doc = await transition(db, spec, id, 'posted', user);
+  const moves = await reversalMoves(db, spec.def.name, id);
+  try {
+    await applyMoves(
+      db,
+      {
+        docType: spec.def.name,
+        docKind: spec.kind,
+        docId: id,
+        docNo: doc.docNo,
+        bizDate: businessDay(),
+        userId: user.id,
+      },
+      moves,
+    );
+  } catch (e) {
+    if (e instanceof AppError && e.code === '409' && e.message.startsWith('库存不足')) {
+      throw conflict(`${e.message}；入库的货物已被发出，无法冲销`);
+    }
+    throw e;
+  }
+  await audit(db, user, {
+    entity: spec.def.name,
+    entityId: id,
+    action: 'reverse',
+    after: { docNo: doc.docNo },
+  });
+}
+
+/** Posts a document of the named kind inside the caller's transaction (commands and tests). */
+export function postDocumentByName(db: Db, name: string, id: number, user: AuthUser, opts: PostOptions = {}) {
+  const spec = SPECS.find((s) => s.def.name === name);
+  if (!spec) throw new Error(`unknown stock document ${name}`);
+  return postDocument(db, spec, id, user, opts);
+}
+
+export const DOC_HOOKS: Record<string, ResourceHooks> = Object.fromEntries(
+  SPECS.map((s) => [s.def.name, docHooks(s)]),
+);
+
+export function documentRoutes(app: App) {
+  const serialize = makeSerializer(app.ringmes.config.timeZone);
+  for (const spec of SPECS) {
+    const perm = (a: string) => `${spec.def.permission}:${a}` as Permission;
+    const action = (name: 'post' | 'reverse') =>
+      route(app, {
+        method: 'POST',
+        url: `/api/v1/${spec.def.name}/${name}/:id`,
+        permission: perm(name),
+        params: idParams,
+        async handler({ params, user, req, app: { db } }) {
+          const key = req.headers['idempotency-key'];
+          return withRetry(() =>
+            db.transaction().execute((trx) =>
+              once(
+                trx,
+                `${spec.def.name}:${name}:${params.id}`,
+                typeof key === 'string' ? key : undefined,
+                serialize,
+                async () => {
+                  if (name === 'post') await postDocument(trx, spec, params.id, user);
+                  else await reverseDocument(trx, spec, params.id, user);
+                  return getRecord(trx, spec.def, params.id);
+                },
+              ),
+            ),
+          );
+        },
+      });
+    action('post');
+    if (spec.reversible) action('reverse');
+  }
+
+  // Fills a draft stocktake with the warehouse's current book quantities (one line per stock key).
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/stocktake/snapshot/:id',
+    permission: 'warehouse:stocktake:edit',
+    params: idParams,
+    async handler({ params, user, app: { db } }) {
+      await db.transaction().execute(async (trx) => {
+        const doc = await trx
+          .selectFrom('stocktake')
+          .select(['id', 'status', 'warehouseId'])
+          .where('id', '=', params.id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!doc) throw notFound('盘点单不存在或已被删除');
+        if (doc.status !== 'draft') throw conflict('只有草稿状态的盘点单可以重新取数');
+        await sql`DELETE FROM stocktake_line WHERE stocktake_id = ${params.id}`.execute(trx);
+        await sql`
+          INSERT INTO stocktake_line (stocktake_id, line_no, material_id, location_id, batch_no, quality_status, book_quantity)
+          SELECT ${params.id}, row_number() OVER (ORDER BY m.code, b.location_id NULLS FIRST, b.batch_no, b.quality_status),
+                 b.material_id, b.location_id, nullif(b.batch_no, ''), b.quality_status, b.quantity
+            FROM stock_balance b JOIN material m ON m.id = b.material_id
+           WHERE b.warehouse_id = ${doc.warehouseId} AND b.quantity > 0`.execute(trx);
+        await trx
+          .updateTable('stocktake')
+          .set({ updatedBy: user.id, updatedAt: sql`now()`, version: sql`version + 1` })
+          .where('id', '=', params.id)
+          .execute();
+      });
+      return getRecord(db, stocktakeResource, params.id);
+    },
+  });
+}

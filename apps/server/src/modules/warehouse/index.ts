@@ -1,0 +1,14 @@
+import type { App } from '../../app.ts';
+import { alertRoutes } from './alert.ts';
+import { documentRoutes } from './documents.ts';
+import { stockQueryRoutes } from './stock-queries.ts';
+import { stocktakeSheetRoutes } from './stocktake-sheet.ts';
+
+export { DOC_HOOKS } from './documents.ts';
+
+export function warehouseRoutes(app: App) {
+  documentRoutes(app);
+  stockQueryRoutes(app);
+  alertRoutes(app);
+  stocktakeSheetRoutes(app);
+}

@@ -1,0 +1,186 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { containsPattern } from '../../platform/db/like.ts';
+import { route } from '../../platform/http/route.ts';
+import { idParams, zx } from '../../platform/http/validation.ts';
+import { type Page, pagingFields } from '../../platform/paging.ts';
+
+const balanceQuery = z.strictObject({
+  ...pagingFields,
+  materialId: zx.id.optional(),
+  warehouseId: zx.id.optional(),
+  locationId: zx.id.optional(),
+  batchNo: z.string().trim().max(60).optional(),
+  qualityStatus: z.enum(['qualified', 'pending', 'rejected']).optional(),
+  keyword: z.string().trim().max(100).optional(),
+  warehouseType: z.enum(['raw', 'semi', 'finished', 'auxiliary', 'scrap']).optional(),
+  includeZero: z.enum(['true', 'false']).optional(),
+});
+
+const BALANCE_SORT: Record<string, string> = {
+  materialCode: 'm.code',
+  materialName: 'm.name',
+  warehouseName: 'w.name',
+  quantity: 'b.quantity',
+  batchNo: 'b.batch_no',
+  updatedAt: 'b.updated_at',
+  firstInAt: 'b.first_in_at',
+};
+
+/**
+ * Balances straight from stock_balance (never by summing the ledger), with material, warehouse,
+ * location names and the value at moving-average cost.
+ */
+export async function balancePage(
+  db: Db,
+  q: z.infer<typeof balanceQuery>,
+): Promise<Page<any> & { totalQuantity: string; totalAmount: string }> {
+  const where = [sql`true`];
+  if (q.includeZero !== 'true') where.push(sql`b.quantity > 0`);
+  if (q.materialId) where.push(sql`b.material_id = ${q.materialId}`);
+  if (q.warehouseId) where.push(sql`b.warehouse_id = ${q.warehouseId}`);
+  if (q.locationId) where.push(sql`b.location_id = ${q.locationId}`);
+  if (q.batchNo) where.push(sql`b.batch_no ILIKE ${containsPattern(q.batchNo)}`);
+  if (q.qualityStatus) where.push(sql`b.quality_status = ${q.qualityStatus}`);
+  if (q.warehouseType) where.push(sql`w.type = ${q.warehouseType}`);
+  if (q.keyword)
+    where.push(
+      sql`(m.code ILIKE ${containsPattern(q.keyword)} OR m.name ILIKE ${containsPattern(q.keyword)} OR m.spec ILIKE ${containsPattern(q.keyword)})`,
+    );
+  const cond = sql.join(where, sql` AND `);
+  const sortCol = (q.sortField && BALANCE_SORT[q.sortField]) || 'm.code';
+  const dir = q.sortOrder?.startsWith('desc') ? sql`DESC` : sql`ASC`;
+  const limit = q.pageNum === 0 ? sql`` : sql`LIMIT ${q.pageSize} OFFSET ${(q.pageNum - 1) * q.pageSize}`;
+  const from = sql`FROM stock_balance b JOIN material m ON m.id = b.material_id JOIN warehouse w ON w.id = b.warehouse_id`;
+  const rows = await sql<any>`
+    SELECT b.id, b.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
+           b.warehouse_id, w.name AS warehouse_name, b.location_id, l.name AS location_name, b.batch_no,
+           b.quality_status, b.quantity::text AS quantity, coalesce(c.avg_cost, 0)::text AS unit_cost,
+           round(b.quantity * coalesce(c.avg_cost, 0), 2)::text AS amount, b.first_in_at, b.updated_at
+      ${from}
+      LEFT JOIN shelf_location l ON l.id = b.location_id
+      LEFT JOIN material_unit u ON u.id = m.unit_id
+      LEFT JOIN material_cost c ON c.material_id = b.material_id
+     WHERE ${cond}
+     ORDER BY ${sql.raw(sortCol)} ${dir}, b.id ${dir}
+     ${limit}`.execute(db);
+  const totals = await sql<{ n: number; qty: string; amount: string }>`
+    SELECT count(*)::int AS n, coalesce(sum(b.quantity), 0)::text AS qty,
+           coalesce(sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)), 0)::text AS amount
+      ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id WHERE ${cond}`.execute(db);
+  const t = totals.rows[0];
+  return {
+    list: rows.rows,
+    total: t.n,
+    pageNum: q.pageNum,
+    pageSize: q.pageNum === 0 ? rows.rows.length : q.pageSize,
+    totalQuantity: t.qty,
+    totalAmount: t.amount,
+  };
+}
+
+const ledgerQuery = z.strictObject({
+  ...pagingFields,
+  materialId: zx.id.optional(),
+  warehouseId: zx.id.optional(),
+  locationId: zx.id.optional(),
+  batchNo: z.string().trim().max(60).optional(),
+  docType: z.string().max(30).optional(),
+  docNo: z.string().trim().max(30).optional(),
+  direction: z.enum(['in', 'out']).optional(),
+  bizDateFrom: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+    .optional(),
+  bizDateTo: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+    .optional(),
+});
+
+/**
+ * Ledger moves, newest first. Pages past the middle are read from the other end of the index
+ * (ORDER BY id ASC with a small offset), so the last page of millions of rows is as fast as the
+ * first; the count is exact.
+ */
+export async function ledgerPage(db: Db, q: z.infer<typeof ledgerQuery>): Promise<Page<any>> {
+  const where = [sql`true`];
+  if (q.materialId) where.push(sql`s.material_id = ${q.materialId}`);
+  if (q.warehouseId) where.push(sql`s.warehouse_id = ${q.warehouseId}`);
+  if (q.locationId) where.push(sql`s.location_id = ${q.locationId}`);
+  if (q.batchNo) where.push(sql`s.batch_no = ${q.batchNo}`);
+  if (q.docType) where.push(sql`s.doc_type = ${q.docType}`);
+  if (q.docNo) where.push(sql`s.doc_no = ${q.docNo}`);
+  if (q.direction === 'in') where.push(sql`s.quantity > 0`);
+  if (q.direction === 'out') where.push(sql`s.quantity < 0`);
+  if (q.bizDateFrom) where.push(sql`s.biz_date >= ${q.bizDateFrom}::date`);
+  if (q.bizDateTo) where.push(sql`s.biz_date <= ${q.bizDateTo}::date`);
+  const cond = sql.join(where, sql` AND `);
+  const total = (
+    await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger s WHERE ${cond}`.execute(db)
+  ).rows[0].n;
+  const size = q.pageNum === 0 ? Math.min(total, 100_000) : q.pageSize;
+  const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
+  const fromEnd = q.pageNum > 0 && offset > total / 2;
+  const take = fromEnd ? Math.max(0, Math.min(size, total - offset)) : size;
+  const off = fromEnd ? Math.max(0, total - offset - take) : offset;
+  const ids = await sql<{ id: number }>`
+    SELECT s.id FROM stock_ledger s WHERE ${cond}
+     ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${off}`.execute(db);
+  const idList = ids.rows.map((r) => r.id);
+  const rows = idList.length
+    ? (
+        await sql<any>`
+          SELECT s.id, s.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
+                 s.warehouse_id, w.name AS warehouse_name, s.location_id, l.name AS location_name, s.batch_no, s.quality_status,
+                 s.quantity::text AS quantity, s.unit_cost::text AS unit_cost, s.amount::text AS amount,
+                 s.doc_type, s.doc_kind, s.doc_id, s.doc_no, s.line_id, s.biz_date, s.reversal_of, s.created_at,
+                 cu.first_name AS created_by_name
+            FROM stock_ledger s
+            JOIN material m ON m.id = s.material_id
+            JOIN warehouse w ON w.id = s.warehouse_id
+            LEFT JOIN shelf_location l ON l.id = s.location_id
+            LEFT JOIN material_unit u ON u.id = m.unit_id
+            LEFT JOIN app_user cu ON cu.id = s.created_by
+           WHERE s.id = ANY(${sql.val(idList)}::bigint[])
+           ORDER BY s.id DESC`.execute(db)
+      ).rows
+    : [];
+  return { list: rows, total, pageNum: q.pageNum, pageSize: size };
+}
+
+export function stockQueryRoutes(app: App) {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/stock-balance/page',
+    permission: 'warehouse:stock:list',
+    query: balanceQuery,
+    handler: ({ query, app: { db } }) => balancePage(db, query),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/stock-ledger/page',
+    permission: 'warehouse:stock:list',
+    query: ledgerQuery,
+    handler: ({ query, app: { db } }) => ledgerPage(db, query),
+  });
+
+  // The material card's 入库记录 / 出库记录, from the ledger.
+  for (const [path, direction] of [
+    ['warehousingRecord', 'in'],
+    ['outboundRecord', 'out'],
+  ] as const) {
+    route(app, {
+      method: 'GET',
+      url: `/api/v1/material-info/${path}/:id`,
+      permission: 'factory:material:list',
+      params: idParams,
+      query: z.strictObject({ pageNum: zx.pageNum, pageSize: zx.pageSize }),
+      handler: ({ params, query, app: { db } }) =>
+        ledgerPage(db, { ...query, materialId: params.id, direction }),
+    });
+  }
+}

@@ -1,0 +1,138 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+
+export interface AuthUser {
+  id: number;
+  userName: string;
+  firstName: string;
+  deptId: number | null;
+  sessionId: number;
+  roleKeys: string[];
+  permissions: Set<string>;
+  isAdmin: boolean;
+}
+
+export const ALL = '*:*:*';
+
+export function can(user: AuthUser, permission: string): boolean {
+  return user.isAdmin || user.permissions.has(ALL) || user.permissions.has(permission);
+}
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest();
+
+/**
+ * Opaque session tokens (256 random bits), stored only as SHA-256. A session ends at logout,
+ * password change, user disable, after `idleMinutes` without use and `absoluteHours` after
+ * sign-in. Resolved sessions are cached for a few seconds; every change that can end a session
+ * or alter permissions clears the cache (`invalidate`).
+ */
+export class SessionService {
+  private cache = new Map<string, { user: AuthUser; until: number }>();
+  private static readonly CACHE_MS = 5_000;
+  private static readonly TOUCH_MS = 60_000;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: { idleMinutes: number; absoluteHours: number },
+  ) {}
+
+  async create(userId: number, ip: string, userAgent: string | undefined): Promise<string> {
+    const token = crypto.randomBytes(32).toString('base64url');
+    await this.db
+      .insertInto('userSession')
+      .values({
+        tokenHash: hashToken(token),
+        userId,
+        ip: ip.slice(0, 64),
+        userAgent: userAgent?.slice(0, 300) ?? null,
+        expiresAt: new Date(Date.now() + this.opts.absoluteHours * 3_600_000),
+      })
+      .execute();
+    return token;
+  }
+
+  async resolve(token: string): Promise<AuthUser | undefined> {
+    if (!token || token.length > 200) return undefined;
+    const key = hashToken(token);
+    const cacheKey = key.toString('hex');
+    const hit = this.cache.get(cacheKey);
+    const now = Date.now();
+    if (hit && hit.until > now) return hit.user;
+    if (hit) this.cache.delete(cacheKey);
+
+    const row = await this.db
+      .selectFrom('userSession as s')
+      .innerJoin('appUser as u', 'u.id', 's.userId')
+      .select(['s.id as sessionId', 's.lastSeenAt', 'u.id', 'u.userName', 'u.firstName', 'u.deptId'])
+      .where('s.tokenHash', '=', key)
+      .where('s.revokedAt', 'is', null)
+      .where('s.expiresAt', '>', sql<Date>`now()`)
+      .where('s.lastSeenAt', '>', sql<Date>`now() - make_interval(mins => ${this.opts.idleMinutes})`)
+      .where('u.status', '=', '1')
+      .executeTakeFirst();
+    if (!row) return undefined;
+
+    if (now - new Date(row.lastSeenAt).getTime() > SessionService.TOUCH_MS) {
+      await this.db
+        .updateTable('userSession')
+        .set({ lastSeenAt: sql`now()` })
+        .where('id', '=', row.sessionId)
+        .execute();
+    }
+    const { roleKeys, permissions } = await this.grants(row.id);
+    const user: AuthUser = {
+      id: row.id,
+      userName: row.userName,
+      firstName: row.firstName,
+      deptId: row.deptId,
+      sessionId: row.sessionId,
+      roleKeys,
+      permissions,
+      isAdmin: roleKeys.includes('admin') || permissions.has(ALL),
+    };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(cacheKey, { user, until: now + SessionService.CACHE_MS });
+    return user;
+  }
+
+  /** Role keys and the permission strings of every menu node the user's enabled roles grant. */
+  async grants(userId: number): Promise<{ roleKeys: string[]; permissions: Set<string> }> {
+    const rows = await sql<{ roleKey: string; perm: string | null }>`
+      SELECT r.role_key, m.menu_permissions AS perm
+        FROM user_role ur
+        JOIN role r ON r.id = ur.role_id AND r.status = '1'
+        LEFT JOIN role_menu rm ON rm.role_id = r.id
+        LEFT JOIN menu m ON m.id = rm.menu_id AND m.menu_permissions IS NOT NULL AND m.menu_permissions <> ''
+       WHERE ur.user_id = ${userId}`.execute(this.db);
+    const roleKeys = [...new Set(rows.rows.map((r) => r.roleKey))];
+    const permissions = new Set(rows.rows.map((r) => r.perm).filter((p): p is string => !!p));
+    return { roleKeys, permissions };
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.db
+      .updateTable('userSession')
+      .set({ revokedAt: sql`now()` })
+      .where('tokenHash', '=', hashToken(token))
+      .where('revokedAt', 'is', null)
+      .execute();
+    this.invalidate();
+  }
+
+  /** Ends every session of a user (password change, disable, delete). Run inside the change's transaction. */
+  async revokeAllForUser(db: Db, userId: number, exceptSessionId?: number): Promise<void> {
+    let q = db
+      .updateTable('userSession')
+      .set({ revokedAt: sql`now()` })
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null);
+    if (exceptSessionId) q = q.where('id', '<>', exceptSessionId);
+    await q.execute();
+    this.invalidate();
+  }
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+}

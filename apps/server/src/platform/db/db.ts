@@ -1,0 +1,92 @@
+import { PGlite } from '@electric-sql/pglite';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { acquireDataDirLock } from './lock.ts';
+import { pglitePool } from './pglite-pool.ts';
+
+/** The schema is defined by the SQL migrations; queries are typed at their call sites. */
+export type Db = Kysely<any>;
+export type DbKind = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; `memory://` for a throw-away in-memory database. */
+  dataDir?: string;
+  poolMax?: number;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const INT8_ARRAY = 1016;
+const INT4_ARRAY = 1007;
+const DATE = 1082;
+
+/**
+ * One value shape on both drivers: ids (int8) as numbers, numeric as exact strings, dates as
+ * 'YYYY-MM-DD' strings (a JS Date would shift with the time zone), timestamptz as Date.
+ */
+function pgParser(oid: number, format: any) {
+  if (oid === INT8) return (v: string) => Number(v);
+  if (oid === INT8_ARRAY) return pg.types.getTypeParser(INT4_ARRAY as any, format);
+  if (oid === DATE) return (v: string) => v;
+  return pg.types.getTypeParser(oid, format);
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const plugins = [new CamelCasePlugin({ maintainNestedObjectKeys: true })];
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolMax ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: 30_000,
+      lock_timeout: 10_000,
+      idle_in_transaction_session_timeout: 60_000,
+      application_name: 'ringmes',
+      types: { getTypeParser: pgParser as any },
+    });
+    // A database restart must not kill the process: idle clients that die emit here.
+    pool.on('error', (err) => opts.log?.('PostgreSQL 连接池中的空闲连接出错', err));
+    // A client that is checked out when its connection dies emits 'error' too, and pg-pool only
+    // listens while the client is idle: without this listener the process crashes. The query in
+    // flight fails on its own (→ 503) and the pool discards the broken client on release.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => opts.log?.('PostgreSQL 连接中断', err));
+    });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+
+  const dataDir = opts.dataDir ?? './data';
+  const inMemory = dataDir.startsWith('memory://');
+  const release = inMemory ? () => {} : acquireDataDirLock(dataDir);
+  try {
+    const lite = new PGlite(inMemory ? dataDir : `${dataDir}/pgdata`, {
+      parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => v, [DATE]: (v: string) => v },
+    });
+    await lite.waitReady;
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: pglitePool(lite) }), plugins });
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        try {
+          await db.destroy();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

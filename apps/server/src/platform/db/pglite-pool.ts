@@ -1,0 +1,54 @@
+import type { PGlite } from '@electric-sql/pglite';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+
+/**
+ * Presents one PGlite instance as a Kysely `PostgresPool` of size one. PGlite is a single
+ * backend, so a connection is handed to one user at a time (a transaction keeps it until it
+ * commits); other callers queue. This keeps "one SQL dialect": Kysely's Postgres driver runs
+ * the same statements here and on a real server.
+ */
+export function pglitePool(db: PGlite): PostgresPool {
+  let busy = false;
+  const waiters: Array<() => void> = [];
+
+  const client: PostgresPoolClient = {
+    async query(sql: string, parameters: ReadonlyArray<unknown>) {
+      // Like node-postgres: no parameters → simple protocol, which also runs several statements
+      // (migrations); otherwise the extended protocol with bound parameters.
+      if (parameters.length === 0) {
+        const results = await db.exec(sql, { rowMode: 'object' });
+        const last = results[results.length - 1];
+        return {
+          command: (last as any)?.command,
+          rowCount: last?.affectedRows ?? 0,
+          rows: (last?.rows ?? []) as any[],
+        };
+      }
+      const r = await db.query(sql, parameters as unknown[], { rowMode: 'object' });
+      return {
+        command: (r as any).command,
+        rowCount: r.affectedRows ?? r.rows.length,
+        rows: r.rows as any[],
+      };
+    },
+    release() {
+      const next = waiters.shift();
+      if (next) next();
+      else busy = false;
+    },
+  } as PostgresPoolClient;
+
+  return {
+    async connect() {
+      if (!busy) {
+        busy = true;
+        return client;
+      }
+      await new Promise<void>((resolve) => waiters.push(resolve));
+      return client;
+    },
+    async end() {
+      await db.close();
+    },
+  };
+}

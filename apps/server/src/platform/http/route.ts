@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../../config.ts';
+import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
+import type { Db, DbKind } from '../db/db.ts';
+import { forbidden, unauthenticated } from '../errors.ts';
+import { parseOrThrow } from './validation.ts';
+
+/**
+ * What a route needs: `public` (no session), `authenticated` (any signed-in user) or a
+ * permission string `area:resource:action` granted through a menu button or page node.
+ */
+export type Permission = 'public' | 'authenticated' | `${string}:${string}:${string}`;
+
+export interface AppContext {
+  db: Db;
+  dbKind: DbKind;
+  config: Config;
+  sessions: SessionService;
+}
+
+export interface Ctx<B, Q, P> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  body: B;
+  query: Q;
+  params: P;
+  /** The signed-in user; absent only on public routes. */
+  user: AuthUser;
+  app: AppContext;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  permission: Permission;
+  /** Other permissions that also open this route (a report shown on two menu pages). */
+  alsoAllowedBy?: Permission[];
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** The handler sends the reply itself (downloads); otherwise its result goes in the envelope. */
+  raw?: boolean;
+  /** Also accept the token from the `Admin-Token` cookie (GET downloads only). */
+  cookieToken?: boolean;
+  handler(ctx: Ctx<B, Q, P>): Promise<unknown>;
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  permission: Permission;
+  alsoAllowedBy?: Permission[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ringmes: AppContext;
+    ringmesRoutes: RegisteredRoute[];
+  }
+  interface FastifyRequest {
+    user?: AuthUser;
+  }
+}
+
+export function tokenFrom(req: FastifyRequest, allowCookie: boolean): string | undefined {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
+  const x = req.headers['x-token'];
+  if (typeof x === 'string' && x) return x.trim();
+  if (allowCookie && req.method === 'GET') {
+    const m = /(?:^|;\s*)Admin-Token=([^;]+)/.exec(req.headers.cookie ?? '');
+    if (m) return decodeURIComponent(m[1]);
+  }
+  return undefined;
+}
+
+/** Registers one route: authentication and permission first, then schema validation, then the handler. */
+export function route<B = undefined, Q = undefined, P = undefined>(
+  app: FastifyInstance,
+  spec: RouteSpec<B, Q, P>,
+) {
+  app.ringmesRoutes.push({
+    method: spec.method,
+    url: spec.url,
+    permission: spec.permission,
+    alsoAllowedBy: spec.alsoAllowedBy,
+  });
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    onRequest: async (req) => {
+      if (spec.permission === 'public') return;
+      const token = tokenFrom(req, !!spec.cookieToken);
+      if (!token) throw unauthenticated('未登录或登录已过期，请重新登录');
+      const user = await app.ringmes.sessions.resolve(token);
+      if (!user) throw unauthenticated('登录已失效，请重新登录');
+      req.user = user;
+      if (
+        spec.permission !== 'authenticated' &&
+        !can(user, spec.permission) &&
+        !spec.alsoAllowedBy?.some((p) => can(user, p))
+      ) {
+        throw forbidden();
+      }
+    },
+    handler: async (req, reply) => {
+      const ctx: Ctx<B, Q, P> = {
+        req,
+        reply,
+        body: spec.body ? parseOrThrow(spec.body, req.body ?? {}, '请求体') : (undefined as B),
+        query: spec.query ? parseOrThrow(spec.query, req.query ?? {}, '查询参数') : (undefined as Q),
+        params: spec.params ? parseOrThrow(spec.params, req.params ?? {}, '路径参数') : (undefined as P),
+        user: req.user as AuthUser,
+        app: app.ringmes,
+      };
+      const result = await spec.handler(ctx);
+      if (spec.raw) return reply;
+      return reply.send({ code: '200', message: '操作成功', result: result === undefined ? null : result });
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { AppError, type FieldError } from '../errors.ts';
+
+z.config(z.locales.zhCN());
+
+/** Turns a zod failure into the 400 envelope's field errors, in Chinese. */
+export function toFieldErrors(error: z.ZodError): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({ field: [...issue.path, key].join('.'), message: `不允许提交字段 ${key}` });
+      }
+      continue;
+    }
+    const field = issue.path.map(String).join('.') || '(body)';
+    const missing = issue.code === 'invalid_type' && (issue as any).input === undefined;
+    out.push({ field, message: missing ? '不能为空' : issue.message });
+  }
+  return out;
+}
+
+export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const errors = toFieldErrors(r.error);
+  const first = errors[0];
+  const message =
+    first.field === '(body)'
+      ? `${what}格式不正确：${first.message}`
+      : `参数校验失败：${first.field} ${first.message}`;
+  throw new AppError(400, '400', message, errors);
+}
+
+/** Reusable field schemas with Chinese messages. */
+export const zx = {
+  id: z.coerce
+    .number({ error: '必须是数字' })
+    .int('必须是整数')
+    .positive('必须是正整数')
+    .max(Number.MAX_SAFE_INTEGER, '数值过大'),
+  text: (max: number) => z.string().trim().max(max, `不能超过 ${max} 个字符`),
+  required: (max: number) => z.string().trim().min(1, '不能为空').max(max, `不能超过 ${max} 个字符`),
+  flag: z.enum(['0', '1'], { error: "只能是 '0' 或 '1'" }),
+  version: z.number().int().positive().optional(),
+  pageNum: z.coerce
+    .number({ error: '必须是数字' })
+    .int('必须是整数')
+    .min(0, '不能小于 0')
+    .max(1_000_000)
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: '必须是数字' })
+    .int('必须是整数')
+    .min(1, '不能小于 1')
+    .max(500, '不能大于 500')
+    .default(20),
+  sortOrder: z.enum(['asc', 'desc', 'ascend', 'descend'], { error: '只能是 asc 或 desc' }).optional(),
+};
+
+export const idParams = z.strictObject({ id: zx.id });

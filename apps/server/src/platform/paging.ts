@@ -1,0 +1,74 @@
+import type { SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { zx } from './http/validation.ts';
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  pageNum: number;
+  pageSize: number;
+}
+
+/** The paging fields every list call accepts (architecture.md, "HTTP contract"). */
+export const pagingFields = {
+  pageNum: zx.pageNum,
+  pageSize: zx.pageSize,
+  sortField: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9]{0,40}$/, '排序字段不正确')
+    .optional(),
+  sortOrder: zx.sortOrder,
+};
+
+export interface PageArgs {
+  pageNum: number;
+  pageSize: number;
+  sortField?: string;
+  sortOrder?: 'asc' | 'desc' | 'ascend' | 'descend';
+}
+
+/**
+ * Runs a filtered query as a page: `pageNum = 0` answers every row. `sortable` maps the API's
+ * sort fields to columns (anything else is refused by the schema or ignored); the id breaks ties
+ * so pages are stable. Pages past the middle are read from the other end in reverse order, so
+ * the last page of a long list costs what the first does.
+ */
+export async function paginate<T>(
+  query: SelectQueryBuilder<any, any, any>,
+  args: PageArgs,
+  sortable: Record<string, string>,
+  defaultSort: { column: string; desc: boolean },
+  idColumn: string,
+): Promise<Page<T>> {
+  const column = (args.sortField && sortable[args.sortField]) || defaultSort.column;
+  const desc =
+    args.sortField && sortable[args.sortField] ? !!args.sortOrder?.startsWith('desc') : defaultSort.desc;
+  const ordered = (reverse: boolean) => {
+    const dir = desc !== reverse ? 'desc' : 'asc';
+    const q = query.orderBy(sql.ref(column), dir);
+    return column !== idColumn ? q.orderBy(sql.ref(idColumn), dir) : q;
+  };
+  if (args.pageNum === 0) {
+    const list = (await ordered(false).execute()) as T[];
+    return { list, total: list.length, pageNum: 0, pageSize: list.length };
+  }
+  const c = await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  const total = Number((c as any)?.n ?? 0);
+  const offset = (args.pageNum - 1) * args.pageSize;
+  let list: T[] = [];
+  if (offset < total) {
+    if (offset <= total / 2) {
+      list = (await ordered(false).limit(args.pageSize).offset(offset).execute()) as T[];
+    } else {
+      const take = Math.min(args.pageSize, total - offset);
+      list = (
+        (await ordered(true)
+          .limit(take)
+          .offset(total - offset - take)
+          .execute()) as T[]
+      ).reverse();
+    }
+  }
+  return { list, total, pageNum: args.pageNum, pageSize: args.pageSize };
+}

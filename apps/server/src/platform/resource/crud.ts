@@ -1,0 +1,401 @@
+import { columnOf, type FieldDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { audit } from '../audit.ts';
+import type { AuthUser } from '../auth/sessions.ts';
+import type { Db } from '../db/db.ts';
+import { containsPattern } from '../db/like.ts';
+import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
+import { type Permission, route } from '../http/route.ts';
+import { zx } from '../http/validation.ts';
+import { paginate } from '../paging.ts';
+import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
+import { arrayReferencesTo, labelOfTable, refTarget, targetOfResource } from './refs.ts';
+import { resourceSchemas } from './schema.ts';
+
+export interface HookCtx {
+  db: Db;
+  user: AuthUser;
+  def: ResourceDef;
+}
+
+/** Business rules of one resource beyond its declaration; each runs inside the saving transaction. */
+export interface ResourceHooks {
+  /**
+   * Values the server sets on a new record (document number, initial status, defaults), including
+   * readonly fields; runs before `validate`.
+   */
+  prepare?(ctx: HookCtx, data: Record<string, any>): Promise<Record<string, unknown>>;
+  /** Checks the merged record (`before` is the stored row on edit); throw an AppError to refuse. */
+  validate?(ctx: HookCtx, data: Record<string, any>, before?: Record<string, any>): Promise<void>;
+  afterSave?(ctx: HookCtx, id: number, action: 'create' | 'update'): Promise<void>;
+  beforeDelete?(ctx: HookCtx, ids: number[]): Promise<void>;
+}
+
+const perm = (def: ResourceDef, action: string) => `${def.permission}:${action}` as Permission;
+
+/** Converts a validated body to column values (snake_case keys; JSON as text); readonly fields only when `withReadonly`. */
+function toColumns(
+  fields: FieldDef[],
+  body: Record<string, any>,
+  withReadonly = false,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (!(f.name in body) || (f.readonly && !withReadonly)) continue;
+    const v = body[f.name];
+    // Cleared json and id-array values are stored empty, not NULL.
+    if (f.kind === 'json') out[columnOf(f.name)] = JSON.stringify(v ?? {});
+    else if (f.kind === 'refs') out[columnOf(f.name)] = v ?? [];
+    else out[columnOf(f.name)] = v;
+  }
+  return out;
+}
+
+function withDefaults(fields: FieldDef[], body: Record<string, any>) {
+  const out = { ...body };
+  for (const f of fields) if (out[f.name] === undefined && f.default !== undefined) out[f.name] = f.default;
+  return out;
+}
+
+/**
+ * References must exist; a new or changed reference must also point at an active record.
+ * `before` holds the stored values so unchanged references to since-disabled records stay valid.
+ */
+export async function checkReferences(
+  db: Db,
+  fields: FieldDef[],
+  data: Record<string, any>,
+  before?: Record<string, any>,
+  prefix = '',
+) {
+  for (const f of fields) {
+    if ((f.kind !== 'ref' && f.kind !== 'refs') || data[f.name] === undefined || data[f.name] === null)
+      continue;
+    const ids: number[] = f.kind === 'ref' ? [data[f.name]] : [...new Set<number>(data[f.name])];
+    const old = new Set<number>(before ? (f.kind === 'ref' ? [before[f.name]] : (before[f.name] ?? [])) : []);
+    const fresh = ids.filter((id) => !old.has(id));
+    if (!fresh.length) continue;
+    const t = refTarget(f);
+    const rows = await db
+      .selectFrom(t.table)
+      .select(['id', ...(t.active ? [sql.ref(t.active.column).as('active')] : [])] as any)
+      .where('id', 'in', fresh)
+      .execute();
+    if (rows.length !== fresh.length) throw fieldError(prefix + f.name, `所选${f.label}不存在或已被删除`);
+    if (
+      t.active &&
+      f.refActiveOnly !== false &&
+      rows.some((r: any) => String(r.active) !== String(t.active?.value))
+    ) {
+      throw fieldError(prefix + f.name, `所选${f.label}已停用，不能选择`);
+    }
+  }
+}
+
+export async function getRecord(db: Db, def: ResourceDef, id: number) {
+  const row = await baseQuery(db, def).where('t.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`${def.label}不存在或已被删除`);
+  for (const line of def.lines ?? []) {
+    (row as any)[line.name] = (await loadLines(db, line, [id])).get(id) ?? [];
+  }
+  return row as Record<string, any>;
+}
+
+async function saveLines(db: Db, def: ResourceDef, id: number, body: Record<string, any>) {
+  for (const line of def.lines ?? []) {
+    const items: Record<string, any>[] | undefined = body[line.name];
+    if (!items) continue;
+    for (const [i, item] of items.entries())
+      await checkReferences(db, line.fields, item, undefined, `${line.name}.${i}.`);
+    await db
+      .deleteFrom(line.table)
+      .where(line.parentColumn as any, '=', id)
+      .execute();
+    if (!items.length) continue;
+    await db
+      .insertInto(line.table)
+      .values(
+        items.map((item, i) => ({
+          [line.parentColumn]: id,
+          line_no: i + 1,
+          ...toColumns(line.fields, withDefaults(line.fields, item)),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Deletes records, answering 409 naming what still references them. */
+export async function deleteRecords(ctx: HookCtx, ids: number[], hooks?: ResourceHooks, requestId?: string) {
+  const { db, def, user } = ctx;
+  const rows = await db.selectFrom(def.table).selectAll().where('id', 'in', ids).forUpdate().execute();
+  if (rows.length !== ids.length) throw notFound(`${def.label}不存在或已被删除`);
+  for (const ref of arrayReferencesTo(def.name)) {
+    const used = await db
+      .selectFrom(ref.table)
+      .select('id')
+      .where(sql<boolean>`${sql.ref(ref.column)} && ${sql.val(ids)}::bigint[]`)
+      .limit(1)
+      .executeTakeFirst();
+    if (used) throw conflict(`该记录已被「${ref.label}」引用，无法删除`);
+  }
+  await hooks?.beforeDelete?.(ctx, ids);
+  try {
+    await db.deleteFrom(def.table).where('id', 'in', ids).execute();
+  } catch (err: any) {
+    if (err?.code !== '23503') throw err;
+    const m = /referenced from table "(\w+)"/.exec(err.detail ?? '');
+    const by = labelOfTable(m?.[1]);
+    throw conflict(by ? `该记录已被「${by}」引用，无法删除` : REFERENCED);
+  }
+  for (const r of rows)
+    await audit(db, user, { entity: def.name, entityId: r.id, action: 'delete', before: r }, requestId);
+}
+
+function parseIds(raw: string): number[] {
+  const ids = raw.split(',').map((s) => Number(s.trim()));
+  if (!ids.length || ids.length > 500 || ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
+    throw new AppError(400, '400', '记录编号不正确', [
+      { field: 'id', message: '必须是正整数，多个用逗号分隔' },
+    ]);
+  }
+  return [...new Set(ids)];
+}
+
+export interface CreatedRecord {
+  id: number;
+}
+
+/** Inserts one record with its lines, checks and audit; used by the add route and by commands. */
+export async function createRecord(
+  ctx: HookCtx,
+  body: Record<string, any>,
+  hooks?: ResourceHooks,
+  requestId?: string,
+): Promise<number> {
+  const { db, def, user } = ctx;
+  let data = withDefaults(def.fields, body);
+  await checkReferences(db, def.fields, data);
+  if (hooks?.prepare) data = { ...data, ...(await hooks.prepare(ctx, data)) };
+  await hooks?.validate?.(ctx, data);
+  const row = await db
+    .insertInto(def.table)
+    .values({ ...toColumns(def.fields, data, true), created_by: user.id, updated_by: user.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await saveLines(db, def, row.id, data);
+  await hooks?.afterSave?.(ctx, row.id, 'create');
+  await audit(db, user, { entity: def.name, entityId: row.id, action: 'create', after: data }, requestId);
+  return row.id;
+}
+
+export async function updateRecord(
+  ctx: HookCtx,
+  id: number,
+  body: Record<string, any>,
+  hooks?: ResourceHooks,
+  requestId?: string,
+) {
+  const { db, def, user } = ctx;
+  const { version, ...changes } = body;
+  const before = await db
+    .selectFrom(def.table)
+    .select('id')
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!before) throw notFound(`${def.label}不存在或已被删除`);
+  const stored = await getRecord(db, def, id);
+  if (version !== undefined && stored.version !== version) throw conflict(STALE_VERSION);
+  const merged = { ...stored, ...changes };
+  await checkReferences(db, def.fields, changes, stored);
+  await hooks?.validate?.(ctx, merged, stored);
+  await db
+    .updateTable(def.table)
+    .set({
+      ...toColumns(def.fields, changes),
+      updated_by: user.id,
+      updated_at: sql`now()`,
+      version: sql`version + 1`,
+    })
+    .where('id', '=', id)
+    .execute();
+  await saveLines(db, def, id, changes);
+  await hooks?.afterSave?.(ctx, id, 'update');
+  await audit(
+    db,
+    user,
+    { entity: def.name, entityId: id, action: 'update', before: stored, after: changes },
+    requestId,
+  );
+}
+
+/**
+ * The generic API of a resource: page, options, listAll, info, add, edit, delete (one id or a
+ * comma-separated batch), at the spec's paths.
+ */
+export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHooks) {
+  const base = `/api/v1/${def.name}`;
+  const schemas = resourceSchemas(def);
+  const sortable = sortableColumns(def);
+  const defaultSort = def.defaultSort
+    ? { column: sortable[def.defaultSort.field] ?? 't.id', desc: def.defaultSort.order === 'desc' }
+    : { column: 't.id', desc: true };
+  const idParam = z.strictObject({ id: zx.id });
+
+  route(app, {
+    method: 'GET',
+    url: `${base}/${def.api?.page ?? 'page'}`,
+    permission: perm(def, 'list'),
+    query: schemas.query,
+    async handler({ query, app: { db } }) {
+      const page = await paginate<Record<string, any>>(
+        applyFilters(baseQuery(db, def), def, query),
+        query as any,
+        sortable,
+        defaultSort,
+        't.id',
+      );
+      return page;
+    },
+  });
+
+  // Dropdowns: every signed-in user may pick a record, so options need no list permission.
+  route(app, {
+    method: 'GET',
+    url: `${base}/options`,
+    permission: 'authenticated',
+    query: z.strictObject({
+      keyword: z.string().trim().max(100).optional(),
+      all: z.enum(['true', 'false']).optional(),
+    }),
+    async handler({ query, app: { db } }) {
+      const t = targetOfResource(def);
+      const cols = [
+        'id',
+        t.label,
+        ...(t.code ? [t.code] : []),
+        ...(def.parentField ? [columnOf(def.parentField)] : []),
+      ];
+      let q = db.selectFrom(def.table).select(cols as any);
+      if (t.active && query.all !== 'true') q = q.where(sql.ref(t.active.column), '=', t.active.value);
+      if (query.keyword) {
+        const k = containsPattern(query.keyword);
+        q = q.where(
+          sql<boolean>`(${sql.ref(t.label)} ILIKE ${k}${t.code ? sql` OR ${sql.ref(t.code)} ILIKE ${k}` : sql``})`,
+        );
+      }
+      const rows = await q
+        .orderBy(t.code ? sql.ref(t.code) : 'id')
+        .limit(5000)
+        .execute();
+      const labelKey = (def.labelField ?? 'name').replace(/_(\w)/g, (_m, c) => c.toUpperCase());
+      return rows.map((r: any) => ({
+        ...r,
+        label: r.code ? `${r[labelKey]}（${r.code}）` : r[labelKey],
+        value: r.id,
+      }));
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: `${base}/listAll`,
+    permission: 'authenticated',
+    async handler({ app: { db } }) {
+      const t = targetOfResource(def);
+      let q = baseQuery(db, def);
+      if (t.active) q = q.where(sql.ref(`t.${t.active.column}`), '=', t.active.value);
+      return q.orderBy('t.id').limit(10_000).execute();
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: `${base}/info/:id`,
+    permission: perm(def, 'list'),
+    params: idParam,
+    handler: ({ params, app: { db } }) => getRecord(db, def, params.id),
+  });
+
+  if (def.readonlyApi) return;
+
+  route(app, {
+    method: 'POST',
+    url: `${base}/add`,
+    permission: perm(def, 'add'),
+    body: schemas.create,
+    async handler({ body, user, req, app: { db } }) {
+      const id = await db
+        .transaction()
+        .execute((trx) => createRecord({ db: trx, user, def }, body, hooks, req.id));
+      return getRecord(db, def, id);
+    },
+  });
+
+  const edit = def.api?.edit ?? { method: 'PUT' as const, path: 'edit' };
+  if (edit.method === 'PUT') {
+    route(app, {
+      method: 'PUT',
+      url: `${base}/${edit.path}/:id`,
+      permission: perm(def, 'edit'),
+      params: idParam,
+      body: schemas.update,
+      async handler({ params, body, user, req, app: { db } }) {
+        await db
+          .transaction()
+          .execute((trx) => updateRecord({ db: trx, user, def }, params.id, body, hooks, req.id));
+        return getRecord(db, def, params.id);
+      },
+    });
+  } else {
+    const withId = (schemas.update as z.ZodObject<any>).extend({ id: zx.id });
+    route(app, {
+      method: 'POST',
+      url: `${base}/${edit.path}`,
+      permission: perm(def, 'edit'),
+      body: withId,
+      async handler({ body, user, req, app: { db } }) {
+        const { id, ...rest } = body as Record<string, any>;
+        await db
+          .transaction()
+          .execute((trx) => updateRecord({ db: trx, user, def }, id, rest, hooks, req.id));
+        return getRecord(db, def, id);
+      },
+    });
+  }
+
+  const del = def.api?.delete ?? { method: 'DELETE' as const, path: 'delete' };
+  if (del.method === 'DELETE') {
+    route(app, {
+      method: 'DELETE',
+      url: `${base}/${del.path}/:id`,
+      permission: perm(def, 'delete'),
+      params: z.strictObject({ id: z.string().max(6000) }),
+      async handler({ params, user, req, app: { db } }) {
+        const ids = parseIds(params.id);
+        await db.transaction().execute((trx) => deleteRecords({ db: trx, user, def }, ids, hooks, req.id));
+        return null;
+      },
+    });
+  } else {
+    route(app, {
+      method: 'POST',
+      url: `${base}/${del.path}`,
+      permission: perm(def, 'delete'),
+      body: z.union(
+        [z.strictObject({ id: zx.id }), z.strictObject({ ids: z.array(zx.id).min(1).max(500) })],
+        { error: '请提供 id 或 ids' },
+      ),
+      async handler({ body, user, req, app: { db } }) {
+        const ids = 'id' in body ? [body.id] : [...new Set(body.ids)];
+        await db.transaction().execute((trx) => deleteRecords({ db: trx, user, def }, ids, hooks, req.id));
+        return null;
+      },
+    });
+  }
+}
+
+export { refLabelKey };

@@ -1,0 +1,133 @@
+import { columnOf, type FieldDef, type LineDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+import { containsPattern } from '../db/like.ts';
+import { refTarget } from './refs.ts';
+
+const snake = (s: string) => columnOf(s);
+
+/** Label sub-selects for the reference fields of a table aliased `alias`. */
+export function refLabelSelects(fields: FieldDef[], alias: string): RawBuilder<unknown>[] {
+  const out: RawBuilder<unknown>[] = [];
+  for (const f of fields) {
+    if (f.kind !== 'ref' && f.kind !== 'refs') continue;
+    const t = refTarget(f);
+    const col = sql.ref(`${alias}.${columnOf(f.name)}`);
+    const key = snake(refLabelKey(f));
+    if (f.kind === 'ref') {
+      out.push(
+        sql`(SELECT r.${sql.ref(t.label)} FROM ${sql.table(t.table)} r WHERE r.id = ${col})`.as(key) as any,
+      );
+    } else {
+      out.push(
+        sql`(SELECT string_agg(r.${sql.ref(t.label)}, '、' ORDER BY r.id) FROM ${sql.table(t.table)} r WHERE r.id = ANY(${col}))`.as(
+          key,
+        ) as any,
+      );
+    }
+  }
+  return out;
+}
+
+/** SELECT of a resource's rows with reference labels, aliased `t`. */
+export function baseQuery(db: Db, def: ResourceDef): SelectQueryBuilder<any, any, any> {
+  return db
+    .selectFrom(`${def.table} as t`)
+    .selectAll('t')
+    .select(refLabelSelects(def.fields, 't') as any)
+    .select([
+      sql`(SELECT u.first_name FROM app_user u WHERE u.id = t.created_by)`.as('created_by_name'),
+      sql`(SELECT u.first_name FROM app_user u WHERE u.id = t.updated_by)`.as('updated_by_name'),
+    ] as any);
+}
+
+/** Ids of a tree resource's node and all its descendants. */
+function subtree(table: string, parentColumn: string, id: number) {
+  return sql`(WITH RECURSIVE sub AS (SELECT id FROM ${sql.table(table)} WHERE id = ${id}
+              UNION SELECT c.id FROM ${sql.table(table)} c JOIN sub ON c.${sql.ref(parentColumn)} = sub.id)
+              SELECT id FROM sub)`;
+}
+
+/** Applies the declared filters of a page query. */
+export function applyFilters(
+  q: SelectQueryBuilder<any, any, any>,
+  def: ResourceDef,
+  query: Record<string, any>,
+) {
+  for (const f of def.fields) {
+    const col = sql.ref(`t.${columnOf(f.name)}`);
+    const v = query[f.name];
+    if (f.filter === 'range' || query[`${f.name}From`] !== undefined || query[`${f.name}To`] !== undefined) {
+      const from = query[`${f.name}From`];
+      const to = query[`${f.name}To`];
+      if (from !== undefined && from !== '') q = q.where(sql<boolean>`${col} >= ${from}`);
+      if (to !== undefined && to !== '') {
+        q = q.where(
+          f.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(to)
+            ? sql<boolean>`${col} < (${to}::date + 1)`
+            : sql<boolean>`${col} <= ${to}`,
+        );
+      }
+      continue;
+    }
+    if (v === undefined || v === '') continue;
+    if (f.kind === 'refs') q = q.where(sql<boolean>`${v}::bigint = ANY(${col})`);
+    else if (f.kind === 'ref') {
+      const target = refTarget(f);
+      const parentField = target.resource?.parentField;
+      q = parentField
+        ? q.where(sql<boolean>`${col} IN ${subtree(target.table, columnOf(parentField), v)}`)
+        : q.where(sql<boolean>`${col} = ${v}`);
+    } else if (f.kind === 'boolean') q = q.where(sql<boolean>`${col} = ${v === 'true'}`);
+    else if (f.filter === 'like' || ((f.kind === 'text' || f.kind === 'textarea') && f.filter !== 'eq')) {
+      q = q.where(sql<boolean>`${col} ILIKE ${containsPattern(String(v))}`);
+    } else q = q.where(sql<boolean>`${col} = ${v}`);
+  }
+  if (def.parentField && query[def.parentField] !== undefined) {
+    q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);
+  }
+  if (query.keyword) {
+    const k = containsPattern(String(query.keyword));
+    const cols = ['code', def.labelField ?? 'name', 'spec'].filter((n) =>
+      def.fields.some((f) => f.name === n),
+    );
+    if (cols.length) {
+      q = q.where(
+        sql<boolean>`(${sql.join(
+          cols.map((c) => sql`${sql.ref(`t.${columnOf(c)}`)} ILIKE ${k}`),
+          sql` OR `,
+        )})`,
+      );
+    }
+  }
+  return q;
+}
+
+/** Sortable API fields of a resource → their columns. */
+export function sortableColumns(def: ResourceDef): Record<string, string> {
+  const out: Record<string, string> = { id: 't.id', createdAt: 't.created_at', updatedAt: 't.updated_at' };
+  for (const f of def.fields) {
+    if (f.sortable || f.name === 'code' || f.name === (def.labelField ?? 'name'))
+      out[f.name] = `t.${columnOf(f.name)}`;
+  }
+  return out;
+}
+
+export async function loadLines(db: Db, line: LineDef, parentIds: number[]): Promise<Map<number, any[]>> {
+  const map = new Map<number, any[]>();
+  if (!parentIds.length) return map;
+  const rows = await db
+    .selectFrom(`${line.table} as l`)
+    .selectAll('l')
+    .select(refLabelSelects(line.fields, 'l') as any)
+    .where(sql<boolean>`${sql.ref(`l.${line.parentColumn}`)} = ANY(${sql.val(parentIds)}::bigint[])`)
+    .orderBy('l.line_no')
+    .execute();
+  const parentKey = line.parentColumn.replace(/_(\w)/g, (_m, c) => c.toUpperCase());
+  for (const r of rows as any[]) {
+    const list = map.get(r[parentKey]) ?? [];
+    list.push(r);
+    map.set(r[parentKey], list);
+  }
+  return map;
+}

@@ -1,0 +1,217 @@
+import type { FieldDef, LineDef, ResourceDef } from '@ringmes/domain';
+import { z } from 'zod';
+import { zx } from '../http/validation.ts';
+import { pagingFields } from '../paging.ts';
+
+const DIGITS: Record<string, [number, number]> = {
+  quantity: [18, 4],
+  money: [18, 2],
+  price: [18, 6],
+};
+
+/** Precision and scale of a numeric field. */
+export function numericShape(f: FieldDef): [number, number] | undefined {
+  if (f.kind === 'decimal') return [18, f.scale ?? 4];
+  return DIGITS[f.kind];
+}
+
+/**
+ * An exact decimal given as a number or a string; answered as a normalised string so the
+ * database does the arithmetic (numeric), never binary floating point.
+ */
+function decimal(f: FieldDef) {
+  const [precision, scale] = numericShape(f) as [number, number];
+  const intDigits = precision - scale;
+  const min = f.min ?? (f.kind === 'decimal' ? undefined : 0);
+  return z.union([z.number(), z.string().trim()], { error: `${f.label}必须是数字` }).transform((v, ctx) => {
+    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
+    const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(
+      s.includes('e') || s.includes('E') ? Number(s).toFixed(scale) : s,
+    );
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `${f.label}必须是数字` });
+      return z.NEVER;
+    }
+    const [, sign, int, frac = ''] = m;
+    if (int.replace(/^0+/, '').length > intDigits) {
+      ctx.addIssue({ code: 'custom', message: `${f.label}超出允许范围` });
+      return z.NEVER;
+    }
+    if (frac.replace(/0+$/, '').length > scale) {
+      ctx.addIssue({ code: 'custom', message: `${f.label}最多 ${scale} 位小数` });
+      return z.NEVER;
+    }
+    const n = Number(s);
+    if (min !== undefined && n < min) {
+      ctx.addIssue({
+        code: 'custom',
+        message: min === 0 ? `${f.label}不能为负数` : `${f.label}不能小于 ${min}`,
+      });
+      return z.NEVER;
+    }
+    if (f.max !== undefined && n > f.max) {
+      ctx.addIssue({ code: 'custom', message: `${f.label}不能大于 ${f.max}` });
+      return z.NEVER;
+    }
+    return `${sign === '-' ? '-' : ''}${int.replace(/^0+(?=\d)/, '')}${frac ? `.${frac}` : ''}`;
+  });
+}
+
+/** The zod type of one field's value in a body (without required/optional handling). */
+export function fieldSchema(f: FieldDef): z.ZodType {
+  switch (f.kind) {
+    case 'text':
+    case 'textarea': {
+      const max = f.max ?? (f.kind === 'text' ? 100 : 2000);
+      let s = z
+        .string({ error: `${f.label}必须是文本` })
+        .trim()
+        .max(max, `${f.label}不能超过 ${max} 个字符`);
+      if (f.min) s = s.min(f.min, `${f.label}至少 ${f.min} 个字符`);
+      if (f.pattern) s = s.regex(new RegExp(f.pattern.regex), f.pattern.message);
+      return s;
+    }
+    case 'int': {
+      let n = z.number({ error: `${f.label}必须是整数` }).int(`${f.label}必须是整数`);
+      n = n.min(f.min ?? -2_147_483_648, `${f.label}不能小于 ${f.min ?? -2_147_483_648}`);
+      n = n.max(f.max ?? 2_147_483_647, `${f.label}不能大于 ${f.max ?? 2_147_483_647}`);
+      return n;
+    }
+    case 'decimal':
+    case 'quantity':
+    case 'money':
+    case 'price':
+      return decimal(f);
+    case 'date':
+      return z
+        .string({ error: `${f.label}必须是日期` })
+        .regex(/^\d{4}-\d{2}-\d{2}$/, `${f.label}格式应为 YYYY-MM-DD`)
+        .refine(
+          (s) =>
+            !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
+            new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+          `${f.label}不是有效日期`,
+        );
+    case 'datetime':
+      return z
+        .string({ error: `${f.label}必须是时间` })
+        .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?/, `${f.label}格式应为 YYYY-MM-DD HH:mm:ss`)
+        .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), `${f.label}不是有效时间`);
+    case 'boolean':
+      return z.boolean({ error: `${f.label}必须是是/否` });
+    case 'enum': {
+      const values = (f.options ?? []).map((o) => o.value);
+      return z
+        .union([z.string(), z.number()])
+        .transform((v) => String(v))
+        .refine(
+          (v) => values.includes(v),
+          `${f.label}只能是：${(f.options ?? []).map((o) => o.label).join('、')}`,
+        );
+    }
+    case 'ref':
+      return z.coerce
+        .number({ error: `${f.label}必须是记录编号` })
+        .int(`${f.label}不正确`)
+        .positive(`${f.label}不正确`)
+        .max(Number.MAX_SAFE_INTEGER);
+    case 'refs':
+      return z
+        .array(z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER), {
+          error: `${f.label}必须是编号列表`,
+        })
+        .max(500, `${f.label}最多 500 项`);
+    case 'json':
+      return z.record(z.string().max(60), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]), {
+        error: `${f.label}必须是对象`,
+      });
+  }
+}
+
+function bodyShape(fields: FieldDef[], mode: 'create' | 'update') {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of fields) {
+    if (f.readonly) continue;
+    let s = fieldSchema(f);
+    if (mode === 'create' && f.required) {
+      if (f.kind === 'text' || f.kind === 'textarea') s = (s as z.ZodString).min(1, `请输入${f.label}`);
+      shape[f.name] = s;
+    } else {
+      // Empty strings and null clear an optional value.
+      shape[f.name] = f.required
+        ? s.optional()
+        : z.union([z.literal('').transform(() => null), z.null(), s]).optional();
+    }
+  }
+  return shape;
+}
+
+function lineSchema(line: LineDef, mode: 'create' | 'update') {
+  const item = z.strictObject({
+    id: z.number().int().positive().optional(),
+    ...bodyShape(line.fields, mode === 'create' ? 'create' : 'create'),
+  });
+  let arr = z
+    .array(item, { error: `${line.label}必须是列表` })
+    .max(line.max ?? 1000, `${line.label}最多 ${line.max ?? 1000} 行`);
+  if (line.min) arr = arr.min(line.min, `${line.label}至少需要 ${line.min} 行`);
+  return arr;
+}
+
+export interface ResourceSchemas {
+  create: z.ZodType<Record<string, any>>;
+  update: z.ZodType<Record<string, any>>;
+  query: z.ZodType<Record<string, any>>;
+}
+
+export function resourceSchemas(def: ResourceDef): ResourceSchemas {
+  const lines = Object.fromEntries(
+    (def.lines ?? []).map((l) => [
+      l.name,
+      l.min ? lineSchema(l, 'create') : lineSchema(l, 'create').optional(),
+    ]),
+  );
+  const optionalLines = Object.fromEntries(
+    (def.lines ?? []).map((l) => [l.name, lineSchema(l, 'update').optional()]),
+  );
+  const create = z.strictObject({ ...bodyShape(def.fields, 'create'), ...lines });
+  const update = z.strictObject({
+    ...bodyShape(def.fields, 'update'),
+    ...optionalLines,
+    version: zx.version,
+  });
+  const q: Record<string, z.ZodType> = { ...pagingFields, keyword: z.string().trim().max(100).optional() };
+  for (const f of def.fields) {
+    const mode =
+      f.filter ??
+      (f.name === 'status' || (def.activeField && f.name === def.activeField.name) ? 'eq' : undefined);
+    if (!mode) continue;
+    if (mode === 'range') {
+      const bound =
+        f.kind === 'date' || f.kind === 'datetime'
+          ? z.string().regex(/^\d{4}-\d{2}-\d{2}/, `${f.label}格式应为 YYYY-MM-DD`)
+          : z.coerce.number({ error: `${f.label}必须是数字` });
+      q[`${f.name}From`] = bound.optional();
+      q[`${f.name}To`] = bound.optional();
+    } else if (f.kind === 'ref' || f.kind === 'refs') {
+      q[f.name] = z.coerce
+        .number({ error: `${f.label}必须是记录编号` })
+        .int()
+        .positive()
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional();
+    } else if (f.kind === 'boolean') {
+      q[f.name] = z.enum(['true', 'false'], { error: `${f.label}只能是 true 或 false` }).optional();
+    } else if (f.kind === 'int') {
+      q[f.name] = z.coerce.number().int().optional();
+    } else {
+      q[f.name] = z
+        .string()
+        .trim()
+        .max(f.max ?? 100)
+        .optional();
+    }
+  }
+  if (def.parentField) q[def.parentField] ??= z.coerce.number().int().positive().optional();
+  return { create, update, query: z.strictObject(q) };
+}

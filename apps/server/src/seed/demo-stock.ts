@@ -1,0 +1,204 @@
+import {
+  stockInboundResource,
+  stockOutboundResource,
+  stockTransferResource,
+  stocktakeResource,
+} from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
+import type { AuthUser } from '../platform/auth/sessions.ts';
+import type { Db } from '../platform/db/db.ts';
+import { businessDay } from '../platform/numbering.ts';
+import { createRecord } from '../platform/resource/crud.ts';
+
+/**
+ * Demo stock: opening balances three weeks ago, then a few weeks of posted documents — steel
+ * bought by heat number, issued to turning, bearings shipped to customers, a transfer of rings
+ * to the semi-finished store and a count of the auxiliary store with differences. Everything goes
+ * through the same document commands and posting service as users' documents.
+ */
+export async function seedDemoStock(db: Db, adminId: number): Promise<void> {
+  const user: AuthUser = {
+    id: adminId,
+    userName: 'admin',
+    firstName: '系统管理员',
+    deptId: null,
+    sessionId: 0,
+    roleKeys: ['admin'],
+    permissions: new Set(),
+    isAdmin: true,
+  };
+  const materials = (await db
+    .selectFrom('material as m')
+    .leftJoin('warehouse as w', 'w.id', 'm.defaultWarehouseId')
+    .select([
+      'm.id',
+      'm.code',
+      'm.name',
+      'm.batchManaged',
+      'm.standardCost',
+      'm.safetyStockMin',
+      'm.defaultWarehouseId',
+      'w.code as warehouseCode',
+    ])
+    .where('m.defaultWarehouseId', 'is not', null)
+    .orderBy('m.id')
+    .execute()) as any[];
+  if (!materials.length) return;
+  const warehouses = new Map(
+    (await db.selectFrom('warehouse').select(['id', 'code']).execute()).map((w: any) => [
+      w.code,
+      w.id as number,
+    ]),
+  );
+  const firstLocation = new Map<number, number>();
+  const lastLocationOf = new Map<number, number>();
+  for (const l of (await db
+    .selectFrom('shelfLocation')
+    .select(['id', 'warehouseId'])
+    .orderBy('id')
+    .execute()) as any[]) {
+    if (!firstLocation.has(l.warehouseId)) firstLocation.set(l.warehouseId, l.id);
+    lastLocationOf.set(l.warehouseId, l.id);
+  }
+  const supplier =
+    (await db.selectFrom('supplier').select('id').orderBy('id').executeTakeFirst())?.id ?? null;
+  const customers = (
+    await db.selectFrom('customer').select('id').where('state', '=', '1').orderBy('id').limit(5).execute()
+  ).map((c: any) => c.id);
+  const production =
+    (await db.selectFrom('dept').select('id').where('deptName', '=', '生产部').executeTakeFirst())?.id ??
+    null;
+
+  const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+  const heat = (m: any, n: number) =>
+    m.batchManaged ? `HT${day(-30).slice(2, 4)}${String(1000 + m.id * 7 + n)}` : undefined;
+  const post = async (def: typeof stockInboundResource, body: Record<string, unknown>) => {
+    const id = await createRecord({ db, user, def }, body, DOC_HOOKS[def.name]);
+    await postDocumentByName(db, def.name, id, user);
+    return id;
+  };
+  const opening = (m: any) => new Decimal(m.safetyStockMin ?? 100).times(3).toNumber();
+
+  // Opening balances per warehouse, at standard cost.
+  const byWarehouse = new Map<number, any[]>();
+  for (const m of materials)
+    byWarehouse.set(m.defaultWarehouseId, [...(byWarehouse.get(m.defaultWarehouseId) ?? []), m]);
+  for (const [warehouseId, list] of byWarehouse) {
+    await post(stockInboundResource, {
+      type: 'other',
+      warehouseId,
+      bizDate: day(-21),
+      remark: '期初库存',
+      lines: list.map((m) => ({
+        materialId: m.id,
+        quantity: opening(m),
+        locationId: firstLocation.get(warehouseId),
+        batchNo: heat(m, 0),
+        unitPrice: m.standardCost ?? '1',
+      })),
+    });
+  }
+
+  const raw = materials.filter((m) => m.warehouseCode === 'WH-RM');
+  const finished = materials.filter((m) => m.warehouseCode === 'WH-FG');
+  const rawWh = warehouses.get('WH-RM');
+  const fgWh = warehouses.get('WH-FG');
+  for (let d = -20, n = 1; d <= -1; d += 2, n++) {
+    if (rawWh && raw.length) {
+      const m = raw[n % raw.length];
+      await post(stockInboundResource, {
+        type: 'purchase',
+        warehouseId: rawWh,
+        bizDate: day(d),
+        supplierId: supplier,
+        sourceNo: `CG${day(d).replaceAll('-', '')}-00${n % 9}`,
+        lines: [
+          {
+            materialId: m.id,
+            quantity: opening(m) / 2,
+            locationId: firstLocation.get(rawWh),
+            batchNo: heat(m, n),
+            unitPrice: new Decimal(m.standardCost ?? 1).times(1 + (n % 3) / 50).toFixed(2),
+          },
+        ],
+      });
+      const issue = raw[(n + 1) % raw.length];
+      await post(stockOutboundResource, {
+        type: 'requisition',
+        warehouseId: rawWh,
+        bizDate: day(d + 1),
+        deptId: production,
+        sourceNo: `SC${day(d).replaceAll('-', '')}-00${n % 9}`,
+        remark: '车加工领料',
+        lines: [{ materialId: issue.id, quantity: Math.max(1, Math.floor(opening(issue) / 8)) }],
+      });
+    }
+    if (fgWh && finished.length && customers.length && n % 2 === 0) {
+      const m = finished[n % finished.length];
+      await post(stockOutboundResource, {
+        type: 'sales',
+        warehouseId: fgWh,
+        bizDate: day(d),
+        customerId: customers[n % customers.length],
+        sourceNo: `XS${day(d).replaceAll('-', '')}-00${n % 9}`,
+        lines: [{ materialId: m.id, quantity: Math.max(1, Math.floor(opening(m) / 10)) }],
+      });
+    }
+  }
+
+  const semi = materials.filter((m) => m.warehouseCode === 'WH-SF');
+  const sfWh = warehouses.get('WH-SF');
+  const axWh = warehouses.get('WH-AX');
+  if (sfWh && semi.length) {
+    await post(stockTransferResource, {
+      fromWarehouseId: sfWh,
+      toWarehouseId: sfWh,
+      bizDate: day(-5),
+      remark: '磨加工完工套圈移库',
+      lines: semi
+        .slice(0, 2)
+        .map((m) => ({ materialId: m.id, quantity: 20, toLocationId: lastLocation(sfWh) })),
+    });
+  }
+  if (axWh) {
+    const id = await createRecord(
+      { db, user, def: stocktakeResource },
+      { warehouseId: axWh, bizDate: day(-2), remark: '月末辅料盘点' },
+      DOC_HOOKS.stocktake,
+    );
+    const lines = (await db
+      .selectFrom('stockBalance')
+      .select(['materialId', 'locationId', 'batchNo', 'qualityStatus', 'quantity'])
+      .where('warehouseId', '=', axWh)
+      .where('quantity', '>', '0' as any)
+      .orderBy('materialId')
+      .execute()) as any[];
+    await db
+      .insertInto('stocktakeLine')
+      .values(
+        lines.map((l, i) => ({
+          stocktakeId: id,
+          lineNo: i + 1,
+          materialId: l.materialId,
+          locationId: l.locationId,
+          batchNo: l.batchNo || null,
+          qualityStatus: l.qualityStatus,
+          bookQuantity: l.quantity,
+          // Two items counted off: one short, one over.
+          countedQuantity:
+            i === 0
+              ? new Decimal(l.quantity).minus(3).toString()
+              : i === 1
+                ? new Decimal(l.quantity).plus(2).toString()
+                : l.quantity,
+        })),
+      )
+      .execute();
+    if (lines.length) await postDocumentByName(db, 'stocktake', id, user);
+  }
+
+  function lastLocation(warehouseId: number) {
+    return lastLocationOf.get(warehouseId);
+  }
+}

@@ -1,0 +1,222 @@
+import crypto from 'node:crypto';
+import type { Config } from '../config.ts';
+import { hashPassword } from '../platform/auth/password.ts';
+import type { Db } from '../platform/db/db.ts';
+import { seedDemoMasterData } from './demo-master.ts';
+import { seedDemoStock } from './demo-stock.ts';
+import { syncMenus } from './menus.ts';
+
+export interface SeedResult {
+  mode: 'demo' | 'minimal' | 'none' | 'existing';
+  /** Set when the minimal seed generated the admin password: print it once. */
+  generatedAdminPassword?: string;
+}
+
+export const DEMO_PASSWORD = 'demo123';
+
+/** Demo roles of a bearing factory and the menu paths each one is granted. */
+const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match?: RegExp }[] = [
+  { roleKey: 'sales', roleName: '销售员', prefixes: ['/home', '/sale-manage', '/factory-info/custom'] },
+  {
+    roleKey: 'planner',
+    roleName: '计划员',
+    prefixes: [
+      '/home',
+      '/sale-manage',
+      '/production-department',
+      '/technology-dept',
+      '/factory-info/material-manage',
+      '/factory-info/process-manage',
+    ],
+  },
+  {
+    roleKey: 'workshop_head',
+    roleName: '车间主任',
+    prefixes: [
+      '/home',
+      '/production-department/production-manage',
+      '/workshop-dashboard',
+      '/quality-testing',
+    ],
+  },
+  {
+    roleKey: 'operator',
+    roleName: '操作工',
+    prefixes: ['/home'],
+    match: /operator-task|report-work|process-task-sheet/,
+  },
+  {
+    roleKey: 'warehouse',
+    roleName: '仓管员',
+    prefixes: ['/home', '/warehouse-logistics', '/factory-info/warehouse-modeling'],
+  },
+  {
+    roleKey: 'quality',
+    roleName: '质检员',
+    prefixes: ['/home', '/quality-testing', '/measure-check', '/statistics-report'],
+  },
+  { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
+];
+
+const DEMO_DEPTS: [string, string | null][] = [
+  ['总经办', null],
+  ['销售部', null],
+  ['生产部', null],
+  ['车加工车间', '生产部'],
+  ['磨加工车间', '生产部'],
+  ['检测车间', '生产部'],
+  ['装配车间', '生产部'],
+  ['技术部', null],
+  ['采购部', null],
+  ['仓储物流部', null],
+  ['质量部', null],
+  ['财务部', null],
+  ['设备部', null],
+];
+
+const DEMO_USERS: { userName: string; firstName: string; dept: string; role: string; phone: string }[] = [
+  { userName: 'sales01', firstName: '张丽', dept: '销售部', role: 'sales', phone: '13800000001' },
+  { userName: 'plan01', firstName: '王强', dept: '生产部', role: 'planner', phone: '13800000002' },
+  { userName: 'head01', firstName: '李军', dept: '车加工车间', role: 'workshop_head', phone: '13800000003' },
+  { userName: 'op01', firstName: '赵刚', dept: '车加工车间', role: 'operator', phone: '13800000004' },
+  { userName: 'op02', firstName: '孙伟', dept: '磨加工车间', role: 'operator', phone: '13800000005' },
+  { userName: 'wh01', firstName: '刘洋', dept: '仓储物流部', role: 'warehouse', phone: '13800000006' },
+  { userName: 'qc01', firstName: '陈静', dept: '质量部', role: 'quality', phone: '13800000007' },
+  { userName: 'fin01', firstName: '周敏', dept: '财务部', role: 'finance', phone: '13800000008' },
+];
+
+/**
+ * Seeds an empty database (`demo` by default, `minimal` or `none`); on a database that already
+ * has users it only adds the menu nodes of a newer release.
+ */
+export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'>): Promise<SeedResult> {
+  const hasUsers = await db.selectFrom('appUser').select('id').limit(1).executeTakeFirst();
+  if (hasUsers) {
+    await db.transaction().execute((trx) => syncMenus(trx));
+    return { mode: 'existing' };
+  }
+  const mode = config.seed ?? 'demo';
+  if (mode === 'none') return { mode };
+
+  const adminPassword = mode === 'demo' ? config.adminPassword || 'admin123' : config.adminPassword;
+  const generated = adminPassword ? undefined : crypto.randomBytes(9).toString('base64url');
+  const adminHash = await hashPassword(adminPassword ?? (generated as string));
+  const demoHash = mode === 'demo' ? await hashPassword(DEMO_PASSWORD) : '';
+
+  await db.transaction().execute(async (trx) => {
+    await syncMenus(trx);
+    const company = await trx
+      .insertInto('dept')
+      .values({ deptName: 'RingMES 轴承有限公司', orderNum: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const adminRole = await trx
+      .insertInto('role')
+      .values({ roleName: '超级管理员', roleKey: 'admin', orderNum: 0, remark: '拥有全部权限' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const admin = await trx
+      .insertInto('appUser')
+      .values({
+        userName: 'admin',
+        firstName: '系统管理员',
+        passwordHash: adminHash,
+        deptId: company.id,
+        introduction: '系统内置管理员',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('userRole').values({ userId: admin.id, roleId: adminRole.id }).execute();
+    await trx
+      .insertInto('sysSetting')
+      .values([
+        { key: 'companyName', value: JSON.stringify('RingMES 轴承有限公司') },
+        { key: 'shipmentInspectionRequired', value: JSON.stringify(false) },
+        { key: 'passwordMinLength', value: JSON.stringify(6) },
+      ])
+      .execute();
+    if (mode !== 'demo') return;
+
+    const deptIds = new Map<string, number>();
+    for (const [i, [name, parent]] of DEMO_DEPTS.entries()) {
+      const row = await trx
+        .insertInto('dept')
+        .values({
+          deptName: name,
+          parentId: parent ? deptIds.get(parent) : company.id,
+          orderNum: (i + 1) * 10,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      deptIds.set(name, row.id);
+    }
+    const menus = await trx.selectFrom('menu').select(['id', 'parentId', 'menuPath']).execute();
+    const children = new Map<number, number[]>();
+    for (const m of menus)
+      if (m.parentId) children.set(m.parentId, [...(children.get(m.parentId) ?? []), m.id]);
+    const withDescendants = (ids: number[]) => {
+      const out = new Set<number>();
+      const stack = [...ids];
+      while (stack.length) {
+        const id = stack.pop() as number;
+        if (out.has(id)) continue;
+        out.add(id);
+        stack.push(...(children.get(id) ?? []));
+      }
+      return [...out];
+    };
+    const roleIds = new Map<string, number>();
+    for (const [i, r] of DEMO_ROLES.entries()) {
+      const row = await trx
+        .insertInto('role')
+        .values({ roleName: r.roleName, roleKey: r.roleKey, orderNum: (i + 2) * 10 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      roleIds.set(r.roleKey, row.id);
+      const roots = menus
+        .filter(
+          (m) =>
+            m.menuPath &&
+            (r.prefixes.some((p) => m.menuPath === p || m.menuPath.startsWith(`${p}/`)) ||
+              r.match?.test(m.menuPath)),
+        )
+        .map((m) => m.id);
+      const grant = withDescendants(roots);
+      if (grant.length)
+        await trx
+          .insertInto('roleMenu')
+          .values(grant.map((menuId) => ({ roleId: row.id, menuId })))
+          .execute();
+    }
+    for (const u of DEMO_USERS) {
+      const row = await trx
+        .insertInto('appUser')
+        .values({
+          userName: u.userName,
+          firstName: u.firstName,
+          passwordHash: demoHash,
+          deptId: deptIds.get(u.dept),
+          phone: u.phone,
+          email: `${u.userName}@ringmes.example`,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('userRole')
+        .values({ userId: row.id, roleId: roleIds.get(u.role) as number })
+        .execute();
+    }
+    await seedDemoMasterData(trx);
+    await seedDemoStock(trx, admin.id);
+    await trx
+      .insertInto('message')
+      .values({
+        userId: admin.id,
+        title: '欢迎使用 RingMES',
+        content: '演示数据已就绪：各部门角色的演示账号密码均为 demo123。',
+        kind: 'system',
+      })
+      .execute();
+  });
+  return { mode, generatedAdminPassword: generated };
+}

@@ -1,0 +1,141 @@
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factory } from './factories.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login();
+});
+afterAll(() => t.close());
+
+async function sheet(rows: unknown[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('导入');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+const upload = (name: string, buf: Buffer, dryRun = false) =>
+  t.app
+    .inject({
+      method: 'POST',
+      url: `/api/v1/${name}/import${dryRun ? '?dryRun=true' : ''}`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      payload: buf,
+    })
+    .then((r) => ({ status: r.statusCode, body: r.json() }));
+
+describe('Excel export', () => {
+  it('exports the current filter with labels and neutralised formulas', async () => {
+    const f = factory(t, async () => token);
+    const cls = await f.create('supplier-classify', { name: '钢厂' });
+    await f.create('supplier', { code: 'S-EXP-1', name: '=HYPERLINK("http://x")', classifyId: cls.id });
+    await f.create('supplier', { code: 'S-EXP-2', name: '宝钢特钢', classifyId: cls.id });
+    await f.create('supplier', { code: 'S-OTHER', name: '别的' });
+    const r = await t.call('GET', '/api/v1/supplier/export', { token, query: { code: 'S-EXP' } });
+    expect(r.status).toBe(200);
+    expect(r.body.result.rows).toBe(2);
+    const file = path.join(t.config.exportDir, r.body.result.fileName);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const ws = wb.worksheets[0];
+    const header = ws.getRow(1).values as unknown[];
+    expect(header).toContain('供应商编码');
+    const values = [2, 3].map((i) => (ws.getRow(i).values as unknown[]).map(String));
+    expect(values.flat()).toContain(`'=HYPERLINK("http://x")`);
+    expect(values.flat()).toContain('钢厂');
+    const dl = await t.call('GET', '/common/download', {
+      token,
+      query: { fileName: r.body.result.fileName },
+    });
+    expect(dl.status).toBe(200);
+  });
+
+  it('needs the export permission', async () => {
+    const { token: other } = await t.userWith(['factory:supplier:list']);
+    expect((await t.call('GET', '/api/v1/supplier/export', { token: other })).status).toBe(403);
+  });
+});
+
+describe('Excel import', () => {
+  it('offers a template with the required columns marked', async () => {
+    const r = await t.call('GET', '/api/v1/material-unit/importTemplate', { token });
+    expect(r.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(t.config.exportDir, r.body.result.fileName));
+    expect((wb.worksheets[0].getRow(1).values as unknown[]).filter(Boolean)).toEqual(
+      expect.arrayContaining(['*单位编码', '*单位名称']),
+    );
+    expect(wb.worksheets[1].name).toBe('填写说明');
+  });
+
+  it('reports every bad row before writing anything, then imports all or nothing', async () => {
+    await t.call('POST', '/api/v1/material-unit/add', { token, body: { code: 'JIAN', name: '件' } });
+    const rows = [
+      ['单位编码', '单位名称', '状态'],
+      ['TAO', '套', '启用'],
+      ['', '个', '启用'],
+      ['JIAN', '件2', '启用'],
+      ['XIANG', '箱', '可能'],
+      ['TAO', '套2', '启用'],
+    ];
+    const dry = await upload('material-unit', await sheet(rows), true);
+    expect(dry.status).toBe(200);
+    expect(dry.body.result).toMatchObject({ total: 5, valid: 1, imported: 0 });
+    const byRow = dry.body.result.errors.map((e: any) => `${e.row}:${e.column}`);
+    expect(byRow).toEqual(['3:单位编码', '4:单位编码', '5:状态', '6:单位编码']);
+    expect(dry.body.result.errors.find((e: any) => e.row === 4).message).toMatch(/已存在/);
+    expect(dry.body.result.errors.find((e: any) => e.row === 6).message).toMatch(/与第 2 行重复/);
+
+    const real = await upload('material-unit', await sheet(rows));
+    expect(real.status).toBe(400);
+    expect(real.body.message).toMatch(/未导入任何数据/);
+    expect(real.body.errors[0].field).toBe('第3行 单位编码');
+    const count = await t.call('GET', '/api/v1/material-unit/page', { token, query: { code: 'TAO' } });
+    expect(count.body.result.total).toBe(0);
+
+    const good = await upload(
+      'material-unit',
+      await sheet([rows[0], ['TAO', '套', '启用'], ['XIANG', '箱', '停用']]),
+    );
+    expect(good.status).toBe(200);
+    expect(good.body.result.imported).toBe(2);
+    const after = await t.call('GET', '/api/v1/material-unit/page', { token, query: { pageNum: 0 } });
+    expect(after.body.result.list.map((u: any) => u.code).sort()).toEqual(['JIAN', 'TAO', 'XIANG']);
+  });
+
+  it('resolves references by code or name and refuses unknown ones', async () => {
+    await t.call('POST', '/api/v1/warehouse-management/add', {
+      token,
+      body: { code: 'WH-RAW', name: '原材料仓', type: 'raw' },
+    });
+    const r = await upload(
+      'shelf-location',
+      await sheet([
+        ['库位编码', '库位名称', '所属仓库'],
+        ['A-01', 'A区1号', 'WH-RAW'],
+        ['A-02', 'A区2号', '原材料仓'],
+        ['A-03', 'A区3号', '不存在的仓'],
+      ]),
+      true,
+    );
+    expect(r.body.result.valid).toBe(2);
+    expect(r.body.result.errors).toEqual([
+      { row: 4, column: '所属仓库', message: expect.stringMatching(/找不到.*不存在的仓/) },
+    ]);
+  });
+
+  it('answers a malformed file with a clear message', async () => {
+    const r = await upload('material-unit', Buffer.from('this is not a spreadsheet'));
+    expect(r).toMatchObject({
+      status: 400,
+      body: { code: '400', message: '文件不是有效的 Excel（.xlsx）文件' },
+    });
+    const noHeader = await upload('material-unit', await sheet([['随便', '什么']]));
+    expect(noHeader.body.message).toMatch(/表头缺少必填列/);
+  });
+});

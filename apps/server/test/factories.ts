@@ -1,0 +1,117 @@
+import { type FieldDef, type LineDef, RESOURCES, type ResourceDef, resourceByName } from '@ringmes/domain';
+import type { TestApp } from './helpers.ts';
+
+let counter = 0;
+const next = () => ++counter;
+
+/** A value that satisfies a text field's pattern and length. */
+function textFor(f: FieldDef, n: number): string {
+  const candidates = [
+    `T${n}x${Date.now() % 100000}`,
+    `13800${String(n).padStart(6, '0')}`,
+    `user${n}@example.com`,
+    `A${n}`,
+    `测试${f.label}${n}`,
+  ];
+  const re = f.pattern ? new RegExp(f.pattern.regex) : undefined;
+  const max = f.max ?? 100;
+  for (const c of candidates) {
+    const v = c.slice(0, max);
+    if ((!re || re.test(v)) && v.length >= (f.min ?? 0)) return v;
+  }
+  throw new Error(`no test value for ${f.name} (${f.pattern?.regex})`);
+}
+
+function numberFor(f: FieldDef): string {
+  const min = f.min ?? 0;
+  const v = Math.max(min, 1);
+  return String(f.max !== undefined && v > f.max ? f.max : v);
+}
+
+export interface Factory {
+  /** Creates a valid record of a resource through the API (parents created as needed); answers the stored record. */
+  create(name: string, overrides?: Record<string, unknown>): Promise<Record<string, any>>;
+  /** A valid body with every required field (and lines) filled. */
+  body(def: ResourceDef, overrides?: Record<string, unknown>): Promise<Record<string, any>>;
+}
+
+export function factory(t: TestApp, token: () => Promise<string>): Factory {
+  async function valueFor(f: FieldDef, def?: ResourceDef): Promise<unknown> {
+    const n = next();
+    switch (f.kind) {
+      case 'text':
+      case 'textarea':
+        return textFor(f, n);
+      case 'int':
+        return Number(numberFor(f));
+      case 'decimal':
+      case 'quantity':
+      case 'money':
+      case 'price':
+        return numberFor(f);
+      case 'date':
+        return '2026-11-22';
+      case 'datetime':
+        return '2026-11-22 08:30:00';
+      case 'boolean':
+        return true;
+      case 'enum': {
+        if (def?.activeField?.name === f.name) return String(def.activeField.value);
+        if (f.default !== undefined && f.default !== null) return String(f.default);
+        return f.options?.[0].value;
+      }
+      case 'ref':
+      case 'refs': {
+        const id =
+          f.ref === 'user'
+            ? (await t.call('GET', '/api/v1/sso/getUserByToken', { token: await token() })).body.result.userId
+            : (await api.create(f.ref as string)).id;
+        return f.kind === 'ref' ? id : [id];
+      }
+      case 'json':
+        return {};
+    }
+  }
+
+  async function lineBody(line: LineDef): Promise<Record<string, any>[]> {
+    const count = Math.max(line.min ?? 0, 1);
+    const out: Record<string, any>[] = [];
+    for (let i = 0; i < count; i++) {
+      const item: Record<string, any> = {};
+      for (const f of line.fields) if (f.required) item[f.name] = await valueFor(f);
+      out.push(item);
+    }
+    return out;
+  }
+
+  const api: Factory = {
+    async body(def, overrides = {}) {
+      const b: Record<string, any> = {};
+      for (const f of def.fields) {
+        if (f.readonly || f.name in overrides) continue;
+        if (
+          f.required ||
+          f.unique ||
+          f.name === def.activeField?.name ||
+          (f.name === 'status' && f.kind === 'enum')
+        )
+          b[f.name] = await valueFor(f, def);
+      }
+      for (const l of def.lines ?? [])
+        if (!(l.name in overrides) && (l.min ?? 0) > 0) b[l.name] = await lineBody(l);
+      return { ...b, ...overrides };
+    },
+    async create(name, overrides = {}) {
+      const def = resourceByName(name);
+      if (!def) throw new Error(`unknown resource ${name}`);
+      const body = await api.body(def, overrides);
+      const r = await t.call('POST', `/api/v1/${def.name}/add`, { token: await token(), body });
+      if (r.status !== 200)
+        throw new Error(`create ${name} failed: ${JSON.stringify(r.body)} for ${JSON.stringify(body)}`);
+      return r.body.result;
+    },
+  };
+  return api;
+}
+
+export { RESOURCES };

@@ -1,0 +1,167 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Database, openDatabase } from '../src/platform/db/db.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { seed } from '../src/seed/index.ts';
+
+export const ADMIN_PASSWORD = 'admin123';
+
+/** A PostgreSQL server URL when the suite runs against one (CI's second pass). */
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+/** Creates a fresh, empty database: an in-memory PGlite, or a new database on the PostgreSQL server. */
+export async function freshDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  if (!PG_URL) {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    return { database, drop: () => database.close() };
+  }
+  const name = `ringmes_test_${process.env.RINGMES_TEST_RUN ?? 'x'}_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolMax: 20 });
+  return {
+    database,
+    url: url.toString(),
+    async drop() {
+      await database.close();
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: { code: string; message: string; result: T; errors?: { field: string; message: string }[] };
+  headers: Record<string, unknown>;
+}
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  database: Database;
+  config: Config;
+  call<T = any>(
+    method: string,
+    url: string,
+    opts?: {
+      token?: string;
+      body?: unknown;
+      query?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      raw?: string;
+    },
+  ): Promise<Answer<T>>;
+  login(userName?: string, passWord?: string): Promise<string>;
+  /** Creates a user holding a new role that grants exactly these permissions (menu buttons created as needed). */
+  userWith(
+    permissions: string[],
+    userName?: string,
+  ): Promise<{ token: string; userId: number; roleId: number }>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  seedMode: 'minimal' | 'demo' = 'minimal',
+): Promise<TestApp> {
+  const { database, drop } = await freshDatabase();
+  const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-export-'));
+  const config: Config = {
+    ...loadConfig({}),
+    exportDir,
+    webDist: path.join(os.tmpdir(), 'ringmes-no-web'),
+    login: { maxFailsPerUser: 1000, maxFailsPerIp: 1000, windowMinutes: 15 },
+    ...overrides,
+  };
+  await migrate(database.db);
+  await seed(database.db, { seed: seedMode, adminPassword: ADMIN_PASSWORD });
+  const app = await buildApp(database, config, { logger: !!process.env.TEST_LOG });
+  await app.ready();
+
+  const call: TestApp['call'] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let payload: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      payload = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await app.inject({ method: method as any, url, query: opts.query as any, headers, payload });
+    let body: any;
+    try {
+      body = res.json();
+    } catch {
+      body = { raw: res.body };
+    }
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+
+  const login = async (userName = 'admin', passWord = ADMIN_PASSWORD) => {
+    const r = await call('POST', '/api/v1/sso/login', { body: { userName, passWord, source: 'mes' } });
+    if (r.status !== 200) throw new Error(`login ${userName} failed: ${JSON.stringify(r.body)}`);
+    return r.body.result.token as string;
+  };
+
+  let adminToken: string | undefined;
+  const userWith: TestApp['userWith'] = async (permissions, userName) => {
+    adminToken ??= await login();
+    const db = database.db;
+    const menuIds: number[] = [];
+    for (const p of permissions) {
+      let m = await db.selectFrom('menu').select('id').where('menuPermissions', '=', p).executeTakeFirst();
+      m ??= await db
+        .insertInto('menu')
+        .values({ menuName: p, nodeType: '3', menuPermissions: p })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      menuIds.push(m.id);
+    }
+    const key = `r${crypto.randomBytes(4).toString('hex')}`;
+    const role = await call('POST', '/api/v1/role/add', {
+      token: adminToken,
+      body: { roleName: key, roleKey: key, menuIds },
+    });
+    if (role.status !== 200) throw new Error(JSON.stringify(role.body));
+    const name = userName ?? `u${crypto.randomBytes(4).toString('hex')}`;
+    const u = await call('POST', '/api/v1/user/newAddUser', {
+      token: adminToken,
+      body: {
+        userName: name,
+        firstName: '测试用户',
+        passWord: 'secret123',
+        roleIds: permissions.length ? [role.body.result.id] : [],
+      },
+    });
+    if (u.status !== 200) throw new Error(JSON.stringify(u.body));
+    return {
+      token: await login(name, 'secret123'),
+      userId: u.body.result.userId,
+      roleId: role.body.result.id,
+    };
+  };
+
+  return {
+    app,
+    database,
+    config,
+    call,
+    login,
+    userWith,
+    async close() {
+      await app.close();
+      await drop();
+      fs.rmSync(exportDir, { recursive: true, force: true });
+    },
+  };
+}

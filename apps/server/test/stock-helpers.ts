@@ -1,0 +1,84 @@
+import { sql } from 'kysely';
+import type { Db } from '../src/platform/db/db.ts';
+import type { Factory } from './factories.ts';
+import type { TestApp } from './helpers.ts';
+
+/** Every balance equals the sum of its ledger rows, and no balance is negative. Answers the violations. */
+export async function stockInvariantViolations(db: Db): Promise<string[]> {
+  const r = await sql<{ k: string; balance: string; ledger: string }>`
+    WITH l AS (
+      SELECT material_id, warehouse_id, location_id, batch_no, quality_status, sum(quantity) AS q
+        FROM stock_ledger GROUP BY 1, 2, 3, 4, 5
+    )
+    SELECT concat_ws('/', coalesce(b.material_id, l.material_id), coalesce(b.warehouse_id, l.warehouse_id),
+                     coalesce(b.location_id, l.location_id), coalesce(b.batch_no, l.batch_no), coalesce(b.quality_status, l.quality_status)) AS k,
+           coalesce(b.quantity, 0)::text AS balance, coalesce(l.q, 0)::text AS ledger
+      FROM stock_balance b
+      FULL JOIN l ON l.material_id = b.material_id AND l.warehouse_id = b.warehouse_id
+                 AND l.location_id IS NOT DISTINCT FROM b.location_id AND l.batch_no = b.batch_no AND l.quality_status = b.quality_status
+     WHERE coalesce(b.quantity, 0) <> coalesce(l.q, 0) OR coalesce(b.quantity, 0) < 0 OR coalesce(l.q, 0) < 0`.execute(
+    db,
+  );
+  return r.rows.map((x) => `${x.k}: balance ${x.balance}, ledger ${x.ledger}`);
+}
+
+export interface StockWorld {
+  warehouseId: number;
+  otherWarehouseId: number;
+  locationA: number;
+  locationB: number;
+  material: (overrides?: Record<string, unknown>) => Promise<Record<string, any>>;
+  inbound: (
+    lines: Record<string, unknown>[],
+    extra?: Record<string, unknown>,
+  ) => Promise<Record<string, any>>;
+  outbound: (
+    lines: Record<string, unknown>[],
+    extra?: Record<string, unknown>,
+  ) => Promise<Record<string, any>>;
+  post: (kind: string, id: number, key?: string) => Promise<{ status: number; body: any }>;
+  balance: (materialId: number, extra?: Record<string, unknown>) => Promise<number>;
+}
+
+export async function stockWorld(t: TestApp, f: Factory, token: string): Promise<StockWorld> {
+  const wh = await f.create('warehouse-management', { type: 'raw', name: '原材料仓' });
+  const other = await f.create('warehouse-management', { type: 'semi', name: '半成品仓' });
+  const locA = await f.create('shelf-location', { warehouseId: wh.id, name: 'A-01' });
+  const locB = await f.create('shelf-location', { warehouseId: wh.id, name: 'A-02' });
+  const create = async (
+    kind: string,
+    type: string,
+    lines: Record<string, unknown>[],
+    extra: Record<string, unknown> = {},
+  ) => {
+    const r = await t.call('POST', `/api/v1/${kind}/add`, {
+      token,
+      body: { type, warehouseId: wh.id, bizDate: '2026-11-22', lines, ...extra },
+    });
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    return r.body.result;
+  };
+  return {
+    warehouseId: wh.id,
+    otherWarehouseId: other.id,
+    locationA: locA.id,
+    locationB: locB.id,
+    material: (o = {}) => f.create('material-info', o),
+    inbound: (lines, extra) => create('stock-inbound', 'purchase', lines, extra),
+    outbound: (lines, extra) => create('stock-outbound', 'requisition', lines, extra),
+    post: async (kind, id, key) => {
+      const r = await t.call('POST', `/api/v1/${kind}/post/${id}`, {
+        token,
+        headers: key ? { 'idempotency-key': key } : {},
+      });
+      return { status: r.status, body: r.body };
+    },
+    balance: async (materialId, extra = {}) => {
+      const r = await t.call('GET', '/api/v1/stock-balance/page', {
+        token,
+        query: { materialId, pageNum: 0, ...extra },
+      });
+      return r.body.result.list.reduce((s: number, b: any) => s + Number(b.quantity), 0);
+    },
+  };
+}

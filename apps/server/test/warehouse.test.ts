@@ -1,0 +1,405 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factory } from './factories.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
+
+let t: TestApp;
+let token: string;
+let w: StockWorld;
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login();
+  w = await stockWorld(
+    t,
+    factory(t, async () => token),
+    token,
+  );
+});
+afterAll(async () => {
+  // Invariant over everything this file posted: every balance equals the sum of its ledger rows.
+  expect(await stockInvariantViolations(t.database.db)).toEqual([]);
+  await t.close();
+});
+
+describe('inbound and outbound posting', () => {
+  it('receives stock, numbers the document, and keeps balance and ledger in step', async () => {
+    const m = await w.material();
+    const doc = await w.inbound([
+      { materialId: m.id, quantity: '120.5', locationId: w.locationA, unitPrice: '8.5' },
+    ]);
+    expect(doc.docNo).toMatch(/^RK\d{8}-\d{4}$/);
+    expect(doc.status).toBe('draft');
+    expect(await w.balance(m.id)).toBe(0);
+    const posted = await w.post('stock-inbound', doc.id);
+    expect(posted.status).toBe(200);
+    expect(posted.body.result).toMatchObject({ status: 'posted', postedByName: '系统管理员' });
+    expect(await w.balance(m.id)).toBe(120.5);
+    const ledger = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { materialId: m.id } });
+    expect(ledger.body.result.list).toHaveLength(1);
+    expect(ledger.body.result.list[0]).toMatchObject({
+      quantity: '120.5000',
+      docNo: doc.docNo,
+      unitCost: '8.500000',
+      amount: '1024.25',
+    });
+    const rec = await t.call('GET', `/api/v1/material-info/warehousingRecord/${m.id}`, { token });
+    expect(rec.body.result.total).toBe(1);
+  });
+
+  it('refuses to issue more than the balance, naming material, available and requested; stock untouched', async () => {
+    const m = await w.material({ name: '轴承钢管GCr15' });
+    await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: 50 }])).id);
+    const out = await w.outbound([
+      { materialId: m.id, quantity: 30 },
+      { materialId: m.id, quantity: 30 },
+    ]);
+    const r = await w.post('stock-outbound', out.id);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/库存不足：物料「轴承钢管GCr15」.*可用 20，需要 30/);
+    expect(await w.balance(m.id)).toBe(50);
+    const doc = await t.call('GET', `/api/v1/stock-outbound/info/${out.id}`, { token });
+    expect(doc.body.result.status).toBe('draft');
+  });
+
+  it('posts once: a second post, a second reverse, editing or deleting a posted document are refused', async () => {
+    const m = await w.material();
+    const doc = await w.inbound([{ materialId: m.id, quantity: 10 }]);
+    expect((await w.post('stock-inbound', doc.id)).status).toBe(200);
+    const again = await w.post('stock-inbound', doc.id);
+    expect(again).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(/已过账，不能重复过账/) },
+    });
+    const edit = await t.call('PUT', `/api/v1/stock-inbound/edit/${doc.id}`, {
+      token,
+      body: { remark: 'x' },
+    });
+    expect(edit.status).toBe(409);
+    expect(edit.body.message).toMatch(/不能修改，只能冲销/);
+    expect((await t.call('DELETE', `/api/v1/stock-inbound/delete/${doc.id}`, { token })).status).toBe(409);
+    const rev = await t.call('POST', `/api/v1/stock-inbound/reverse/${doc.id}`, { token });
+    expect(rev.status, JSON.stringify(rev.body)).toBe(200);
+    expect(await w.balance(m.id)).toBe(0);
+    const twice = await t.call('POST', `/api/v1/stock-inbound/reverse/${doc.id}`, { token });
+    expect(twice).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(/已冲销，不能重复冲销/) },
+    });
+    const ledger = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { materialId: m.id } });
+    expect(ledger.body.result.list.map((l: any) => l.quantity).sort()).toEqual(['-10.0000', '10.0000']);
+  });
+
+  it('refuses to reverse an inbound whose goods were issued', async () => {
+    const m = await w.material();
+    const inb = await w.inbound([{ materialId: m.id, quantity: 10 }]);
+    await w.post('stock-inbound', inb.id);
+    await w.post('stock-outbound', (await w.outbound([{ materialId: m.id, quantity: 6 }])).id);
+    const r = await t.call('POST', `/api/v1/stock-inbound/reverse/${inb.id}`, { token });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/无法冲销/);
+    expect(await w.balance(m.id)).toBe(4);
+  });
+
+  it('rejects zero, negative and unknown input with 400 and moves nothing', async () => {
+    const m = await w.material();
+    for (const quantity of [0, -5, 'abc']) {
+      const r = await t.call('POST', '/api/v1/stock-inbound/add', {
+        token,
+        body: { type: 'purchase', warehouseId: w.warehouseId, lines: [{ materialId: m.id, quantity }] },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.errors?.[0].field).toBe('lines.0.quantity');
+    }
+    const unknown = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: { type: 'purchase', warehouseId: w.warehouseId, lines: [{ materialId: 999999, quantity: 1 }] },
+    });
+    expect(unknown.body.errors?.[0]).toEqual({
+      field: 'lines.0.materialId',
+      message: '所选物料不存在或已被删除',
+    });
+    const badLoc = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: {
+        type: 'purchase',
+        warehouseId: w.otherWarehouseId,
+        lines: [{ materialId: m.id, quantity: 1, locationId: w.locationA }],
+      },
+    });
+    expect(badLoc.body.errors?.[0].field).toBe('lines.0.locationId');
+    const noLines = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: { type: 'purchase', warehouseId: w.warehouseId, lines: [] },
+    });
+    expect(noLines.status).toBe(400);
+    expect(await w.balance(m.id)).toBe(0);
+  });
+
+  it('requires a batch for batch-managed materials and issues batches first in, first out', async () => {
+    const m = await w.material({ batchManaged: true });
+    const missing = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: { type: 'purchase', warehouseId: w.warehouseId, lines: [{ materialId: m.id, quantity: 5 }] },
+    });
+    expect(missing.body.errors?.[0]).toMatchObject({ field: 'lines.0.batchNo' });
+    await w.post(
+      'stock-inbound',
+      (await w.inbound([{ materialId: m.id, quantity: 5, batchNo: 'HEAT-001' }])).id,
+    );
+    await w.post(
+      'stock-inbound',
+      (await w.inbound([{ materialId: m.id, quantity: 5, batchNo: 'HEAT-002' }])).id,
+    );
+    await w.post('stock-outbound', (await w.outbound([{ materialId: m.id, quantity: 7 }])).id);
+    expect(await w.balance(m.id, { batchNo: 'HEAT-001' })).toBe(0);
+    expect(await w.balance(m.id, { batchNo: 'HEAT-002' })).toBe(3);
+  });
+
+  it('converts quantities in other units to the base unit', async () => {
+    const box = (
+      await t.call('POST', '/api/v1/material-unit/add', { token, body: { code: 'BOX1', name: '箱' } })
+    ).body.result;
+    const m = await w.material();
+    await t.call('PUT', `/api/v1/material-info/edit/${m.id}`, {
+      token,
+      body: { unitConversions: [{ unitId: box.id, factor: '100' }] },
+    });
+    const doc = await w.inbound([{ materialId: m.id, quantity: 2, unitId: box.id, unitPrice: '500' }]);
+    await w.post('stock-inbound', doc.id);
+    expect(await w.balance(m.id)).toBe(200);
+    const info = await t.call('GET', `/api/v1/stock-inbound/info/${doc.id}`, { token });
+    expect(info.body.result.lines[0].baseQuantity).toBe('200.0000');
+    const cost = await sql<{
+      avgCost: string;
+    }>`SELECT avg_cost::text FROM material_cost WHERE material_id = ${m.id}`.execute(t.database.db);
+    expect(cost.rows[0].avgCost).toBe('5.000000');
+  });
+
+  it('keeps a moving weighted average cost and costs issues at it', async () => {
+    const m = await w.material();
+    await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: 10, unitPrice: '5' }])).id);
+    await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: 30, unitPrice: '7' }])).id);
+    const out = await w.outbound([{ materialId: m.id, quantity: 4 }]);
+    await w.post('stock-outbound', out.id);
+    const ledger = await t.call('GET', '/api/v1/stock-ledger/page', {
+      token,
+      query: { materialId: m.id, direction: 'out' },
+    });
+    expect(ledger.body.result.list[0]).toMatchObject({
+      quantity: '-4.0000',
+      unitCost: '6.500000',
+      amount: '-26.00',
+    });
+    const bal = await t.call('GET', '/api/v1/stock-balance/page', { token, query: { materialId: m.id } });
+    expect(bal.body.result.totalAmount).toBe('234.00');
+  });
+
+  it('issues only qualified stock to production', async () => {
+    const m = await w.material();
+    await w.post(
+      'stock-inbound',
+      (await w.inbound([{ materialId: m.id, quantity: 10, qualityStatus: 'pending' }])).id,
+    );
+    const r = await w.post('stock-outbound', (await w.outbound([{ materialId: m.id, quantity: 1 }])).id);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/可用 0，需要 1/);
+    const bad = await t.call('POST', '/api/v1/stock-outbound/add', {
+      token,
+      body: {
+        type: 'requisition',
+        warehouseId: w.warehouseId,
+        lines: [{ materialId: m.id, quantity: 1, qualityStatus: 'pending' }],
+      },
+    });
+    expect(bad.body.errors?.[0].field).toBe('lines.0.qualityStatus');
+    const other = await t.call('POST', '/api/v1/stock-outbound/add', {
+      token,
+      body: {
+        type: 'other',
+        warehouseId: w.warehouseId,
+        lines: [{ materialId: m.id, quantity: 1, qualityStatus: 'pending' }],
+      },
+    });
+    expect((await w.post('stock-outbound', other.body.result.id)).status).toBe(200);
+  });
+});
+
+describe('idempotency', () => {
+  it('posts once for one key: 3 concurrent and 2 later requests get identical answers', async () => {
+    const m = await w.material();
+    const doc = await w.inbound([{ materialId: m.id, quantity: 7 }]);
+    const first = await Promise.all([1, 2, 3].map(() => w.post('stock-inbound', doc.id, 'key-abc-1')));
+    const later = [
+      await w.post('stock-inbound', doc.id, 'key-abc-1'),
+      await w.post('stock-inbound', doc.id, 'key-abc-1'),
+    ];
+    const all = [...first, ...later];
+    expect(all.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    for (const a of all) expect(JSON.stringify(a.body)).toBe(JSON.stringify(all[0].body));
+    expect(await w.balance(m.id)).toBe(7);
+    const ledger = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { materialId: m.id } });
+    expect(ledger.body.result.total).toBe(1);
+  });
+});
+
+describe('transfer and stocktake', () => {
+  it('moves stock between warehouses in one transaction, batch and all', async () => {
+    const m = await w.material({ batchManaged: true });
+    await w.post(
+      'stock-inbound',
+      (await w.inbound([{ materialId: m.id, quantity: 20, batchNo: 'B-9', locationId: w.locationA }])).id,
+    );
+    const tr = await t.call('POST', '/api/v1/stock-transfer/add', {
+      token,
+      body: {
+        fromWarehouseId: w.warehouseId,
+        toWarehouseId: w.otherWarehouseId,
+        lines: [{ materialId: m.id, quantity: 8 }],
+      },
+    });
+    expect(tr.status).toBe(200);
+    expect(tr.body.result.docNo).toMatch(/^DB/);
+    expect((await w.post('stock-transfer', tr.body.result.id)).status).toBe(200);
+    expect(await w.balance(m.id, { warehouseId: w.warehouseId })).toBe(12);
+    expect(await w.balance(m.id, { warehouseId: w.otherWarehouseId, batchNo: 'B-9' })).toBe(8);
+    const tooMuch = await t.call('POST', '/api/v1/stock-transfer/add', {
+      token,
+      body: {
+        fromWarehouseId: w.warehouseId,
+        toWarehouseId: w.otherWarehouseId,
+        lines: [{ materialId: m.id, quantity: 13 }],
+      },
+    });
+    expect((await w.post('stock-transfer', tooMuch.body.result.id)).status).toBe(409);
+    expect(await w.balance(m.id, { warehouseId: w.otherWarehouseId })).toBe(8);
+  });
+
+  it('snapshots book quantities, takes counts and posts gains and losses', async () => {
+    const wh = (
+      await t.call('POST', '/api/v1/warehouse-management/add', {
+        token,
+        body: { code: 'WH-COUNT', name: '盘点仓', type: 'auxiliary' },
+      })
+    ).body.result;
+    const a = await w.material();
+    const b = await w.material();
+    const inb = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: {
+        type: 'other',
+        warehouseId: wh.id,
+        lines: [
+          { materialId: a.id, quantity: 10 },
+          { materialId: b.id, quantity: 5 },
+        ],
+      },
+    });
+    await w.post('stock-inbound', inb.body.result.id);
+    const st = await t.call('POST', '/api/v1/stocktake/add', { token, body: { warehouseId: wh.id } });
+    expect(st.body.result.docNo).toMatch(/^PD/);
+    const snap = await t.call('POST', `/api/v1/stocktake/snapshot/${st.body.result.id}`, { token });
+    expect(snap.body.result.lines.map((l: any) => [l.materialId, l.bookQuantity])).toEqual(
+      expect.arrayContaining([
+        [a.id, '10.0000'],
+        [b.id, '5.0000'],
+      ]),
+    );
+    const lines = snap.body.result.lines.map((l: any) => ({
+      materialId: l.materialId,
+      countedQuantity: l.materialId === a.id ? '12' : '3',
+    }));
+    const edit = await t.call('PUT', `/api/v1/stocktake/edit/${st.body.result.id}`, {
+      token,
+      body: { lines },
+    });
+    expect(edit.body.result.lines.map((l: any) => l.difference).sort()).toEqual(['-2.0000', '2.0000']);
+    expect((await w.post('stocktake', st.body.result.id)).status).toBe(200);
+    expect(await w.balance(a.id, { warehouseId: wh.id })).toBe(12);
+    expect(await w.balance(b.id, { warehouseId: wh.id })).toBe(3);
+  });
+});
+
+describe('inventory alert', () => {
+  it('lists materials below minimum or above maximum and messages the keepers once a day', async () => {
+    const keeper = await t.userWith([], 'keeper01');
+    await t.call('PUT', `/api/v1/warehouse-management/edit/${w.warehouseId}`, {
+      token,
+      body: { keeperId: keeper.userId },
+    });
+    const low = await w.material({ safetyStockMin: '10' });
+    const high = await w.material({ safetyStockMax: '5' });
+    await w.post(
+      'stock-inbound',
+      (
+        await w.inbound([
+          { materialId: low.id, quantity: 12 },
+          { materialId: high.id, quantity: 8 },
+        ])
+      ).id,
+    );
+    expect(
+      (await t.call('GET', '/api/v1/message/unreadCount', { token: keeper.token })).body.result.count,
+    ).toBe(0);
+    await w.post('stock-outbound', (await w.outbound([{ materialId: low.id, quantity: 5 }])).id);
+    await w.post('stock-outbound', (await w.outbound([{ materialId: low.id, quantity: 1 }])).id);
+    const page = await t.call('GET', '/api/v1/stock-alert/page', { token, query: { pageNum: 0 } });
+    const rows = Object.fromEntries(page.body.result.list.map((r: any) => [r.materialId, r]));
+    expect(rows[low.id]).toMatchObject({ kind: 'below', quantity: '6.0000', gap: '4.0000' });
+    expect(rows[high.id]).toMatchObject({ kind: 'above', quantity: '8.0000', gap: '3.0000' });
+    const msgs = await t.call('GET', '/api/v1/message/page', {
+      token: keeper.token,
+      query: { kind: 'stock-alert' },
+    });
+    expect(msgs.body.result.total).toBe(1);
+    expect(msgs.body.result.list[0].title).toMatch(/库存预警/);
+    const fin = await t.userWith(['finance:inventoryAlert:query']);
+    expect((await t.call('GET', '/api/v1/stock-alert/page', { token: fin.token })).status).toBe(200);
+  });
+});
+
+describe('stocktake count sheet', () => {
+  it('downloads the lines, takes the counts back from Excel, and refuses a bad sheet whole', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const path = await import('node:path');
+    const wh = (
+      await t.call('POST', '/api/v1/warehouse-management/add', {
+        token,
+        body: { code: 'WH-SHEET', name: '盘点表仓', type: 'auxiliary' },
+      })
+    ).body.result;
+    const m = await w.material();
+    const inb = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: { type: 'other', warehouseId: wh.id, lines: [{ materialId: m.id, quantity: 9 }] },
+    });
+    await w.post('stock-inbound', inb.body.result.id);
+    const st = (await t.call('POST', '/api/v1/stocktake/add', { token, body: { warehouseId: wh.id } })).body
+      .result;
+    await t.call('POST', `/api/v1/stocktake/snapshot/${st.id}`, { token });
+    const sheet = await t.call('GET', `/api/v1/stocktake/countSheet/${st.id}`, { token });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(t.config.exportDir, sheet.body.result.fileName));
+    const ws = wb.worksheets[0];
+    expect(ws.getRow(2).getCell(1).value).toBe(m.code);
+    expect(ws.getRow(2).getCell(7).value).toBe(9);
+    const upload = async (book: InstanceType<typeof ExcelJS.Workbook>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/stocktake/importCounts/${st.id}`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        payload: Buffer.from(await book.xlsx.writeBuffer()),
+      });
+    ws.getRow(2).getCell(8).value = 7;
+    ws.addRow(['NO-SUCH', '', '', '', '', '合格', 0, 1]);
+    const bad = await upload(wb);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0]).toEqual({ field: '第3行 物料编码', message: '物料「NO-SUCH」不存在' });
+    ws.spliceRows(3, 1);
+    const ok = await upload(wb);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().result.lines[0]).toMatchObject({ countedQuantity: '7.0000', difference: '-2.0000' });
+    expect((await w.post('stocktake', st.id)).status).toBe(200);
+    expect(await w.balance(m.id, { warehouseId: wh.id })).toBe(7);
+  });
+});

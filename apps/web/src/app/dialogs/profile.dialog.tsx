@@ -1,0 +1,32 @@
+import { Avatar, Descriptions, Modal, Tag } from 'antd';
+import { useUser } from '../session.ts';
+
+/** 个人信息: account, name, phone, email, department and roles of the signed-in user. */
+export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const user = useUser();
+  if (!user) return null;
+  const roles = user.roleDataList ?? [];
+  return (
+    <Modal title="个人信息" open={open} onCancel={onClose} footer={null} width={520} destroyOnHidden>
+      <div className="rm-profile-head">
+        <Avatar size={56} src={user.avatar || undefined} className="rm-avatar">
+          {(user.firstName || user.userName).slice(0, 1)}
+        </Avatar>
+        <div>
+          <div className="rm-profile-name">{user.firstName || user.userName}</div>
+          <div className="rm-profile-sub">{user.introduction || '欢迎使用 RingMES 轴承制造管理系统'}</div>
+        </div>
+      </div>
+      <Descriptions column={1} bordered size="small" styles={{ label: { width: 110 } }} data-testid="profile">
+        <Descriptions.Item label="账号">{user.userName}</Descriptions.Item>
+        <Descriptions.Item label="姓名">{user.firstName || '-'}</Descriptions.Item>
+        <Descriptions.Item label="手机号码">{user.phone || '-'}</Descriptions.Item>
+        <Descriptions.Item label="邮箱">{user.email || '-'}</Descriptions.Item>
+        <Descriptions.Item label="所属部门">{user.deptData?.deptName || '-'}</Descriptions.Item>
+        <Descriptions.Item label="角色">
+          {roles.length ? roles.map((r) => <Tag key={r.roleId ?? r.roleName}>{r.roleName}</Tag>) : '-'}
+        </Descriptions.Item>
+      </Descriptions>
+    </Modal>
+  );
+}

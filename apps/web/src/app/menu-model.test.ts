@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { buildNav, grantedPaths, menuModel, pageMeta, parseParameter } from './menu-model.ts';
+import type { ServerMenu, UserInfo } from './session.ts';
+import { visibleCount } from './shell/top-menu-fit.ts';
+
+let id = 0;
+function node(p: Partial<ServerMenu> & Pick<ServerMenu, 'menuName' | 'nodeType'>): ServerMenu {
+  id += 1;
+  return { menuId: id, menuStatus: '1', location: id, ...p };
+}
+
+const menuList: ServerMenu[] = [
+  node({
+    menuName: '系统管理',
+    nodeType: '1',
+    menuPath: '/system',
+    children: [
+      node({
+        menuName: '用户管理',
+        nodeType: '2',
+        menuPath: '/system/user/manage',
+        children: [node({ menuName: '新增', nodeType: '3', menuPermissions: 'system:user:add' })],
+      }),
+      node({ menuName: '角色管理', nodeType: '2', menuPath: '/system/role/manage', menuStatus: '0' }),
+    ],
+  }),
+  node({
+    menuName: '销售管理',
+    nodeType: '1',
+    menuPath: '/sale-manage',
+    children: [
+      node({ menuName: '销售订单', nodeType: '2', menuPath: '/sale-manage/sale-order' }),
+      node({
+        menuName: '新增销售订单',
+        nodeType: '2',
+        menuPath: '/sale-manage/sale-order-add',
+        menuStatus: '0',
+        parameter: '{"activeMenu":"/sale-manage/sale-order"}',
+      }),
+    ],
+  }),
+];
+
+describe('menu model', () => {
+  it('shows visible entries only, never buttons, in location order', () => {
+    const nav = buildNav(menuList);
+    expect(nav.map((n) => n.title)).toEqual(['系统管理', '销售管理']);
+    expect(nav[0].children?.map((c) => c.title)).toEqual(['用户管理']);
+    expect(nav[0].children?.[0].children).toBeUndefined();
+  });
+
+  it('grants hidden pages too, and highlights the list for a hidden page', () => {
+    const granted = grantedPaths(menuList);
+    expect(granted.has('/system/role/manage')).toBe(true);
+    expect(granted.has('/sale-manage/sale-order-add')).toBe(true);
+    const model = menuModel({ userId: 1, userName: 'u', firstName: 'U', menuList } as UserInfo);
+    expect(model.menuKeyFor('/sale-manage/sale-order-add')).toBe('/sale-manage/sale-order');
+    expect(model.trailFor('/sale-manage/sale-order-add').map((n) => n.title)).toEqual([
+      '销售管理',
+      '销售订单',
+    ]);
+    expect(model.canVisit('/home/info')).toBe(true);
+    expect(model.canVisit('/finance-department/sales-report')).toBe(false);
+    expect(model.landingPath()).toBe('/sale-manage/sale-order');
+  });
+
+  it('lands on the first granted page when the cockpit is not granted', () => {
+    const model = menuModel({
+      userId: 2,
+      userName: 'v',
+      firstName: 'V',
+      menuList: [menuList[0]],
+    } as UserInfo);
+    expect(model.landingPath()).toBe('/system/user/manage');
+  });
+
+  it('parses the parameter JSON and knows every route title from the static tree', () => {
+    expect(parseParameter('{"noCache":true,"affix":true}')).toEqual({ noCache: true, affix: true });
+    expect(parseParameter('not json')).toEqual({});
+    expect(pageMeta('/home/info')).toMatchObject({ title: '首页', affix: true, noCache: true });
+    expect(pageMeta('/system/user/manage')?.title).toBe('用户管理');
+  });
+
+  it('fits top-level entries at about 150 px each, the rest under 更多菜单', () => {
+    expect(visibleCount(13, 700)).toBe(3);
+    expect(visibleCount(3, 700)).toBe(3);
+    expect(visibleCount(13, 2100)).toBe(13);
+    expect(visibleCount(13, 100)).toBe(0);
+  });
+});

@@ -1,0 +1,12 @@
+import { areaPages } from '../platform/resource/area-pages.ts';
+
+/**
+ * Screens built with the resource kit, by menu area. Each area's page table (definitions and
+ * overrides, `modules/<area>/<area>-pages.ts`) is a lazy chunk, so the entry carries only the
+ * paths; the pages themselves are further chunks.
+ */
+export const RESOURCE_PAGES = {
+  ...areaPages('/factory-info', () =>
+    import('../modules/factory/factory-pages.ts').then((m) => m.FACTORY_PAGES),
+  ),
+};

@@ -1,0 +1,92 @@
+import { Suspense } from 'react';
+import { Navigate, useLocation, useRouteError } from 'react-router';
+import { ERROR_LOG_MARKER } from '../platform/error-log.ts';
+import { redirectTarget } from './guard.tsx';
+import {
+  allPagePaths,
+  findNavTrail,
+  firstPage,
+  firstStaticPage,
+  HOME_PATH,
+  menuModel,
+} from './menu-model.ts';
+import { pageComponent } from './page-registry.ts';
+import { useUser } from './session.ts';
+
+/** Loading state inside the shell while a page chunk arrives. */
+export function PageLoading() {
+  return (
+    <div className="rm-page-loading" role="status">
+      <div className="rm-spinner" />
+    </div>
+  );
+}
+
+/** One page route: the registered component (or the module page) when the user may open it, else /401. */
+export function RoutePage({ path }: { path: string }) {
+  const user = useUser();
+  if (!user) return null;
+  if (!menuModel(user).canVisit(path)) return <Navigate to="/401" replace />;
+  const Page = pageComponent(path);
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Page path={path} />
+    </Suspense>
+  );
+}
+
+/** A directory route (e.g. /system): its first granted page. */
+export function DirectoryRedirect({ path }: { path: string }) {
+  const user = useUser();
+  if (!user) return null;
+  const model = menuModel(user);
+  const trail = findNavTrail(model.nav, path);
+  const target = trail ? firstPage(trail[trail.length - 1]) : undefined;
+  if (target && target !== path) return <Navigate to={target} replace />;
+  const fallback = firstStaticPage(path);
+  if (fallback && model.canVisit(fallback)) return <Navigate to={fallback} replace />;
+  return <Navigate to="/401" replace />;
+}
+
+/** `/` (the digital cockpit) → the sales order list, or the first page the user may open. */
+export function LandingRedirect() {
+  const user = useUser();
+  if (!user) return null;
+  return <Navigate to={menuModel(user).landingPath()} replace />;
+}
+
+/** /redirect/<path>: navigates back to <path> (used to refresh a tab). */
+export function RedirectRoute() {
+  const location = useLocation();
+  return <Navigate to={redirectTarget(location.pathname, location.search)} replace />;
+}
+
+export function HomeRedirect() {
+  return <Navigate to={HOME_PATH} replace />;
+}
+
+/** A crash of a route (or a chunk that failed to load): a message, never a blank screen. */
+export function RouteError() {
+  const error = useRouteError();
+  console.error(ERROR_LOG_MARKER, 'route error', error);
+  const chunk =
+    error instanceof Error && /dynamically imported module|Importing a module script/i.test(error.message);
+  return (
+    <div className="rm-route-error">
+      <h2>{chunk ? '页面资源加载失败' : '页面出现异常'}</h2>
+      <p>
+        {chunk
+          ? '系统可能已更新，请刷新页面后重试。'
+          : '很抱歉，页面运行出错，请刷新后重试；如问题持续出现，请联系管理员。'}
+      </p>
+      <button type="button" className="rm-plain-button" onClick={() => window.location.reload()}>
+        刷新页面
+      </button>{' '}
+      <a className="rm-plain-link" href="/">
+        返回首页
+      </a>
+    </div>
+  );
+}
+
+export { allPagePaths };

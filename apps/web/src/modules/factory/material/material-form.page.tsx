@@ -1,0 +1,10 @@
+import { ResourceFormPage } from '../../../platform/resource/resource-form.page.tsx';
+import type { ResourcePageProps } from '../../../platform/resource/routes.ts';
+import { TemplateAttributesInput } from './template-attributes.tsx';
+
+/** 新增/编辑物料: the kit's form, with the template's attributes as typed inputs. */
+export const MATERIAL_OVERRIDES = { attributes: TemplateAttributesInput };
+
+export function MaterialFormPage(props: ResourcePageProps) {
+  return <ResourceFormPage {...props} overrides={MATERIAL_OVERRIDES} />;
+}

@@ -1,0 +1,213 @@
+import '../../platform/resource/kit.css';
+import './warehouse.css';
+import { ArrowLeftOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons';
+import type { ResourceDef } from '@ringmes/domain';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Descriptions, Result, Skeleton, Space, Table, Tag } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { usePermission } from '../../platform/auth/permission.tsx';
+import { formatTime } from '../../platform/lib/time.ts';
+import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
+import { PageCard } from '../../platform/ui/page-card.tsx';
+import { PostReverseButtons } from './doc-actions.tsx';
+import { type PrintColumn, PrintView } from './print-view.tsx';
+import { Dash, QualityTag, SignedQty, StatusTag } from './shared.tsx';
+import { docApi, type Row, stockApi } from './warehouse.api.ts';
+
+export interface DocDetailProps {
+  def: ResourceDef;
+  path: string;
+  id?: number;
+  listPath: string;
+  editPath?: string;
+  docName: (row: Row) => string;
+  fields: (row: Row) => { label: string; value: ReactNode }[];
+  lineColumns: PrintColumn[];
+  qualifiedOnly?: boolean;
+}
+
+/** The ledger moves a document wrote (posting and reversal). */
+export function DocLedger({ docNo }: { docNo: string }) {
+  const moves = useQuery({
+    queryKey: ['warehouse', 'ledger', { docNo }],
+    queryFn: () => stockApi.ledger({ docNo, pageNum: 0 }),
+  });
+  return (
+    <Table<Row>
+      size="small"
+      rowKey="id"
+      loading={moves.isFetching}
+      dataSource={moves.data?.list ?? []}
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      data-testid="doc-ledger"
+      columns={[
+        {
+          title: '物料',
+          dataIndex: 'materialName',
+          width: 180,
+          render: (v, r) => `${v}（${r.materialCode}）`,
+        },
+        { title: '仓库', dataIndex: 'warehouseName', width: 100 },
+        { title: '库位', dataIndex: 'locationName', width: 120, render: (v) => v || <Dash /> },
+        { title: '批次号', dataIndex: 'batchNo', width: 110, render: (v) => v || <Dash /> },
+        { title: '质量', dataIndex: 'qualityStatus', width: 80, render: (v) => <QualityTag value={v} /> },
+        {
+          title: '数量',
+          dataIndex: 'quantity',
+          width: 110,
+          align: 'right',
+          render: (v) => <SignedQty value={v} />,
+        },
+        { title: '单位', dataIndex: 'unitName', width: 60 },
+        {
+          title: '成本单价',
+          dataIndex: 'unitCost',
+          width: 100,
+          align: 'right',
+          render: (v) => Number(v).toFixed(4),
+        },
+        {
+          title: '说明',
+          key: 'rev',
+          width: 80,
+          render: (_, r) => (r.reversalOf ? <Tag color="red">冲销</Tag> : '过账'),
+        },
+        { title: '记账时间', dataIndex: 'createdAt', width: 160, render: (v) => formatTime(v) },
+      ]}
+    />
+  );
+}
+
+/**
+ * Detail page of a stock document: header, lines, the ledger moves once posted, and the buttons
+ * 编辑 (drafts) / 过账 / 冲销 / 打印 / 返回.
+ */
+export function DocDetail(props: DocDetailProps) {
+  const { def, id } = props;
+  const can = usePermission();
+  const [printing, setPrinting] = useState(false);
+  const record = useQuery({
+    queryKey: ['resource', def.name, 'info', id],
+    queryFn: () => docApi(def).info(id as number),
+    enabled: Boolean(id),
+  });
+  const back = () => leavePage(props.path, props.listPath);
+  if (!id || record.error) {
+    return (
+      <PageCard>
+        <Result
+          status="404"
+          title={`${def.label}不存在或已被删除`}
+          extra={<Button onClick={back}>返回列表</Button>}
+        />
+      </PageCard>
+    );
+  }
+  const row = record.data;
+  if (!row) {
+    return (
+      <PageCard>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </PageCard>
+    );
+  }
+  const lines: Row[] = row.lines ?? [];
+  const fields = props.fields(row);
+  const docName = props.docName(row);
+  const totalQty = lines.reduce((s, l) => s + Number(l.baseQuantity ?? l.quantity ?? 0), 0);
+  return (
+    <>
+      <PageCard
+        title={
+          <span className="wh-detail-head">
+            {docName} <span data-testid="doc-no">{row.docNo}</span> <StatusTag value={row.status} />
+          </span>
+        }
+        extra={
+          <Space>
+            {row.status === 'draft' && props.editPath && can(`${def.permission}:edit`) && (
+              <Button icon={<EditOutlined />} onClick={() => openResourcePage(props.editPath as string, id)}>
+                编辑
+              </Button>
+            )}
+            <PostReverseButtons def={def} row={row} />
+            <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
+              打印
+            </Button>
+            <Button icon={<ArrowLeftOutlined />} onClick={back}>
+              返回
+            </Button>
+          </Space>
+        }
+      >
+        {props.qualifiedOnly && row.status === 'draft' && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title="该类型只能发出质量状态为「合格」的库存"
+          />
+        )}
+        <Descriptions
+          size="small"
+          column={3}
+          bordered
+          items={fields.map((f) => ({ key: f.label, label: f.label, children: f.value || <Dash /> }))}
+        />
+        <div className="wh-section-title">明细（{lines.length} 行）</div>
+        <Table<Row>
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={lines}
+          scroll={{ x: 'max-content' }}
+          data-testid="doc-lines"
+          columns={[
+            { title: '行', key: 'no', width: 48, render: (_, __, i) => i + 1 },
+            ...props.lineColumns.map((c) => ({
+              title: c.title,
+              key: c.title,
+              align: c.numeric ? ('right' as const) : undefined,
+              render: (_: unknown, l: Row, i: number) => {
+                if (c.title === '质量状态') return <QualityTag value={l.qualityStatus} />;
+                const v = c.render(l, i);
+                return v === '' || v === null || v === undefined ? <Dash /> : v;
+              },
+            })),
+          ]}
+          summary={() => (
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0} colSpan={props.lineColumns.length + 1}>
+                基本单位数量合计：
+                <b className="wh-num">{totalQty.toLocaleString('zh-CN', { maximumFractionDigits: 4 })}</b>
+              </Table.Summary.Cell>
+            </Table.Summary.Row>
+          )}
+        />
+        {row.status !== 'draft' && (
+          <>
+            <div className="wh-section-title">库存流水</div>
+            <DocLedger docNo={row.docNo} />
+          </>
+        )}
+        <div className="rm-muted" style={{ marginTop: 12, fontSize: 12 }}>
+          创建 {formatTime(row.createdAt)}，最后更新 {formatTime(row.updatedAt)}
+        </div>
+      </PageCard>
+      {printing && (
+        <PrintView
+          onClose={() => setPrinting(false)}
+          doc={{
+            docName,
+            docNo: row.docNo,
+            fields: fields.filter((f) => f.label !== '单据编号'),
+            columns: props.lineColumns,
+            lines,
+            totals: { 基本单位数量: totalQty.toLocaleString('zh-CN', { maximumFractionDigits: 4 }) },
+          }}
+        />
+      )}
+    </>
+  );
+}

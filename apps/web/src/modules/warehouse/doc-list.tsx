@@ -1,0 +1,296 @@
+import './warehouse.css';
+import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { EnumOption, ResourceDef } from '@ringmes/domain';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  Button,
+  DatePicker,
+  Form,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  type TableProps,
+  Tooltip,
+} from 'antd';
+import type { Dayjs } from 'dayjs';
+import { type ReactNode, useState } from 'react';
+import { usePermission } from '../../platform/auth/permission.tsx';
+import { toast } from '../../platform/feedback.ts';
+import { formatTime } from '../../platform/lib/time.ts';
+import { openResourcePage } from '../../platform/resource/nav.ts';
+import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { PageCard } from '../../platform/ui/page-card.tsx';
+import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
+import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
+import { Dash, STATUS_OPTIONS, StatusTag } from './shared.tsx';
+import { docApi, type Row, stockApi } from './warehouse.api.ts';
+
+export interface DocListConfig {
+  def: ResourceDef;
+  /** A per-type page: the list shows this type only. */
+  fixedType?: string;
+  types?: EnumOption[];
+  /** Warehouse filters (仓库, or 调出仓库 / 调入仓库). */
+  warehouses: { name: string; label: string }[];
+  /** Columns between 单据编号 and 业务日期. */
+  columns: NonNullable<TableProps<Row>['columns']>;
+  pathsOf: (row: Row) => { edit?: string; detail: string };
+  addButton?: ReactNode;
+  /** Extra filter fields of the search bar. */
+  extraFilters?: ReactNode;
+}
+
+interface Filters {
+  docNo?: string;
+  type?: string;
+  status?: string;
+  materialId?: number;
+  dates?: [Dayjs, Dayjs];
+  [warehouse: string]: unknown;
+}
+
+const warehouseField = (name: string, label: string) => ({
+  name,
+  label,
+  kind: 'ref' as const,
+  ref: 'warehouse-management',
+});
+const materialField = { name: 'materialId', label: '物料', kind: 'ref' as const, ref: 'material-info' };
+
+function toQuery(values: Filters): Record<string, unknown> {
+  const { dates, materialId: _m, ...rest } = values;
+  return {
+    ...rest,
+    bizDateFrom: dates?.[0]?.format('YYYY-MM-DD'),
+    bizDateTo: dates?.[1]?.format('YYYY-MM-DD'),
+  };
+}
+
+/**
+ * A list of stock documents: filters 单据编号 / 类型 / 状态 / 仓库 / 业务日期 / 物料, status tags and
+ * the row actions 查看 / 编辑 / 删除 (drafts) / 过账 / 冲销 by permission.
+ *
+ * The generic page API has no filter on line materials: a chosen material is matched through the
+ * stock ledger (documents that moved it), so it finds posted and reversed documents only.
+ */
+export function DocList(config: DocListConfig) {
+  const { def, fixedType } = config;
+  const can = usePermission();
+  const refresh = useRefreshDocs(def);
+  const api = docApi(def);
+  const [form] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Filters>({});
+  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
+  const [exporting, setExporting] = useState(false);
+  const perm = (a: string) => can(`${def.permission}:${a}`);
+
+  const query = { ...toQuery(filters), ...(fixedType ? { type: fixedType } : {}) };
+  const materialId = filters.materialId;
+  const docIds = useQuery({
+    queryKey: ['warehouse', 'ledger-docs', def.name, materialId],
+    queryFn: () =>
+      stockApi
+        .ledger({ materialId, docType: def.name, pageNum: 0 })
+        .then((p) => [...new Set(p.list.map((r) => Number(r.docId)))]),
+    enabled: Boolean(materialId),
+  });
+  const list = useQuery({
+    queryKey: ['resource', def.name, 'wh-page', query, materialId ? 'all' : paging],
+    queryFn: () =>
+      api.page({
+        ...query,
+        ...(materialId ? { pageNum: 0 } : paging),
+        sortField: 'docNo',
+        sortOrder: 'desc',
+      }),
+    placeholderData: keepPreviousData,
+  });
+  let data = list.data?.list ?? [];
+  let total = list.data?.total ?? 0;
+  if (materialId) {
+    const ids = new Set(docIds.data ?? []);
+    const matched = data.filter((r) => ids.has(r.id));
+    total = matched.length;
+    data = matched.slice((paging.pageNum - 1) * paging.pageSize, paging.pageNum * paging.pageSize);
+  }
+
+  const remove = async (row: Row) => {
+    try {
+      await api.remove(row.id);
+      toast.success('删除成功');
+      refresh();
+    } catch {
+      // shown by the client
+    }
+  };
+
+  const exportExcel = async () => {
+    setExporting(true);
+    try {
+      await api.exportExcel(query);
+    } catch {
+      // shown
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: TableProps<Row>['columns'] = [
+    {
+      title: '单据编号',
+      dataIndex: 'docNo',
+      width: 160,
+      fixed: 'left',
+      render: (v: string, row) => (
+        <Button
+          type="link"
+          size="small"
+          className="rm-link-cell"
+          onClick={() => openResourcePage(config.pathsOf(row).detail, row.id)}
+        >
+          {v}
+        </Button>
+      ),
+    },
+    ...config.columns,
+    { title: '业务日期', dataIndex: 'bizDate', width: 110 },
+    { title: '状态', dataIndex: 'status', width: 86, render: (v) => <StatusTag value={v} /> },
+    {
+      title: '备注',
+      dataIndex: 'remark',
+      width: 160,
+      ellipsis: true,
+      render: (v?: string) => v || <Dash />,
+    },
+    { title: '创建时间', dataIndex: 'createdAt', width: 160, render: (v) => formatTime(v) },
+    {
+      title: '操作',
+      key: 'actions',
+      fixed: 'right',
+      width: 230,
+      render: (_, row) => {
+        const paths = config.pathsOf(row);
+        const draft = row.status === 'draft';
+        return (
+          <Space size={0} className="rm-row-actions">
+            <Button type="link" size="small" onClick={() => openResourcePage(paths.detail, row.id)}>
+              查看
+            </Button>
+            {draft && paths.edit && perm('edit') && (
+              <Button type="link" size="small" onClick={() => openResourcePage(paths.edit as string, row.id)}>
+                编辑
+              </Button>
+            )}
+            {draft && perm('delete') && (
+              <Popconfirm
+                title={`删除${def.label}`}
+                description={`确定删除草稿「${row.docNo}」吗？`}
+                okText="删除"
+                cancelText="取消"
+                okButtonProps={{ danger: true }}
+                onConfirm={() => remove(row)}
+              >
+                <Button type="link" size="small" danger>
+                  删除
+                </Button>
+              </Popconfirm>
+            )}
+            <PostReverseButtons def={def} row={row} size="small" link />
+          </Space>
+        );
+      },
+    },
+  ];
+
+  return (
+    <>
+      <PageCard>
+        <SearchForm<Filters>
+          name={`wh-${def.name}-${fixedType ?? 'all'}`}
+          form={form}
+          onSearch={(v) => {
+            setFilters(v);
+            setPaging((p) => ({ ...p, pageNum: 1 }));
+          }}
+          onReset={() => {
+            setFilters({});
+            setPaging((p) => ({ ...p, pageNum: 1 }));
+          }}
+        >
+          <Form.Item name="docNo" label="单据编号">
+            <Input
+              placeholder="请输入单据编号"
+              allowClear
+              data-testid="search-docNo"
+              style={{ width: 180 }}
+            />
+          </Form.Item>
+          {config.types && !fixedType && (
+            <Form.Item name="type" label="类型">
+              <Select placeholder="全部" allowClear options={config.types} style={{ width: 150 }} />
+            </Form.Item>
+          )}
+          <Form.Item name="status" label="状态">
+            <Select placeholder="全部" allowClear options={STATUS_OPTIONS} style={{ width: 110 }} />
+          </Form.Item>
+          {config.warehouses.map((w) => (
+            <Form.Item key={w.name} name={w.name} label={w.label}>
+              <RefSelect field={warehouseField(w.name, w.label)} placeholder="全部" style={{ width: 150 }} />
+            </Form.Item>
+          ))}
+          <Form.Item name="dates" label="业务日期">
+            <DatePicker.RangePicker style={{ width: 240 }} />
+          </Form.Item>
+          <Form.Item
+            name="materialId"
+            label={
+              <Tooltip title="按物料筛选时匹配已记账（已过账、已冲销）的单据">
+                <span>物料</span>
+              </Tooltip>
+            }
+          >
+            <RefSelect field={materialField} placeholder="全部" style={{ width: 200 }} />
+          </Form.Item>
+          {config.extraFilters}
+        </SearchForm>
+      </PageCard>
+      <PageCard>
+        <TableToolbar
+          left={
+            <Space>
+              {perm('add') && config.addButton}
+              {perm('export') && (
+                <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
+                  导出
+                </Button>
+              )}
+            </Space>
+          }
+          right={
+            <Tooltip title="刷新">
+              <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} aria-label="刷新" />
+            </Tooltip>
+          }
+        />
+        <Table<Row>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={data}
+          loading={list.isFetching || docIds.isFetching}
+          scroll={{ x: 'max-content' }}
+          pagination={{
+            current: paging.pageNum,
+            pageSize: paging.pageSize,
+            total,
+            showSizeChanger: true,
+            showTotal: (t) => `共 ${t} 条`,
+          }}
+          onChange={(p) => setPaging({ pageNum: p.current ?? 1, pageSize: p.pageSize ?? 20 })}
+        />
+      </PageCard>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { QUALITY_STATUS, STOCK_DOC_STATUS } from '@ringmes/domain';
+import { Tag } from 'antd';
+import { qty } from './warehouse.api.ts';
+
+const tagOf = (options: typeof STOCK_DOC_STATUS, value: unknown) => {
+  const o = options.find((x) => x.value === value);
+  return o ? <Tag color={o.color}>{o.label}</Tag> : <span className="rm-muted">-</span>;
+};
+
+/** 草稿 / 已过账 / 已冲销 */
+export const StatusTag = ({ value }: { value: unknown }) => tagOf(STOCK_DOC_STATUS, value);
+/** 合格 / 待检 / 不合格 */
+export const QualityTag = ({ value }: { value: unknown }) => tagOf(QUALITY_STATUS, value);
+
+export const Dash = () => <span className="rm-muted">-</span>;
+
+/** A signed quantity coloured: gains green, losses red. */
+export function SignedQty({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '') return <Dash />;
+  const n = Number(value);
+  const cls = n > 0 ? 'wh-gain' : n < 0 ? 'wh-loss' : '';
+  return <span className={cls}>{n > 0 ? `+${qty(value)}` : qty(value)}</span>;
+}
+
+export const QUALITY_OPTIONS = QUALITY_STATUS.map((o) => ({ value: o.value, label: o.label }));
+export const STATUS_OPTIONS = STOCK_DOC_STATUS.map((o) => ({ value: o.value, label: o.label }));

@@ -1,0 +1,352 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { QUALITY_STATUS } from '@ringmes/domain';
+import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Select } from 'antd';
+import { useSearchParams } from 'react-router';
+import type { PageProps } from '../../app/page-registry.ts';
+import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
+import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { DocDetail } from './doc-detail.tsx';
+import { DocFormPage, type LineColumn } from './doc-form.tsx';
+import { DocList } from './doc-list.tsx';
+import { DeptSelect, LocationSelect, UnitSelect } from './line-cells.tsx';
+import { Dash, QUALITY_OPTIONS } from './shared.tsx';
+import {
+  type DocKind,
+  kindOfPath,
+  money,
+  QUALIFIED_ONLY_OUTBOUND,
+  qty,
+  type Row,
+  typeLabel,
+  typePaths,
+} from './warehouse.api.ts';
+
+const ref = (name: string, label: string, target: string) => ({
+  name,
+  label,
+  kind: 'ref' as const,
+  ref: target,
+});
+
+function resolve(path: string): { kind: DocKind; type?: string } {
+  const found = kindOfPath(path);
+  if (!found) throw new Error(`不是出入库单的页面：${path}`);
+  return found;
+}
+
+/** 入库单 / 出库单 lists: every type on the list page, one type on each per-type page. */
+export function StockDocListPage({ path }: PageProps) {
+  const { kind, type } = resolve(path);
+  const types = type ? kind.types.filter((t) => t.value === type) : kind.types;
+  const addButton =
+    types.length === 1 ? (
+      <Button
+        type="primary"
+        icon={<PlusOutlined />}
+        onClick={() => openResourcePage(typePaths(kind, types[0].value).add)}
+      >
+        新增{types[0].label}单
+      </Button>
+    ) : (
+      <Dropdown
+        menu={{
+          items: types.map((t) => ({ key: t.value, label: t.label })),
+          onClick: ({ key }) => openResourcePage(typePaths(kind, key).add),
+        }}
+      >
+        <Button type="primary" icon={<PlusOutlined />}>
+          新增{kind.def.label}
+        </Button>
+      </Dropdown>
+    );
+  const partner =
+    kind.key === 'inbound'
+      ? { title: '供应商/客户', render: (_: unknown, r: Row) => r.supplierName || r.customerName || <Dash /> }
+      : {
+          title: '客户/供应商',
+          render: (_: unknown, r: Row) => r.customerName || r.supplierName || <Dash />,
+        };
+  return (
+    <DocList
+      def={kind.def}
+      fixedType={type}
+      types={kind.types}
+      warehouses={[{ name: 'warehouseId', label: '仓库' }]}
+      columns={[
+        { title: '类型', dataIndex: 'type', width: 120, render: (v: string) => typeLabel(kind, v) },
+        { title: '仓库', dataIndex: 'warehouseName', width: 110 },
+        { ...partner, key: 'partner', width: 180, ellipsis: true },
+        { title: '来源单号', dataIndex: 'sourceNo', width: 140, render: (v?: string) => v || <Dash /> },
+        { title: '过账时间', dataIndex: 'postedAt', width: 160, render: (v?: string) => v || <Dash /> },
+      ]}
+      pathsOf={(row) => {
+        const p = typePaths(kind, row.type);
+        return { edit: p.edit, detail: p.detail };
+      }}
+      addButton={addButton}
+    />
+  );
+}
+
+function header(kind: DocKind, fixedType: string | undefined) {
+  return () => (
+    <>
+      <Form.Item
+        name="type"
+        label={kind.key === 'inbound' ? '入库类型' : '出库类型'}
+        rules={[{ required: true, message: '请选择类型' }]}
+      >
+        <Select options={kind.types} disabled={Boolean(fixedType)} placeholder="请选择类型" />
+      </Form.Item>
+      <Form.Item name="warehouseId" label="仓库" rules={[{ required: true, message: '请选择仓库' }]}>
+        <RefSelect field={ref('warehouseId', '仓库', 'warehouse-management')} />
+      </Form.Item>
+      <Form.Item name="bizDate" label="业务日期" tooltip="不填则为今天">
+        <DatePicker style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item noStyle shouldUpdate={(a, b) => a.type !== b.type}>
+        {({ getFieldValue }) => {
+          const t = getFieldValue('type');
+          const supplier =
+            kind.key === 'inbound' ? ['purchase', 'outsourced'] : ['outsourcing', 'purchase-return'];
+          const customer = kind.key === 'inbound' ? ['sales-return'] : ['sales'];
+          return (
+            <>
+              {(supplier.includes(t) || t === 'other') && (
+                <Form.Item name="supplierId" label="供应商">
+                  <RefSelect field={ref('supplierId', '供应商', 'supplier')} />
+                </Form.Item>
+              )}
+              {customer.includes(t) && (
+                <Form.Item name="customerId" label="客户">
+                  <RefSelect field={ref('customerId', '客户', 'customer')} />
+                </Form.Item>
+              )}
+              {kind.key === 'outbound' && t === 'requisition' && (
+                <Form.Item name="deptId" label="领用部门">
+                  <DeptSelect />
+                </Form.Item>
+              )}
+            </>
+          );
+        }}
+      </Form.Item>
+      <Form.Item name="sourceNo" label="来源单号" rules={[{ max: 40, message: '不超过 40 个字符' }]}>
+        <Input placeholder="采购订单、生产订单、销售订单等的单号" allowClear />
+      </Form.Item>
+      <Form.Item
+        name="remark"
+        label="备注"
+        className="rk-span-all"
+        rules={[{ max: 500, message: '不超过 500 个字符' }]}
+      >
+        <Input.TextArea rows={2} />
+      </Form.Item>
+    </>
+  );
+}
+
+/** The cells of a document line shared by 入库, 出库 and 调拨. */
+export function materialColumns(): LineColumn[] {
+  return [
+    {
+      title: '物料',
+      name: 'materialId',
+      width: 240,
+      required: true,
+      render: (i, form) => (
+        <Form.Item name={[i, 'materialId']} rules={[{ required: true, message: '请选择物料' }]}>
+          <RefSelect
+            field={ref('materialId', '物料', 'material-info')}
+            placeholder="搜索物料名称或编码"
+            fallbackLabel={form.getFieldValue(['lines', i, 'materialName'])}
+          />
+        </Form.Item>
+      ),
+    },
+    {
+      title: '数量',
+      name: 'quantity',
+      width: 120,
+      required: true,
+      render: (i) => (
+        <Form.Item
+          name={[i, 'quantity']}
+          rules={[
+            { required: true, message: '请输入数量' },
+            { type: 'number', min: 0.0001, message: '数量必须大于 0' },
+          ]}
+        >
+          <InputNumber style={{ width: '100%' }} min={0} precision={4} aria-label={`第${i + 1}行数量`} />
+        </Form.Item>
+      ),
+    },
+    {
+      title: '单位',
+      name: 'unitId',
+      width: 140,
+      render: (i, form) => (
+        <Form.Item noStyle shouldUpdate>
+          {() => (
+            <Form.Item name={[i, 'unitId']}>
+              <UnitSelect materialId={form.getFieldValue(['lines', i, 'materialId'])} />
+            </Form.Item>
+          )}
+        </Form.Item>
+      ),
+    },
+  ];
+}
+
+export const batchColumns: LineColumn[] = [
+  {
+    title: '批次号',
+    name: 'batchNo',
+    width: 140,
+    render: (i) => (
+      <Form.Item name={[i, 'batchNo']} rules={[{ max: 60, message: '不超过 60 个字符' }]}>
+        <Input placeholder="炉号/批次" aria-label={`第${i + 1}行批次号`} allowClear />
+      </Form.Item>
+    ),
+  },
+  {
+    title: '质量状态',
+    name: 'qualityStatus',
+    width: 100,
+    render: (i) => (
+      <Form.Item name={[i, 'qualityStatus']}>
+        <Select options={QUALITY_OPTIONS} aria-label={`第${i + 1}行质量状态`} />
+      </Form.Item>
+    ),
+  },
+];
+
+export const remarkColumn: LineColumn = {
+  title: '备注',
+  name: 'remark',
+  width: 140,
+  render: (i) => (
+    <Form.Item name={[i, 'remark']} rules={[{ max: 200, message: '不超过 200 个字符' }]}>
+      <Input allowClear />
+    </Form.Item>
+  ),
+};
+
+function lineColumns(kind: DocKind): LineColumn[] {
+  const location: LineColumn = {
+    title: '库位',
+    name: 'locationId',
+    width: 170,
+    render: (i, form) => (
+      <Form.Item noStyle shouldUpdate={(a, b) => a.warehouseId !== b.warehouseId}>
+        {() => (
+          <Form.Item name={[i, 'locationId']}>
+            <LocationSelect
+              warehouseId={form.getFieldValue('warehouseId')}
+              placeholder={kind.key === 'outbound' ? '不填按先进先出' : '请选择库位'}
+              label={`第${i + 1}行库位`}
+            />
+          </Form.Item>
+        )}
+      </Form.Item>
+    ),
+  };
+  const price: LineColumn = {
+    title: '单价(元)',
+    name: 'unitPrice',
+    width: 120,
+    render: (i) => (
+      <Form.Item name={[i, 'unitPrice']} rules={[{ type: 'number', min: 0, message: '单价不能为负' }]}>
+        <InputNumber style={{ width: '100%' }} min={0} precision={4} aria-label={`第${i + 1}行单价`} />
+      </Form.Item>
+    ),
+  };
+  return [
+    ...materialColumns(),
+    location,
+    ...batchColumns,
+    ...(kind.key === 'inbound' ? [price] : []),
+    remarkColumn,
+  ];
+}
+
+/** 新增 / 编辑 of an 入库单 or 出库单 (the per-type -add and -edit pages). */
+export function StockDocFormPage({ path }: PageProps) {
+  const { kind, type } = resolve(path);
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const t = type ?? 'other';
+  const paths = typePaths(kind, t);
+  return (
+    <DocFormPage
+      key={id ?? 'new'}
+      def={kind.def}
+      path={path}
+      id={id}
+      title={`${id ? '编辑' : '新增'}${typeLabel(kind, t)}单`}
+      listPath={paths.list}
+      detailPath={paths.detail}
+      header={header(kind, type)}
+      lineColumns={lineColumns(kind)}
+      newLine={() => ({ qualityStatus: 'qualified' })}
+      initialValues={{ type: t }}
+    />
+  );
+}
+
+/** Detail of an 入库单 or 出库单 with 过账 / 冲销 / 打印. */
+export function StockDocDetailPage({ path }: PageProps) {
+  const { kind, type } = resolve(path);
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const paths = typePaths(kind, type ?? 'other');
+  const inbound = kind.key === 'inbound';
+  return (
+    <DocDetail
+      def={kind.def}
+      path={path}
+      id={id}
+      listPath={paths.list}
+      editPath={paths.edit}
+      docName={(row) => typeLabel(kind, row.type) + '单'}
+      fields={(row) => [
+        { label: '单据编号', value: row.docNo },
+        { label: inbound ? '入库类型' : '出库类型', value: typeLabel(kind, row.type) },
+        { label: '仓库', value: row.warehouseName },
+        { label: '业务日期', value: row.bizDate },
+        ...(row.supplierName ? [{ label: '供应商', value: row.supplierName }] : []),
+        ...(row.customerName ? [{ label: '客户', value: row.customerName }] : []),
+        ...(row.deptName ? [{ label: '领用部门', value: row.deptName }] : []),
+        { label: '来源单号', value: row.sourceNo },
+        { label: '过账时间', value: row.postedAt },
+        { label: '过账人', value: row.postedByName },
+        ...(row.reversedAt
+          ? [
+              { label: '冲销时间', value: row.reversedAt },
+              { label: '冲销人', value: row.reversedByName },
+            ]
+          : []),
+        { label: '备注', value: row.remark },
+      ]}
+      lineColumns={[
+        { title: '物料', render: (l) => l.materialName, width: '22%' },
+        { title: '数量', render: (l) => qty(l.quantity), numeric: true },
+        { title: '单位', render: (l) => l.unitName ?? '基本单位' },
+        { title: '基本单位数量', render: (l) => qty(l.baseQuantity), numeric: true },
+        { title: '库位', render: (l) => l.locationName ?? '' },
+        { title: '批次号', render: (l) => l.batchNo ?? '' },
+        {
+          title: '质量状态',
+          render: (l) => QUALITY_STATUS.find((q) => q.value === l.qualityStatus)?.label ?? '',
+        },
+        { title: '单价(元)', render: (l) => (l.unitPrice == null ? '' : money(l.unitPrice)), numeric: true },
+        {
+          title: '金额(元)',
+          render: (l) => (l.unitPrice == null ? '' : money(Number(l.unitPrice) * Number(l.quantity))),
+          numeric: true,
+        },
+      ]}
+      qualifiedOnly={!inbound && QUALIFIED_ONLY_OUTBOUND.includes(type ?? '')}
+    />
+  );
+}

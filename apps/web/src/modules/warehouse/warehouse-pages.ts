@@ -1,0 +1,46 @@
+import type { PageLoader } from '../../platform/resource/area-pages.ts';
+import {
+  ALERT_PATH,
+  FINISHED_PATHS,
+  INBOUND,
+  INVENTORY_DETAILS_PATH,
+  OUTBOUND,
+  STOCKTAKE_PATHS,
+  TRANSFER_PATHS,
+  typePaths,
+} from './warehouse.api.ts';
+
+const docs = () => import('./stock-doc.pages.tsx');
+const stock = () => import('./stock.pages.tsx');
+const transfer = () => import('./transfer.pages.tsx');
+const stocktake = () => import('./stocktake.pages.tsx');
+
+function documentPages(): Record<string, PageLoader> {
+  const out: Record<string, PageLoader> = {};
+  for (const kind of [INBOUND, OUTBOUND]) {
+    out[kind.listPath] = () => docs().then((m) => m.StockDocListPage);
+    for (const type of Object.keys(kind.segments)) {
+      const p = typePaths(kind, type);
+      out[p.list] = () => docs().then((m) => m.StockDocListPage);
+      out[p.add] = () => docs().then((m) => m.StockDocFormPage);
+      out[p.edit] = () => docs().then((m) => m.StockDocFormPage);
+      out[p.detail] = () => docs().then((m) => m.StockDocDetailPage);
+    }
+  }
+  return out;
+}
+
+/** 仓储物流 (and 库存预警 of 财务部): route path → page loader; every page is its own chunk. */
+export const WAREHOUSE_PAGES: Record<string, PageLoader> = {
+  ...documentPages(),
+  [INVENTORY_DETAILS_PATH]: () => stock().then((m) => m.InventoryDetailsPage),
+  [FINISHED_PATHS.list]: () => stock().then((m) => m.FinishedGoodsPage),
+  [FINISHED_PATHS.detail]: () => stock().then((m) => m.MaterialLedgerPage),
+  [ALERT_PATH]: () => stock().then((m) => m.InventoryAlertPage),
+  [TRANSFER_PATHS.list]: () => transfer().then((m) => m.TransferListPage),
+  [TRANSFER_PATHS.panel]: () => transfer().then((m) => m.TransferFormPage),
+  [TRANSFER_PATHS.detail]: () => transfer().then((m) => m.TransferDetailPage),
+  [STOCKTAKE_PATHS.list]: () => stocktake().then((m) => m.StocktakeListPage),
+  [STOCKTAKE_PATHS.detail]: () => stocktake().then((m) => m.StocktakeDetailPage),
+  [STOCKTAKE_PATHS.report]: () => stocktake().then((m) => m.StocktakeDetailPage),
+};

@@ -1,0 +1,201 @@
+import {
+  type EnumOption,
+  INBOUND_TYPES,
+  OUTBOUND_TYPES,
+  QUALIFIED_ONLY_OUTBOUND,
+  type ResourceDef,
+  stockInboundResource,
+  stockOutboundResource,
+  stockTransferResource,
+  stocktakeResource,
+} from '@ringmes/domain';
+import { type QueryParams, request } from '../../platform/api/client.ts';
+import { download } from '../../platform/api/download.ts';
+import type { Page } from '../../platform/api/types.ts';
+
+export type Row = Record<string, any> & { id: number };
+
+const WL = '/warehouse-logistics';
+
+/** One kind of stock document (入库单, 出库单) and the menu pages of each of its types. */
+export interface DocKind {
+  key: 'inbound' | 'outbound' | 'transfer' | 'stocktake';
+  def: ResourceDef;
+  /** The list of every type. */
+  listPath: string;
+  types: EnumOption[];
+  /** Type value → menu segment of its own list page. */
+  segments: Record<string, string>;
+  /** Page title of the print view. */
+  docName: string;
+}
+
+export const INBOUND: DocKind = {
+  key: 'inbound',
+  def: stockInboundResource,
+  listPath: `${WL}/warehouse-manage`,
+  types: INBOUND_TYPES,
+  segments: {
+    purchase: 'purchase-warehousing',
+    production: 'production-warehousing',
+    outsourced: 'outsourced-warehousing',
+    'sales-return': 'sales-returns-warehousing',
+    other: 'other-warehousing',
+  },
+  docName: '入库单',
+};
+
+export const OUTBOUND: DocKind = {
+  key: 'outbound',
+  def: stockOutboundResource,
+  listPath: `${WL}/outbound-manage`,
+  types: OUTBOUND_TYPES,
+  segments: {
+    requisition: 'internal-requisition-outbound',
+    outsourcing: 'outsourcing-receive-outbound',
+    sales: 'sales-outbound',
+    'purchase-return': 'purchase-return-outbound',
+    other: 'other-outbound',
+  },
+  docName: '出库单',
+};
+
+export const TRANSFER_PATHS = {
+  list: `${WL}/warehouse-allot`,
+  panel: `${WL}/warehouse-allot-panel`,
+  detail: `${WL}/warehouse-allot-detail`,
+};
+export const STOCKTAKE_PATHS = {
+  list: `${WL}/inventory-manage`,
+  detail: `${WL}/inventory-manage-detail`,
+  report: `${WL}/inventory-detail`,
+};
+export const INVENTORY_DETAILS_PATH = `${WL}/inventory-details`;
+export const FINISHED_PATHS = { list: `${WL}/finish-warehouse`, detail: `${WL}/finish-warehouse-detail` };
+export const ALERT_PATH = '/finance-department/inventory-alert';
+
+export { QUALIFIED_ONLY_OUTBOUND, stockTransferResource, stocktakeResource };
+
+/** The per-type pages of a document kind (list, add, edit, detail) for a type value. */
+export function typePaths(kind: DocKind, type: string) {
+  const base = `${kind.listPath}/${kind.segments[type] ?? kind.segments.other}`;
+  return { list: base, add: `${base}-add`, edit: `${base}-edit`, detail: `${base}-detail` };
+}
+
+/** Which kind and type a menu path belongs to (`…/purchase-warehousing-edit` → inbound, purchase). */
+export function kindOfPath(path: string): { kind: DocKind; type?: string } | undefined {
+  for (const kind of [INBOUND, OUTBOUND]) {
+    if (path === kind.listPath) return { kind };
+    for (const [type, segment] of Object.entries(kind.segments)) {
+      if (path.startsWith(`${kind.listPath}/${segment}`)) return { kind, type };
+    }
+  }
+  return undefined;
+}
+
+export const typeLabel = (kind: DocKind, type: string | undefined) =>
+  kind.types.find((t) => t.value === type)?.label ?? type ?? '';
+
+// ------------------------------------------------------------------------- calls
+
+export const whKeys = {
+  all: ['warehouse'] as const,
+  docs: (name: string) => ['resource', name] as const,
+  balance: (q: QueryParams) => ['warehouse', 'balance', q] as const,
+  ledger: (q: QueryParams) => ['warehouse', 'ledger', q] as const,
+  alert: (q: QueryParams) => ['warehouse', 'alert', q] as const,
+  units: (materialId: number) => ['warehouse', 'units', materialId] as const,
+  locations: (warehouseId: number) => ['warehouse', 'locations', warehouseId] as const,
+};
+
+export interface UnitConversion {
+  materialId: number;
+  baseUnitId: number;
+  baseUnitName: string;
+  units: { unitId: number; unitName: string; factor: string }[];
+}
+
+export interface BalancePage extends Page<Row> {
+  totalQuantity: string;
+  totalAmount: string;
+}
+
+/** A fresh key per click: a replay of the same click (network retry) moves stock once. */
+export function idempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+export function docApi(def: ResourceDef) {
+  const base = `/api/v1/${def.name}`;
+  return {
+    page: (q: QueryParams) => request<Page<Row>>({ url: `${base}/page`, params: q }),
+    info: (id: number) => request<Row>({ url: `${base}/info/${id}` }),
+    add: (body: Record<string, unknown>) =>
+      request<Row>({ url: `${base}/add`, method: 'POST', data: body, silent: true }),
+    edit: (id: number, body: Record<string, unknown>) =>
+      request<Row>({ url: `${base}/edit/${id}`, method: 'PUT', data: body, silent: true }),
+    remove: (id: number) => request<null>({ url: `${base}/delete/${id}`, method: 'DELETE' }),
+    post: (id: number) =>
+      request<Row>({
+        url: `${base}/post/${id}`,
+        method: 'POST',
+        headers: { 'Idempotency-Key': idempotencyKey() },
+      }),
+    reverse: (id: number) =>
+      request<Row>({
+        url: `${base}/reverse/${id}`,
+        method: 'POST',
+        headers: { 'Idempotency-Key': idempotencyKey() },
+      }),
+    async exportExcel(q: QueryParams): Promise<void> {
+      const { fileName } = await request<{ fileName: string }>({ url: `${base}/export`, params: q });
+      await download('/common/download', { fileName, delete: 'true' });
+    },
+  };
+}
+
+export const stockApi = {
+  balance: (q: QueryParams) => request<BalancePage>({ url: '/api/v1/stock-balance/page', params: q }),
+  ledger: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-ledger/page', params: q }),
+  alert: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-alert/page', params: q }),
+  units: (materialId: number) =>
+    request<UnitConversion>({ url: `/api/v1/material-info/unitConversion/${materialId}` }),
+  locations: (warehouseId: number) =>
+    request<Page<Row>>({
+      url: '/api/v1/shelf-location/page',
+      params: { warehouseId, pageNum: 0 },
+    }).then((p) => p.list),
+  snapshot: (id: number) => request<Row>({ url: `/api/v1/stocktake/snapshot/${id}`, method: 'POST' }),
+  async countSheet(id: number): Promise<void> {
+    const { fileName } = await request<{ fileName: string }>({ url: `/api/v1/stocktake/countSheet/${id}` });
+    await download('/common/download', { fileName, delete: 'true' });
+  },
+  importCounts: (id: number, file: Blob) =>
+    request<unknown>({
+      url: `/api/v1/stocktake/importCounts/${id}`,
+      method: 'POST',
+      data: file,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    }),
+};
+
+/** Quantities arrive as decimal strings ("3000.0000"): shown without trailing zeros. */
+export function qty(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const n = Number(value);
+  if (!Number.isFinite(n)) return String(value);
+  return n.toLocaleString('zh-CN', { maximumFractionDigits: 4 });
+}
+
+export function money(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const n = Number(value);
+  if (!Number.isFinite(n)) return String(value);
+  return n.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Server field paths (`lines.0.quantity`) as form paths (['lines', 0, 'quantity']). */
+export function fieldPath(field: string): (string | number)[] {
+  return field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}

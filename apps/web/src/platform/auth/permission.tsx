@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { type UserInfo, useUser } from '../../app/session.ts';
+
+/** The wildcard permission: grants everything (spec section 6). */
+export const ALL_PERMISSIONS = '*:*:*';
+export const ADMIN_ROLE_KEY = 'admin';
+
+/** True when the user holds `perm` (any of them, for a list), `*:*:*`, or the admin role. */
+export function hasPermission(user: UserInfo | null | undefined, perm: string | readonly string[]): boolean {
+  if (!user) return false;
+  if ((user.roleDataList ?? []).some((r) => r.roleKey === ADMIN_ROLE_KEY)) return true;
+  const granted = user.permissions ?? [];
+  if (granted.includes(ALL_PERMISSIONS)) return true;
+  const wanted = typeof perm === 'string' ? [perm] : perm;
+  return wanted.some((p) => granted.includes(p));
+}
+
+/** `const can = usePermission(); can('system:user:add')` */
+export function usePermission(): (perm: string | readonly string[]) => boolean {
+  const user = useUser();
+  return (perm) => hasPermission(user, perm);
+}
+
+/** Renders its children only when the user holds the permission (any of a list). */
+export function Auth({
+  perm,
+  children,
+  fallback = null,
+}: {
+  perm: string | readonly string[];
+  children: ReactNode;
+  fallback?: ReactNode;
+}) {
+  const can = usePermission();
+  return <>{can(perm) ? children : fallback}</>;
+}

@@ -1,0 +1,179 @@
+import {
+  ArrowDownOutlined,
+  ArrowUpOutlined,
+  DeleteOutlined,
+  PlusOutlined,
+  QuestionCircleOutlined,
+} from '@ant-design/icons';
+import type { FieldDef, LineDef } from '@ringmes/domain';
+import type { FormListFieldData } from 'antd';
+import { Button, Form, type FormInstance, Table, type TableColumnsType, Tooltip } from 'antd';
+import { FieldInput, fieldRules } from './field-input.tsx';
+import { defaultsOf, isNumeric, refLabelKey } from './fields.ts';
+
+/** Column width of a line cell by kind. */
+export function cellWidth(f: FieldDef): number {
+  switch (f.kind) {
+    case 'ref':
+    case 'refs':
+      return f.ref === 'material-info' ? 260 : 180;
+    case 'boolean':
+      return 90;
+    case 'enum':
+      return 120;
+    case 'date':
+      return 150;
+    case 'int':
+      return 110;
+    case 'textarea':
+      return 240;
+    default:
+      return isNumeric(f) ? 140 : (f.max ?? 100) > 100 ? 220 : 160;
+  }
+}
+
+export function ColumnTitle({ field }: { field: FieldDef }) {
+  return (
+    <span className="rk-col-title">
+      {field.required && <span className="rk-required">*</span>}
+      {field.label}
+      {field.help && (
+        <Tooltip title={field.help}>
+          <QuestionCircleOutlined className="rk-help" />
+        </Tooltip>
+      )}
+    </span>
+  );
+}
+
+/**
+ * A line table (BOM明细, 联系人…) edited in place: one row per line, cells are the line fields'
+ * inputs with the declaration's rules; add, delete and reorder rows within `min`/`max`.
+ * Server errors on `lines.0.materialId` land on the cell (the form path is the same).
+ */
+export function LineTableEditor({
+  line,
+  form,
+  disabled,
+}: {
+  line: LineDef;
+  form: FormInstance;
+  disabled?: boolean;
+}) {
+  const max = line.max ?? 1000;
+  return (
+    <Form.List
+      name={line.name}
+      rules={[
+        {
+          validator: async (_, items: unknown[] | undefined) => {
+            const n = items?.length ?? 0;
+            if (line.min && n < line.min) throw new Error(`${line.label}至少需要 ${line.min} 行`);
+            if (n > max) throw new Error(`${line.label}最多 ${max} 行`);
+          },
+        },
+      ]}
+    >
+      {(rows, { add, remove, move }, { errors }) => {
+        const columns: TableColumnsType<FormListFieldData> = [
+          {
+            title: '序号',
+            key: '#',
+            width: 56,
+            align: 'center',
+            render: (_, __, i) => <span className="rk-line-no">{i + 1}</span>,
+          },
+          ...line.fields.map((f) => ({
+            title: <ColumnTitle field={f} />,
+            key: f.name,
+            width: cellWidth(f),
+            align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
+            render: (_: unknown, row: FormListFieldData) => (
+              <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
+                <FieldInput
+                  field={f}
+                  compact
+                  disabled={disabled}
+                  fallbackLabel={form.getFieldValue([line.name, row.name, refLabelKey(f)])}
+                  placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
+                />
+              </Form.Item>
+            ),
+          })),
+          {
+            title: '操作',
+            key: 'actions',
+            width: 108,
+            align: 'center',
+            fixed: 'right',
+            render: (_, row, i) => (
+              <span className="rk-line-actions">
+                <Tooltip title="上移">
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ArrowUpOutlined />}
+                    disabled={disabled || i === 0}
+                    onClick={() => move(i, i - 1)}
+                    aria-label="上移"
+                  />
+                </Tooltip>
+                <Tooltip title="下移">
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ArrowDownOutlined />}
+                    disabled={disabled || i === rows.length - 1}
+                    onClick={() => move(i, i + 1)}
+                    aria-label="下移"
+                  />
+                </Tooltip>
+                <Tooltip title="删除此行">
+                  <Button
+                    type="text"
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    disabled={disabled}
+                    onClick={() => remove(row.name)}
+                    aria-label="删除此行"
+                  />
+                </Tooltip>
+              </span>
+            ),
+          },
+        ];
+        const width = columns.reduce((sum, c) => sum + Number(c.width ?? 120), 0);
+        return (
+          <div className="rk-lines" data-testid={`lines-${line.name}`}>
+            <Table<FormListFieldData>
+              className="rk-line-table"
+              rowKey="key"
+              size="small"
+              bordered
+              columns={columns}
+              dataSource={rows}
+              pagination={false}
+              scroll={{ x: width }}
+              locale={{ emptyText: `暂无${line.label}，点击下方「添加一行」` }}
+            />
+            <div className="rk-lines-foot">
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                disabled={disabled || rows.length >= max}
+                onClick={() => add(defaultsOf(line.fields))}
+              >
+                添加一行
+              </Button>
+              <span className="rm-muted">
+                共 {rows.length} 行{line.min ? `，至少 ${line.min} 行` : ''}，最多 {max} 行
+              </span>
+            </div>
+            <Form.ErrorList errors={errors} className="rk-lines-errors" />
+          </div>
+        );
+      }}
+    </Form.List>
+  );
+}

@@ -1,0 +1,87 @@
+import type { ResourceDef } from '@ringmes/domain';
+import { type QueryParams, request } from '../api/client.ts';
+import { download } from '../api/download.ts';
+import type { Page } from '../api/types.ts';
+
+/** A record as the generic API answers it: declared fields, `<base>Name` labels, audit columns, lines. */
+export type ResourceRow = Record<string, any> & {
+  id: number;
+  createdAt?: string;
+  updatedAt?: string;
+  version?: number;
+};
+
+export interface ImportReport {
+  total: number;
+  valid: number;
+  imported: number;
+  errors: { row: number; column: string; message: string }[];
+}
+
+/** Query keys: everything of one resource sits under ['resource', name] so one invalidation refreshes it. */
+export const resourceKeys = {
+  all: (name: string) => ['resource', name] as const,
+  page: (name: string, query: QueryParams) => ['resource', name, 'page', query] as const,
+  rows: (name: string, query?: QueryParams) => ['resource', name, 'rows', query ?? {}] as const,
+  info: (name: string, id: number | undefined) => ['resource', name, 'info', id] as const,
+  tree: (name: string) => ['resource', name, 'tree'] as const,
+  options: (name: string) => ['options', name] as const,
+};
+
+interface CallExtra {
+  silent?: boolean;
+}
+
+/** The generic API of a resource (see the server's platform/resource/crud.ts), paths from the definition. */
+export function resourceApi(def: ResourceDef) {
+  const base = `/api/v1/${def.name}`;
+  const edit = def.api?.edit ?? { method: 'PUT' as const, path: 'edit' };
+  const del = def.api?.delete ?? { method: 'DELETE' as const, path: 'delete' };
+  return {
+    page: (query: QueryParams) =>
+      request<Page<ResourceRow>>({ url: `${base}/${def.api?.page ?? 'page'}`, params: query }),
+    /** Every row matching the filters (pageNum 0), for trees and small embedded tables. */
+    rows: (query: QueryParams = {}) =>
+      request<Page<ResourceRow>>({
+        url: `${base}/${def.api?.page ?? 'page'}`,
+        params: { ...query, pageNum: 0 },
+      }).then((p) => p.list),
+    info: (id: number) => request<ResourceRow>({ url: `${base}/info/${id}` }),
+    add: (body: Record<string, unknown>, extra: CallExtra = {}) =>
+      request<ResourceRow>({ url: `${base}/add`, method: 'POST', data: body, ...extra }),
+    edit: (id: number, body: Record<string, unknown>, extra: CallExtra = {}) =>
+      edit.method === 'POST'
+        ? request<ResourceRow>({
+            url: `${base}/${edit.path}`,
+            method: 'POST',
+            data: { ...body, id },
+            ...extra,
+          })
+        : request<ResourceRow>({ url: `${base}/${edit.path}/${id}`, method: 'PUT', data: body, ...extra }),
+    remove: (ids: number[]) =>
+      del.method === 'POST'
+        ? request<null>({
+            url: `${base}/${del.path}`,
+            method: 'POST',
+            data: ids.length === 1 ? { id: ids[0] } : { ids },
+          })
+        : request<null>({ url: `${base}/${del.path}/${ids.join(',')}`, method: 'DELETE' }),
+    tree: () => request<ResourceRow[]>({ url: `${base}/tree` }),
+    /** Writes the filtered rows to a workbook on the server, then downloads (and deletes) it. */
+    async exportExcel(filters: QueryParams): Promise<number> {
+      const { fileName, rows } = await request<{ fileName: string; rows: number }>({
+        url: `${base}/export`,
+        params: filters,
+      });
+      await download('/common/download', { fileName, delete: 'true' });
+      return rows;
+    },
+    async downloadTemplate(): Promise<void> {
+      const { fileName } = await request<{ fileName: string }>({ url: `${base}/importTemplate` });
+      await download('/common/download', { fileName, delete: 'true' });
+    },
+    importUrl: (dryRun: boolean) => `${base}/import?dryRun=${dryRun}`,
+  };
+}
+
+export type ResourceApi = ReturnType<typeof resourceApi>;

@@ -1,0 +1,101 @@
+import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import type { ResourceDef } from '@ringmes/domain';
+import { Button, Result, Skeleton, Space } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { usePermission } from '../auth/permission.tsx';
+import { PageCard } from '../ui/page-card.tsx';
+import { codeFieldOf, labelFieldOf } from './fields.ts';
+import { FieldValue } from './format.tsx';
+import { idFromSearch, leavePage, openResourcePage } from './nav.ts';
+import type { ResourceRow } from './resource-api.ts';
+import { ResourceDetailView, useRecord } from './resource-detail.tsx';
+import { ResourceFormModal } from './resource-form.tsx';
+import { type ResourcePageProps, resourceRoutes } from './routes.ts';
+
+/** The status field shown beside the title: the definition's active field when it is an enum. */
+function statusField(def: ResourceDef) {
+  const name = def.activeField?.name ?? 'status';
+  return def.fields.find((f) => f.name === name && f.kind === 'enum');
+}
+
+/**
+ * The detail page of a resource (`…-detail?id=12`): every field, read-only line tables, audit
+ * information, 编辑 and 返回. Modules add sections (the exploded BOM) and buttons.
+ */
+export function ResourceDetailPage({
+  def,
+  path,
+  sections,
+  actions,
+}: ResourcePageProps & {
+  sections?: (record: ResourceRow) => ReactNode;
+  actions?: (record: ResourceRow) => ReactNode;
+}) {
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const can = usePermission();
+  const routes = resourceRoutes(def);
+  const record = useRecord(def, id);
+  const [editing, setEditing] = useState(false);
+  const row = record.data;
+  const back = () => leavePage(path, routes.list);
+
+  if (!id || record.error) {
+    return (
+      <PageCard>
+        <Result
+          status="404"
+          title={`${def.label}不存在或已被删除`}
+          extra={<Button onClick={back}>返回列表</Button>}
+        />
+      </PageCard>
+    );
+  }
+  const status = statusField(def);
+  const code = codeFieldOf(def);
+  const edit = () => {
+    if (routes.edit) openResourcePage(routes.edit, id);
+    else setEditing(true);
+  };
+
+  return (
+    <>
+      <PageCard
+        title={
+          row ? (
+            <span className="rk-page-title">
+              {String(row[labelFieldOf(def)] ?? '')}
+              {code && code !== labelFieldOf(def) && <span className="rk-title-code">{row[code]}</span>}
+              {status && <FieldValue field={status} row={row} />}
+            </span>
+          ) : (
+            `${def.label}详情`
+          )
+        }
+        extra={
+          <Space>
+            {row && actions?.(row)}
+            {row && can(`${def.permission}:edit`) && !def.readonlyApi && (
+              <Button type="primary" icon={<EditOutlined />} onClick={edit}>
+                编辑
+              </Button>
+            )}
+            <Button icon={<ArrowLeftOutlined />} onClick={back}>
+              返回
+            </Button>
+          </Space>
+        }
+      >
+        {row ? (
+          <ResourceDetailView def={def} record={row} extra={sections?.(row)} />
+        ) : (
+          <Skeleton active paragraph={{ rows: 10 }} />
+        )}
+      </PageCard>
+      {!routes.edit && (
+        <ResourceFormModal def={def} open={editing} id={id} onClose={() => setEditing(false)} />
+      )}
+    </>
+  );
+}

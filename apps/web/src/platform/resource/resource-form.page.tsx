@@ -1,0 +1,147 @@
+import { ArrowLeftOutlined, ReloadOutlined, SaveOutlined } from '@ant-design/icons';
+import { Button, Form, Modal, Result, Skeleton, Space, Tag } from 'antd';
+import { useSearchParams } from 'react-router';
+import { usePermission } from '../auth/permission.tsx';
+import { formatTime } from '../lib/time.ts';
+import { PageCard } from '../ui/page-card.tsx';
+import { idFromSearch, leavePage } from './nav.ts';
+import { type FieldOverrides, formTitle, ResourceFormBody, useResourceForm } from './resource-form.tsx';
+import type { ResourcePageProps } from './routes.ts';
+import { resourceRoutes } from './routes.ts';
+
+/**
+ * The add/edit page of a resource (`…-add`, `…-edit?id=12`): header fields, editable line tables,
+ * 保存 / 保存并新增 / 返回. Saving returns to the list (closing this tab); the list reloads.
+ */
+export function ResourceFormPage({
+  def,
+  path,
+  overrides,
+  initialValues,
+}: ResourcePageProps & { overrides?: FieldOverrides; initialValues?: Record<string, unknown> }) {
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const routes = resourceRoutes(def);
+  const can = usePermission();
+  const state = useResourceForm(def, id, { initialValues });
+  const editing = Boolean(id);
+  const allowed = can(`${def.permission}:${editing ? 'edit' : 'add'}`);
+  const leave = () => leavePage(path, routes.list);
+  const back = () => {
+    if (!state.form.isFieldsTouched()) return leave();
+    Modal.confirm({
+      title: '放弃未保存的修改？',
+      content: '本页有尚未保存的修改，返回后将丢失。',
+      okText: '放弃并返回',
+      okButtonProps: { danger: true },
+      cancelText: '继续编辑',
+      onOk: leave,
+    });
+  };
+
+  if (!allowed) {
+    return (
+      <PageCard>
+        <Result
+          status="403"
+          title="没有权限"
+          subTitle={`当前账号没有${editing ? '编辑' : '新增'}${def.label}的权限`}
+        />
+      </PageCard>
+    );
+  }
+  if (editing && state.loadError) {
+    return (
+      <PageCard>
+        <Result
+          status="404"
+          title={`${def.label}不存在或已被删除`}
+          extra={<Button onClick={back}>返回列表</Button>}
+        />
+      </PageCard>
+    );
+  }
+
+  const save = async (andNew: boolean) => {
+    const saved = await state.save();
+    if (!saved) return;
+    if (andNew) state.startNew();
+    else leave();
+  };
+
+  const record = state.record;
+  return (
+    <Form
+      form={state.form}
+      name={`rk-${def.name}`}
+      layout="vertical"
+      autoComplete="off"
+      className="rk-form rk-form-page"
+      data-testid={`form-${def.name}`}
+      disabled={state.loading}
+    >
+      <PageCard
+        title={
+          <span className="rk-page-title">
+            {formTitle(def, record, editing)}
+            {editing && record?.version !== undefined && (
+              <Tag className="rk-version-tag">版本 {record.version}</Tag>
+            )}
+          </span>
+        }
+        extra={
+          editing && record ? (
+            <span className="rk-audit-inline">
+              最后更新 {formatTime(record.updatedAt)}
+              <Button
+                type="link"
+                size="small"
+                icon={<ReloadOutlined />}
+                onClick={() => void state.reload()}
+                disabled={false}
+              >
+                重新加载
+              </Button>
+            </span>
+          ) : undefined
+        }
+      >
+        {state.loading ? (
+          <Skeleton active paragraph={{ rows: 6 }} />
+        ) : (
+          <ResourceFormBody
+            def={def}
+            state={state}
+            overrides={overrides}
+            lineTitle={(title, content, key) => (
+              <div key={key} className="rk-form-section">
+                <div className="rk-form-section-title">{title}</div>
+                {content}
+              </div>
+            )}
+          />
+        )}
+      </PageCard>
+      <div className="rk-form-footer">
+        <Space>
+          <Button icon={<ArrowLeftOutlined />} onClick={back} disabled={false}>
+            返回
+          </Button>
+          {!editing && (
+            <Button onClick={() => void save(true)} loading={state.saving}>
+              保存并新增
+            </Button>
+          )}
+          <Button
+            type="primary"
+            icon={<SaveOutlined />}
+            onClick={() => void save(false)}
+            loading={state.saving}
+          >
+            保存
+          </Button>
+        </Space>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,431 @@
+import './kit.css';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
+import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Button,
+  Modal,
+  Popconfirm,
+  Space,
+  Table,
+  type TableColumnsType,
+  type TableProps,
+  Tooltip,
+} from 'antd';
+import { type ReactNode, useMemo, useState } from 'react';
+import { usePermission } from '../auth/permission.tsx';
+import { toast } from '../feedback.ts';
+import { formatTime } from '../lib/time.ts';
+import { PageCard } from '../ui/page-card.tsx';
+import { TableToolbar } from '../ui/search-form.tsx';
+import { type ColumnChoice, ColumnSettings, useHiddenColumns } from './column-settings.tsx';
+import {
+  codeFieldOf,
+  isImportable,
+  isNumeric,
+  isSortable,
+  labelFieldOf,
+  listFields,
+  recordTitle,
+} from './fields.ts';
+import { FieldValue } from './format.tsx';
+import { ImportModal } from './import-modal.tsx';
+import { openResourcePage } from './nav.ts';
+import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
+import { ResourceDetailDrawer } from './resource-detail.tsx';
+import { type FieldOverrides, ResourceFormModal } from './resource-form.tsx';
+import { type ResourceRoutes, resourceRoutes } from './routes.ts';
+import { type Filters, ResourceSearchBar } from './search-bar.tsx';
+import { invalidateResource } from './use-options.ts';
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** Column width by kind; wide text and material references get more room. */
+function columnWidth(def: ResourceDef, f: FieldDef): number {
+  if (f.name === codeFieldOf(def)) return 150;
+  if (f.name === labelFieldOf(def)) return 180;
+  switch (f.kind) {
+    case 'enum':
+      return 90;
+    case 'boolean':
+      return 86;
+    case 'ref':
+      return f.ref === 'material-info' ? 200 : 120;
+    case 'refs':
+      return 180;
+    case 'date':
+      return 116;
+    case 'datetime':
+      return 170;
+    default:
+      if (isNumeric(f)) return 120;
+      return (f.max ?? 100) > 100 ? 200 : 130;
+  }
+}
+
+/** Everything a list row action needs. */
+export interface RowActionContext {
+  refresh: () => void;
+  def: ResourceDef;
+}
+
+export interface ResourceListProps {
+  def: ResourceDef;
+  /** Query parameters set by the page, not the search bar (the material type chosen in the tree). */
+  fixedFilters?: Record<string, string | number | undefined>;
+  /** Declared filters the search bar leaves out (driven by the page). */
+  hiddenFilters?: readonly string[];
+  /** Values of a record added from this list (the workshop of a line added under it). */
+  newValues?: Record<string, unknown>;
+  /** Fields a record added from this list cannot change. */
+  lockedOnAdd?: readonly string[];
+  /** Buttons a module adds to each row (启用/停用, 按模板新建物料). */
+  rowActions?: (row: ResourceRow, ctx: RowActionContext) => ReactNode;
+  /** Width the extra row actions need. */
+  rowActionsWidth?: number;
+  /** Buttons a module adds to the toolbar. */
+  toolbarExtra?: ReactNode;
+  /** Form inputs a module overrides (template attributes). */
+  overrides?: FieldOverrides;
+  /** Embedded (inside another page): no separate search card. */
+  embedded?: boolean;
+  /** Title over the table (embedded lists). */
+  title?: ReactNode;
+}
+
+/**
+ * The list of a resource, entirely from its definition: search bar from the declared filters,
+ * columns from the listed fields, server-side sort and paging, row actions by permission, batch
+ * delete, column settings, Excel export of the current filter and import. Add/edit open the
+ * resource's pages, or a modal when it has none; 查看 opens the detail page or a drawer.
+ */
+export function ResourceList({
+  def,
+  fixedFilters,
+  hiddenFilters,
+  newValues,
+  lockedOnAdd,
+  rowActions,
+  rowActionsWidth = 0,
+  toolbarExtra,
+  overrides,
+  embedded,
+  title,
+}: ResourceListProps) {
+  const can = usePermission();
+  const client = useQueryClient();
+  const api = useMemo(() => resourceApi(def), [def]);
+  const routes: ResourceRoutes | undefined = def.route ? resourceRoutes(def) : undefined;
+  const perm = (action: string) => can(`${def.permission}:${action}`);
+  const writable = !def.readonlyApi;
+
+  const [filters, setFilters] = useState<Filters>({});
+  const [paging, setPaging] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const [sort, setSort] = useState<{ sortField?: string; sortOrder?: 'asc' | 'desc' }>({});
+  const [selected, setSelected] = useState<number[]>([]);
+  const [modal, setModal] = useState<{ open: boolean; id?: number }>({ open: false });
+  const [viewing, setViewing] = useState<number | undefined>();
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  // A new page-driven filter starts again from page 1.
+  const fixedKey = JSON.stringify(fixedFilters ?? {});
+  const [lastFixed, setLastFixed] = useState(fixedKey);
+  if (lastFixed !== fixedKey) {
+    setLastFixed(fixedKey);
+    setPaging((p) => ({ ...p, pageNum: 1 }));
+    setSelected([]);
+  }
+
+  const query = { ...filters, ...fixedFilters, ...sort, ...paging };
+  const list = useQuery({
+    queryKey: resourceKeys.page(def.name, query),
+    queryFn: () => api.page(query),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => invalidateResource(client, def.name);
+
+  const remove = useMutation({
+    mutationFn: (ids: number[]) => api.remove(ids),
+    onSuccess: (_, ids) => {
+      toast.success(ids.length > 1 ? `已删除 ${ids.length} 条${def.label}` : '删除成功');
+      setSelected((s) => s.filter((id) => !ids.includes(id)));
+      refresh();
+    },
+  });
+
+  const view = (row: ResourceRow) => {
+    if (routes?.detail) openResourcePage(routes.detail, row.id);
+    else setViewing(row.id);
+  };
+  const edit = (row: ResourceRow) => {
+    if (routes?.formOnPage && routes.edit) openResourcePage(routes.edit, row.id);
+    else setModal({ open: true, id: row.id });
+  };
+  const add = () => {
+    if (routes?.formOnPage && routes.add) openResourcePage(routes.add);
+    else setModal({ open: true });
+  };
+
+  const fields = listFields(def);
+  const linkField = fields.find((f) => f.name === codeFieldOf(def)) ?? fields[0];
+  const sortOrderOf = (name: string): 'ascend' | 'descend' | null =>
+    sort.sortField === name ? (sort.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
+
+  const fieldColumns: TableColumnsType<ResourceRow> = [
+    ...fields.map((f) => ({
+      key: f.name,
+      dataIndex: f.name,
+      title: f.label,
+      width: columnWidth(def, f),
+      ellipsis: f.kind === 'text' || f.kind === 'ref' ? { showTitle: true } : undefined,
+      fixed: f === linkField ? ('left' as const) : undefined,
+      align: (isNumeric(f) ? 'right' : f.kind === 'boolean' ? 'center' : 'left') as
+        | 'right'
+        | 'center'
+        | 'left',
+      sorter: isSortable(def, f.name),
+      sortOrder: sortOrderOf(f.name),
+      render: (_: unknown, row: ResourceRow) =>
+        f === linkField ? (
+          <button
+            type="button"
+            className="rk-link"
+            onClick={() => view(row)}
+            title={`查看${recordTitle(def, row)}`}
+          >
+            {String(row[f.name] ?? '')}
+          </button>
+        ) : (
+          <FieldValue field={f} row={row} />
+        ),
+    })),
+    {
+      key: 'createdAt',
+      dataIndex: 'createdAt',
+      title: '创建时间',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrderOf('createdAt'),
+      render: (v: string) => formatTime(v),
+    },
+    {
+      key: 'updatedAt',
+      dataIndex: 'updatedAt',
+      title: '更新时间',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrderOf('updatedAt'),
+      render: (v: string) => formatTime(v),
+    },
+  ];
+  const choices: ColumnChoice[] = fieldColumns.map((c) => ({ key: String(c.key), title: String(c.title) }));
+  const [hidden, setHidden] = useHiddenColumns(def.name, ['createdAt', 'updatedAt']);
+
+  const canEdit = writable && perm('edit');
+  const canDelete = writable && perm('delete');
+  const actionsWidth = 56 + (canEdit ? 48 : 0) + (canDelete ? 48 : 0) + rowActionsWidth;
+  const columns: TableColumnsType<ResourceRow> = [
+    ...fieldColumns.filter((c) => !hidden.includes(String(c.key))),
+    {
+      key: 'actions',
+      title: '操作',
+      width: actionsWidth,
+      fixed: 'right',
+      render: (_, row) => (
+        <Space size={0} className="rm-row-actions">
+          <Button type="link" size="small" onClick={() => view(row)}>
+            查看
+          </Button>
+          {canEdit && (
+            <Button type="link" size="small" onClick={() => edit(row)}>
+              编辑
+            </Button>
+          )}
+          {rowActions?.(row, { refresh, def })}
+          {canDelete && (
+            <Popconfirm
+              title={`删除${def.label}`}
+              description={`确定删除「${recordTitle(def, row)}」吗？`}
+              okText="删除"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => remove.mutateAsync([row.id]).catch(() => undefined)}
+            >
+              <Button type="link" size="small" danger>
+                删除
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
+  const scrollX = columns.reduce((sum, c) => sum + Number(c.width ?? 120), canDelete ? 48 : 0);
+
+  const onTableChange: TableProps<ResourceRow>['onChange'] = (pagination, _f, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    setSort(
+      s?.order && s.columnKey
+        ? { sortField: String(s.columnKey), sortOrder: s.order === 'ascend' ? 'asc' : 'desc' }
+        : {},
+    );
+    const pageSize = pagination.pageSize ?? DEFAULT_PAGE_SIZE;
+    setPaging({ pageNum: pageSize !== paging.pageSize ? 1 : (pagination.current ?? 1), pageSize });
+  };
+
+  const confirmBatchDelete = () => {
+    Modal.confirm({
+      title: `批量删除${def.label}`,
+      content: `确定删除选中的 ${selected.length} 条${def.label}吗？删除后不可恢复；被单据引用的记录不能删除。`,
+      okText: '删除',
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: () => remove.mutateAsync(selected).catch(() => undefined),
+    });
+  };
+
+  const exportExcel = async () => {
+    setExporting(true);
+    try {
+      const rows = await api.exportExcel({ ...filters, ...fixedFilters, ...sort });
+      toast.success(`导出成功，共 ${rows} 条`);
+    } catch {
+      // the request layer has shown the message
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const toolbar = (
+    <TableToolbar
+      left={
+        <>
+          {title && <span className="rk-list-title">{title}</span>}
+          {writable && perm('add') && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={add}>
+              新增{embedded ? '' : def.label}
+            </Button>
+          )}
+          {canDelete && (
+            <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={confirmBatchDelete}>
+              批量删除{selected.length ? `（${selected.length}）` : ''}
+            </Button>
+          )}
+          {isImportable(def) && perm('add') && (
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+              导入
+            </Button>
+          )}
+          {perm('export') && (
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
+              导出
+            </Button>
+          )}
+          {toolbarExtra}
+        </>
+      }
+      right={
+        <>
+          <Tooltip title="刷新">
+            <Button icon={<ReloadOutlined />} onClick={refresh} aria-label="刷新列表" />
+          </Tooltip>
+          <ColumnSettings columns={choices} hidden={hidden} onChange={setHidden} />
+        </>
+      }
+    />
+  );
+
+  const table = (
+    <Table<ResourceRow>
+      rowKey="id"
+      className="rk-table"
+      columns={columns}
+      dataSource={list.data?.list ?? []}
+      loading={list.isFetching}
+      onChange={onTableChange}
+      scroll={{ x: scrollX }}
+      size={embedded ? 'small' : undefined}
+      rowSelection={
+        canDelete
+          ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 48 }
+          : undefined
+      }
+      pagination={{
+        current: paging.pageNum,
+        pageSize: paging.pageSize,
+        total: list.data?.total ?? 0,
+        showSizeChanger: true,
+        showQuickJumper: true,
+        pageSizeOptions: [10, 20, 50, 100],
+        showTotal: (total) => `共 ${total} 条`,
+      }}
+      data-testid={`list-${def.name}`}
+    />
+  );
+
+  const search = (
+    <ResourceSearchBar
+      def={def}
+      hidden={hiddenFilters}
+      collapsedItems={embedded ? 2 : 3}
+      onSearch={(f) => {
+        setFilters(f);
+        setSelected([]);
+        setPaging((p) => ({ ...p, pageNum: 1 }));
+      }}
+    />
+  );
+
+  return (
+    <>
+      {embedded ? (
+        <div className="rk-embedded-list">
+          {search}
+          {toolbar}
+          {table}
+        </div>
+      ) : (
+        <>
+          <PageCard className="rk-search-card">{search}</PageCard>
+          <PageCard>
+            {toolbar}
+            {table}
+          </PageCard>
+        </>
+      )}
+      <ResourceFormModal
+        def={def}
+        open={modal.open}
+        id={modal.id}
+        onClose={() => setModal({ open: false })}
+        initialValues={newValues}
+        locked={modal.id ? undefined : lockedOnAdd}
+        overrides={overrides}
+      />
+      <ResourceDetailDrawer
+        def={def}
+        id={viewing}
+        onClose={() => setViewing(undefined)}
+        onEdit={(row) => {
+          setViewing(undefined);
+          edit(row);
+        }}
+      />
+      {isImportable(def) && (
+        <ImportModal
+          def={def}
+          open={importing}
+          onClose={() => setImporting(false)}
+          onImported={() => refresh()}
+        />
+      )}
+    </>
+  );
+}

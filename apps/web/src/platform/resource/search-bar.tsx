@@ -1,0 +1,168 @@
+import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
+import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { type ReactElement, useMemo, useState } from 'react';
+import { DATE_FORMAT } from '../lib/time.ts';
+import { filterFields, hasKeyword, isNumeric, keywordHint } from './fields.ts';
+import { RefSelect } from './ref-select.tsx';
+
+export type Filters = Record<string, string | number | undefined>;
+
+const BOOLEAN_OPTIONS = [
+  { value: 'true', label: '是' },
+  { value: 'false', label: '否' },
+];
+
+/** The input of one declared filter: like → text, eq → select of options or records, range → two bounds. */
+function filterItem(f: FieldDef) {
+  if (f.filter === 'range') {
+    if (f.kind === 'date' || f.kind === 'datetime') {
+      return (
+        <Form.Item key={f.name} label={f.label} name={f.name} className="rk-search-wide">
+          <DatePicker.RangePicker style={{ width: '100%' }} format={DATE_FORMAT} allowEmpty={[true, true]} />
+        </Form.Item>
+      );
+    }
+    return (
+      <Form.Item key={f.name} label={f.label} className="rk-search-wide">
+        <Space.Compact block>
+          <Form.Item name={`${f.name}From`} noStyle>
+            <InputNumber style={{ width: '50%' }} placeholder="最小值" />
+          </Form.Item>
+          <Form.Item name={`${f.name}To`} noStyle>
+            <InputNumber style={{ width: '50%' }} placeholder="最大值" />
+          </Form.Item>
+        </Space.Compact>
+      </Form.Item>
+    );
+  }
+  let input: ReactElement;
+  if (f.kind === 'enum') {
+    input = (
+      <Select
+        allowClear
+        placeholder={`全部${f.label}`}
+        options={(f.options ?? []).map((o) => ({ value: o.value, label: o.label }))}
+      />
+    );
+  } else if (f.kind === 'boolean') {
+    input = <Select allowClear placeholder="全部" options={BOOLEAN_OPTIONS} />;
+  } else if (f.kind === 'ref' || f.kind === 'refs') {
+    input = <RefSelect field={f} multiple={false} placeholder={`全部${f.label}`} allowInactive />;
+  } else if (isNumeric(f)) {
+    input = <InputNumber style={{ width: '100%' }} placeholder={`请输入${f.label}`} />;
+  } else {
+    input = <Input allowClear placeholder={`请输入${f.label}`} maxLength={f.max ?? 100} />;
+  }
+  return (
+    <Form.Item key={f.name} label={f.label} name={f.name}>
+      {input}
+    </Form.Item>
+  );
+}
+
+/** Form values → query parameters (`<field>From`/`<field>To` for date ranges, trimmed text). */
+export function toFilters(def: ResourceDef, values: Record<string, any>): Filters {
+  const out: Filters = {};
+  const keyword = typeof values.keyword === 'string' ? values.keyword.trim() : '';
+  if (keyword) out.keyword = keyword;
+  for (const f of filterFields(def)) {
+    if (f.filter === 'range') {
+      if (f.kind === 'date' || f.kind === 'datetime') {
+        const range = values[f.name] as [Dayjs | null, Dayjs | null] | undefined;
+        if (range?.[0]) out[`${f.name}From`] = range[0].format(DATE_FORMAT);
+        if (range?.[1]) out[`${f.name}To`] = range[1].format(DATE_FORMAT);
+      } else {
+        for (const bound of ['From', 'To']) {
+          const v = values[`${f.name}${bound}`];
+          if (v !== null && v !== undefined && v !== '') out[`${f.name}${bound}`] = v;
+        }
+      }
+      continue;
+    }
+    const v = values[f.name];
+    if (v === null || v === undefined || v === '') continue;
+    out[f.name] = typeof v === 'string' ? v.trim() || undefined : v;
+  }
+  return out;
+}
+
+/**
+ * The search bar of a list, generated from the declared filters plus a keyword box over code,
+ * name and spec. Collapses to one row; 搜索 and 重置 as on the system pages.
+ */
+export function ResourceSearchBar({
+  def,
+  onSearch,
+  hidden = [],
+  collapsedItems = 3,
+}: {
+  def: ResourceDef;
+  onSearch: (filters: Filters) => void;
+  /** Filters driven elsewhere (the type tree beside the material list). */
+  hidden?: readonly string[];
+  /** Items shown while the bar is collapsed (one row with the buttons). */
+  collapsedItems?: number;
+}) {
+  const [form] = Form.useForm();
+  const [expanded, setExpanded] = useState(false);
+  const items = useMemo(() => {
+    const list = filterFields(def)
+      .filter((f) => !hidden.includes(f.name))
+      .map(filterItem);
+    if (hasKeyword(def)) {
+      list.unshift(
+        <Form.Item key="keyword" label="关键字" name="keyword">
+          <Input allowClear placeholder={keywordHint(def)} maxLength={100} data-testid="search-keyword" />
+        </Form.Item>,
+      );
+    }
+    return list;
+  }, [def, hidden]);
+  const collapsible = items.length > collapsedItems;
+  const shown = collapsible && !expanded ? items.slice(0, collapsedItems) : items;
+
+  return (
+    <Form
+      form={form}
+      name={`rk-search-${def.name}`}
+      layout="inline"
+      className="rm-search rk-search"
+      autoComplete="off"
+      onFinish={(values) => onSearch(toFilters(def, values))}
+      data-testid={`search-${def.name}`}
+    >
+      {shown}
+      {/* Collapsed filters keep their values. */}
+      {collapsible && !expanded && <div style={{ display: 'none' }}>{items.slice(collapsedItems)}</div>}
+      <Form.Item className="rm-search-actions">
+        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+          搜索
+        </Button>
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={() => {
+            form.resetFields();
+            onSearch({});
+          }}
+        >
+          重置
+        </Button>
+        {collapsible && (
+          <Button type="link" className="rk-search-toggle" onClick={() => setExpanded(!expanded)}>
+            {expanded ? (
+              <>
+                收起 <UpOutlined />
+              </>
+            ) : (
+              <>
+                展开 <DownOutlined />
+              </>
+            )}
+          </Button>
+        )}
+      </Form.Item>
+    </Form>
+  );
+}

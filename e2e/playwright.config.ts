@@ -1,0 +1,104 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PORT = 8199;
+
+/**
+ * Browser flows against the built app served by the real server (`npm start`) on a fresh
+ * database: a new PGlite directory per run, or — when TEST_DATABASE_URL points at a
+ * PostgreSQL server — a new database on it (dropped by the global teardown).
+ * E2E_BASE_URL runs the flows against a server you started yourself (no webServer).
+ *
+ * The config is also loaded by the worker processes: the data directory is created once, in
+ * the main process, and handed down through the environment.
+ */
+function freshDatabase(): { DATA_DIR: string; DATABASE_URL?: string } {
+  if (!process.env.RINGMES_E2E_DATA_DIR) {
+    process.env.RINGMES_E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-e2e-'));
+    const admin = process.env.TEST_DATABASE_URL;
+    if (admin) {
+      const name = `ringmes_e2e_${process.pid}_${Date.now().toString(36)}`;
+      const created = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1] }); await c.connect(); await c.query('CREATE DATABASE ${name}'); await c.end();`,
+          admin,
+        ],
+        { cwd: here, stdio: 'inherit' },
+      );
+      if (created.status !== 0) throw new Error(`could not create the e2e database ${name}`);
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      process.env.RINGMES_E2E_DATABASE_URL = url.toString();
+      process.env.RINGMES_E2E_DATABASE_NAME = name;
+    }
+  }
+  return {
+    DATA_DIR: process.env.RINGMES_E2E_DATA_DIR,
+    ...(process.env.RINGMES_E2E_DATABASE_URL ? { DATABASE_URL: process.env.RINGMES_E2E_DATABASE_URL } : {}),
+  };
+}
+
+const external = process.env.E2E_BASE_URL;
+const db = external ? undefined : freshDatabase();
+const baseURL = external ?? `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  globalTeardown: './global-teardown.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: external
+    ? undefined
+    : {
+        command: 'node ../scripts/start.mjs',
+        cwd: here,
+        url: `${baseURL}/api/health`,
+        timeout: 180_000,
+        reuseExistingServer: false,
+        stdout: 'pipe',
+        stderr: 'pipe',
+        env: {
+          PORT: String(PORT),
+          HOST: '127.0.0.1',
+          SEED: 'demo',
+          LOG_LEVEL: 'warn',
+          ...db,
+        },
+      },
+});

@@ -1,0 +1,113 @@
+import { Api, activePage, expect, rows, shot, signedIn, signIn, test, toast, topMenu } from './support.ts';
+
+test.describe('sign-in and session', () => {
+  test('signs in with a trimmed user name and opens the digital cockpit', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login\?redirect=%2F$/);
+    await expect(page.getByRole('heading', { name: '账号登录' })).toBeVisible();
+    await expect(page).toHaveTitle(/登录/);
+    await shot(page, '01-login');
+
+    const started = Date.now();
+    await signIn(page, '  admin  ', 'admin123');
+    await expect(page).toHaveURL(/\/sale-manage\/sale-order$/);
+    await expect(activePage(page).getByTestId('module-page')).toBeVisible();
+    console.log(`sign-in to a rendered page: ${Date.now() - started} ms`);
+    await expect(page.locator('.rm-brand-title')).toHaveText('RingMES 轴承制造管理系统');
+    await expect(page).toHaveTitle('销售订单 - RingMES');
+    await expect(page.getByTestId('breadcrumb')).toContainText('销售管理');
+    await shot(page, '02-cockpit-module-page');
+  });
+
+  test('keeps the intended path through the login', async ({ page }) => {
+    await page.goto('/system/role/manage');
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fsystem%2Frole%2Fmanage/);
+    await signIn(page);
+    await expect(page).toHaveURL(/\/system\/role\/manage$/);
+    await expect(rows(page).first()).toBeVisible();
+  });
+
+  test('visiting /login while signed in continues into the app', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/login?redirect=%2Fsystem%2Fdepartment%2Fmanage');
+    await expect(page).toHaveURL(/\/system\/department\/manage$/);
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/sale-manage\/sale-order$/);
+  });
+
+  test('a wrong password shows the Chinese message and the form stays usable', async ({ page, guard }) => {
+    guard.allow(/status of 401/);
+    await page.goto('/login');
+    await page.locator('#userName').fill('qc01');
+    await page.locator('#passWord').fill('wrong-password');
+    await page.locator('button[type=submit]').click();
+    await expect(page.getByTestId('login-error')).toContainText('用户名或密码错误');
+    await expect(toast(page, '用户名或密码错误')).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+    await shot(page, '03-login-wrong-password');
+    await page.locator('#passWord').fill('demo123');
+    await page.locator('button[type=submit]').click();
+    await expect(topMenu(page)).toBeVisible();
+  });
+
+  test('too many attempts show the rate-limit message', async ({ page, guard }) => {
+    guard.allow(/status of 401/, /status of 429/);
+    await page.goto('/login');
+    await page.locator('#userName').fill('op02');
+    let lastCode = '';
+    for (let i = 0; i < 8 && lastCode !== '429'; i += 1) {
+      await page.locator('#passWord').fill(`wrong-${i}`);
+      const answer = page.waitForResponse('**/api/v1/sso/login');
+      await page.locator('button[type=submit]').click();
+      const body = await (await answer).json();
+      lastCode = String(body.code);
+      await expect(page.getByTestId('login-error')).toContainText(body.message);
+    }
+    expect(lastCode).toBe('429');
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('an invalid token: verification failed, token cleared, back to login', async ({
+    page,
+    guard,
+    baseURL,
+  }) => {
+    guard.allow(/status of 401/);
+    await page.context().addCookies([{ name: 'Admin-Token', value: 'not-a-real-token', url: baseURL! }]);
+    await page.goto('/system/user/manage');
+    await expect(toast(page, 'Verification failed, please Login again.')).toBeVisible();
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fsystem%2Fuser%2Fmanage/);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'Admin-Token')).toBeUndefined();
+  });
+
+  test('an expired session (code 407) shows the message once and logs out after 2 s', async ({
+    page,
+    request,
+    guard,
+  }) => {
+    guard.allow(/status of 401/);
+    const api = await Api.login(request, 'fin01', 'demo123');
+    await signedIn(page, api);
+    // The session ends on the server (logout from elsewhere); the next calls answer 407.
+    await api.post('/vue-element-admin/user/logout');
+    await page.getByTestId('message-bell').click();
+    await expect(toast(page, /登录/)).toHaveCount(1);
+    await expect(page).toHaveURL(/\/login/, { timeout: 5000 });
+  });
+
+  test('logout clears the session and closes the tabs', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/system/user/manage');
+    await expect(rows(page).first()).toBeVisible();
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-menu-items').getByRole('menuitem', { name: '退出登录' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'Admin-Token')).toBeUndefined();
+    await page.goto('/system/user/manage');
+    await expect(page).toHaveURL(/\/login\?redirect=/);
+    await signIn(page);
+    await expect(page.getByTestId('tags-view').locator('.rm-tag')).toHaveText(['首页', '用户管理']);
+  });
+});

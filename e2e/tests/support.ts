@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+
+export type { Page };
+export { expect };
+
+const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+
+export const ADMIN = { userName: 'admin', passWord: 'admin123' };
+
+/**
+ * Collects uncaught page errors and console errors. A test that provokes an HTTP error on
+ * purpose (wrong password, a faked 500, a refused delete) allows that one with `allow(...)`;
+ * anything else fails the test.
+ */
+export class ConsoleGuard {
+  readonly problems: string[] = [];
+  private allowed: RegExp[] = [];
+
+  constructor(page: Page) {
+    page.on('pageerror', (error) => this.problems.push(`pageerror: ${error.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') this.problems.push(`console.error: ${msg.text()}`);
+    });
+  }
+
+  /** Expected console errors, e.g. /status of 401/ for a deliberate wrong password. */
+  allow(...patterns: RegExp[]): void {
+    this.allowed.push(...patterns);
+  }
+
+  unexpected(): string[] {
+    return this.problems.filter((p) => !this.allowed.some((re) => re.test(p)));
+  }
+}
+
+export const test = base.extend<{ guard: ConsoleGuard }>({
+  guard: [
+    async ({ page }, use) => {
+      const guard = new ConsoleGuard(page);
+      await use(guard);
+      expect(guard.unexpected(), 'no uncaught error or console error in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Saves a screenshot of a main screen to e2e/screenshots/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForTimeout(250); // let transitions settle
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+interface Envelope<T> {
+  code: string | number;
+  message?: string;
+  result: T;
+}
+
+/** A signed-in API client for test setup (the same calls the app makes). */
+export class Api {
+  constructor(
+    private readonly request: APIRequestContext,
+    readonly token: string,
+  ) {}
+
+  static async login(
+    request: APIRequestContext,
+    userName = ADMIN.userName,
+    passWord = ADMIN.passWord,
+  ): Promise<Api> {
+    const res = await request.post('/api/v1/sso/login', { data: { userName, passWord, source: 'mes' } });
+    const body = (await res.json()) as Envelope<{ token: string }>;
+    if (body.code !== '200') throw new Error(`login ${userName} failed: ${body.code} ${body.message}`);
+    return new Api(request, body.result.token);
+  }
+
+  private async call<T>(
+    method: string,
+    url: string,
+    data?: unknown,
+    params?: Record<string, string | number>,
+  ) {
+    const res = await this.request.fetch(url, {
+      method,
+      data,
+      params,
+      headers: { Authorization: `Bearer ${this.token}` },
+    });
+    const body = (await res.json()) as Envelope<T>;
+    if (body.code !== '200') throw new Error(`${method} ${url} → ${body.code} ${body.message}`);
+    return body.result;
+  }
+
+  get<T>(url: string, params?: Record<string, string | number>) {
+    return this.call<T>('GET', url, undefined, params);
+  }
+  post<T>(url: string, data?: unknown) {
+    return this.call<T>('POST', url, data);
+  }
+  put<T>(url: string, data?: unknown) {
+    return this.call<T>('PUT', url, data);
+  }
+  delete<T>(url: string, data?: unknown) {
+    return this.call<T>('DELETE', url, data);
+  }
+}
+
+/** A unique suffix so reruns against the same database never collide. */
+export function unique(prefix: string): string {
+  return `${prefix}${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 100)}`;
+}
+
+/** Signs in through the login page and waits until the app has left it. */
+export async function signIn(
+  page: Page,
+  userName = ADMIN.userName,
+  passWord = ADMIN.passWord,
+): Promise<void> {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.locator('#userName').fill(userName);
+  await page.locator('#passWord').fill(passWord);
+  await page.locator('button[type=submit]').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+/** Starts a page already signed in (token cookie from an API login): faster than the form. */
+export async function signedIn(page: Page, api: Api, path = '/home/info'): Promise<void> {
+  const origin = new URL(test.info().project.use.baseURL ?? 'http://127.0.0.1:8199').origin;
+  await page.context().addCookies([{ name: 'Admin-Token', value: api.token, url: origin }]);
+  await page.goto(path);
+  await expect(page.getByTestId('top-menu')).toBeVisible();
+}
+
+/** The page of the active tab (inactive tabs stay mounted, hidden). */
+export const activePage = (page: Page) => page.locator('.rm-page[data-active="true"]');
+export const rows = (page: Page) => activePage(page).locator('.ant-table-row');
+export const topMenu = (page: Page) => page.getByTestId('top-menu');
+export const sidebar = (page: Page) => page.getByTestId('sidebar');
+export const tags = (page: Page) => page.getByTestId('tags-view').locator('.rm-tag');
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator('.ant-message-notice').filter({ hasText: text });

@@ -1,0 +1,131 @@
+/**
+ * The declaration of a resource: one plain-data object from which the server derives its
+ * validated API routes (page/add/edit/info/delete, import/export) and the web its list, form and
+ * detail screens. Business behaviour that does not fit a declaration lives in ordinary functions
+ * beside the resource (server hooks, custom routes, custom pages) — never in strings here.
+ *
+ * Naming: a field `name` is the camelCase API name; its column is the snake_case of it
+ * (`safetyStockMin` → `safety_stock_min`). The table is declared by hand in a SQL migration; a
+ * test checks that every declared field has its column.
+ */
+
+export type FieldKind =
+  | 'text' // varchar(max)
+  | 'textarea' // text, multi-line input
+  | 'int' // integer
+  | 'decimal' // numeric(18, scale); answered as a string, never a binary float
+  | 'quantity' // numeric(18,4)
+  | 'money' // numeric(18,2)
+  | 'price' // numeric(18,6) unit price
+  | 'date' // date, 'YYYY-MM-DD'
+  | 'datetime' // timestamptz, 'YYYY-MM-DD HH:mm:ss'
+  | 'boolean' // boolean
+  | 'enum' // varchar with one of `options`
+  | 'ref' // bigint id of a record of resource `ref`; answered with `<base>Name` beside it
+  | 'refs' // bigint[] of ids of resource `ref` (e.g. labels, members)
+  | 'json'; // jsonb (template attributes)
+
+export interface EnumOption {
+  value: string;
+  label: string;
+  /** Ant Design tag colour for lists. */
+  color?: string;
+}
+
+export interface FieldDef {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  /** Data dictionary text, shown as the form tooltip. */
+  help?: string;
+  required?: boolean;
+  /** Unique among the resource's rows (a unique index `<table>_<column>_key` in the migration). */
+  unique?: boolean;
+  default?: string | number | boolean | null;
+  /** text: maximum length (default 100); numbers: maximum value. */
+  max?: number;
+  /** text: minimum length; numbers: minimum value (quantities default to ≥ 0). */
+  min?: number;
+  /** decimal: digits after the point. */
+  scale?: number;
+  pattern?: { regex: string; message: string };
+  options?: EnumOption[];
+  /** For ref/refs: the referenced resource's name in the registry. */
+  ref?: string;
+  /** Only records with status '1' (or customers with state 1) may be referenced; default true. */
+  refActiveOnly?: boolean;
+  /** Shown as a list column (default: true for non-text-area fields in the first 8). */
+  list?: boolean;
+  /** Appears in the list's search form: `like` for text, `eq` for refs/enums, `range` for dates/numbers. */
+  filter?: 'like' | 'eq' | 'range';
+  /** Can be sorted in lists (implies an index in the migration). */
+  sortable?: boolean;
+  /** Not on the add/edit form (computed or maintained by the server). */
+  readonly?: boolean;
+  /** Form layout: take the whole row. */
+  wide?: boolean;
+}
+
+export interface LineDef {
+  /** API name of the array in the body and in info, e.g. `lines`, `contacts`, `attributes`. */
+  name: string;
+  label: string;
+  /** Line table; it has `id`, `<parent>_id` (FK ON DELETE CASCADE), `line_no`, and the fields. */
+  table: string;
+  /** Column in the line table pointing to the header, e.g. `bom_id`. */
+  parentColumn: string;
+  fields: FieldDef[];
+  /** At least this many lines (default 0). */
+  min?: number;
+  max?: number;
+}
+
+export interface ResourceDef {
+  /** Registry key and API segment: `/api/v1/<name>/page`. */
+  name: string;
+  label: string;
+  table: string;
+  /** Permission prefix `area:resource`; actions append `:list`, `:add`, `:edit`, `:delete`, `:export`, `:import`. */
+  permission: string;
+  /** The list page route in the menu tree, e.g. `/factory-info/custom/custom-manage`. */
+  route?: string;
+  fields: FieldDef[];
+  lines?: LineDef[];
+  /** Field shown as the record's name in option lists and reference labels (default `name`). */
+  labelField?: string;
+  /** Field holding the business code, if any (default `code` when declared). */
+  codeField?: string;
+  /** `status` ('1' enabled / '0' disabled) or customers' `state` (1 active): option lists and references see active rows only. */
+  activeField?: { name: string; value: string | number };
+  /** Tree resources (material types, classifications): the parent field (a ref to the same resource). */
+  parentField?: string;
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /**
+   * Paths where the spec fixes them differently: supplier uses `update/{id}`; material-template
+   * uses `pageList` and POST `edit`/`delete` with the id in the body.
+   */
+  api?: {
+    page?: string;
+    edit?: { method: 'PUT' | 'POST'; path: string };
+    delete?: { method: 'DELETE' | 'POST'; path: string };
+  };
+  /**
+   * Excel import of header rows (template, validation report, all-or-nothing). On by default
+   * for resources whose lines are optional; importing is bulk adding, so it needs `:add`.
+   */
+  importable?: boolean;
+  /** Records can be listed but not created/edited/deleted through the generic API (system enums…). */
+  readonlyApi?: boolean;
+}
+
+/** snake_case column name of a camelCase field name. */
+export function columnOf(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** The answer key carrying a reference's label: `workshopId` → `workshopName`, `labelIds` → `labelNames`. */
+export function refLabelKey(field: FieldDef): string {
+  if (field.kind === 'refs')
+    return field.name.replace(/Ids$/, 'Names').replace(/^(?!.*Names$)(.*)$/, '$1Names');
+  return field.name.replace(/Id$/, 'Name').replace(/^(?!.*Name$)(.*)$/, '$1Name');
+}

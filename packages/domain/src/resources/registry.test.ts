@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { MENU_TREE } from '../menu/menu-tree.ts';
+import { allPermissions, flattenMenu } from '../menu/menu-utils.ts';
+import { type FieldDef, refLabelKey } from '../resource/types.ts';
+import { RESOURCES, resourceByName } from './registry.ts';
+
+const permissions = new Set(allPermissions(MENU_TREE));
+const pagePaths = new Set(
+  flattenMenu(MENU_TREE)
+    .filter((n) => n.type === '2' && !n.hidden)
+    .map((n) => n.path),
+);
+const CAMEL = /^[a-z][a-zA-Z0-9]*$/;
+const AUDIT = ['id', 'createdBy', 'createdAt', 'updatedBy', 'updatedAt', 'version'];
+
+/** Every field of a resource with where it sits, headers and lines alike. */
+const allFields = RESOURCES.flatMap((def) => [
+  ...def.fields.map((f) => ({ def, where: def.name, f })),
+  ...(def.lines ?? []).flatMap((l) => l.fields.map((f) => ({ def, where: `${def.name}.${l.name}`, f }))),
+]);
+
+describe('resource registry', () => {
+  it('registers each name once and finds it by name', () => {
+    const names = RESOURCES.map((d) => d.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const def of RESOURCES) expect(resourceByName(def.name)).toBe(def);
+    expect(resourceByName('no-such-resource')).toBeUndefined();
+  });
+
+  it('gives each resource its own table, and line tables do not collide with any table', () => {
+    const tables = RESOURCES.flatMap((d) => [d.table, ...(d.lines ?? []).map((l) => l.table)]);
+    expect(new Set(tables).size).toBe(tables.length);
+    for (const t of tables) expect(t).toMatch(/^[a-z][a-z0-9_]*$/);
+  });
+
+  it.each(RESOURCES.map((d) => [d.name, d] as const))(
+    '%s: list permission and route are in the menu',
+    (_, def) => {
+      expect(permissions, `${def.permission}:list`).toContain(`${def.permission}:list`);
+      if (def.route) expect(pagePaths, def.route).toContain(def.route);
+    },
+  );
+
+  it('gives every resource with a page of its own the add, edit and delete buttons', () => {
+    for (const def of RESOURCES.filter((d) => d.route && !d.readonlyApi)) {
+      for (const action of ['add', 'edit', 'delete'])
+        expect(permissions, `${def.name}`).toContain(`${def.permission}:${action}`);
+    }
+  });
+
+  it('gives a list page to at most one resource', () => {
+    const routes = RESOURCES.flatMap((d) => (d.route ? [d.route] : []));
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+
+  it('points every ref and refs at a registered resource, at user or at dept', () => {
+    for (const { where, f } of allFields.filter(({ f }) => f.kind === 'ref' || f.kind === 'refs')) {
+      expect(f.ref, `${where}.${f.name}`).toBeDefined();
+      if (f.ref !== 'user' && f.ref !== 'dept')
+        expect(resourceByName(f.ref as string), `${where}.${f.name} → ${f.ref}`).toBeDefined();
+      expect(f.name, `${where}.${f.name}`).toMatch(f.kind === 'ref' ? /Id$/ : /Ids$/);
+    }
+  });
+
+  it('uses unique camelCase field names that do not shadow the audit columns', () => {
+    for (const def of RESOURCES) {
+      // Line fields must not shadow the columns the kit maintains on line tables either.
+      const groups: [string, FieldDef[], string[]][] = [
+        [def.name, def.fields, AUDIT],
+        ...(def.lines ?? []).map(
+          (l) =>
+            [
+              `${def.name}.${l.name}`,
+              l.fields,
+              ['id', 'lineNo', l.parentColumn.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())],
+            ] as [string, FieldDef[], string[]],
+        ),
+      ];
+      for (const [where, fields, reserved] of groups) {
+        const names = fields.map((f) => f.name);
+        expect(new Set(names).size, where).toBe(names.length);
+        for (const n of names) {
+          expect(n, where).toMatch(CAMEL);
+          expect(reserved, `${where}.${n}`).not.toContain(n);
+        }
+        // A reference's label key must not collide with a declared field.
+        for (const f of fields.filter((x) => x.kind === 'ref' || x.kind === 'refs'))
+          expect(names, `${where}.${f.name}`).not.toContain(refLabelKey(f));
+      }
+      const lineNames = (def.lines ?? []).map((l) => l.name);
+      for (const n of lineNames)
+        expect(
+          def.fields.map((f) => f.name),
+          `${def.name} line ${n}`,
+        ).not.toContain(n);
+    }
+  });
+
+  it('gives every enum options, and enum defaults are among them', () => {
+    for (const { where, f } of allFields.filter(({ f }) => f.kind === 'enum')) {
+      expect(f.options?.length, `${where}.${f.name}`).toBeGreaterThan(0);
+      const values = (f.options ?? []).map((o) => o.value);
+      expect(new Set(values).size).toBe(values.length);
+      for (const v of values) expect(v.length, `${where}.${f.name}=${v}`).toBeLessThanOrEqual(20);
+      if (f.default !== undefined) expect(values, `${where}.${f.name}`).toContain(f.default);
+    }
+  });
+
+  it('has a Chinese label on every resource, line and field', () => {
+    const chinese = /[\u4e00-\u9fff]/;
+    for (const def of RESOURCES) {
+      expect(def.label).toMatch(chinese);
+      for (const l of def.lines ?? []) expect(l.label).toMatch(chinese);
+    }
+    for (const { where, f } of allFields) expect(f.label, `${where}.${f.name}`).toMatch(chinese);
+  });
+
+  it('declares the special fields it names', () => {
+    for (const def of RESOURCES) {
+      const byName = new Map(def.fields.map((f) => [f.name, f]));
+      const label = def.labelField ?? 'name';
+      expect(byName.has(label), `${def.name}.labelField ${label}`).toBe(true);
+      if (def.codeField) expect(byName.has(def.codeField)).toBe(true);
+      if (def.activeField) {
+        const f = byName.get(def.activeField.name);
+        expect(f?.kind, `${def.name}.activeField`).toBe('enum');
+        expect(f?.options?.map((o) => o.value)).toContain(String(def.activeField.value));
+      }
+      if (def.parentField) {
+        const f = byName.get(def.parentField);
+        expect(f?.kind).toBe('ref');
+        expect(f?.ref).toBe(def.name);
+      }
+      if (def.defaultSort) {
+        const f = byName.get(def.defaultSort.field);
+        expect(f?.sortable || f?.unique, `${def.name}.defaultSort ${def.defaultSort.field}`).toBe(true);
+      }
+    }
+  });
+
+  it('marks every code unique and keeps text lengths within reason', () => {
+    for (const def of RESOURCES) {
+      const code = def.fields.find((f) => f.name === (def.codeField ?? 'code'));
+      if (code) expect(code.unique, def.name).toBe(true);
+    }
+    for (const { where, f } of allFields.filter(({ f }) => f.kind === 'text'))
+      expect(f.max ?? 100, `${where}.${f.name}`).toBeLessThanOrEqual(500);
+  });
+
+  it('uses the spec paths where spec §7 fixes them', () => {
+    expect(resourceByName('supplier')?.api?.edit).toEqual({ method: 'PUT', path: 'update' });
+    expect(resourceByName('material-template')?.api).toEqual({
+      page: 'pageList',
+      edit: { method: 'POST', path: 'edit' },
+      delete: { method: 'POST', path: 'delete' },
+    });
+    expect(resourceByName('customer')?.activeField).toEqual({ name: 'state', value: '1' });
+  });
+});

@@ -1,0 +1,83 @@
+import type { ResourceDef } from '../resource/types.ts';
+import {
+  stockInboundResource,
+  stockOutboundResource,
+  stockTransferResource,
+  stocktakeResource,
+} from '../warehouse/stock-docs.resource.ts';
+import { customClassifyResource } from './custom-classify.resource.ts';
+import { customGradeResource } from './custom-grade.resource.ts';
+import { customLabelResource } from './custom-label.resource.ts';
+import { customerResource } from './customer.resource.ts';
+import { equipmentResource } from './equipment.resource.ts';
+import { manufacturingMethodResource } from './manufacturing-method.resource.ts';
+import { materialClassificationResource } from './material-classification.resource.ts';
+import { materialInfoResource } from './material-info.resource.ts';
+import { materialTemplateResource } from './material-template.resource.ts';
+import { materialTypeResource } from './material-type.resource.ts';
+import { materialUnitResource } from './material-unit.resource.ts';
+import { processClassifyResource } from './process-classify.resource.ts';
+import { processManageResource } from './process-manage.resource.ts';
+import { processRouteResource } from './process-route.resource.ts';
+import { productBomResource } from './product-bom.resource.ts';
+import { productGroupResource } from './product-group.resource.ts';
+import { productionLineResource } from './production-line.resource.ts';
+import { productionTeamResource } from './production-team.resource.ts';
+import { shelfLocationResource } from './shelf-location.resource.ts';
+import { supplierResource } from './supplier.resource.ts';
+import { supplierClassifyResource } from './supplier-classify.resource.ts';
+import { sysenumResource } from './sysenum.resource.ts';
+import { warehouseManagementResource } from './warehouse-management.resource.ts';
+import { workshopResource } from './workshop.resource.ts';
+
+/**
+ * Every resource of the application, in menu order: the whole application map in one place.
+ * References (`ref`) name resources by their `name` here; `'user'` means app_user.
+ */
+export const RESOURCES: ResourceDef[] = [
+  // 工厂信息 › 工厂建模
+  workshopResource,
+  productionLineResource,
+  // 仓库建模
+  warehouseManagementResource,
+  shelfLocationResource,
+  // 设备管理
+  equipmentResource,
+  // 生产班组
+  productionTeamResource,
+  // 物料管理
+  materialInfoResource,
+  materialTypeResource,
+  materialTemplateResource,
+  productBomResource,
+  productGroupResource,
+  materialUnitResource,
+  materialClassificationResource,
+  manufacturingMethodResource,
+  // 工艺管理
+  processRouteResource,
+  processManageResource,
+  processClassifyResource,
+  // 供应商
+  supplierResource,
+  supplierClassifyResource,
+  // 客户
+  customerResource,
+  customClassifyResource,
+  customGradeResource,
+  customLabelResource,
+  // 仓储物流
+  stockInboundResource,
+  stockOutboundResource,
+  stockTransferResource,
+  stocktakeResource,
+  // 系统管理
+  sysenumResource,
+];
+
+const BY_NAME = new Map(RESOURCES.map((def) => [def.name, def]));
+
+/** The resource registered under this API name, or undefined. */
+export function resourceByName(name: string): ResourceDef | undefined {
+  return BY_NAME.get(name);
+}

@@ -1,0 +1,348 @@
+import type { EnumOption, FieldDef, LineDef, ResourceDef } from '../resource/types.ts';
+
+/** Document states of every stock document: 草稿 → 已过账 → 已冲销. */
+export const STOCK_DOC_STATUS: EnumOption[] = [
+  { value: 'draft', label: '草稿', color: 'default' },
+  { value: 'posted', label: '已过账', color: 'green' },
+  { value: 'reversed', label: '已冲销', color: 'red' },
+];
+
+/** Quality status of stock: only 合格 stock can be issued to production or shipped. */
+export const QUALITY_STATUS: EnumOption[] = [
+  { value: 'qualified', label: '合格', color: 'green' },
+  { value: 'pending', label: '待检', color: 'orange' },
+  { value: 'rejected', label: '不合格', color: 'red' },
+];
+
+export const INBOUND_TYPES: EnumOption[] = [
+  { value: 'purchase', label: '采购入库' },
+  { value: 'production', label: '生产入库' },
+  { value: 'outsourced', label: '委外入库' },
+  { value: 'sales-return', label: '销售退货入库' },
+  { value: 'other', label: '其他入库' },
+];
+
+export const OUTBOUND_TYPES: EnumOption[] = [
+  { value: 'requisition', label: '领料出库' },
+  { value: 'outsourcing', label: '委外发料出库' },
+  { value: 'sales', label: '销售出库' },
+  { value: 'purchase-return', label: '采购退货出库' },
+  { value: 'other', label: '其他出库' },
+];
+
+/** Outbound kinds that may only issue 合格 stock. */
+export const QUALIFIED_ONLY_OUTBOUND = ['requisition', 'sales', 'outsourcing'];
+
+/** Document-number prefixes per document (configurable later in 系统设置). */
+export const STOCK_DOC_PREFIX = {
+  'stock-inbound': 'RK',
+  'stock-outbound': 'CK',
+  'stock-transfer': 'DB',
+  stocktake: 'PD',
+} as const;
+
+const docNo: FieldDef = {
+  name: 'docNo',
+  label: '单据编号',
+  kind: 'text',
+  max: 30,
+  readonly: true,
+  unique: true,
+  filter: 'like',
+  sortable: true,
+  help: '保存时自动生成，如 RK20261122-0001',
+};
+const status: FieldDef = {
+  name: 'status',
+  label: '状态',
+  kind: 'enum',
+  options: STOCK_DOC_STATUS,
+  readonly: true,
+  filter: 'eq',
+  sortable: true,
+};
+const bizDate: FieldDef = {
+  name: 'bizDate',
+  label: '业务日期',
+  kind: 'date',
+  filter: 'range',
+  sortable: true,
+  help: '不填则为今天',
+};
+const posted: FieldDef[] = [
+  { name: 'postedAt', label: '过账时间', kind: 'datetime', readonly: true, list: false },
+  { name: 'postedById', label: '过账人', kind: 'ref', ref: 'user', readonly: true, list: false },
+  { name: 'reversedAt', label: '冲销时间', kind: 'datetime', readonly: true, list: false },
+  { name: 'reversedById', label: '冲销人', kind: 'ref', ref: 'user', readonly: true, list: false },
+];
+const remark: FieldDef = {
+  name: 'remark',
+  label: '备注',
+  kind: 'textarea',
+  max: 500,
+  list: false,
+  wide: true,
+};
+
+function lineFields(extra: FieldDef[] = []): FieldDef[] {
+  return [
+    { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true },
+    {
+      name: 'quantity',
+      label: '数量',
+      kind: 'quantity',
+      required: true,
+      min: 0.0001,
+      help: '按所选单位计；过账时换算为基本单位',
+    },
+    { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: '不填为物料的基本单位' },
+    { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
+    ...extra,
+    { name: 'batchNo', label: '批次号', kind: 'text', max: 60, help: '批次管理的物料必填（原材料填炉号）' },
+    { name: 'qualityStatus', label: '质量状态', kind: 'enum', options: QUALITY_STATUS, default: 'qualified' },
+    { name: 'remark', label: '备注', kind: 'text', max: 200 },
+  ];
+}
+
+function lines(table: string, parentColumn: string, extra: FieldDef[]): LineDef {
+  return { name: 'lines', label: '明细', table, parentColumn, min: 1, max: 500, fields: lineFields(extra) };
+}
+
+export const stockInboundResource: ResourceDef = {
+  name: 'stock-inbound',
+  label: '入库单',
+  table: 'stock_inbound',
+  permission: 'warehouse:inbound',
+  route: '/warehouse-logistics/warehouse-manage',
+  labelField: 'docNo',
+  codeField: 'docNo',
+  fields: [
+    docNo,
+    { name: 'type', label: '入库类型', kind: 'enum', options: INBOUND_TYPES, required: true, filter: 'eq' },
+    {
+      name: 'warehouseId',
+      label: '仓库',
+      kind: 'ref',
+      ref: 'warehouse-management',
+      required: true,
+      filter: 'eq',
+    },
+    bizDate,
+    status,
+    {
+      name: 'supplierId',
+      label: '供应商',
+      kind: 'ref',
+      ref: 'supplier',
+      filter: 'eq',
+      help: '采购、委外入库填写',
+    },
+    {
+      name: 'customerId',
+      label: '客户',
+      kind: 'ref',
+      ref: 'customer',
+      filter: 'eq',
+      list: false,
+      help: '销售退货入库填写',
+    },
+    {
+      name: 'sourceNo',
+      label: '来源单号',
+      kind: 'text',
+      max: 40,
+      filter: 'like',
+      help: '采购订单、生产订单、委外订单等的单号',
+    },
+    ...posted,
+    remark,
+  ],
+  lines: [
+    lines('stock_inbound_line', 'stock_inbound_id', [
+      { name: 'locationId', label: '库位', kind: 'ref', ref: 'shelf-location' },
+      {
+        name: 'unitPrice',
+        label: '单价(元)',
+        kind: 'price',
+        help: '每个所选单位的入库单价，参与移动加权平均成本',
+      },
+    ]),
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};
+
+export const stockOutboundResource: ResourceDef = {
+  name: 'stock-outbound',
+  label: '出库单',
+  table: 'stock_outbound',
+  permission: 'warehouse:outbound',
+  route: '/warehouse-logistics/outbound-manage',
+  labelField: 'docNo',
+  codeField: 'docNo',
+  fields: [
+    docNo,
+    { name: 'type', label: '出库类型', kind: 'enum', options: OUTBOUND_TYPES, required: true, filter: 'eq' },
+    {
+      name: 'warehouseId',
+      label: '仓库',
+      kind: 'ref',
+      ref: 'warehouse-management',
+      required: true,
+      filter: 'eq',
+    },
+    bizDate,
+    status,
+    { name: 'deptId', label: '领用部门', kind: 'ref', ref: 'dept', list: false, help: '领料出库填写' },
+    {
+      name: 'supplierId',
+      label: '供应商',
+      kind: 'ref',
+      ref: 'supplier',
+      filter: 'eq',
+      list: false,
+      help: '委外发料、采购退货填写',
+    },
+    { name: 'customerId', label: '客户', kind: 'ref', ref: 'customer', filter: 'eq', help: '销售出库填写' },
+    {
+      name: 'sourceNo',
+      label: '来源单号',
+      kind: 'text',
+      max: 40,
+      filter: 'like',
+      help: '生产订单、销售订单等的单号',
+    },
+    ...posted,
+    remark,
+  ],
+  lines: [
+    lines('stock_outbound_line', 'stock_outbound_id', [
+      {
+        name: 'locationId',
+        label: '库位',
+        kind: 'ref',
+        ref: 'shelf-location',
+        help: '不填则按先进先出自动分配库位和批次',
+      },
+      {
+        name: 'unitPrice',
+        label: '单价(元)',
+        kind: 'price',
+        readonly: true,
+        help: '过账时按移动加权平均成本',
+      },
+    ]),
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};
+
+export const stockTransferResource: ResourceDef = {
+  name: 'stock-transfer',
+  label: '调拨单',
+  table: 'stock_transfer',
+  permission: 'warehouse:transfer',
+  route: '/warehouse-logistics/warehouse-allot',
+  labelField: 'docNo',
+  codeField: 'docNo',
+  fields: [
+    docNo,
+    {
+      name: 'fromWarehouseId',
+      label: '调出仓库',
+      kind: 'ref',
+      ref: 'warehouse-management',
+      required: true,
+      filter: 'eq',
+    },
+    {
+      name: 'toWarehouseId',
+      label: '调入仓库',
+      kind: 'ref',
+      ref: 'warehouse-management',
+      required: true,
+      filter: 'eq',
+    },
+    bizDate,
+    status,
+    ...posted,
+    remark,
+  ],
+  lines: [
+    {
+      name: 'lines',
+      label: '明细',
+      table: 'stock_transfer_line',
+      parentColumn: 'stock_transfer_id',
+      min: 1,
+      max: 500,
+      fields: lineFields([
+        {
+          name: 'fromLocationId',
+          label: '调出库位',
+          kind: 'ref',
+          ref: 'shelf-location',
+          help: '不填则先进先出分配',
+        },
+        { name: 'toLocationId', label: '调入库位', kind: 'ref', ref: 'shelf-location' },
+      ]),
+    },
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};
+
+export const stocktakeResource: ResourceDef = {
+  name: 'stocktake',
+  label: '盘点单',
+  table: 'stocktake',
+  permission: 'warehouse:stocktake',
+  route: '/warehouse-logistics/inventory-manage',
+  labelField: 'docNo',
+  codeField: 'docNo',
+  fields: [
+    docNo,
+    {
+      name: 'warehouseId',
+      label: '盘点仓库',
+      kind: 'ref',
+      ref: 'warehouse-management',
+      required: true,
+      filter: 'eq',
+    },
+    bizDate,
+    status,
+    ...posted,
+    remark,
+  ],
+  lines: [
+    {
+      name: 'lines',
+      label: '盘点明细',
+      table: 'stocktake_line',
+      parentColumn: 'stocktake_id',
+      max: 5000,
+      fields: [
+        { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true },
+        { name: 'locationId', label: '库位', kind: 'ref', ref: 'shelf-location' },
+        { name: 'batchNo', label: '批次号', kind: 'text', max: 60 },
+        {
+          name: 'qualityStatus',
+          label: '质量状态',
+          kind: 'enum',
+          options: QUALITY_STATUS,
+          default: 'qualified',
+        },
+        { name: 'bookQuantity', label: '账面数量', kind: 'quantity', readonly: true },
+        { name: 'countedQuantity', label: '实盘数量', kind: 'quantity' },
+        { name: 'difference', label: '盈亏数量', kind: 'decimal', scale: 4, readonly: true },
+        { name: 'remark', label: '备注', kind: 'text', max: 200 },
+      ],
+    },
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};
+
+export const WAREHOUSE_RESOURCES: ResourceDef[] = [
+  stockInboundResource,
+  stockOutboundResource,
+  stockTransferResource,
+  stocktakeResource,
+];
