@@ -174,7 +174,12 @@ export async function startServer(ctx, env, { nodeArgs = [] } = {}) {
   ensureServerBuilt(ctx.log);
   const port = await freePort();
   const proc = startProcess(ctx, {
-    args: [...nodeArgs, SERVER_MAIN],
+    // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
+    args: [
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ...nodeArgs,
+      SERVER_MAIN,
+    ],
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
     label: 'server',
   });

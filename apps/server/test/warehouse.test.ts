@@ -176,6 +176,21 @@ describe('inbound and outbound posting', () => {
     expect(cost.rows[0].avgCost).toBe('5.000000');
   });
 
+  it('refuses to post a line in a unit the material has no conversion for, and moves nothing', async () => {
+    const crate = (
+      await t.call('POST', '/api/v1/material-unit/add', { token, body: { code: 'CRATE1', name: '筐' } })
+    ).body.result;
+    const m = await w.material();
+    const doc = await w.inbound([{ materialId: m.id, quantity: 2, unitId: crate.id }]);
+    const r = await w.post('stock-inbound', doc.id);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/第 1 行：物料「.+」没有该单位的换算关系/);
+    expect(r.body.errors?.[0].field).toBe('lines.0.unitId');
+    expect(await w.balance(m.id)).toBe(0);
+    const info = await t.call('GET', `/api/v1/stock-inbound/info/${doc.id}`, { token });
+    expect(info.body.result.status).toBe('draft');
+  });
+
   it('keeps a moving weighted average cost and costs issues at it', async () => {
     const m = await w.material();
     await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: 10, unitPrice: '5' }])).id);
@@ -193,6 +208,10 @@ describe('inbound and outbound posting', () => {
     });
     const bal = await t.call('GET', '/api/v1/stock-balance/page', { token, query: { materialId: m.id } });
     expect(bal.body.result.totalAmount).toBe('234.00');
+    // The posted outbound line records its base quantity and the cost it left at.
+    const posted = await t.call('GET', `/api/v1/stock-outbound/info/${out.id}`, { token });
+    expect(posted.body.result.lines[0]).toMatchObject({ baseQuantity: '4.0000' });
+    expect(Number(posted.body.result.lines[0].unitPrice)).toBe(6.5);
   });
 
   it('issues only qualified stock to production', async () => {

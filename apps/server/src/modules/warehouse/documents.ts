@@ -84,35 +84,16 @@ interface MaterialInfo {
   name: string;
   unitId: number;
   batchManaged: boolean;
-  safetyStockMin: string | null;
 }
 
 async function materialsOf(db: Db, ids: number[]): Promise<Map<number, MaterialInfo>> {
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('material')
-    .select(['id', 'code', 'name', 'unitId', 'batchManaged', 'safetyStockMin'])
+    .select(['id', 'code', 'name', 'unitId', 'batchManaged'])
     .where('id', 'in', [...new Set(ids)])
     .execute();
   return new Map(rows.map((r: any) => [r.id, r]));
-}
-
-/** Factor to the base unit of each (material, unit) pair the lines use. */
-async function factorsOf(
-  db: Db,
-  lines: { materialId: number; unitId: number | null }[],
-  materials: Map<number, MaterialInfo>,
-) {
-  const wanted = lines.filter((l) => l.unitId && l.unitId !== materials.get(l.materialId)?.unitId);
-  const out = new Map<string, Decimal>();
-  if (!wanted.length) return out;
-  const rows = await sql<{ materialId: number; unitId: number; factor: string }>`
-    SELECT material_id, unit_id, factor::text AS factor FROM material_unit_conversion
-     WHERE material_id = ANY(${sql.val([...new Set(wanted.map((l) => l.materialId))])}::bigint[])`.execute(
-    db,
-  );
-  for (const r of rows.rows) out.set(`${r.materialId}:${r.unitId}`, new Decimal(r.factor));
-  return out;
 }
 
 function lineError(i: number, field: string, message: string) {
@@ -237,21 +218,27 @@ function docHooks(spec: DocSpec): ResourceHooks {
   };
 }
 
-/** Moves the draft → posted (or posted → reversed) state with one conditional update. */
-async function transition(db: Db, spec: DocSpec, id: number, from: 'draft' | 'posted', user: AuthUser) {
-  const to = from === 'draft' ? 'posted' : 'reversed';
-  const set =
-    from === 'draft'
-      ? { posted_at: sql`now()`, posted_by_id: user.id }
-      : { reversed_at: sql`now()`, reversed_by_id: user.id };
+/** Moves a posted document to reversed with one conditional update. */
+async function claimForReversal(db: Db, spec: DocSpec, id: number, user: AuthUser) {
   const row = await db
     .updateTable(spec.def.table)
-    .set({ status: to, ...set, updated_by: user.id, updated_at: sql`now()`, version: sql`version + 1` })
+    .set({
+      status: 'reversed',
+      reversed_at: sql`now()`,
+      reversed_by_id: user.id,
+      updated_by: user.id,
+      updated_at: sql`now()`,
+      version: sql`version + 1`,
+    })
     .where('id', '=', id)
-    .where('status', '=', from)
-    .returningAll()
+    .where('status', '=', 'posted')
+    .returning(['docNo'])
     .executeTakeFirst();
-  if (row) return row as Record<string, any>;
+  return row ?? failTransition(db, spec, id, 'posted');
+}
+
+/** The answer when a conditional state change found nothing: not found, or why not. */
+async function failTransition(db: Db, spec: DocSpec, id: number, from: 'draft' | 'posted'): Promise<never> {
   const now = await db
     .selectFrom(spec.def.table)
     .select(['status', 'docNo'])
@@ -266,42 +253,72 @@ async function transition(db: Db, spec: DocSpec, id: number, from: 'draft' | 'po
   );
 }
 
-async function loadLines(db: Db, spec: DocSpec, id: number): Promise<any[]> {
-  // numeric columns arrive as exact strings on both drivers.
-  return db
-    .selectFrom(spec.lineTable)
-    .selectAll()
-    .where(spec.parentColumn as any, '=', id)
-    .orderBy('lineNo')
-    .execute();
+/** Header columns each kind needs for posting (snake case, as in the table). */
+const HEAD_COLUMNS: Record<Kind, string[]> = {
+  inbound: ['doc_no', 'biz_date', 'type', 'warehouse_id'],
+  outbound: ['doc_no', 'biz_date', 'type', 'warehouse_id'],
+  transfer: ['doc_no', 'biz_date', 'from_warehouse_id', 'to_warehouse_id'],
+  stocktake: ['doc_no', 'biz_date', 'warehouse_id'],
+};
+
+const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Moves a draft to posted and reads its lines with what posting needs of each material, in one
+ * statement: the header update (the conditional draft → posted that makes a double post
+ * impossible), the lines, the material's base unit, batch flag and safety minimum, and the
+ * factor of the line's unit. Answers the header and the lines (numerics as exact strings).
+ */
+async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser) {
+  const cols = HEAD_COLUMNS[spec.kind];
+  // Stocktake lines are counted in the base unit.
+  const inUnits = spec.kind !== 'stocktake';
+  const r = await sql<Record<string, any>>`
+    WITH d AS (
+      UPDATE ${sql.table(spec.def.table)}
+         SET status = 'posted', posted_at = now(), posted_by_id = ${user.id}, updated_by = ${user.id},
+             updated_at = now(), version = version + 1
+       WHERE id = ${id} AND status = 'draft'
+   RETURNING id, ${sql.join(cols.map((c) => sql.ref(c)))})
+    SELECT ${sql.join(cols.map((c) => sql`d.${sql.ref(c)} AS ${sql.ref(`head_${c}`)}`))}, l.*,
+           m.unit_id AS m_unit_id, m.name AS m_name, m.batch_managed AS m_batch_managed,
+           m.safety_stock_min AS m_safety_stock_min, ${inUnits ? sql`c.factor` : sql`NULL`} AS m_factor
+      FROM d
+      LEFT JOIN ${sql.table(spec.lineTable)} l ON l.${sql.ref(spec.parentColumn)} = d.id
+      LEFT JOIN material m ON m.id = l.material_id
+      ${inUnits ? sql`LEFT JOIN material_unit_conversion c ON c.material_id = l.material_id AND c.unit_id = l.unit_id` : sql``}
+     ORDER BY l.line_no`.execute(db);
+  const first = r.rows[0];
+  if (!first) return failTransition(db, spec, id, 'draft');
+  const doc = Object.fromEntries(cols.map((c) => [camel(c), first[camel(`head_${c}`)]]));
+  return { doc, lines: r.rows.filter((l) => l.id !== null) };
 }
 
-/** Base-unit quantities of the lines, also written back to the lines. */
-async function baseQuantities(db: Db, spec: DocSpec, lines: any[]): Promise<Decimal[]> {
-  const materials = await materialsOf(
-    db,
-    lines.map((l) => l.materialId),
-  );
-  const factors = await factorsOf(db, lines, materials);
-  const out = lines.map((l, i) => {
-    const m = materials.get(l.materialId) as MaterialInfo;
-    l.safetyStockMin = m.safetyStockMin; // read by the low-stock check after posting
-    if (!l.unitId || l.unitId === m.unitId) return new Decimal(l.quantity);
-    const f = factors.get(`${l.materialId}:${l.unitId}`);
-    if (!f) throw lineError(i, 'unitId', `物料「${m.name}」没有该单位的换算关系，请在物料的单位换算中维护`);
-    return new Decimal(l.quantity).times(f).toDecimalPlaces(4);
+/** Base-unit quantities of the lines (posting lines carry the material's unit and factor). */
+function baseQuantities(spec: DocSpec, lines: any[]): Decimal[] {
+  return lines.map((l, i) => {
+    if (spec.kind === 'inbound' && l.mBatchManaged && !l.batchNo)
+      throw lineError(i, 'batchNo', `物料「${l.mName}」按批次管理，请填写批次号`);
+    if (!l.unitId || l.unitId === l.mUnitId) return new Decimal(l.quantity);
+    if (l.mFactor === null)
+      throw lineError(i, 'unitId', `物料「${l.mName}」没有该单位的换算关系，请在物料的单位换算中维护`);
+    return new Decimal(l.quantity).times(l.mFactor).toDecimalPlaces(4);
   });
-  await sql`UPDATE ${sql.table(spec.lineTable)} l SET base_quantity = r.q
-              FROM unnest(${sql.val(lines.map((l) => l.id))}::bigint[], ${sql.val(out.map((d) => d.toString()))}::numeric[]) AS r(id, q)
-             WHERE l.id = r.id`.execute(db);
-  if (spec.kind === 'inbound') {
-    lines.forEach((l, i) => {
-      const m = materials.get(l.materialId) as MaterialInfo;
-      if (m.batchManaged && !l.batchNo)
-        throw lineError(i, 'batchNo', `物料「${m.name}」按批次管理，请填写批次号`);
-    });
+}
+
+/** Writes the base quantities back to the lines; outbound lines also get the cost they left at. */
+async function writeLineResults(db: Db, spec: DocSpec, lines: any[], base: Decimal[]) {
+  const rows = sql`unnest(${sql.val(lines.map((l) => l.id))}::bigint[], ${sql.val(base.map((d) => d.toString()))}::numeric[]) AS r(id, q)`;
+  if (spec.kind === 'outbound') {
+    await sql`UPDATE stock_outbound_line l
+                 SET base_quantity = r.q,
+                     unit_price = (SELECT c.avg_cost FROM material_cost c WHERE c.material_id = l.material_id)
+                FROM ${rows} WHERE l.id = r.id`.execute(db);
+  } else {
+    await sql`UPDATE ${sql.table(spec.lineTable)} l SET base_quantity = r.q FROM ${rows} WHERE l.id = r.id`.execute(
+      db,
+    );
   }
-  return out;
 }
 
 export async function postDocument(
@@ -311,8 +328,7 @@ export async function postDocument(
   user: AuthUser,
   opts: PostOptions = {},
 ) {
-  const doc = await transition(db, spec, id, 'draft', user);
-  const lines = await loadLines(db, spec, id);
+  const { doc, lines } = await claimForPosting(db, spec, id, user);
   if (!lines.length && spec.kind !== 'stocktake') throw badRequest('单据没有明细，不能过账');
   const ref: DocRef = {
     docType: spec.def.name,
@@ -325,7 +341,7 @@ export async function postDocument(
   const q = (l: any) => (l.qualityStatus ?? 'qualified') as QualityStatus;
 
   if (spec.kind === 'inbound') {
-    const base = await baseQuantities(db, spec, lines);
+    const base = baseQuantities(spec, lines);
     const moves: Move[] = lines.map((l, i) => ({
       materialId: l.materialId,
       warehouseId: doc.warehouseId,
@@ -340,8 +356,9 @@ export async function postDocument(
       lineId: l.id,
     }));
     await applyMoves(db, ref, moves, opts);
+    await writeLineResults(db, spec, lines, base);
   } else if (spec.kind === 'outbound') {
-    const base = await baseQuantities(db, spec, lines);
+    const base = baseQuantities(spec, lines);
     if (QUALIFIED_ONLY_OUTBOUND.includes(doc.type) && lines.some((l) => q(l) !== 'qualified')) {
       throw badRequest('领料、委外发料和销售出库只能发出合格品');
     }
@@ -355,10 +372,10 @@ export async function postDocument(
       lineId: l.id,
     }));
     await applyMoves(db, ref, moves, opts);
-    await sql`UPDATE stock_outbound_line l SET unit_price = c.avg_cost FROM material_cost c
-               WHERE c.material_id = l.material_id AND l.stock_outbound_id = ${id}`.execute(db);
+    await writeLineResults(db, spec, lines, base);
   } else if (spec.kind === 'transfer') {
-    const base = await baseQuantities(db, spec, lines);
+    const base = baseQuantities(spec, lines);
+    await writeLineResults(db, spec, lines, base);
     const byLine = new Map(lines.map((l) => [l.id, l]));
     const outs = await applyMoves(
       db,
@@ -423,16 +440,14 @@ export async function postDocument(
       .filter((m) => !new Decimal(m.quantity).isZero());
     await applyMoves(db, ref, moves, opts);
   }
-  // Only materials with a safety minimum can fall below it (stocktake lines are not enriched: check all).
-  const watched = lines
-    .filter((l) => spec.kind === 'stocktake' || l.safetyStockMin != null)
-    .map((l) => l.materialId);
+  // Only materials with a safety minimum can fall below it.
+  const watched = lines.filter((l) => l.mSafetyStockMin != null).map((l) => l.materialId);
   if (spec.kind !== 'inbound' && watched.length) await notifyLowStock(db, watched);
   await audit(db, user, { entity: spec.def.name, entityId: id, action: 'post', after: { docNo: doc.docNo } });
 }
 
 export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: AuthUser) {
-  const doc = await transition(db, spec, id, 'posted', user);
+  const doc = await claimForReversal(db, spec, id, user);
   const moves = await reversalMoves(db, spec.def.name, id);
   try {
     await applyMoves(

@@ -214,9 +214,10 @@ export async function applyMoves(
 
   if (!ledger.length) return ledger;
 
-  // 4: costs. Inbound moves with a cost update the moving average; everything else is costed at it.
-  // Average cost per material after this posting, from the upserts' RETURNING.
-  const costs = new Map<number, Decimal>();
+  // 4: costs and ledger. Priced inbound moves update the moving average first; then one statement
+  // adds the other moves' quantities to the quantity the average is spread over and writes the
+  // ledger rows, costing them at the average it returns (or at their own cost: priced inbound
+  // moves and reversals of outbound ones).
   const priced = ledger.filter((l) => l.quantity.gt(0) && l.unitCost !== null && l.reversalOf === null);
   if (priced.length) {
     const byMaterial = new Map<number, { q: Decimal; amount: Decimal }>();
@@ -227,7 +228,7 @@ export async function applyMoves(
       byMaterial.set(l.key.materialId, a);
     }
     const ids = [...byMaterial.keys()];
-    const up = await sql`
+    await sql`
       INSERT INTO material_cost (material_id, quantity, avg_cost)
       SELECT r.id, r.q, round(r.amount / r.q, 6)
         FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ids.map((i) => byMaterial.get(i)!.q.toString()))}::numeric[],
@@ -238,40 +239,34 @@ export async function applyMoves(
                                    / (material_cost.quantity + excluded.quantity), 6)
                         ELSE excluded.avg_cost END,
         quantity = GREATEST(material_cost.quantity, 0) + excluded.quantity,
-        updated_at = now()
-      RETURNING material_id, avg_cost::text AS avg_cost`.execute(db);
-    for (const r of up.rows as { materialId: number; avgCost: string }[])
-      costs.set(r.materialId, D(r.avgCost));
+        updated_at = now()`.execute(db);
   }
 
-  // Non-priced moves change the quantity the average is spread over.
-  const unpriced = ledger.filter((l) => !priced.includes(l));
-  if (unpriced.length) {
-    const byMaterial = new Map<number, Decimal>();
-    for (const l of unpriced)
-      byMaterial.set(l.key.materialId, (byMaterial.get(l.key.materialId) ?? D(0)).plus(l.quantity));
-    const ids = [...byMaterial.keys()];
-    const up = await sql<{ materialId: number; avgCost: string }>`
-      INSERT INTO material_cost (material_id, quantity, avg_cost)
-      SELECT r.id, r.q, 0 FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ids.map((i) => byMaterial.get(i)!.toString()))}::numeric[]) AS r(id, q)
-      ON CONFLICT (material_id) DO UPDATE SET quantity = material_cost.quantity + excluded.quantity, updated_at = now()
-      RETURNING material_id, avg_cost::text AS avg_cost`.execute(db);
-    for (const r of up.rows) costs.set(r.materialId, D(r.avgCost));
+  // Every material of the document gets a cost row; moves that are not priced change its quantity.
+  const spread = new Map<number, Decimal>();
+  for (const l of ledger) {
+    const q = spread.get(l.key.materialId) ?? D(0);
+    spread.set(l.key.materialId, priced.includes(l) ? q : q.plus(l.quantity));
   }
-
-  const unitCost = (l: (typeof ledger)[number]) =>
-    l.unitCost !== null && l.quantity.gt(0) ? l.unitCost : (costs.get(l.key.materialId) ?? D(0));
+  const own = (l: LedgerEntry) => (l.unitCost !== null && l.quantity.gt(0) ? l.unitCost.toString() : null);
+  const ids = [...spread.keys()];
   await sql`
+    WITH c AS (
+      INSERT INTO material_cost (material_id, quantity, avg_cost)
+      SELECT r.id, r.q, 0 FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ids.map((i) => spread.get(i)!.toString()))}::numeric[]) AS r(id, q)
+      ON CONFLICT (material_id) DO UPDATE SET quantity = material_cost.quantity + excluded.quantity, updated_at = now()
+      RETURNING material_id, avg_cost)
     INSERT INTO stock_ledger (material_id, warehouse_id, location_id, batch_no, quality_status, quantity, unit_cost, amount,
                               doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, reversal_of, created_by)
-    SELECT r.m, r.w, r.l, r.b, r.qs, r.q, r.c, round(r.q * r.c, 2), ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo},
-           r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}
+    SELECT r.m, r.w, r.l, r.b, r.qs, r.q, coalesce(r.c, c.avg_cost), round(r.q * coalesce(r.c, c.avg_cost), 2),
+           ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo}, r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}
       FROM unnest(${sql.val(ledger.map((l) => l.key.materialId))}::bigint[], ${sql.val(ledger.map((l) => l.key.warehouseId))}::bigint[],
                   ${sql.val(ledger.map((l) => l.key.locationId))}::bigint[], ${sql.val(ledger.map((l) => l.key.batchNo))}::text[],
                   ${sql.val(ledger.map((l) => l.key.qualityStatus))}::text[], ${sql.val(ledger.map((l) => l.quantity.toString()))}::numeric[],
-                  ${sql.val(ledger.map((l) => unitCost(l).toString()))}::numeric[], ${sql.val(ledger.map((l) => l.lineId))}::bigint[],
+                  ${sql.val(ledger.map(own))}::numeric[], ${sql.val(ledger.map((l) => l.lineId))}::bigint[],
                   ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[])
            WITH ORDINALITY AS r(m, w, l, b, qs, q, c, line, rev, n)
+      JOIN c ON c.material_id = r.m
      ORDER BY r.n`.execute(db);
   return ledger;
 }
