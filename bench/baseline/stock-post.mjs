@@ -1,9 +1,12 @@
-// The baseline of the stock-posting benchmark: a bare `pg` transaction per outbound document doing
-// the row changes the posting service makes, with the lines already known to the client:
+// The baseline of the stock-posting benchmark: a bare `pg` transaction per outbound document making
+// the same row changes as the posting service, with the lines already known to the client and one
+// plain statement per change, as a hand-written script would:
 //   BEGIN; conditional UPDATE of the document's status (draft → posted) RETURNING it;
 //   SELECT … FOR UPDATE of the balance rows of the document's materials (one global order);
-//   one guarded UPDATE of those balances (quantity >= requested); one INSERT of the ledger rows;
-//   COMMIT — six round-trips whatever the line count. No HTTP, no validation, no audit.
+//   one guarded UPDATE of those balances (quantity >= requested); one upsert of the materials'
+//   cost rows (the quantity the moving average is spread over) RETURNING the average; one INSERT
+//   of the ledger rows costed at it; one UPDATE of the lines (base quantity, cost); one audit-log
+//   INSERT; COMMIT — nine round-trips whatever the line count. No HTTP, no validation.
 
 /** Posts draft outbound document `doc` = `{ id, warehouseId, lines: [{ id, materialId, quantity }] }`. */
 export async function postOutbound(client, doc, userId = 1) {
@@ -33,11 +36,20 @@ export async function postOutbound(client, doc, userId = 1) {
       [ids, qty],
     );
     if (u.rowCount !== ids.length) throw new Error('insufficient stock');
+    const cost = await client.query(
+      `INSERT INTO material_cost (material_id, quantity, avg_cost)
+       SELECT r.id, -r.q, 0 FROM unnest($1::bigint[], $2::numeric[]) AS r(id, q)
+       ON CONFLICT (material_id) DO UPDATE SET quantity = material_cost.quantity + excluded.quantity, updated_at = now()
+       RETURNING material_id, avg_cost::text AS avg_cost`,
+      [materials, qty],
+    );
+    const avg = new Map(cost.rows.map((r) => [Number(r.material_id), r.avg_cost]));
+    const costs = doc.lines.map((l) => avg.get(l.materialId));
     await client.query(
       `INSERT INTO stock_ledger (material_id, warehouse_id, batch_no, quality_status, quantity, unit_cost, amount,
                                  doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, created_by)
-       SELECT r.m, $3, '', 'qualified', -r.q, 0, 0, 'stock-outbound', 'outbound', $4, $5, r.line, $6::date, $7
-         FROM unnest($1::bigint[], $2::numeric[], $8::bigint[]) WITH ORDINALITY AS r(m, q, line, n) ORDER BY r.n`,
+       SELECT r.m, $3, '', 'qualified', -r.q, r.c, round(-r.q * r.c, 2), 'stock-outbound', 'outbound', $4, $5, r.line, $6::date, $7
+         FROM unnest($1::bigint[], $2::numeric[], $8::bigint[], $9::numeric[]) WITH ORDINALITY AS r(m, q, line, c, n) ORDER BY r.n`,
       [
         materials,
         qty,
@@ -47,7 +59,18 @@ export async function postOutbound(client, doc, userId = 1) {
         d.rows[0].biz_date,
         userId,
         doc.lines.map((l) => l.id),
+        costs,
       ],
+    );
+    await client.query(
+      `UPDATE stock_outbound_line l SET base_quantity = r.q, unit_price = r.c
+         FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS r(id, q, c) WHERE l.id = r.id`,
+      [doc.lines.map((l) => l.id), qty, costs],
+    );
+    await client.query(
+      `INSERT INTO audit_log (entity, entity_id, action, after_data, user_id, user_name)
+       VALUES ('stock-outbound', $1, 'post', $2::jsonb, $3, 'admin')`,
+      [String(doc.id), JSON.stringify({ docNo: d.rows[0].doc_no }), userId],
     );
     await client.query('COMMIT');
   } catch (e) {

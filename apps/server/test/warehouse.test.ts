@@ -33,7 +33,15 @@ describe('inbound and outbound posting', () => {
     expect(await w.balance(m.id)).toBe(0);
     const posted = await w.post('stock-inbound', doc.id);
     expect(posted.status).toBe(200);
-    expect(posted.body.result).toMatchObject({ status: 'posted', postedByName: '系统管理员' });
+    // The answer is the new state; the record itself is one info call away.
+    expect(posted.body.result).toEqual({
+      id: doc.id,
+      docNo: doc.docNo,
+      status: 'posted',
+      version: doc.version + 1,
+    });
+    const info = await t.call('GET', `/api/v1/stock-inbound/info/${doc.id}`, { token });
+    expect(info.body.result).toMatchObject({ status: 'posted', postedByName: '系统管理员' });
     expect(await w.balance(m.id)).toBe(120.5);
     const ledger = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { materialId: m.id } });
     expect(ledger.body.result.list).toHaveLength(1);
@@ -88,6 +96,19 @@ describe('inbound and outbound posting', () => {
     });
     const ledger = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { materialId: m.id } });
     expect(ledger.body.result.list.map((l: any) => l.quantity).sort()).toEqual(['-10.0000', '10.0000']);
+    // One audit row per action that took effect, written in the posting's own statement.
+    const trail = await t.database.db
+      .selectFrom('auditLog')
+      .select(['action', 'userName', 'afterData'])
+      .where('entity', '=', 'stock-inbound')
+      .where('entityId', '=', String(doc.id))
+      .orderBy('id')
+      .execute();
+    expect(trail.map((a: any) => [a.action, a.userName, a.afterData?.docNo])).toEqual([
+      ['create', 'admin', doc.docNo],
+      ['post', 'admin', doc.docNo],
+      ['reverse', 'admin', doc.docNo],
+    ]);
   });
 
   it('refuses to reverse an inbound whose goods were issued', async () => {

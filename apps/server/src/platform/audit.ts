@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { AuthUser } from './auth/sessions.ts';
 import type { Db } from './db/db.ts';
 
@@ -9,6 +10,22 @@ export interface AuditEntry {
   after?: unknown;
 }
 
+/**
+ * The INSERT of one audit-log row, as a statement fragment: run it with `audit()`, or embed it
+ * as a data-modifying CTE in a larger statement of the same transaction (stock posting does).
+ */
+export function auditInsert(
+  user: AuthUser | undefined,
+  entry: AuditEntry,
+  requestId?: string,
+): RawBuilder<unknown> {
+  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(strip(v)));
+  return sql`INSERT INTO audit_log (entity, entity_id, action, before_data, after_data, user_id, user_name, request_id)
+             VALUES (${entry.entity}, ${entry.entityId === null ? null : String(entry.entityId)}, ${entry.action},
+                     ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${user?.id ?? null}, ${user?.userName ?? null},
+                     ${requestId ?? null})`;
+}
+
 /** Appends an audit-log row; call it with the transaction that makes the change. */
 export async function audit(
   db: Db,
@@ -16,19 +33,7 @@ export async function audit(
   entry: AuditEntry,
   requestId?: string,
 ): Promise<void> {
-  await db
-    .insertInto('auditLog')
-    .values({
-      entity: entry.entity,
-      entityId: entry.entityId === null ? null : String(entry.entityId),
-      action: entry.action,
-      beforeData: entry.before === undefined ? null : JSON.stringify(strip(entry.before)),
-      afterData: entry.after === undefined ? null : JSON.stringify(strip(entry.after)),
-      userId: user?.id ?? null,
-      userName: user?.userName ?? null,
-      requestId: requestId ?? null,
-    })
-    .execute();
+  await auditInsert(user, entry, requestId).execute(db);
 }
 
 /** Never store secrets in the audit trail. */

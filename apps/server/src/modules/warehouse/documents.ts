@@ -10,9 +10,10 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
-import { audit } from '../../platform/audit.ts';
+import { auditInsert } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { makeSerializer } from '../../platform/http/serialize.ts';
@@ -232,9 +233,9 @@ async function claimForReversal(db: Db, spec: DocSpec, id: number, user: AuthUse
     })
     .where('id', '=', id)
     .where('status', '=', 'posted')
-    .returning(['docNo'])
+    .returning(['docNo', 'version'])
     .executeTakeFirst();
-  return row ?? failTransition(db, spec, id, 'posted');
+  return (row as { docNo: string; version: number } | undefined) ?? failTransition(db, spec, id, 'posted');
 }
 
 /** The answer when a conditional state change found nothing: not found, or why not. */
@@ -264,61 +265,53 @@ const HEAD_COLUMNS: Record<Kind, string[]> = {
 const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
 /**
- * Moves a draft to posted and reads its lines with what posting needs of each material, in one
- * statement: the header update (the conditional draft → posted that makes a double post
- * impossible), the lines, the material's base unit, batch flag and safety minimum, and the
- * factor of the line's unit. Answers the header and the lines (numerics as exact strings).
+ * Moves a draft to posted and prepares its lines, in one statement: the conditional draft →
+ * posted update (what makes a double post impossible), each line's quantity in the material's
+ * base unit (written to the line; NULL when the line's unit has no conversion), and what posting
+ * needs of each material (name, batch flag, safety minimum). Answers the header and the lines.
  */
 async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser) {
   const cols = HEAD_COLUMNS[spec.kind];
-  // Stocktake lines are counted in the base unit.
-  const inUnits = spec.kind !== 'stocktake';
-  const r = await sql<Record<string, any>>`
+  const line = sql.table(spec.lineTable);
+  const parent = sql.ref(`l.${spec.parentColumn}`);
+  const materialCols = sql`m.name AS m_name, m.batch_managed AS m_batch_managed, m.safety_stock_min AS m_safety_stock_min`;
+  // Stocktake lines are counted in the base unit and have no unit of their own.
+  const lines =
+    spec.kind === 'stocktake'
+      ? sql`SELECT l.*, ${materialCols} FROM ${line} l JOIN d ON ${parent} = d.id JOIN material m ON m.id = l.material_id`
+      : sql`UPDATE ${line} l
+               SET base_quantity = CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN l.quantity
+                                        ELSE round(l.quantity * (SELECT c.factor FROM material_unit_conversion c
+                                                                  WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id), 4) END
+              FROM d, material m
+             WHERE ${parent} = d.id AND m.id = l.material_id
+         RETURNING l.*, ${materialCols}`;
+  const r = await prepared(sql<Record<string, any>>`
     WITH d AS (
       UPDATE ${sql.table(spec.def.table)}
          SET status = 'posted', posted_at = now(), posted_by_id = ${user.id}, updated_by = ${user.id},
              updated_at = now(), version = version + 1
        WHERE id = ${id} AND status = 'draft'
-   RETURNING id, ${sql.join(cols.map((c) => sql.ref(c)))})
-    SELECT ${sql.join(cols.map((c) => sql`d.${sql.ref(c)} AS ${sql.ref(`head_${c}`)}`))}, l.*,
-           m.unit_id AS m_unit_id, m.name AS m_name, m.batch_managed AS m_batch_managed,
-           m.safety_stock_min AS m_safety_stock_min, ${inUnits ? sql`c.factor` : sql`NULL`} AS m_factor
-      FROM d
-      LEFT JOIN ${sql.table(spec.lineTable)} l ON l.${sql.ref(spec.parentColumn)} = d.id
-      LEFT JOIN material m ON m.id = l.material_id
-      ${inUnits ? sql`LEFT JOIN material_unit_conversion c ON c.material_id = l.material_id AND c.unit_id = l.unit_id` : sql``}
-     ORDER BY l.line_no`.execute(db);
+   RETURNING id, version, ${sql.join(cols.map((c) => sql.ref(c)))}),
+    l AS (${lines})
+    SELECT ${sql.join(['version', ...cols].map((c) => sql`d.${sql.ref(c)} AS ${sql.ref(`head_${c}`)}`))}, l.*
+      FROM d LEFT JOIN l ON true
+     ORDER BY l.line_no`).execute(db);
   const first = r.rows[0];
   if (!first) return failTransition(db, spec, id, 'draft');
-  const doc = Object.fromEntries(cols.map((c) => [camel(c), first[camel(`head_${c}`)]]));
+  const doc = Object.fromEntries(['version', ...cols].map((c) => [camel(c), first[camel(`head_${c}`)]]));
   return { doc, lines: r.rows.filter((l) => l.id !== null) };
 }
 
-/** Base-unit quantities of the lines (posting lines carry the material's unit and factor). */
+/** Base-unit quantities of the lines, as claimForPosting wrote them. */
 function baseQuantities(spec: DocSpec, lines: any[]): Decimal[] {
   return lines.map((l, i) => {
     if (spec.kind === 'inbound' && l.mBatchManaged && !l.batchNo)
       throw lineError(i, 'batchNo', `物料「${l.mName}」按批次管理，请填写批次号`);
-    if (!l.unitId || l.unitId === l.mUnitId) return new Decimal(l.quantity);
-    if (l.mFactor === null)
+    if (l.baseQuantity === null)
       throw lineError(i, 'unitId', `物料「${l.mName}」没有该单位的换算关系，请在物料的单位换算中维护`);
-    return new Decimal(l.quantity).times(l.mFactor).toDecimalPlaces(4);
+    return new Decimal(l.baseQuantity);
   });
-}
-
-/** Writes the base quantities back to the lines; outbound lines also get the cost they left at. */
-async function writeLineResults(db: Db, spec: DocSpec, lines: any[], base: Decimal[]) {
-  const rows = sql`unnest(${sql.val(lines.map((l) => l.id))}::bigint[], ${sql.val(base.map((d) => d.toString()))}::numeric[]) AS r(id, q)`;
-  if (spec.kind === 'outbound') {
-    await sql`UPDATE stock_outbound_line l
-                 SET base_quantity = r.q,
-                     unit_price = (SELECT c.avg_cost FROM material_cost c WHERE c.material_id = l.material_id)
-                FROM ${rows} WHERE l.id = r.id`.execute(db);
-  } else {
-    await sql`UPDATE ${sql.table(spec.lineTable)} l SET base_quantity = r.q FROM ${rows} WHERE l.id = r.id`.execute(
-      db,
-    );
-  }
 }
 
 export async function postDocument(
@@ -339,6 +332,13 @@ export async function postDocument(
     userId: user.id,
   };
   const q = (l: any) => (l.qualityStatus ?? 'qualified') as QualityStatus;
+  // The audit row is written by the ledger statement, saving a round-trip.
+  const audited = auditInsert(user, {
+    entity: spec.def.name,
+    entityId: id,
+    action: 'post',
+    after: { docNo: doc.docNo },
+  });
 
   if (spec.kind === 'inbound') {
     const base = baseQuantities(spec, lines);
@@ -355,8 +355,7 @@ export async function postDocument(
           : undefined,
       lineId: l.id,
     }));
-    await applyMoves(db, ref, moves, opts);
-    await writeLineResults(db, spec, lines, base);
+    await applyMoves(db, ref, moves, { ...opts, also: [audited] });
   } else if (spec.kind === 'outbound') {
     const base = baseQuantities(spec, lines);
     if (QUALIFIED_ONLY_OUTBOUND.includes(doc.type) && lines.some((l) => q(l) !== 'qualified')) {
@@ -371,11 +370,12 @@ export async function postDocument(
       quantity: base[i].neg().toString(),
       lineId: l.id,
     }));
-    await applyMoves(db, ref, moves, opts);
-    await writeLineResults(db, spec, lines, base);
+    // Each outbound line keeps the moving-average cost it left at.
+    const costed = sql`UPDATE stock_outbound_line ol SET unit_price = c.avg_cost FROM c
+                        WHERE ol.stock_outbound_id = ${id} AND ol.material_id = c.material_id`;
+    await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] });
   } else if (spec.kind === 'transfer') {
     const base = baseQuantities(spec, lines);
-    await writeLineResults(db, spec, lines, base);
     const byLine = new Map(lines.map((l) => [l.id, l]));
     const outs = await applyMoves(
       db,
@@ -402,7 +402,7 @@ export async function postDocument(
         quantity: o.quantity.neg().toString(),
         lineId: o.lineId,
       })),
-      opts,
+      { ...opts, also: [audited] },
     );
   } else {
     // Stocktake: the difference between the count and the current book quantity.
@@ -438,17 +438,23 @@ export async function postDocument(
         exact: true,
       }))
       .filter((m) => !new Decimal(m.quantity).isZero());
-    await applyMoves(db, ref, moves, opts);
+    await applyMoves(db, ref, moves, { ...opts, also: [audited] });
   }
   // Only materials with a safety minimum can fall below it.
   const watched = lines.filter((l) => l.mSafetyStockMin != null).map((l) => l.materialId);
   if (spec.kind !== 'inbound' && watched.length) await notifyLowStock(db, watched);
-  await audit(db, user, { entity: spec.def.name, entityId: id, action: 'post', after: { docNo: doc.docNo } });
+  return { id, docNo: doc.docNo as string, status: 'posted', version: doc.version as number };
 }
 
 export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: AuthUser) {
   const doc = await claimForReversal(db, spec, id, user);
   const moves = await reversalMoves(db, spec.def.name, id);
+  const audited = auditInsert(user, {
+    entity: spec.def.name,
+    entityId: id,
+    action: 'reverse',
+    after: { docNo: doc.docNo },
+  });
   try {
     await applyMoves(
       db,
@@ -461,6 +467,7 @@ export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: A
         userId: user.id,
       },
       moves,
+      { also: [audited] },
     );
   } catch (e) {
     if (e instanceof AppError && e.code === '409' && e.message.startsWith('库存不足')) {
@@ -468,12 +475,7 @@ export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: A
     }
     throw e;
   }
-  await audit(db, user, {
-    entity: spec.def.name,
-    entityId: id,
-    action: 'reverse',
-    after: { docNo: doc.docNo },
-  });
+  return { id, docNo: doc.docNo, status: 'reversed', version: doc.version };
 }
 
 /** Posts a document of the named kind inside the caller's transaction (commands and tests). */
@@ -500,19 +502,20 @@ export function documentRoutes(app: App) {
         async handler({ params, user, req, app: { db } }) {
           const key = req.headers['idempotency-key'];
           return withRetry(() =>
-            db.transaction().execute((trx) =>
-              once(
-                trx,
-                `${spec.def.name}:${name}:${params.id}`,
-                typeof key === 'string' ? key : undefined,
-                serialize,
-                async () => {
-                  if (name === 'post') await postDocument(trx, spec, params.id, user);
-                  else await reverseDocument(trx, spec, params.id, user);
-                  return getRecord(trx, spec.def, params.id);
-                },
+            db
+              .transaction()
+              .execute((trx) =>
+                once(
+                  trx,
+                  `${spec.def.name}:${name}:${params.id}`,
+                  typeof key === 'string' ? key : undefined,
+                  serialize,
+                  () =>
+                    name === 'post'
+                      ? postDocument(trx, spec, params.id, user)
+                      : reverseDocument(trx, spec, params.id, user),
+                ),
               ),
-            ),
           );
         },
       });

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { type AppError, conflict } from '../../platform/errors.ts';
 
 /**
@@ -52,6 +53,15 @@ export interface PostOptions {
   guard?: boolean;
 }
 
+export interface ApplyOptions extends PostOptions {
+  /**
+   * Further data-modifying statements of the same posting (the document's audit row, line
+   * updates), run as CTEs of the ledger statement to save round-trips. They may read `c`:
+   * `(material_id, avg_cost)` of every material moved, after this posting.
+   */
+  also?: RawBuilder<unknown>[];
+}
+
 interface BalanceRow {
   id: number;
   materialId: number;
@@ -94,25 +104,29 @@ export async function applyMoves(
   db: Db,
   doc: DocRef,
   moves: Move[],
-  opts: PostOptions = {},
+  opts: ApplyOptions = {},
 ): Promise<LedgerEntry[]> {
   const guard = opts.guard !== false;
   const outs = moves.filter((m) => D(m.quantity).lt(0));
   const ins = moves.filter((m) => D(m.quantity).gt(0));
   const ledger: LedgerEntry[] = [];
+  // The balance changes, run inside the ledger statement unless a row is both taken from and added to.
+  let decrement: { sql: RawBuilder<unknown>; rows: number } | null = null;
+  let increment: RawBuilder<unknown> | null = null;
+  const taken = new Set<string>();
 
   // 1–3: decrements.
   if (outs.length) {
     const materials = [...new Set(outs.map((m) => m.materialId))];
     const warehouses = [...new Set(outs.map((m) => m.warehouseId))];
     const candidates = (
-      await sql<BalanceRow>`
+      await prepared(sql<BalanceRow>`
         SELECT id, material_id, warehouse_id, location_id, batch_no, quality_status, quantity::text AS quantity
           FROM stock_balance
          WHERE material_id = ANY(${sql.val(materials)}::bigint[]) AND warehouse_id = ANY(${sql.val(warehouses)}::bigint[])
            AND quantity > 0
          ORDER BY first_in_at, id
-         ${guard ? sql`FOR UPDATE` : sql``}`.execute(db)
+         ${guard ? sql`FOR UPDATE` : sql``}`).execute(db)
     ).rows;
     const left = new Map(candidates.map((c) => [c.id, D(c.quantity)]));
     const take = new Map<number, Decimal>();
@@ -170,12 +184,15 @@ export async function applyMoves(
     if (take.size) {
       const ids = [...take.keys()];
       const qty = ids.map((id) => (take.get(id) as Decimal).toString());
-      const r = await sql`
-        UPDATE stock_balance b SET quantity = b.quantity - r.q, updated_at = now()
-          FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(qty)}::numeric[]) AS r(id, q)
-         WHERE b.id = r.id ${guard ? sql`AND b.quantity >= r.q` : sql``}`.execute(db);
-      if (guard && Number(r.numAffectedRows ?? ids.length) !== ids.length)
-        throw conflict('库存已被他人同时修改，请重试');
+      for (const c of candidates) if (take.has(c.id)) taken.add(keyOf(c));
+      decrement = {
+        rows: ids.length,
+        sql: sql`
+          UPDATE stock_balance b SET quantity = b.quantity - r.q, updated_at = now()
+            FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(qty)}::numeric[]) AS r(id, q)
+           WHERE b.id = r.id ${guard ? sql`AND b.quantity >= r.q` : sql``}
+       RETURNING b.id`,
+      };
     }
   }
 
@@ -190,7 +207,7 @@ export async function applyMoves(
         batchNo: m.batchNo ?? '',
         qualityStatus: m.qualityStatus,
       };
-      const k = JSON.stringify(key);
+      const k = keyOf(key);
       const a = agg.get(k) ?? { key, q: D(0) };
       a.q = a.q.plus(m.quantity);
       agg.set(k, a);
@@ -203,16 +220,26 @@ export async function applyMoves(
       });
     }
     const rows = [...agg.values()];
-    await sql`
+    increment = sql`
       INSERT INTO stock_balance (material_id, warehouse_id, location_id, batch_no, quality_status, quantity)
       SELECT * FROM unnest(${sql.val(rows.map((r) => r.key.materialId))}::bigint[], ${sql.val(rows.map((r) => r.key.warehouseId))}::bigint[],
                            ${sql.val(rows.map((r) => r.key.locationId))}::bigint[], ${sql.val(rows.map((r) => r.key.batchNo))}::text[],
                            ${sql.val(rows.map((r) => r.key.qualityStatus))}::text[], ${sql.val(rows.map((r) => r.q.toString()))}::numeric[])
       ON CONFLICT ON CONSTRAINT stock_balance_key
-      DO UPDATE SET quantity = stock_balance.quantity + excluded.quantity, updated_at = now()`.execute(db);
+      DO UPDATE SET quantity = stock_balance.quantity + excluded.quantity, updated_at = now()`;
+    if (rows.some((r) => taken.has(keyOf(r.key)))) {
+      // One statement must not modify a row twice: take first, then add, as separate statements.
+      if (decrement) checkDecrement((await decrement.sql.execute(db)).rows.length, decrement.rows, guard);
+      await increment.execute(db);
+      decrement = null;
+      increment = null;
+    }
   }
 
-  if (!ledger.length) return ledger;
+  if (!ledger.length) {
+    for (const s of opts.also ?? []) await s.execute(db);
+    return ledger;
+  }
 
   // 4: costs and ledger. Priced inbound moves update the moving average first; then one statement
   // adds the other moves' quantities to the quantity the average is spread over and writes the
@@ -250,26 +277,49 @@ export async function applyMoves(
   }
   const own = (l: LedgerEntry) => (l.unitCost !== null && l.quantity.gt(0) ? l.unitCost.toString() : null);
   const ids = [...spread.keys()];
-  await sql`
-    WITH c AS (
+  const also = opts.also ?? [];
+  const r = await prepared(sql<{ updated: number }>`
+    WITH ${decrement ? sql`u AS (${decrement.sql}),` : sql``}
+         ${increment ? sql`i AS (${increment}),` : sql``}
+    c AS (
       INSERT INTO material_cost (material_id, quantity, avg_cost)
       SELECT r.id, r.q, 0 FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ids.map((i) => spread.get(i)!.toString()))}::numeric[]) AS r(id, q)
       ON CONFLICT (material_id) DO UPDATE SET quantity = material_cost.quantity + excluded.quantity, updated_at = now()
-      RETURNING material_id, avg_cost)
-    INSERT INTO stock_ledger (material_id, warehouse_id, location_id, batch_no, quality_status, quantity, unit_cost, amount,
-                              doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, reversal_of, created_by)
-    SELECT r.m, r.w, r.l, r.b, r.qs, r.q, coalesce(r.c, c.avg_cost), round(r.q * coalesce(r.c, c.avg_cost), 2),
-           ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo}, r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}
-      FROM unnest(${sql.val(ledger.map((l) => l.key.materialId))}::bigint[], ${sql.val(ledger.map((l) => l.key.warehouseId))}::bigint[],
-                  ${sql.val(ledger.map((l) => l.key.locationId))}::bigint[], ${sql.val(ledger.map((l) => l.key.batchNo))}::text[],
-                  ${sql.val(ledger.map((l) => l.key.qualityStatus))}::text[], ${sql.val(ledger.map((l) => l.quantity.toString()))}::numeric[],
-                  ${sql.val(ledger.map(own))}::numeric[], ${sql.val(ledger.map((l) => l.lineId))}::bigint[],
-                  ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[])
-           WITH ORDINALITY AS r(m, w, l, b, qs, q, c, line, rev, n)
-      JOIN c ON c.material_id = r.m
-     ORDER BY r.n`.execute(db);
+      RETURNING material_id, avg_cost),
+    l AS (
+      INSERT INTO stock_ledger (material_id, warehouse_id, location_id, batch_no, quality_status, quantity, unit_cost, amount,
+                                doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, reversal_of, created_by)
+      SELECT r.m, r.w, r.l, r.b, r.qs, r.q, coalesce(r.c, c.avg_cost), round(r.q * coalesce(r.c, c.avg_cost), 2),
+             ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo}, r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}
+        FROM unnest(${sql.val(ledger.map((l) => l.key.materialId))}::bigint[], ${sql.val(ledger.map((l) => l.key.warehouseId))}::bigint[],
+                    ${sql.val(ledger.map((l) => l.key.locationId))}::bigint[], ${sql.val(ledger.map((l) => l.key.batchNo))}::text[],
+                    ${sql.val(ledger.map((l) => l.key.qualityStatus))}::text[], ${sql.val(ledger.map((l) => l.quantity.toString()))}::numeric[],
+                    ${sql.val(ledger.map(own))}::numeric[], ${sql.val(ledger.map((l) => l.lineId))}::bigint[],
+                    ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[])
+             WITH ORDINALITY AS r(m, w, l, b, qs, q, c, line, rev, n)
+        JOIN c ON c.material_id = r.m
+       ORDER BY r.n)
+    ${
+      also.length
+        ? sql.join(
+            also.map((a, k) => sql`, ${sql.ref(`x${k}`)} AS (${a})`),
+            sql``,
+          )
+        : sql``
+    }
+    SELECT ${decrement ? sql`(SELECT count(*) FROM u)` : sql`0`}::int AS updated`).execute(db);
+  if (decrement) checkDecrement(r.rows[0].updated, decrement.rows, guard);
   return ledger;
 }
+
+/** The guarded decrement must have changed every row it was given; otherwise stock moved under us. */
+function checkDecrement(changed: number, rows: number, guard: boolean) {
+  if (guard && changed !== rows) throw conflict('库存已被他人同时修改，请重试');
+}
+
+/** One string per balance key (material, warehouse, location, batch, quality status). */
+const keyOf = (k: StockKey) =>
+  `${k.materialId}|${k.warehouseId}|${k.locationId ?? ''}|${k.batchNo}|${k.qualityStatus}`;
 
 /** Mirror moves of a document's ledger rows (红冲): same keys, opposite quantities, exact keys. */
 export async function reversalMoves(db: Db, docType: string, docId: number): Promise<Move[]> {

@@ -3,6 +3,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock.ts';
 import { pglitePool } from './pglite-pool.ts';
+import { namePreparedStatements } from './prepared.ts';
 
 /** The schema is defined by the SQL migrations; queries are typed at their call sites. */
 export type Db = Kysely<any>;
@@ -60,6 +61,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // flight fails on its own (→ 503) and the pool discards the broken client on release.
     pool.on('connect', (client) => {
       client.on('error', (err) => opts.log?.('PostgreSQL 连接中断', err));
+      namePreparedStatements(client);
     });
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, kind: 'postgres', close: () => db.destroy() };

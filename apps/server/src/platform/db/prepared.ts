@@ -1,0 +1,33 @@
+import { type RawBuilder, sql } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * Hot statements of a fixed shape (stock posting) run as named prepared statements on
+ * PostgreSQL: each connection parses them once and may reuse a generic plan, which saves the
+ * server most of the parse and plan work per call. `prepared(query)` marks a statement with a
+ * leading comment; `namePreparedStatements(client)` turns marked texts into named statements.
+ * Everything else (and PGlite, where the comment is just a comment) runs as before.
+ */
+const MARK = '/*prepared*/';
+const MAX_NAMES = 200;
+const names = new Map<string, string>();
+
+export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
+  return sql<T>`/*prepared*/ ${query}`;
+}
+
+export function namePreparedStatements(client: pg.PoolClient) {
+  const query = client.query as (...args: any[]) => any;
+  client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
+    if (typeof text === 'string' && text.startsWith(MARK) && Array.isArray(rest[0])) {
+      let name = names.get(text);
+      // A bounded set: a statement that is not of a fixed shape must not grow it without end.
+      if (!name && names.size < MAX_NAMES) {
+        name = `ringmes_${names.size + 1}`;
+        names.set(text, name);
+      }
+      if (name) return query.call(this, { name, text, values: rest[0] }, ...rest.slice(1));
+    }
+    return query.call(this, text, ...rest);
+  } as any;
+}
