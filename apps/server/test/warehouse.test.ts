@@ -443,3 +443,54 @@ describe('stocktake count sheet', () => {
     expect(await w.balance(m.id, { warehouseId: wh.id })).toBe(7);
   });
 });
+
+describe('permissions of the document kind pages', () => {
+  it('a 采购入库 keeper works purchase inbound documents only, from list to post', async () => {
+    const m = await w.material();
+    const purchase = await w.inbound([{ materialId: m.id, quantity: 3 }]);
+    const other = await w.inbound([{ materialId: m.id, quantity: 4 }], { type: 'other' });
+    const keeper = (
+      await t.userWith([
+        'warehouse:purchaseInbound:list',
+        'warehouse:purchaseInbound:add',
+        'warehouse:purchaseInbound:edit',
+        'warehouse:purchaseInbound:post',
+        'warehouse:purchaseInbound:export',
+      ])
+    ).token;
+    const as = (method: string, url: string, body?: unknown) =>
+      t.call(method as any, url, { token: keeper, body: body as any });
+
+    // The list shows the purchase documents only, whatever the filter asks for.
+    const page = await as('GET', '/api/v1/stock-inbound/page?pageNum=0');
+    expect(page.status).toBe(200);
+    const types = new Set(page.body.result.list.map((d: any) => d.type));
+    expect([...types]).toEqual(['purchase']);
+    expect(page.body.result.list.some((d: any) => d.id === purchase.id)).toBe(true);
+    const asked = await as('GET', '/api/v1/stock-inbound/page?pageNum=0&type=other');
+    expect(asked.body.result.total).toBe(0);
+    expect((await as('GET', `/api/v1/stock-inbound/info/${purchase.id}`)).status).toBe(200);
+    expect((await as('GET', `/api/v1/stock-inbound/info/${other.id}`)).status).toBe(403);
+
+    // Adding and editing: only purchase documents, and not into another kind.
+    const body = { warehouseId: w.warehouseId, lines: [{ materialId: m.id, quantity: 1 }] };
+    const mine = await as('POST', '/api/v1/stock-inbound/add', { type: 'purchase', ...body });
+    expect(mine.status).toBe(200);
+    expect((await as('POST', '/api/v1/stock-inbound/add', { type: 'other', ...body })).status).toBe(403);
+    expect(
+      (await as('PUT', `/api/v1/stock-inbound/edit/${mine.body.result.id}`, { type: 'other' })).status,
+    ).toBe(403);
+    expect((await as('PUT', `/api/v1/stock-inbound/edit/${other.id}`, { remark: 'x' })).status).toBe(403);
+
+    // Posting: the purchase document yes, the other one no and its stock untouched.
+    expect((await as('POST', `/api/v1/stock-inbound/post/${other.id}`)).status).toBe(403);
+    expect(await w.balance(m.id)).toBe(0);
+    expect((await as('POST', `/api/v1/stock-inbound/post/${purchase.id}`)).status).toBe(200);
+    expect(await w.balance(m.id)).toBe(3);
+
+    // No delete, reverse or outbound permission at all.
+    expect((await as('DELETE', `/api/v1/stock-inbound/delete/${mine.body.result.id}`)).status).toBe(403);
+    expect((await as('POST', `/api/v1/stock-inbound/reverse/${purchase.id}`)).status).toBe(403);
+    expect((await as('GET', '/api/v1/stock-outbound/page')).status).toBe(403);
+  });
+});

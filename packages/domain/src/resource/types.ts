@@ -116,6 +116,48 @@ export interface ResourceDef {
   importable?: boolean;
   /** Records can be listed but not created/edited/deleted through the generic API (system enums…). */
   readonlyApi?: boolean;
+  /**
+   * Permissions per value of one field: a user holding `${prefix}:${action}` may do that action
+   * on the records whose `field` has that value, without the resource-wide permission (the
+   * inbound and outbound kind pages: 采购入库 grants purchase inbound documents only).
+   */
+  scopedPermissions?: { field: string; prefixes: Record<string, string> };
+}
+
+/**
+ * May a user who holds the permissions `has` answers for do `action` on a record of `def` whose
+ * scope field is `value`? The resource-wide permission allows every record; a scoped one only
+ * the records of its value. The one rule the server enforces and the web uses to show buttons.
+ */
+export function mayAct(
+  has: (permission: string) => boolean,
+  def: ResourceDef,
+  action: string,
+  value?: unknown,
+): boolean {
+  if (has(`${def.permission}:${action}`)) return true;
+  const prefix = def.scopedPermissions?.prefixes[String(value)];
+  return value != null && prefix !== undefined && has(`${prefix}:${action}`);
+}
+
+/** The scope values a user may act on (`null`: every record, through the resource-wide permission). */
+export function allowedScope(
+  has: (permission: string) => boolean,
+  def: ResourceDef,
+  action: string,
+): string[] | null {
+  if (has(`${def.permission}:${action}`)) return null;
+  return Object.entries(def.scopedPermissions?.prefixes ?? {})
+    .filter(([, prefix]) => has(`${prefix}:${action}`))
+    .map(([value]) => value);
+}
+
+/** Every permission that can allow `action` on some record of `def`. */
+export function permissionsFor(def: ResourceDef, action: string): string[] {
+  return [
+    `${def.permission}:${action}`,
+    ...Object.values(def.scopedPermissions?.prefixes ?? {}).map((p) => `${p}:${action}`),
+  ];
 }
 
 /** snake_case column name of a camelCase field name. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MENU_TREE } from '../menu/menu-tree.ts';
 import { allPermissions, flattenMenu } from '../menu/menu-utils.ts';
-import { type FieldDef, refLabelKey } from '../resource/types.ts';
+import { allowedScope, type FieldDef, mayAct, permissionsFor, refLabelKey } from '../resource/types.ts';
 import { RESOURCES, resourceByName } from './registry.ts';
 
 const permissions = new Set(allPermissions(MENU_TREE));
@@ -19,7 +19,46 @@ const allFields = RESOURCES.flatMap((def) => [
   ...(def.lines ?? []).flatMap((l) => l.fields.map((f) => ({ def, where: `${def.name}.${l.name}`, f }))),
 ]);
 
+describe('scoped permissions', () => {
+  const inbound = resourceByName('stock-inbound')!;
+  const holds =
+    (...granted: string[]) =>
+    (p: string) =>
+      granted.includes(p);
+
+  it('the resource-wide permission allows every kind; a kind permission its own kind only', () => {
+    expect(mayAct(holds('warehouse:inbound:post'), inbound, 'post', 'other')).toBe(true);
+    const keeper = holds('warehouse:purchaseInbound:post');
+    expect(mayAct(keeper, inbound, 'post', 'purchase')).toBe(true);
+    expect(mayAct(keeper, inbound, 'post', 'other')).toBe(false);
+    expect(mayAct(keeper, inbound, 'post', undefined)).toBe(false);
+    expect(mayAct(keeper, inbound, 'reverse', 'purchase')).toBe(false);
+    expect(allowedScope(keeper, inbound, 'post')).toEqual(['purchase']);
+    expect(allowedScope(holds('warehouse:inbound:post'), inbound, 'post')).toBeNull();
+    expect(allowedScope(holds(), inbound, 'post')).toEqual([]);
+    expect(permissionsFor(inbound, 'add')).toContain('warehouse:salesReturnInbound:add');
+  });
+});
+
 describe('resource registry', () => {
+  it.each(RESOURCES.filter((d) => d.scopedPermissions).map((d) => [d.name, d] as const))(
+    '%s: each scoped permission covers one value of its field and has the menu buttons of the resource',
+    (_, def) => {
+      const scope = def.scopedPermissions!;
+      const field = def.fields.find((f) => f.name === scope.field);
+      expect(field?.kind).toBe('enum');
+      const values = (field?.options ?? []).map((o: any) => String(o.value));
+      expect(Object.keys(scope.prefixes).sort()).toEqual(values.sort());
+      const actions = [...permissions]
+        .filter((p) => p.startsWith(`${def.permission}:`))
+        .map((p) => p.slice(def.permission.length + 1))
+        .filter((a) => a !== 'import');
+      for (const prefix of Object.values(scope.prefixes))
+        for (const action of actions)
+          expect(permissions, `${prefix}:${action}`).toContain(`${prefix}:${action}`);
+    },
+  );
+
   it('registers each name once and finds it by name', () => {
     const names = RESOURCES.map((d) => d.name);
     expect(new Set(names).size).toBe(names.length);

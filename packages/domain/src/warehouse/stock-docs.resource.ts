@@ -113,6 +113,16 @@ export const stockInboundResource: ResourceDef = {
   label: '入库单',
   table: 'stock_inbound',
   permission: 'warehouse:inbound',
+  scopedPermissions: {
+    field: 'type',
+    prefixes: {
+      purchase: 'warehouse:purchaseInbound',
+      production: 'warehouse:productionInbound',
+      outsourced: 'warehouse:outsourcedInbound',
+      'sales-return': 'warehouse:salesReturnInbound',
+      other: 'warehouse:otherInbound',
+    },
+  },
   route: '/warehouse-logistics/warehouse-manage',
   labelField: 'docNo',
   codeField: 'docNo',
@@ -176,6 +186,16 @@ export const stockOutboundResource: ResourceDef = {
   label: '出库单',
   table: 'stock_outbound',
   permission: 'warehouse:outbound',
+  scopedPermissions: {
+    field: 'type',
+    prefixes: {
+      requisition: 'warehouse:requisitionOutbound',
+      outsourcing: 'warehouse:outsourcingOutbound',
+      sales: 'warehouse:salesOutbound',
+      'purchase-return': 'warehouse:purchaseReturnOutbound',
+      other: 'warehouse:otherOutbound',
+    },
+  },
   route: '/warehouse-logistics/outbound-manage',
   labelField: 'docNo',
   codeField: 'docNo',

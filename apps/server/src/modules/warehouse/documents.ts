@@ -11,7 +11,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
 import { auditInsert } from '../../platform/audit.ts';
-import type { AuthUser } from '../../platform/auth/sessions.ts';
+import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -20,6 +20,7 @@ import { makeSerializer } from '../../platform/http/serialize.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, nextDocNo } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
+import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
 import { once, withRetry } from './idempotency.ts';
 import {
@@ -498,24 +499,34 @@ export function documentRoutes(app: App) {
         method: 'POST',
         url: `/api/v1/${spec.def.name}/${name}/:id`,
         permission: perm(name),
+        alsoAllowedBy: scopeGate(spec.def, name),
         params: idParams,
         async handler({ params, user, req, app: { db } }) {
           const key = req.headers['idempotency-key'];
+          const scope = spec.def.scopedPermissions;
           return withRetry(() =>
-            db
-              .transaction()
-              .execute((trx) =>
-                once(
-                  trx,
-                  `${spec.def.name}:${name}:${params.id}`,
-                  typeof key === 'string' ? key : undefined,
-                  serialize,
-                  () =>
-                    name === 'post'
-                      ? postDocument(trx, spec, params.id, user)
-                      : reverseDocument(trx, spec, params.id, user),
-                ),
-              ),
+            db.transaction().execute(async (trx) => {
+              // Holders of a kind's permission only (采购入库…): the document must be of that kind.
+              if (scope && !can(user, perm(name))) {
+                const row = await trx
+                  .selectFrom(spec.def.table)
+                  .select(scope.field as any)
+                  .where('id', '=', params.id)
+                  .forUpdate()
+                  .executeTakeFirst();
+                if (row) assertInScope(user, spec.def, name, (row as any)[scope.field]);
+              }
+              return once(
+                trx,
+                `${spec.def.name}:${name}:${params.id}`,
+                typeof key === 'string' ? key : undefined,
+                serialize,
+                () =>
+                  name === 'post'
+                    ? postDocument(trx, spec, params.id, user)
+                    : reverseDocument(trx, spec, params.id, user),
+              );
+            }),
           );
         },
       });

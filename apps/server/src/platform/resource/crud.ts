@@ -13,6 +13,7 @@ import { paginate } from '../paging.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, refTarget, targetOfResource } from './refs.ts';
 import { resourceSchemas } from './schema.ts';
+import { assertInScope, inScope, scopeGate } from './scope.ts';
 
 export interface HookCtx {
   db: Db;
@@ -132,6 +133,9 @@ export async function deleteRecords(ctx: HookCtx, ids: number[], hooks?: Resourc
   const { db, def, user } = ctx;
   const rows = await db.selectFrom(def.table).selectAll().where('id', 'in', ids).forUpdate().execute();
   if (rows.length !== ids.length) throw notFound(`${def.label}不存在或已被删除`);
+  const scope = def.scopedPermissions;
+  if (scope)
+    for (const r of rows) assertInScope(user, def, 'delete', r[columnOf(scope.field)] ?? r[scope.field]);
   for (const ref of arrayReferencesTo(def.name)) {
     const used = await db
       .selectFrom(ref.table)
@@ -177,6 +181,7 @@ export async function createRecord(
 ): Promise<number> {
   const { db, def, user } = ctx;
   let data = withDefaults(def.fields, body);
+  if (def.scopedPermissions) assertInScope(user, def, 'add', data[def.scopedPermissions.field]);
   await checkReferences(db, def.fields, data);
   if (hooks?.prepare) data = { ...data, ...(await hooks.prepare(ctx, data)) };
   await hooks?.validate?.(ctx, data);
@@ -210,6 +215,11 @@ export async function updateRecord(
   const stored = await getRecord(db, def, id);
   if (version !== undefined && stored.version !== version) throw conflict(STALE_VERSION);
   const merged = { ...stored, ...changes };
+  if (def.scopedPermissions) {
+    // Both the kind it is and the kind it becomes must be the user's.
+    assertInScope(user, def, 'edit', stored[def.scopedPermissions.field]);
+    assertInScope(user, def, 'edit', merged[def.scopedPermissions.field]);
+  }
   await checkReferences(db, def.fields, changes, stored);
   await hooks?.validate?.(ctx, merged, stored);
   await db
@@ -249,10 +259,11 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     method: 'GET',
     url: `${base}/${def.api?.page ?? 'page'}`,
     permission: perm(def, 'list'),
+    alsoAllowedBy: scopeGate(def, 'list'),
     query: schemas.query,
-    async handler({ query, app: { db } }) {
+    async handler({ query, user, app: { db } }) {
       const page = await paginate<Record<string, any>>(
-        applyFilters(baseQuery(db, def), def, query),
+        inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'list'),
         query as any,
         sortable,
         defaultSort,
@@ -316,8 +327,13 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     method: 'GET',
     url: `${base}/info/:id`,
     permission: perm(def, 'list'),
+    alsoAllowedBy: scopeGate(def, 'list'),
     params: idParam,
-    handler: ({ params, app: { db } }) => getRecord(db, def, params.id),
+    async handler({ params, user, app: { db } }) {
+      const row = await getRecord(db, def, params.id);
+      assertInScope(user, def, 'list', def.scopedPermissions && row[def.scopedPermissions.field]);
+      return row;
+    },
   });
 
   if (def.readonlyApi) return;
@@ -326,6 +342,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     method: 'POST',
     url: `${base}/add`,
     permission: perm(def, 'add'),
+    alsoAllowedBy: scopeGate(def, 'add'),
     body: schemas.create,
     async handler({ body, user, req, app: { db } }) {
       const id = await db
@@ -341,6 +358,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       method: 'PUT',
       url: `${base}/${edit.path}/:id`,
       permission: perm(def, 'edit'),
+      alsoAllowedBy: scopeGate(def, 'edit'),
       params: idParam,
       body: schemas.update,
       async handler({ params, body, user, req, app: { db } }) {
@@ -356,6 +374,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       method: 'POST',
       url: `${base}/${edit.path}`,
       permission: perm(def, 'edit'),
+      alsoAllowedBy: scopeGate(def, 'edit'),
       body: withId,
       async handler({ body, user, req, app: { db } }) {
         const { id, ...rest } = body as Record<string, any>;
@@ -373,6 +392,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       method: 'DELETE',
       url: `${base}/${del.path}/:id`,
       permission: perm(def, 'delete'),
+      alsoAllowedBy: scopeGate(def, 'delete'),
       params: z.strictObject({ id: z.string().max(6000) }),
       async handler({ params, user, req, app: { db } }) {
         const ids = parseIds(params.id);
@@ -385,6 +405,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       method: 'POST',
       url: `${base}/${del.path}`,
       permission: perm(def, 'delete'),
+      alsoAllowedBy: scopeGate(def, 'delete'),
       body: z.union(
         [z.strictObject({ id: zx.id }), z.strictObject({ ids: z.array(zx.id).min(1).max(500) })],
         { error: '请提供 id 或 ids' },

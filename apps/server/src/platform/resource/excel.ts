@@ -15,6 +15,7 @@ import type { ResourceHooks } from './crud.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
 import { resourceSchemas } from './schema.ts';
+import { inScope, scopeGate } from './scope.ts';
 
 export const MAX_IMPORT_ROWS = 20_000;
 
@@ -286,10 +287,11 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
     method: 'GET',
     url: `${base}/export`,
     permission: perm('export'),
+    alsoAllowedBy: scopeGate(def, 'export'),
     query: schemas.query,
-    async handler({ query, app: { db, config } }) {
+    async handler({ query, user, app: { db, config } }) {
       const column = (query.sortField && sortable[query.sortField]) || 't.id';
-      const rows = await applyFilters(baseQuery(db, def), def, query)
+      const rows = await inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'export')
         .orderBy(sql.ref(column), query.sortOrder?.startsWith('desc') ? 'desc' : 'asc')
         .limit(100_000)
         .execute();

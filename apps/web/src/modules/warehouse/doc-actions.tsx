@@ -2,7 +2,7 @@ import type { ResourceDef } from '@ringmes/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Modal } from 'antd';
 import { useState } from 'react';
-import { usePermission } from '../../platform/auth/permission.tsx';
+import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { docApi, type Row } from './warehouse.api.ts';
 
@@ -32,7 +32,7 @@ export function PostReverseButtons({
   onDone?: () => void;
   link?: boolean;
 }) {
-  const can = usePermission();
+  const may = useRecordPermission(def);
   const refresh = useRefreshDocs(def);
   const [busy, setBusy] = useState<'post' | 'reverse' | undefined>();
   const api = docApi(def);
@@ -67,7 +67,7 @@ export function PostReverseButtons({
   const type = link ? 'link' : undefined;
   return (
     <>
-      {row.status === 'draft' && can(`${def.permission}:post`) && (
+      {row.status === 'draft' && may('post', row.type) && (
         <Button
           type={link ? 'link' : 'primary'}
           size={size}
@@ -77,7 +77,7 @@ export function PostReverseButtons({
           过账
         </Button>
       )}
-      {reversible && row.status === 'posted' && can(`${def.permission}:reverse`) && (
+      {reversible && row.status === 'posted' && may('reverse', row.type) && (
         <Button type={type} danger size={size} loading={busy === 'reverse'} onClick={() => run('reverse')}>
           冲销
         </Button>

@@ -5,7 +5,7 @@ import type { ResourceDef } from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Result, Skeleton, Space, Table, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { usePermission } from '../../platform/auth/permission.tsx';
+import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { formatTime } from '../../platform/lib/time.ts';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
@@ -85,7 +85,7 @@ export function DocLedger({ docNo }: { docNo: string }) {
  */
 export function DocDetail(props: DocDetailProps) {
   const { def, id } = props;
-  const can = usePermission();
+  const may = useRecordPermission(def);
   const [printing, setPrinting] = useState(false);
   const record = useQuery({
     queryKey: ['resource', def.name, 'info', id],
@@ -126,7 +126,7 @@ export function DocDetail(props: DocDetailProps) {
         }
         extra={
           <Space>
-            {row.status === 'draft' && props.editPath && can(`${def.permission}:edit`) && (
+            {row.status === 'draft' && props.editPath && may('edit', row.type) && (
               <Button icon={<EditOutlined />} onClick={() => openResourcePage(props.editPath as string, id)}>
                 编辑
               </Button>

@@ -7,7 +7,7 @@ import { Alert, Button, Form, type FormInstance, Result, Skeleton, Space, Table,
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { isApiError } from '../../platform/api/errors.ts';
-import { usePermission } from '../../platform/auth/permission.tsx';
+import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { leavePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
@@ -99,7 +99,7 @@ function body(def: ResourceDef, values: Record<string, any>, record?: Row): Reco
  */
 export function DocFormPage(props: DocFormProps) {
   const { def, id, path } = props;
-  const can = usePermission();
+  const may = useRecordPermission(def);
   const client = useQueryClient();
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
@@ -119,7 +119,12 @@ export function DocFormPage(props: DocFormProps) {
 
   const back = () => leavePage(path, props.listPath);
 
-  if (!can(`${def.permission}:${editing ? 'edit' : 'add'}`)) {
+  if (
+    !may(
+      editing ? 'edit' : 'add',
+      editing ? record.data?.type : (props.initialValues as Record<string, unknown> | undefined)?.type,
+    )
+  ) {
     return (
       <PageCard>
         <Result

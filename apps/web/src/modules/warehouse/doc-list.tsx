@@ -16,7 +16,7 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactNode, useState } from 'react';
-import { usePermission } from '../../platform/auth/permission.tsx';
+import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
@@ -77,14 +77,13 @@ function toQuery(values: Filters): Record<string, unknown> {
  */
 export function DocList(config: DocListConfig) {
   const { def, fixedType } = config;
-  const can = usePermission();
+  const may = useRecordPermission(def);
   const refresh = useRefreshDocs(def);
   const api = docApi(def);
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
   const [exporting, setExporting] = useState(false);
-  const perm = (a: string) => can(`${def.permission}:${a}`);
 
   const query = { ...toQuery(filters), ...(fixedType ? { type: fixedType } : {}) };
   const materialId = filters.materialId;
@@ -178,12 +177,12 @@ export function DocList(config: DocListConfig) {
             <Button type="link" size="small" onClick={() => openResourcePage(paths.detail, row.id)}>
               查看
             </Button>
-            {draft && paths.edit && perm('edit') && (
+            {draft && paths.edit && may('edit', row.type) && (
               <Button type="link" size="small" onClick={() => openResourcePage(paths.edit as string, row.id)}>
                 编辑
               </Button>
             )}
-            {draft && perm('delete') && (
+            {draft && may('delete', row.type) && (
               <Popconfirm
                 title={`删除${def.label}`}
                 description={`确定删除草稿「${row.docNo}」吗？`}
@@ -260,8 +259,8 @@ export function DocList(config: DocListConfig) {
         <TableToolbar
           left={
             <Space>
-              {perm('add') && config.addButton}
-              {perm('export') && (
+              {may('add', fixedType) && config.addButton}
+              {may('export', fixedType) && (
                 <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
                   导出
                 </Button>

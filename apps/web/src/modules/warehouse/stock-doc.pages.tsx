@@ -3,6 +3,7 @@ import { QUALITY_STATUS } from '@ringmes/domain';
 import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Select } from 'antd';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
+import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { DocDetail } from './doc-detail.tsx';
@@ -37,7 +38,11 @@ function resolve(path: string): { kind: DocKind; type?: string } {
 /** 入库单 / 出库单 lists: every type on the list page, one type on each per-type page. */
 export function StockDocListPage({ path }: PageProps) {
   const { kind, type } = resolve(path);
-  const types = type ? kind.types.filter((t) => t.value === type) : kind.types;
+  const may = useRecordPermission(kind.def);
+  // The kinds this user may add (a 采购入库 keeper adds purchase inbound documents only).
+  const types = (type ? kind.types.filter((t) => t.value === type) : kind.types).filter((t) =>
+    may('add', t.value),
+  );
   const addButton =
     types.length === 1 ? (
       <Button

@@ -1,3 +1,4 @@
+import { allowedScope, mayAct, type ResourceDef } from '@ringmes/domain';
 import type { ReactNode } from 'react';
 import { type UserInfo, useUser } from '../../app/session.ts';
 
@@ -19,6 +20,20 @@ export function hasPermission(user: UserInfo | null | undefined, perm: string | 
 export function usePermission(): (perm: string | readonly string[]) => boolean {
   const user = useUser();
   return (perm) => hasPermission(user, perm);
+}
+
+/**
+ * `const may = useRecordPermission(def); may('post', row.type)`: the domain rule `mayAct`, so
+ * the kind pages' permissions (采购入库…) show the buttons the server allows. Without a value:
+ * may the user do the action on some record (a 新增 button before the kind is chosen).
+ */
+export function useRecordPermission(def: ResourceDef): (action: string, value?: unknown) => boolean {
+  const can = usePermission();
+  return (action, value) => {
+    if (value !== undefined) return mayAct(can, def, action, value);
+    const scope = allowedScope(can, def, action);
+    return scope === null || scope.length > 0;
+  };
 }
 
 /** Renders its children only when the user holds the permission (any of a list). */

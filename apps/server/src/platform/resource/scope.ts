@@ -1,0 +1,35 @@
+import { allowedScope, columnOf, mayAct, permissionsFor, type ResourceDef } from '@ringmes/domain';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { type AuthUser, can } from '../auth/sessions.ts';
+import { forbidden } from '../errors.ts';
+import type { Permission } from '../http/route.ts';
+
+/**
+ * Scoped permissions on the server (ResourceDef.scopedPermissions, rule in `mayAct`): routes let
+ * in holders of any scoped permission of the action, then every record is checked against the
+ * scope field, and lists show only the records in scope.
+ */
+
+/** The scoped permissions that also open a route of `action` (its resource-wide one is the route's own). */
+export const scopeGate = (def: ResourceDef, action: string) =>
+  def.scopedPermissions ? (permissionsFor(def, action).slice(1) as Permission[]) : undefined;
+
+/** Refuses (403) unless the user may do `action` on a record whose scope field is `value`. */
+export function assertInScope(user: AuthUser, def: ResourceDef, action: string, value: unknown) {
+  if (!def.scopedPermissions) return;
+  if (!mayAct((p) => can(user, p), def, action, value)) throw forbidden();
+}
+
+/** Limits a list query (alias `t`) to the records the user may `action`. */
+export function inScope<Q extends SelectQueryBuilder<any, any, any>>(
+  query: Q,
+  user: AuthUser,
+  def: ResourceDef,
+  action: string,
+): Q {
+  if (!def.scopedPermissions) return query;
+  const values = allowedScope((p) => can(user, p), def, action);
+  if (values === null) return query;
+  const column = sql.ref(`t.${columnOf(def.scopedPermissions.field)}`);
+  return query.where(column, 'in', values.length ? values : ['\u0000']) as Q;
+}
