@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
-import { Api, activePage, expect, type Page, rows, shot, signedIn, test, toast, unique } from './support.ts';
+import {
+  Api,
+  activePage,
+  expect,
+  noOpenDropdown,
+  type Page,
+  rows,
+  shot,
+  signedIn,
+  test,
+  toast,
+  unique,
+} from './support.ts';
 
 /** Picks an option of an open select (flat or tree) by its text. */
 async function pick(page: Page, option: string | RegExp) {
@@ -12,9 +24,16 @@ async function pick(page: Page, option: string | RegExp) {
     .click();
 }
 
-/** Opens a select by its input id, types to search and picks the option. */
+let lastChosen = '';
+
+/**
+ * Opens a select by its input id, types to search and picks the option. A multiple select keeps
+ * its dropdown open between picks, so only a different select waits for the last one to close.
+ */
 async function choose(page: Page, id: string, search: string, option: string | RegExp = search) {
   const input = page.locator(`#${id}`);
+  if (id !== lastChosen) await noOpenDropdown(page);
+  lastChosen = id;
   await input.click();
   await input.fill(search);
   await pick(page, option);

@@ -143,3 +143,12 @@ export const sidebar = (page: Page) => page.getByTestId('sidebar');
 export const tags = (page: Page) => page.getByTestId('tags-view').locator('.rm-tag');
 export const toast = (page: Page, text: string | RegExp) =>
   page.locator('.ant-message-notice').filter({ hasText: text });
+
+/**
+ * Waits until no select dropdown is showing. A closing dropdown stays visible through its leave
+ * animation, so opening the next select at once would briefly show two and a locator could pick
+ * the stale one; call this before opening a select after another was used.
+ */
+export async function noOpenDropdown(page: Page): Promise<void> {
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+}

@@ -2,6 +2,7 @@ import {
   Api,
   activePage,
   expect,
+  noOpenDropdown,
   type Page,
   rows,
   shot,
@@ -17,6 +18,7 @@ import {
 
 /** Picks a tree-select option by typing part of it (the option list is virtual). */
 async function pickTreeSelect(page: Page, field: ReturnType<Page['locator']>, option: string) {
+  await noOpenDropdown(page);
   await field.click();
   await field.pressSequentially(option);
   await page
@@ -56,6 +58,7 @@ test.describe('system management', () => {
     await expect(dialog.getByText('请输入正确的手机号码')).toBeVisible();
     await dialog.getByLabel('手机号码').fill('13912345678');
     await pickTreeSelect(page, dialog.getByLabel('所属部门'), '质量部');
+    await noOpenDropdown(page);
     await dialog.getByLabel('角色').pressSequentially('质检');
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')

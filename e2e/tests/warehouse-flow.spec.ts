@@ -1,4 +1,16 @@
-import { Api, activePage, expect, type Page, rows, shot, signedIn, test, toast, unique } from './support.ts';
+import {
+  Api,
+  activePage,
+  expect,
+  noOpenDropdown,
+  type Page,
+  rows,
+  shot,
+  signedIn,
+  test,
+  toast,
+  unique,
+} from './support.ts';
 
 interface Option {
   value: number;
@@ -9,6 +21,7 @@ interface Option {
 /** Opens an antd select by its input id, types, and picks the option containing `text`. */
 async function pick(page: Page, inputId: string, text: string) {
   const input = activePage(page).locator(`#${inputId}`);
+  await noOpenDropdown(page);
   await input.click();
   await input.pressSequentially(text);
   await page
