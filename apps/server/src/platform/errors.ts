@@ -1,3 +1,4 @@
+import { fieldOf } from '@ringmes/domain';
 /** A field error as the client maps it onto a form. */
 export interface FieldError {
   field: string;
@@ -48,7 +49,7 @@ export function fromDatabaseError(err: any): AppError | undefined {
           ? err.constraint.slice(err.table.length + 1, -4)
           : undefined;
       if (!col) return e;
-      const field = col.replace(/_(\w)/g, (_m: string, c: string) => c.toUpperCase());
+      const field = fieldOf(col);
       return new AppError(409, '409', e.message, [{ field, message: e.message }]);
     }
     case '23503':

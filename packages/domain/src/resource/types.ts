@@ -165,6 +165,11 @@ export function columnOf(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/** camelCase field name of a snake_case column name (the inverse of `columnOf`). */
+export function fieldOf(column: string): string {
+  return column.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+}
+
 /** The answer key carrying a reference's label: `workshopId` → `workshopName`, `labelIds` → `labelNames`. */
 export function refLabelKey(field: FieldDef): string {
   if (field.kind === 'refs')

@@ -1,4 +1,5 @@
 import {
+  fieldOf,
   QUALIFIED_ONLY_OUTBOUND,
   type ResourceDef,
   STOCK_DOC_PREFIX,
@@ -263,8 +264,6 @@ const HEAD_COLUMNS: Record<Kind, string[]> = {
   stocktake: ['doc_no', 'biz_date', 'warehouse_id'],
 };
 
-const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-
 /**
  * Moves a draft to posted and prepares its lines, in one statement: the conditional draft →
  * posted update (what makes a double post impossible), each line's quantity in the material's
@@ -300,7 +299,7 @@ async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser
      ORDER BY l.line_no`).execute(db);
   const first = r.rows[0];
   if (!first) return failTransition(db, spec, id, 'draft');
-  const doc = Object.fromEntries(['version', ...cols].map((c) => [camel(c), first[camel(`head_${c}`)]]));
+  const doc = Object.fromEntries(['version', ...cols].map((c) => [fieldOf(c), first[fieldOf(`head_${c}`)]]));
   return { doc, lines: r.rows.filter((l) => l.id !== null) };
 }
 
@@ -514,7 +513,7 @@ export function documentRoutes(app: App) {
                   .where('id', '=', params.id)
                   .forUpdate()
                   .executeTakeFirst();
-                if (row) assertInScope(user, spec.def, name, (row as any)[scope.field]);
+                if (row) assertInScope(user, spec.def, name, row);
               }
               return once(
                 trx,

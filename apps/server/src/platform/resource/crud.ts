@@ -1,4 +1,4 @@
-import { columnOf, type FieldDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import { columnOf, type FieldDef, fieldOf, type ResourceDef, refLabelKey } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -133,9 +133,7 @@ export async function deleteRecords(ctx: HookCtx, ids: number[], hooks?: Resourc
   const { db, def, user } = ctx;
   const rows = await db.selectFrom(def.table).selectAll().where('id', 'in', ids).forUpdate().execute();
   if (rows.length !== ids.length) throw notFound(`${def.label}不存在或已被删除`);
-  const scope = def.scopedPermissions;
-  if (scope)
-    for (const r of rows) assertInScope(user, def, 'delete', r[columnOf(scope.field)] ?? r[scope.field]);
+  for (const r of rows) assertInScope(user, def, 'delete', r);
   for (const ref of arrayReferencesTo(def.name)) {
     const used = await db
       .selectFrom(ref.table)
@@ -181,7 +179,7 @@ export async function createRecord(
 ): Promise<number> {
   const { db, def, user } = ctx;
   let data = withDefaults(def.fields, body);
-  if (def.scopedPermissions) assertInScope(user, def, 'add', data[def.scopedPermissions.field]);
+  assertInScope(user, def, 'add', data);
   await checkReferences(db, def.fields, data);
   if (hooks?.prepare) data = { ...data, ...(await hooks.prepare(ctx, data)) };
   await hooks?.validate?.(ctx, data);
@@ -215,11 +213,9 @@ export async function updateRecord(
   const stored = await getRecord(db, def, id);
   if (version !== undefined && stored.version !== version) throw conflict(STALE_VERSION);
   const merged = { ...stored, ...changes };
-  if (def.scopedPermissions) {
-    // Both the kind it is and the kind it becomes must be the user's.
-    assertInScope(user, def, 'edit', stored[def.scopedPermissions.field]);
-    assertInScope(user, def, 'edit', merged[def.scopedPermissions.field]);
-  }
+  // Both the kind it is and the kind it becomes must be the user's.
+  assertInScope(user, def, 'edit', stored);
+  assertInScope(user, def, 'edit', merged);
   await checkReferences(db, def.fields, changes, stored);
   await hooks?.validate?.(ctx, merged, stored);
   await db
@@ -302,7 +298,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         .orderBy(t.code ? sql.ref(t.code) : 'id')
         .limit(5000)
         .execute();
-      const labelKey = (def.labelField ?? 'name').replace(/_(\w)/g, (_m, c) => c.toUpperCase());
+      const labelKey = fieldOf(def.labelField ?? 'name');
       return rows.map((r: any) => ({
         ...r,
         label: r.code ? `${r[labelKey]}（${r.code}）` : r[labelKey],
@@ -331,7 +327,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     params: idParam,
     async handler({ params, user, app: { db } }) {
       const row = await getRecord(db, def, params.id);
-      assertInScope(user, def, 'list', def.scopedPermissions && row[def.scopedPermissions.field]);
+      assertInScope(user, def, 'list', row);
       return row;
     },
   });

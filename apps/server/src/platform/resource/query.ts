@@ -1,4 +1,11 @@
-import { columnOf, type FieldDef, type LineDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import {
+  columnOf,
+  type FieldDef,
+  fieldOf,
+  type LineDef,
+  type ResourceDef,
+  refLabelKey,
+} from '@ringmes/domain';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import { containsPattern } from '../db/like.ts';
@@ -123,7 +130,7 @@ export async function loadLines(db: Db, line: LineDef, parentIds: number[]): Pro
     .where(sql<boolean>`${sql.ref(`l.${line.parentColumn}`)} = ANY(${sql.val(parentIds)}::bigint[])`)
     .orderBy('l.line_no')
     .execute();
-  const parentKey = line.parentColumn.replace(/_(\w)/g, (_m, c) => c.toUpperCase());
+  const parentKey = fieldOf(line.parentColumn);
   for (const r of rows as any[]) {
     const list = map.get(r[parentKey]) ?? [];
     list.push(r);

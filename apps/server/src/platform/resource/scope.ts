@@ -14,10 +14,10 @@ import type { Permission } from '../http/route.ts';
 export const scopeGate = (def: ResourceDef, action: string) =>
   def.scopedPermissions ? (permissionsFor(def, action).slice(1) as Permission[]) : undefined;
 
-/** Refuses (403) unless the user may do `action` on a record whose scope field is `value`. */
-export function assertInScope(user: AuthUser, def: ResourceDef, action: string, value: unknown) {
+/** Refuses (403) unless the user may do `action` on `record` (camelCase keys), judged by its scope field. */
+export function assertInScope(user: AuthUser, def: ResourceDef, action: string, record: Record<string, any>) {
   if (!def.scopedPermissions) return;
-  if (!mayAct((p) => can(user, p), def, action, value)) throw forbidden();
+  if (!mayAct((p) => can(user, p), def, action, record[def.scopedPermissions.field])) throw forbidden();
 }
 
 /** Limits a list query (alias `t`) to the records the user may `action`. */
