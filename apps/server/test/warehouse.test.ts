@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEDGER_EXACT_COUNT_LIMIT, ledgerPage } from '../src/modules/warehouse/stock-queries.ts';
 import { factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
@@ -493,27 +492,5 @@ describe('permissions of the document kind pages', () => {
     expect((await as('DELETE', `/api/v1/stock-inbound/delete/${mine.body.result.id}`)).status).toBe(403);
     expect((await as('POST', `/api/v1/stock-inbound/reverse/${purchase.id}`)).status).toBe(403);
     expect((await as('GET', '/api/v1/stock-outbound/page')).status).toBe(403);
-  });
-});
-
-describe('ledger counts', () => {
-  it('counts narrow filters exactly and answers the planner estimate, flagged, for broad ones', async () => {
-    const m = await w.material();
-    for (let i = 0; i < 3; i++)
-      await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: 1 + i }])).id);
-    await sql`ANALYZE stock_ledger`.execute(t.database.db);
-    const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger`.execute(t.database.db);
-    const pageSize = 2;
-    // Broad (no filter) with a limit below the table's size: the estimate, flagged.
-    const broad = await ledgerPage(t.database.db, { pageNum: 1, pageSize }, 1);
-    expect(broad.totalExact).toBe(false);
-    expect(broad.total).toBeGreaterThan(1);
-    expect(broad.list).toHaveLength(pageSize);
-    // The same with the production limit is exact, and so is one material whatever the limit.
-    const exact = await ledgerPage(t.database.db, { pageNum: 1, pageSize });
-    expect(exact).toMatchObject({ totalExact: true, total: all.rows[0].n });
-    const one = await ledgerPage(t.database.db, { pageNum: 1, pageSize, materialId: m.id }, 1_000_000);
-    expect(one).toMatchObject({ totalExact: true, total: 3 });
-    expect(LEDGER_EXACT_COUNT_LIMIT).toBe(200_000);
   });
 });

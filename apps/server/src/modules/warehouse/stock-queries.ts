@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
@@ -81,9 +81,6 @@ export async function balancePage(
   };
 }
 
-/** Above this many rows (planner estimate) a ledger list reports the estimate, not an exact count. */
-export const LEDGER_EXACT_COUNT_LIMIT = 200_000;
-
 const ledgerQuery = z.strictObject({
   ...pagingFields,
   materialId: zx.id.optional(),
@@ -106,13 +103,9 @@ const ledgerQuery = z.strictObject({
 /**
  * Ledger moves, newest first. Pages past the middle are read from the other end of the index
  * (ORDER BY id ASC with a small offset), so the last page of millions of rows is as fast as the
- * first; the count is exact unless the filter is broad (ledgerCount).
+ * first; the count is exact.
  */
-export async function ledgerPage(
-  db: Db,
-  q: z.infer<typeof ledgerQuery>,
-  exactCountLimit = LEDGER_EXACT_COUNT_LIMIT,
-): Promise<Page<any> & { totalExact: boolean }> {
+export async function ledgerPage(db: Db, q: z.infer<typeof ledgerQuery>): Promise<Page<any>> {
   const where = [sql`true`];
   if (q.materialId) where.push(sql`s.material_id = ${q.materialId}`);
   if (q.warehouseId) where.push(sql`s.warehouse_id = ${q.warehouseId}`);
@@ -125,7 +118,9 @@ export async function ledgerPage(
   if (q.bizDateFrom) where.push(sql`s.biz_date >= ${q.bizDateFrom}::date`);
   if (q.bizDateTo) where.push(sql`s.biz_date <= ${q.bizDateTo}::date`);
   const cond = sql.join(where, sql` AND `);
-  const { total, exact } = await ledgerCount(db, cond, exactCountLimit);
+  const total = (
+    await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger s WHERE ${cond}`.execute(db)
+  ).rows[0].n;
   const size = q.pageNum === 0 ? Math.min(total, 100_000) : q.pageSize;
   const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
   const fromEnd = q.pageNum > 0 && offset > total / 2;
@@ -153,31 +148,7 @@ export async function ledgerPage(
            ORDER BY s.id DESC`.execute(db)
       ).rows
     : [];
-  return { list: rows, total, totalExact: exact, pageNum: q.pageNum, pageSize: size };
-}
-
-/**
- * The number of ledger rows matching `cond`. Counting millions of rows exactly costs about half a
- * second on every page, so when the planner expects more than LEDGER_EXACT_COUNT_LIMIT rows the
- * answer is its estimate (`exact: false`, shown as 约 N 条); narrower filters (a material, a
- * document, a date range) are counted exactly.
- */
-async function ledgerCount(
-  db: Db,
-  cond: RawBuilder<unknown>,
-  limit: number,
-): Promise<{ total: number; exact: boolean }> {
-  const plan = await sql<
-    Record<string, unknown>
-  >`EXPLAIN (FORMAT JSON) SELECT 1 FROM stock_ledger s WHERE ${cond}`.execute(db);
-  const raw = Object.values(plan.rows[0] ?? {})[0];
-  const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  const estimate = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
-  if (estimate > limit) return { total: Math.round(estimate), exact: false };
-  const n = (
-    await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger s WHERE ${cond}`.execute(db)
-  ).rows[0].n;
-  return { total: n, exact: true };
+  return { list: rows, total, pageNum: q.pageNum, pageSize: size };
 }
 
 export function stockQueryRoutes(app: App) {
