@@ -120,6 +120,16 @@ test.describe('warehouse flow', () => {
     await expect(page).toHaveURL(/internal-requisition-outbound-detail\?id=\d+/);
     const outboundNo = await docNo(page, 'CK');
     await page.goto('/warehouse-logistics/outbound-manage/internal-requisition-outbound');
+    // The draft is found by its line's material (and status), not by the ledger.
+    await pick(page, 'wh-stock-outbound-requisition_materialId', steel.code);
+    await pick(page, 'wh-stock-outbound-requisition_status', '草稿');
+    await activePage(page)
+      .getByRole('button', { name: /搜\s*索/ })
+      .click();
+    await expect(rows(page).filter({ hasText: outboundNo })).toContainText('草稿');
+    await activePage(page)
+      .getByRole('button', { name: /重\s*置/ })
+      .click();
     await activePage(page).getByTestId('search-docNo').fill(outboundNo);
     await activePage(page)
       .getByRole('button', { name: /搜\s*索/ })

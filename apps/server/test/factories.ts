@@ -97,8 +97,10 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
         )
           b[f.name] = await valueFor(f, def);
       }
+      // Lines that filter their header are filled too, so the filter has something to find.
       for (const l of def.lines ?? [])
-        if (!(l.name in overrides) && (l.min ?? 0) > 0) b[l.name] = await lineBody(l);
+        if (!(l.name in overrides) && ((l.min ?? 0) > 0 || l.fields.some((f) => f.filter)))
+          b[l.name] = await lineBody(l);
       return { ...b, ...overrides };
     },
     async create(name, overrides = {}) {

@@ -1,4 +1,4 @@
-import { type FieldDef, RESOURCES, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import { type FieldDef, lineFilters, RESOURCES, type ResourceDef, refLabelKey } from '@ringmes/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -99,6 +99,25 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
         r.body.result.list.map((x: any) => x.id),
         `filter ${fd.name}=${JSON.stringify(q)}`,
       ).toContain(rec.id);
+    }
+    // A line filter lists the records having a matching line, and no others.
+    for (const { line, field } of lineFilters(def)) {
+      const q = filterQuery(field, rec[line.name]?.[0] ?? {});
+      expect(q, `${def.name} test record has a ${line.name}.${field.name}`).toBeDefined();
+      const r = await t.call('GET', p.page, { token, query: { pageNum: 0, ...q } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.result.list.map((x: any) => x.id)).toContain(rec.id);
+      for (const x of r.body.result.list) {
+        const info = await t.call('GET', p.info(x.id), { token });
+        const values = info.body.result[line.name].map((l: any) => l[field.name]);
+        expect(values, `${def.name} ${x.id} has a line with ${JSON.stringify(q)}`).toContain(
+          rec[line.name][0][field.name],
+        );
+      }
+      if (field.kind === 'ref') {
+        const none = await t.call('GET', p.page, { token, query: { [field.name]: 2 ** 40 } });
+        expect(none.body.result.total, `${field.name}=unknown`).toBe(0);
+      }
     }
     const sortable = def.fields.filter((x) => x.sortable);
     for (const fd of sortable) {

@@ -494,3 +494,46 @@ describe('permissions of the document kind pages', () => {
     expect((await as('GET', '/api/v1/stock-outbound/page')).status).toBe(403);
   });
 });
+
+describe('document lists', () => {
+  it('filter by material through the lines: drafts too, with the other filters, the kind scope and export', async () => {
+    const steel = await w.material();
+    const balls = await w.material();
+    const draft = await w.inbound([
+      { materialId: steel.id, quantity: 5 },
+      { materialId: balls.id, quantity: 7 },
+    ]);
+    const posted = await w.inbound([{ materialId: steel.id, quantity: 2 }], { type: 'other' });
+    expect((await w.post('stock-inbound', posted.id)).status).toBe(200);
+    const issue = await w.outbound([{ materialId: balls.id, quantity: 1 }]);
+
+    const ids = async (resource: string, query: Record<string, unknown>, as = token) => {
+      const r = await t.call('GET', `/api/v1/${resource}/page`, {
+        token: as,
+        query: { pageNum: 0, ...query },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.result.list.map((d: any) => d.id).sort((a: number, b: number) => a - b);
+    };
+    expect(await ids('stock-inbound', { materialId: steel.id })).toEqual([draft.id, posted.id]);
+    expect(await ids('stock-inbound', { materialId: balls.id })).toEqual([draft.id]);
+    expect(await ids('stock-inbound', { materialId: steel.id, status: 'draft' })).toEqual([draft.id]);
+    expect(await ids('stock-outbound', { materialId: balls.id })).toEqual([issue.id]);
+    expect(await ids('stock-outbound', { materialId: steel.id })).toEqual([]);
+
+    // A 采购入库 keeper sees the purchase document only, whatever material they ask for.
+    const keeper = (await t.userWith(['warehouse:purchaseInbound:list'])).token;
+    expect(await ids('stock-inbound', { materialId: steel.id }, keeper)).toEqual([draft.id]);
+
+    const exported = await t.call('GET', '/api/v1/stock-inbound/export', {
+      token,
+      query: { materialId: steel.id },
+    });
+    expect(exported.status).toBe(200);
+    expect(exported.body.result.rows).toBe(2);
+
+    const bad = await t.call('GET', '/api/v1/stock-inbound/page', { token, query: { materialId: 'steel' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/物料/);
+  });
+});

@@ -56,7 +56,10 @@ export interface FieldDef {
   refActiveOnly?: boolean;
   /** Shown as a list column (default: true for non-text-area fields in the first 8). */
   list?: boolean;
-  /** Appears in the list's search form: `like` for text, `eq` for refs/enums, `range` for dates/numbers. */
+  /**
+   * Appears in the list's search form: `like` for text, `eq` for refs/enums, `range` for dates/numbers.
+   * On a line field it filters the headers to those having a matching line (物料 on stock documents).
+   */
   filter?: 'like' | 'eq' | 'range';
   /** Can be sorted in lists (implies an index in the migration). */
   sortable?: boolean;
@@ -158,6 +161,18 @@ export function permissionsFor(def: ResourceDef, action: string): string[] {
     `${def.permission}:${action}`,
     ...Object.values(def.scopedPermissions?.prefixes ?? {}).map((p) => `${p}:${action}`),
   ];
+}
+
+/** The filterable line fields of a resource, each with its line (their names are unique among the filters). */
+export function lineFilters(def: ResourceDef): { line: LineDef; field: FieldDef }[] {
+  return (def.lines ?? []).flatMap((line) =>
+    line.fields.filter((f) => f.filter).map((field) => ({ line, field })),
+  );
+}
+
+/** Every declared filter of a list: the header's, then the lines'. */
+export function filterFieldsOf(def: ResourceDef): FieldDef[] {
+  return [...def.fields.filter((f) => f.filter), ...lineFilters(def).map((x) => x.field)];
 }
 
 /** snake_case column name of a camelCase field name. */

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MENU_TREE } from '../menu/menu-tree.ts';
 import { allPermissions, flattenMenu } from '../menu/menu-utils.ts';
-import { allowedScope, type FieldDef, mayAct, permissionsFor, refLabelKey } from '../resource/types.ts';
+import {
+  allowedScope,
+  type FieldDef,
+  filterFieldsOf,
+  lineFilters,
+  mayAct,
+  permissionsFor,
+  refLabelKey,
+} from '../resource/types.ts';
 import { RESOURCES, resourceByName } from './registry.ts';
 
 const permissions = new Set(allPermissions(MENU_TREE));
@@ -126,6 +134,14 @@ describe('resource registry', () => {
         for (const f of fields.filter((x) => x.kind === 'ref' || x.kind === 'refs'))
           expect(names, `${where}.${f.name}`).not.toContain(refLabelKey(f));
       }
+      // Line filters share the query string with the header's fields and filters.
+      const filters = filterFieldsOf(def).map((f) => f.name);
+      expect(new Set(filters).size, `${def.name} filters`).toBe(filters.length);
+      for (const { field } of lineFilters(def))
+        expect(
+          def.fields.map((f) => f.name),
+          `${def.name} line filter ${field.name}`,
+        ).not.toContain(field.name);
       const lineNames = (def.lines ?? []).map((l) => l.name);
       for (const n of lineNames)
         expect(

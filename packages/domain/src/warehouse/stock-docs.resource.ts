@@ -86,7 +86,7 @@ const remark: FieldDef = {
 
 function lineFields(extra: FieldDef[] = []): FieldDef[] {
   return [
-    { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true },
+    { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true, filter: 'eq' },
     {
       name: 'quantity',
       label: '数量',
@@ -340,7 +340,14 @@ export const stocktakeResource: ResourceDef = {
       parentColumn: 'stocktake_id',
       max: 5000,
       fields: [
-        { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true },
+        {
+          name: 'materialId',
+          label: '物料',
+          kind: 'ref',
+          ref: 'material-info',
+          required: true,
+          filter: 'eq',
+        },
         { name: 'locationId', label: '库位', kind: 'ref', ref: 'shelf-location' },
         { name: 'batchNo', label: '批次号', kind: 'text', max: 60 },
         {

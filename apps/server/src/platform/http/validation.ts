@@ -21,7 +21,8 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
 }
 
 export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
+  // reportInput: tells a missing value (不能为空) from one of the wrong type.
+  const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return r.data;
   const errors = toFieldErrors(r.error);
   const first = errors[0];

@@ -207,7 +207,7 @@ export async function importSheet(
         });
       else m.set(key, r);
     }
-    const parsed = schema.safeParse(raw);
+    const parsed = schema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       for (const e of toFieldErrors(parsed.error)) {
         const f = fields.find((x) => x.name === e.field);

@@ -3,6 +3,7 @@ import {
   type FieldDef,
   fieldOf,
   type LineDef,
+  lineFilters,
   type ResourceDef,
   refLabelKey,
 } from '@ringmes/domain';
@@ -55,40 +56,63 @@ function subtree(table: string, parentColumn: string, id: number) {
               SELECT id FROM sub)`;
 }
 
-/** Applies the declared filters of a page query. */
+/** The conditions one filter field puts on its column `col`, from the page query. */
+function conditionsOf(
+  f: FieldDef,
+  col: RawBuilder<unknown>,
+  query: Record<string, any>,
+): RawBuilder<boolean>[] {
+  const v = query[f.name];
+  if (f.filter === 'range' || query[`${f.name}From`] !== undefined || query[`${f.name}To`] !== undefined) {
+    const from = query[`${f.name}From`];
+    const to = query[`${f.name}To`];
+    const out: RawBuilder<boolean>[] = [];
+    if (from !== undefined && from !== '') out.push(sql<boolean>`${col} >= ${from}`);
+    if (to !== undefined && to !== '') {
+      out.push(
+        f.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(to)
+          ? sql<boolean>`${col} < (${to}::date + 1)`
+          : sql<boolean>`${col} <= ${to}`,
+      );
+    }
+    return out;
+  }
+  if (v === undefined || v === '') return [];
+  if (f.kind === 'refs') return [sql<boolean>`${v}::bigint = ANY(${col})`];
+  if (f.kind === 'ref') {
+    const target = refTarget(f);
+    const parentField = target.resource?.parentField;
+    return parentField
+      ? [sql<boolean>`${col} IN ${subtree(target.table, columnOf(parentField), v)}`]
+      : [sql<boolean>`${col} = ${v}`];
+  }
+  if (f.kind === 'boolean') return [sql<boolean>`${col} = ${v === 'true'}`];
+  if (f.filter === 'like' || ((f.kind === 'text' || f.kind === 'textarea') && f.filter !== 'eq'))
+    return [sql<boolean>`${col} ILIKE ${containsPattern(String(v))}`];
+  return [sql<boolean>`${col} = ${v}`];
+}
+
+/**
+ * Applies the declared filters of a page query: header fields on their columns, line fields as
+ * `EXISTS` a matching line (one sub-query per line table, all its conditions on the same line).
+ */
 export function applyFilters(
   q: SelectQueryBuilder<any, any, any>,
   def: ResourceDef,
   query: Record<string, any>,
 ) {
   for (const f of def.fields) {
-    const col = sql.ref(`t.${columnOf(f.name)}`);
-    const v = query[f.name];
-    if (f.filter === 'range' || query[`${f.name}From`] !== undefined || query[`${f.name}To`] !== undefined) {
-      const from = query[`${f.name}From`];
-      const to = query[`${f.name}To`];
-      if (from !== undefined && from !== '') q = q.where(sql<boolean>`${col} >= ${from}`);
-      if (to !== undefined && to !== '') {
-        q = q.where(
-          f.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(to)
-            ? sql<boolean>`${col} < (${to}::date + 1)`
-            : sql<boolean>`${col} <= ${to}`,
-        );
-      }
-      continue;
-    }
-    if (v === undefined || v === '') continue;
-    if (f.kind === 'refs') q = q.where(sql<boolean>`${v}::bigint = ANY(${col})`);
-    else if (f.kind === 'ref') {
-      const target = refTarget(f);
-      const parentField = target.resource?.parentField;
-      q = parentField
-        ? q.where(sql<boolean>`${col} IN ${subtree(target.table, columnOf(parentField), v)}`)
-        : q.where(sql<boolean>`${col} = ${v}`);
-    } else if (f.kind === 'boolean') q = q.where(sql<boolean>`${col} = ${v === 'true'}`);
-    else if (f.filter === 'like' || ((f.kind === 'text' || f.kind === 'textarea') && f.filter !== 'eq')) {
-      q = q.where(sql<boolean>`${col} ILIKE ${containsPattern(String(v))}`);
-    } else q = q.where(sql<boolean>`${col} = ${v}`);
+    for (const c of conditionsOf(f, sql.ref(`t.${columnOf(f.name)}`), query)) q = q.where(c);
+  }
+  for (const line of def.lines ?? []) {
+    const conditions = lineFilters(def)
+      .filter((x) => x.line === line)
+      .flatMap(({ field }) => conditionsOf(field, sql.ref(`l.${columnOf(field.name)}`), query));
+    if (!conditions.length) continue;
+    q = q.where(
+      sql<boolean>`EXISTS (SELECT 1 FROM ${sql.table(line.table)} l
+        WHERE l.${sql.ref(line.parentColumn)} = t.id AND ${sql.join(conditions, sql` AND `)})`,
+    );
   }
   if (def.parentField && query[def.parentField] !== undefined) {
     q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);

@@ -1,4 +1,4 @@
-import type { FieldDef, LineDef, ResourceDef } from '@ringmes/domain';
+import { type FieldDef, type LineDef, lineFilters, type ResourceDef } from '@ringmes/domain';
 import { z } from 'zod';
 import { zx } from '../http/validation.ts';
 import { pagingFields } from '../paging.ts';
@@ -181,37 +181,44 @@ export function resourceSchemas(def: ResourceDef): ResourceSchemas {
     version: zx.version,
   });
   const q: Record<string, z.ZodType> = { ...pagingFields, keyword: z.string().trim().max(100).optional() };
-  for (const f of def.fields) {
+  const filters = [...def.fields, ...lineFilters(def).map((x) => x.field)];
+  for (const f of filters) {
     const mode =
       f.filter ??
       (f.name === 'status' || (def.activeField && f.name === def.activeField.name) ? 'eq' : undefined);
-    if (!mode) continue;
-    if (mode === 'range') {
-      const bound =
-        f.kind === 'date' || f.kind === 'datetime'
-          ? z.string().regex(/^\d{4}-\d{2}-\d{2}/, `${f.label}格式应为 YYYY-MM-DD`)
-          : z.coerce.number({ error: `${f.label}必须是数字` });
-      q[`${f.name}From`] = bound.optional();
-      q[`${f.name}To`] = bound.optional();
-    } else if (f.kind === 'ref' || f.kind === 'refs') {
-      q[f.name] = z.coerce
-        .number({ error: `${f.label}必须是记录编号` })
-        .int()
-        .positive()
-        .max(Number.MAX_SAFE_INTEGER)
-        .optional();
-    } else if (f.kind === 'boolean') {
-      q[f.name] = z.enum(['true', 'false'], { error: `${f.label}只能是 true 或 false` }).optional();
-    } else if (f.kind === 'int') {
-      q[f.name] = z.coerce.number().int().optional();
-    } else {
-      q[f.name] = z
-        .string()
-        .trim()
-        .max(f.max ?? 100)
-        .optional();
-    }
+    if (mode) Object.assign(q, filterSchema(f, mode));
   }
   if (def.parentField) q[def.parentField] ??= z.coerce.number().int().positive().optional();
   return { create, update, query: z.strictObject(q) };
+}
+
+/** Query parameters of one filter: `<name>`, or `<name>From` / `<name>To` for a range. */
+function filterSchema(f: FieldDef, mode: NonNullable<FieldDef['filter']>): Record<string, z.ZodType> {
+  const out: Record<string, z.ZodType> = {};
+  if (mode === 'range') {
+    const bound =
+      f.kind === 'date' || f.kind === 'datetime'
+        ? z.string().regex(/^\d{4}-\d{2}-\d{2}/, `${f.label}格式应为 YYYY-MM-DD`)
+        : z.coerce.number({ error: `${f.label}必须是数字` });
+    out[`${f.name}From`] = bound.optional();
+    out[`${f.name}To`] = bound.optional();
+  } else if (f.kind === 'ref' || f.kind === 'refs') {
+    out[f.name] = z.coerce
+      .number({ error: `${f.label}必须是记录编号` })
+      .int()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional();
+  } else if (f.kind === 'boolean') {
+    out[f.name] = z.enum(['true', 'false'], { error: `${f.label}只能是 true 或 false` }).optional();
+  } else if (f.kind === 'int') {
+    out[f.name] = z.coerce.number().int().optional();
+  } else {
+    out[f.name] = z
+      .string()
+      .trim()
+      .max(f.max ?? 100)
+      .optional();
+  }
+  return out;
 }

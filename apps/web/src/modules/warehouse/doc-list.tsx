@@ -25,7 +25,7 @@ import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
 import { Dash, STATUS_OPTIONS, StatusTag } from './shared.tsx';
-import { docApi, type Row, stockApi } from './warehouse.api.ts';
+import { docApi, type Row } from './warehouse.api.ts';
 
 export interface DocListConfig {
   def: ResourceDef;
@@ -60,7 +60,7 @@ const warehouseField = (name: string, label: string) => ({
 const materialField = { name: 'materialId', label: '物料', kind: 'ref' as const, ref: 'material-info' };
 
 function toQuery(values: Filters): Record<string, unknown> {
-  const { dates, materialId: _m, ...rest } = values;
+  const { dates, ...rest } = values;
   return {
     ...rest,
     bizDateFrom: dates?.[0]?.format('YYYY-MM-DD'),
@@ -71,9 +71,7 @@ function toQuery(values: Filters): Record<string, unknown> {
 /**
  * A list of stock documents: filters 单据编号 / 类型 / 状态 / 仓库 / 业务日期 / 物料, status tags and
  * the row actions 查看 / 编辑 / 删除 (drafts) / 过账 / 冲销 by permission.
- *
- * The generic page API has no filter on line materials: a chosen material is matched through the
- * stock ledger (documents that moved it), so it finds posted and reversed documents only.
+ * 物料 lists the documents having a line of that material, drafts included.
  */
 export function DocList(config: DocListConfig) {
   const { def, fixedType } = config;
@@ -86,34 +84,13 @@ export function DocList(config: DocListConfig) {
   const [exporting, setExporting] = useState(false);
 
   const query = { ...toQuery(filters), ...(fixedType ? { type: fixedType } : {}) };
-  const materialId = filters.materialId;
-  const docIds = useQuery({
-    queryKey: ['warehouse', 'ledger-docs', def.name, materialId],
-    queryFn: () =>
-      stockApi
-        .ledger({ materialId, docType: def.name, pageNum: 0 })
-        .then((p) => [...new Set(p.list.map((r) => Number(r.docId)))]),
-    enabled: Boolean(materialId),
-  });
   const list = useQuery({
-    queryKey: ['resource', def.name, 'wh-page', query, materialId ? 'all' : paging],
-    queryFn: () =>
-      api.page({
-        ...query,
-        ...(materialId ? { pageNum: 0 } : paging),
-        sortField: 'docNo',
-        sortOrder: 'desc',
-      }),
+    queryKey: ['resource', def.name, 'wh-page', query, paging],
+    queryFn: () => api.page({ ...query, ...paging, sortField: 'docNo', sortOrder: 'desc' }),
     placeholderData: keepPreviousData,
   });
-  let data = list.data?.list ?? [];
-  let total = list.data?.total ?? 0;
-  if (materialId) {
-    const ids = new Set(docIds.data ?? []);
-    const matched = data.filter((r) => ids.has(r.id));
-    total = matched.length;
-    data = matched.slice((paging.pageNum - 1) * paging.pageSize, paging.pageNum * paging.pageSize);
-  }
+  const data = list.data?.list ?? [];
+  const total = list.data?.total ?? 0;
 
   const remove = async (row: Row) => {
     try {
@@ -242,14 +219,7 @@ export function DocList(config: DocListConfig) {
           <Form.Item name="dates" label="业务日期">
             <DatePicker.RangePicker style={{ width: 240 }} />
           </Form.Item>
-          <Form.Item
-            name="materialId"
-            label={
-              <Tooltip title="按物料筛选时匹配已记账（已过账、已冲销）的单据">
-                <span>物料</span>
-              </Tooltip>
-            }
-          >
+          <Form.Item name="materialId" label="物料">
             <RefSelect field={materialField} placeholder="全部" style={{ width: 200 }} />
           </Form.Item>
           {config.extraFilters}
@@ -278,7 +248,7 @@ export function DocList(config: DocListConfig) {
           size="middle"
           columns={columns}
           dataSource={data}
-          loading={list.isFetching || docIds.isFetching}
+          loading={list.isFetching}
           scroll={{ x: 'max-content' }}
           pagination={{
             current: paging.pageNum,

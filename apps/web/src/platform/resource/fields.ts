@@ -55,7 +55,6 @@ export function listFields(def: ResourceDef): FieldDef[] {
 }
 
 export const formFields = (def: ResourceDef) => def.fields.filter((f) => !f.readonly);
-export const filterFields = (def: ResourceDef) => def.fields.filter((f) => f.filter);
 
 /** Fields the server sorts by: declared sortable, the code and the label field. */
 export function isSortable(def: ResourceDef, name: string): boolean {

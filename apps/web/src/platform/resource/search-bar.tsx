@@ -1,10 +1,10 @@
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
-import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { type FieldDef, filterFieldsOf, type ResourceDef } from '@ringmes/domain';
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactElement, useMemo, useState } from 'react';
 import { DATE_FORMAT } from '../lib/time.ts';
-import { filterFields, hasKeyword, isNumeric, keywordHint } from './fields.ts';
+import { hasKeyword, isNumeric, keywordHint } from './fields.ts';
 import { RefSelect } from './ref-select.tsx';
 
 export type Filters = Record<string, string | number | undefined>;
@@ -67,7 +67,7 @@ export function toFilters(def: ResourceDef, values: Record<string, any>): Filter
   const out: Filters = {};
   const keyword = typeof values.keyword === 'string' ? values.keyword.trim() : '';
   if (keyword) out.keyword = keyword;
-  for (const f of filterFields(def)) {
+  for (const f of filterFieldsOf(def)) {
     if (f.filter === 'range') {
       if (f.kind === 'date' || f.kind === 'datetime') {
         const range = values[f.name] as [Dayjs | null, Dayjs | null] | undefined;
@@ -108,7 +108,7 @@ export function ResourceSearchBar({
   const [form] = Form.useForm();
   const [expanded, setExpanded] = useState(false);
   const items = useMemo(() => {
-    const list = filterFields(def)
+    const list = filterFieldsOf(def)
       .filter((f) => !hidden.includes(f.name))
       .map(filterItem);
     if (hasKeyword(def)) {
