@@ -1,8 +1,6 @@
-import { Form, Input, InputNumber, Modal, Radio, TreeSelect } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import { isApiError } from '../../../platform/api/errors.ts';
-import { toast } from '../../../platform/feedback.ts';
-import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
+import { Form, Input, InputNumber, Radio, TreeSelect } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { type Dept, type DeptInput, deptApi, type Status } from '../system.api.ts';
 import { STATUS_OPTIONS } from '../use-options.ts';
 
@@ -38,7 +36,6 @@ export function DepartmentFormModal({
   onSaved: () => void;
 }) {
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const parents = useMemo(() => withoutSubtree(tree, dept?.id), [tree, dept]);
 
   useEffect(() => {
@@ -58,10 +55,7 @@ export function DepartmentFormModal({
     }
   }, [open, dept, parentId, form]);
 
-  const submit = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    setSaving(true);
+  const save = async (v: Values) => {
     const body: DeptInput = {
       parentId: v.parentId ?? null,
       deptName: v.deptName.trim(),
@@ -70,83 +64,59 @@ export function DepartmentFormModal({
       phone: v.phone?.trim() || undefined,
       status: v.status,
     };
-    try {
-      if (dept) {
-        await deptApi.update({ ...body, id: dept.id, version: dept.version });
-        toast.success('修改成功');
-      } else {
-        await deptApi.add(body);
-        toast.success('新增成功');
-      }
-      onSaved();
-      onClose();
-    } catch (error) {
-      if (isApiError(error)) applyFieldErrors(form, error.errors);
-    } finally {
-      setSaving(false);
-    }
+    if (dept) await deptApi.update({ ...body, id: dept.id, version: dept.version });
+    else await deptApi.add(body);
   };
 
   return (
-    <Modal
+    <FormModal<Values>
+      form={form}
+      editing={Boolean(dept)}
       title={dept ? '修改部门' : '新增部门'}
       open={open}
       width={620}
-      onOk={submit}
-      onCancel={onClose}
-      confirmLoading={saving}
-      okText="确定"
-      cancelText="取消"
-      forceRender
-      mask={{ closable: false }}
+      name="deptForm"
+      initialValues={{ status: '1', orderNum: 0 }}
+      save={save}
+      onSaved={onSaved}
+      onClose={onClose}
     >
-      <Form<Values>
-        name="deptForm"
-        form={form}
-        layout="vertical"
-        className="rm-form-grid"
-        initialValues={{ status: '1', orderNum: 0 }}
-        autoComplete="off"
-        style={{ marginTop: 16 }}
-        data-testid="dept-form"
+      <Form.Item label="上级部门" name="parentId" className="rm-span-2" tooltip="不选择则为顶级部门">
+        <TreeSelect
+          allowClear
+          placeholder="选择上级部门（不选为顶级部门）"
+          treeDefaultExpandAll
+          treeData={parents}
+          fieldNames={{ label: 'deptName', value: 'id', children: 'childDept' }}
+          showSearch={{ treeNodeFilterProp: 'deptName' }}
+        />
+      </Form.Item>
+      <Form.Item
+        label="部门名称"
+        name="deptName"
+        rules={[
+          { required: true, whitespace: true, message: '请输入部门名称' },
+          { max: 30, message: '部门名称不能超过30个字符' },
+        ]}
       >
-        <Form.Item label="上级部门" name="parentId" className="rm-span-2" tooltip="不选择则为顶级部门">
-          <TreeSelect
-            allowClear
-            placeholder="选择上级部门（不选为顶级部门）"
-            treeDefaultExpandAll
-            treeData={parents}
-            fieldNames={{ label: 'deptName', value: 'id', children: 'childDept' }}
-            showSearch={{ treeNodeFilterProp: 'deptName' }}
-          />
-        </Form.Item>
-        <Form.Item
-          label="部门名称"
-          name="deptName"
-          rules={[
-            { required: true, whitespace: true, message: '请输入部门名称' },
-            { max: 30, message: '部门名称不能超过30个字符' },
-          ]}
-        >
-          <Input placeholder="如：磨加工车间" maxLength={30} />
-        </Form.Item>
-        <Form.Item label="显示排序" name="orderNum">
-          <InputNumber min={0} max={9999} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item label="负责人" name="leader" rules={[{ max: 20, message: '负责人不能超过20个字符' }]}>
-          <Input placeholder="请输入负责人" maxLength={20} />
-        </Form.Item>
-        <Form.Item
-          label="联系电话"
-          name="phone"
-          rules={[{ pattern: /^[0-9-]{7,20}$/, message: '请输入正确的联系电话' }]}
-        >
-          <Input placeholder="手机或座机号码" maxLength={20} />
-        </Form.Item>
-        <Form.Item label="部门状态" name="status">
-          <Radio.Group options={STATUS_OPTIONS.map((o) => ({ ...o }))} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="如：磨加工车间" maxLength={30} />
+      </Form.Item>
+      <Form.Item label="显示排序" name="orderNum">
+        <InputNumber min={0} max={9999} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item label="负责人" name="leader" rules={[{ max: 20, message: '负责人不能超过20个字符' }]}>
+        <Input placeholder="请输入负责人" maxLength={20} />
+      </Form.Item>
+      <Form.Item
+        label="联系电话"
+        name="phone"
+        rules={[{ pattern: /^[0-9-]{7,20}$/, message: '请输入正确的联系电话' }]}
+      >
+        <Input placeholder="手机或座机号码" maxLength={20} />
+      </Form.Item>
+      <Form.Item label="部门状态" name="status">
+        <Radio.Group options={STATUS_OPTIONS.map((o) => ({ ...o }))} />
+      </Form.Item>
+    </FormModal>
   );
 }

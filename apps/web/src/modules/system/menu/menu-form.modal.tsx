@@ -1,10 +1,8 @@
-import { Form, Input, InputNumber, Modal, Radio, Select, Switch, TreeSelect } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
+import { useEffect, useMemo } from 'react';
 import { parseParameter } from '../../../app/menu-model.ts';
 import type { ServerMenu } from '../../../app/session.ts';
-import { isApiError } from '../../../platform/api/errors.ts';
-import { toast } from '../../../platform/feedback.ts';
-import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
+import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { type MenuInput, menuApi, menuNodeId } from '../system.api.ts';
 import { CatalogIcon, ICON_CATALOG } from './icon-catalog.tsx';
 
@@ -74,7 +72,6 @@ export function MenuFormModal({
   onSaved: () => void;
 }) {
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const nodeType = Form.useWatch('nodeType', form) ?? '1';
   const menuStatus = Form.useWatch('menuStatus', form);
   const options = useMemo(() => parentOptions(menus, node ? menuNodeId(node) : undefined), [menus, node]);
@@ -102,10 +99,7 @@ export function MenuFormModal({
     }
   }, [open, node, parentId, form]);
 
-  const submit = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    setSaving(true);
+  const save = async (v: Values) => {
     const parameter: Record<string, unknown> = {};
     if (v.nodeType === '2') {
       if (v.activeMenu?.trim()) parameter.activeMenu = v.activeMenu.trim();
@@ -123,166 +117,128 @@ export function MenuFormModal({
       menuStatus: v.nodeType === '3' ? '1' : v.menuStatus,
       parameter: Object.keys(parameter).length ? JSON.stringify(parameter) : '',
     };
-    try {
-      if (node) {
-        await menuApi.edit(menuNodeId(node), { ...body, version: node.version });
-        toast.success('修改成功');
-      } else {
-        await menuApi.add(body);
-        toast.success('新增成功');
-      }
-      onSaved();
-      onClose();
-    } catch (error) {
-      if (isApiError(error)) applyFieldErrors(form, error.errors);
-    } finally {
-      setSaving(false);
-    }
+    if (node) await menuApi.edit(menuNodeId(node), { ...body, version: node.version });
+    else await menuApi.add(body);
   };
 
   return (
-    <Modal
+    <FormModal<Values>
+      form={form}
+      editing={Boolean(node)}
       title={node ? '修改菜单' : '新增菜单'}
       open={open}
       width={680}
-      onOk={submit}
-      onCancel={onClose}
-      confirmLoading={saving}
-      okText="确定"
-      cancelText="取消"
-      forceRender
-      mask={{ closable: false }}
+      name="menuForm"
+      initialValues={{ parentId: 0, nodeType: '1', menuStatus: '1', location: 0 }}
+      save={save}
+      onSaved={onSaved}
+      onClose={onClose}
     >
-      <Form<Values>
-        name="menuForm"
-        form={form}
-        layout="vertical"
-        className="rm-form-grid"
-        initialValues={{ parentId: 0, nodeType: '1', menuStatus: '1', location: 0 }}
-        autoComplete="off"
-        style={{ marginTop: 16 }}
-        data-testid="menu-form"
+      <Form.Item
+        label="上级菜单"
+        name="parentId"
+        className="rm-span-2"
+        rules={[{ required: true, message: '请选择上级菜单' }]}
       >
-        <Form.Item
-          label="上级菜单"
-          name="parentId"
-          className="rm-span-2"
-          rules={[{ required: true, message: '请选择上级菜单' }]}
-        >
-          <TreeSelect
-            treeData={options}
-            treeDefaultExpandedKeys={[0]}
-            showSearch={{ treeNodeFilterProp: 'title' }}
-            placeholder="选择上级菜单"
-            styles={{ popup: { root: { maxHeight: 360, overflow: 'auto' } } }}
+        <TreeSelect
+          treeData={options}
+          treeDefaultExpandedKeys={[0]}
+          showSearch={{ treeNodeFilterProp: 'title' }}
+          placeholder="选择上级菜单"
+          styles={{ popup: { root: { maxHeight: 360, overflow: 'auto' } } }}
+        />
+      </Form.Item>
+      <Form.Item label="菜单类型" name="nodeType" className="rm-span-2">
+        <Radio.Group
+          options={[
+            { value: '1', label: '目录' },
+            { value: '2', label: '菜单' },
+            { value: '3', label: '按钮' },
+          ]}
+          optionType="button"
+          buttonStyle="solid"
+        />
+      </Form.Item>
+      <Form.Item
+        label={nodeType === '3' ? '按钮名称' : '菜单名称'}
+        name="menuName"
+        rules={[
+          { required: true, whitespace: true, message: '请输入名称' },
+          { max: 50, message: '名称不能超过50个字符' },
+        ]}
+      >
+        <Input placeholder="中文名称，如：销售订单" maxLength={50} />
+      </Form.Item>
+      <Form.Item label="显示排序" name="location" rules={[{ required: true, message: '请输入显示排序' }]}>
+        <InputNumber min={0} max={99999} style={{ width: '100%' }} />
+      </Form.Item>
+      {nodeType !== '3' && (
+        <Form.Item label="菜单图标" name="menuIco">
+          <Select
+            allowClear
+            placeholder="选择图标"
+            options={ICON_OPTIONS}
+            showSearch={{
+              filterOption: (input, option) => Boolean(option?.search.includes(input.toLowerCase())),
+            }}
           />
         </Form.Item>
-        <Form.Item label="菜单类型" name="nodeType" className="rm-span-2">
-          <Radio.Group
-            options={[
-              { value: '1', label: '目录' },
-              { value: '2', label: '菜单' },
-              { value: '3', label: '按钮' },
-            ]}
-            optionType="button"
-            buttonStyle="solid"
-          />
-        </Form.Item>
+      )}
+      {nodeType !== '3' && (
         <Form.Item
-          label={nodeType === '3' ? '按钮名称' : '菜单名称'}
-          name="menuName"
+          label="路由地址"
+          name="menuPath"
+          tooltip="以 / 开头的完整地址，如 /sale-manage/sale-order"
           rules={[
-            { required: true, whitespace: true, message: '请输入名称' },
-            { max: 50, message: '名称不能超过50个字符' },
+            { required: nodeType === '2', message: '请输入路由地址' },
+            { pattern: /^\/[A-Za-z0-9/_-]*$/, message: '路由地址以 / 开头，只能包含字母、数字、/ _ -' },
           ]}
         >
-          <Input placeholder="中文名称，如：销售订单" maxLength={50} />
+          <Input placeholder="/module/page" />
         </Form.Item>
-        <Form.Item label="显示排序" name="location" rules={[{ required: true, message: '请输入显示排序' }]}>
-          <InputNumber min={0} max={99999} style={{ width: '100%' }} />
+      )}
+      {nodeType !== '1' && (
+        <Form.Item
+          label="权限标识"
+          name="menuPermissions"
+          tooltip="area:resource:action，如 sale:order:add"
+          rules={[
+            { required: nodeType === '3', message: '请输入权限标识' },
+            { pattern: /^[A-Za-z0-9*]+(:[A-Za-z0-9*]+)*$/, message: '格式为 area:resource:action' },
+          ]}
+        >
+          <Input placeholder="如 system:user:add" />
         </Form.Item>
-        {nodeType !== '3' && (
-          <Form.Item label="菜单图标" name="menuIco">
-            <Select
-              allowClear
-              placeholder="选择图标"
-              options={ICON_OPTIONS}
-              showSearch={{
-                filterOption: (input, option) => Boolean(option?.search.includes(input.toLowerCase())),
-              }}
-            />
-          </Form.Item>
-        )}
-        {nodeType !== '3' && (
-          <Form.Item
-            label="路由地址"
-            name="menuPath"
-            tooltip="以 / 开头的完整地址，如 /sale-manage/sale-order"
-            rules={[
-              { required: nodeType === '2', message: '请输入路由地址' },
-              { pattern: /^\/[A-Za-z0-9/_-]*$/, message: '路由地址以 / 开头，只能包含字母、数字、/ _ -' },
+      )}
+      {nodeType !== '3' && (
+        <Form.Item label="显示状态" name="menuStatus" tooltip="隐藏的菜单不出现在导航中，但仍可通过地址访问">
+          <Radio.Group
+            options={[
+              { value: '1', label: '显示' },
+              { value: '0', label: '隐藏' },
             ]}
-          >
-            <Input placeholder="/module/page" />
+          />
+        </Form.Item>
+      )}
+      {nodeType === '2' && menuStatus === '0' && (
+        <Form.Item
+          label="高亮菜单"
+          name="activeMenu"
+          tooltip="隐藏页面（新增/编辑/详情）在导航中高亮的列表页地址"
+        >
+          <Input placeholder="/module/list-page" />
+        </Form.Item>
+      )}
+      {nodeType === '2' && (
+        <div className="rm-span-2" style={{ display: 'flex', gap: 32 }}>
+          <Form.Item label="不缓存" name="noCache" valuePropName="checked" tooltip="离开页面后不保留页面状态">
+            <Switch />
           </Form.Item>
-        )}
-        {nodeType !== '1' && (
-          <Form.Item
-            label="权限标识"
-            name="menuPermissions"
-            tooltip="area:resource:action，如 sale:order:add"
-            rules={[
-              { required: nodeType === '3', message: '请输入权限标识' },
-              { pattern: /^[A-Za-z0-9*]+(:[A-Za-z0-9*]+)*$/, message: '格式为 area:resource:action' },
-            ]}
-          >
-            <Input placeholder="如 system:user:add" />
+          <Form.Item label="固定标签" name="affix" valuePropName="checked" tooltip="在标签栏中固定，不可关闭">
+            <Switch />
           </Form.Item>
-        )}
-        {nodeType !== '3' && (
-          <Form.Item
-            label="显示状态"
-            name="menuStatus"
-            tooltip="隐藏的菜单不出现在导航中，但仍可通过地址访问"
-          >
-            <Radio.Group
-              options={[
-                { value: '1', label: '显示' },
-                { value: '0', label: '隐藏' },
-              ]}
-            />
-          </Form.Item>
-        )}
-        {nodeType === '2' && menuStatus === '0' && (
-          <Form.Item
-            label="高亮菜单"
-            name="activeMenu"
-            tooltip="隐藏页面（新增/编辑/详情）在导航中高亮的列表页地址"
-          >
-            <Input placeholder="/module/list-page" />
-          </Form.Item>
-        )}
-        {nodeType === '2' && (
-          <div className="rm-span-2" style={{ display: 'flex', gap: 32 }}>
-            <Form.Item
-              label="不缓存"
-              name="noCache"
-              valuePropName="checked"
-              tooltip="离开页面后不保留页面状态"
-            >
-              <Switch />
-            </Form.Item>
-            <Form.Item
-              label="固定标签"
-              name="affix"
-              valuePropName="checked"
-              tooltip="在标签栏中固定，不可关闭"
-            >
-              <Switch />
-            </Form.Item>
-          </div>
-        )}
-      </Form>
-    </Modal>
+        </div>
+      )}
+    </FormModal>
   );
 }

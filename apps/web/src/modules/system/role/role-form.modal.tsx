@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form, Input, InputNumber, Modal, Radio } from 'antd';
+import { Form, Input, InputNumber, Radio } from 'antd';
 import { useEffect, useState } from 'react';
-import { isApiError } from '../../../platform/api/errors.ts';
-import { toast } from '../../../platform/feedback.ts';
-import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
+import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { menuApi, type Role, type RoleInput, roleApi, type Status, systemKeys } from '../system.api.ts';
 import { STATUS_OPTIONS } from '../use-options.ts';
 import { linkedCheckedKeys, MenuPermissionTree, type PermissionValue } from './menu-permission-tree.tsx';
@@ -29,7 +27,6 @@ export function RoleFormModal({
   onSaved: () => void;
 }) {
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const [linked, setLinked] = useState(true);
   const [perm, setPerm] = useState<PermissionValue>({ checked: [], halfChecked: [] });
   const menus = useQuery({ queryKey: [...systemKeys.menus, 'tree'], queryFn: menuApi.tree, enabled: open });
@@ -62,10 +59,7 @@ export function RoleFormModal({
     setPerm({ checked: linkedCheckedKeys(menus.data, info.data.menuIds ?? []), halfChecked: [] });
   }, [open, role, info.data, menus.data]);
 
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setSaving(true);
+  const save = async (values: Values) => {
     const menuIds = [...new Set([...perm.checked, ...(linked ? perm.halfChecked : [])])];
     const body: RoleInput = {
       roleName: values.roleName.trim(),
@@ -75,87 +69,63 @@ export function RoleFormModal({
       remark: values.remark?.trim() || undefined,
       menuIds,
     };
-    try {
-      if (role) {
-        await roleApi.edit(role.id, { ...body, version: info.data?.version ?? role.version });
-        toast.success('修改成功');
-      } else {
-        await roleApi.add(body);
-        toast.success('新增成功');
-      }
-      onSaved();
-      onClose();
-    } catch (error) {
-      if (isApiError(error)) applyFieldErrors(form, error.errors);
-    } finally {
-      setSaving(false);
-    }
+    if (role) await roleApi.edit(role.id, { ...body, version: info.data?.version ?? role.version });
+    else await roleApi.add(body);
   };
 
   return (
-    <Modal
+    <FormModal<Values>
+      form={form}
+      editing={Boolean(role)}
       title={role ? '编辑角色' : '新增角色'}
       open={open}
       width={760}
-      onOk={submit}
-      onCancel={onClose}
-      confirmLoading={saving}
-      okText="确定"
-      cancelText="取消"
-      forceRender
-      mask={{ closable: false }}
+      name="roleForm"
+      initialValues={{ status: '1', orderNum: 0 }}
+      save={save}
+      onSaved={onSaved}
+      onClose={onClose}
     >
-      <Form<Values>
-        name="roleForm"
-        form={form}
-        layout="vertical"
-        className="rm-form-grid"
-        initialValues={{ status: '1', orderNum: 0 }}
-        autoComplete="off"
-        style={{ marginTop: 16 }}
-        data-testid="role-form"
+      <Form.Item
+        label="角色名称"
+        name="roleName"
+        rules={[
+          { required: true, whitespace: true, message: '请输入角色名称' },
+          { max: 30, message: '角色名称不能超过30个字符' },
+        ]}
       >
-        <Form.Item
-          label="角色名称"
-          name="roleName"
-          rules={[
-            { required: true, whitespace: true, message: '请输入角色名称' },
-            { max: 30, message: '角色名称不能超过30个字符' },
-          ]}
-        >
-          <Input placeholder="如：仓库管理员" maxLength={30} />
-        </Form.Item>
-        <Form.Item
-          label="权限字符"
-          name="roleKey"
-          tooltip="程序中使用的角色标识，如 warehouse；admin 为超级管理员"
-          rules={[
-            { required: true, whitespace: true, message: '请输入权限字符' },
-            { pattern: /^[A-Za-z][A-Za-z0-9_:-]{1,49}$/, message: '以字母开头，2-50 位字母、数字或 _ : -' },
-          ]}
-        >
-          <Input placeholder="如：warehouse" maxLength={50} disabled={role?.roleKey === 'admin'} />
-        </Form.Item>
-        <Form.Item label="显示顺序" name="orderNum">
-          <InputNumber min={0} max={9999} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item label="状态" name="status">
-          <Radio.Group options={STATUS_OPTIONS.map((o) => ({ ...o }))} />
-        </Form.Item>
-        <Form.Item label="菜单权限" className="rm-span-2">
-          <MenuPermissionTree
-            menus={menus.data ?? []}
-            loading={menus.isLoading || (Boolean(role) && info.isLoading)}
-            value={perm}
-            onChange={setPerm}
-            linked={linked}
-            onLinkedChange={setLinked}
-          />
-        </Form.Item>
-        <Form.Item label="备注" name="remark" className="rm-span-2">
-          <Input.TextArea rows={2} maxLength={200} showCount placeholder="请输入内容" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="如：仓库管理员" maxLength={30} />
+      </Form.Item>
+      <Form.Item
+        label="权限字符"
+        name="roleKey"
+        tooltip="程序中使用的角色标识，如 warehouse；admin 为超级管理员"
+        rules={[
+          { required: true, whitespace: true, message: '请输入权限字符' },
+          { pattern: /^[A-Za-z][A-Za-z0-9_:-]{1,49}$/, message: '以字母开头，2-50 位字母、数字或 _ : -' },
+        ]}
+      >
+        <Input placeholder="如：warehouse" maxLength={50} disabled={role?.roleKey === 'admin'} />
+      </Form.Item>
+      <Form.Item label="显示顺序" name="orderNum">
+        <InputNumber min={0} max={9999} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item label="状态" name="status">
+        <Radio.Group options={STATUS_OPTIONS.map((o) => ({ ...o }))} />
+      </Form.Item>
+      <Form.Item label="菜单权限" className="rm-span-2">
+        <MenuPermissionTree
+          menus={menus.data ?? []}
+          loading={menus.isLoading || (Boolean(role) && info.isLoading)}
+          value={perm}
+          onChange={setPerm}
+          linked={linked}
+          onLinkedChange={setLinked}
+        />
+      </Form.Item>
+      <Form.Item label="备注" name="remark" className="rm-span-2">
+        <Input.TextArea rows={2} maxLength={200} showCount placeholder="请输入内容" />
+      </Form.Item>
+    </FormModal>
   );
 }
