@@ -386,6 +386,34 @@ export default {
       value: `${br.p50} / ${br.p99}`,
       unit: 'ms',
     });
+    // One material's ledger, as the inventory-details drawer asks for it: with the balance after
+    // each move and the totals, first and last page.
+    const mat = (await c.query(`SELECT min(id) AS id FROM material WHERE code LIKE 'SM%'`)).rows[0].id;
+    const matPath = (n) => `/api/v1/stock-ledger/page?materialId=${mat}&pageNum=${n}&pageSize=20`;
+    const mp = await call(server.base, 'GET', matPath(1), { token });
+    if (mp.status !== 200 || mp.body.result.list[0]?.balanceAfter === undefined)
+      throw new Error(`material ledger answered HTTP ${mp.status} without balances`);
+    const matLast = Math.ceil(mp.body.result.total / 20);
+    const mr = {};
+    for (const [k, n] of [
+      ['first', 1],
+      ['last', matLast],
+    ]) {
+      mr[k] = await cannon({
+        url: server.base + matPath(n),
+        headers,
+        connections: LCONN,
+        duration: 4,
+        warmup: 1,
+      });
+      if (mr[k].non2xx || mr[k].errors) throw new Error(`material ledger page ${n} failed`);
+      ctx.log(`material ledger ${k} page ${n}: p50 ${mr[k].p50} ms p99 ${mr[k].p99} ms`);
+    }
+    rows.push({
+      metric: `one material's ledger (${mp.body.result.total} moves) with balance after each move, first / last page p50`,
+      value: `${mr.first.p50} / ${mr.last.p50}`,
+      unit: 'ms',
+    });
     await server.stop();
     return rows;
   },

@@ -222,6 +222,10 @@ test.describe('warehouse flow', () => {
     await expect(moves.filter({ hasText: inboundNo })).toContainText('+500');
     await expect(moves.filter({ hasText: outboundNo })).toContainText('-200');
     await expect(moves.filter({ hasText: stocktakeNo })).toContainText('-10');
+    // The newest move's 结存数量 is the balance shown above the list (both summed on the server).
+    const balance = ((await ledger.getByTestId('ledger-balance').textContent()) ?? '').trim();
+    expect(Number(balance.replace(/,/g, ''))).toBeGreaterThanOrEqual(190);
+    await expect(moves.first().locator('td.ant-table-cell').nth(8)).toHaveText(balance);
     await shot(page, 'wh-07-ledger-drawer');
   });
 });

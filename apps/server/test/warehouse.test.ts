@@ -537,3 +537,53 @@ describe('document lists', () => {
     expect(bad.body.message).toMatch(/物料/);
   });
 });
+
+describe('ledger of one material', () => {
+  it('answers the balance after each move and the totals, on every page and under filters', async () => {
+    const m = await w.material();
+    const moves: [string, number, Record<string, unknown>][] = [
+      ['stock-inbound', 100, {}],
+      ['stock-outbound', 30, {}],
+      ['stock-inbound', 12.5, { warehouseId: w.otherWarehouseId }],
+      ['stock-inbound', 8, {}],
+      ['stock-outbound', 50, {}],
+    ];
+    for (const [kind, quantity, extra] of moves) {
+      const doc = await (kind === 'stock-inbound' ? w.inbound : w.outbound)(
+        [{ materialId: m.id, quantity }],
+        extra,
+      );
+      expect((await w.post(kind, doc.id)).status).toBe(200);
+    }
+    const ledger = async (query: Record<string, unknown>) => {
+      const r = await t.call('GET', '/api/v1/stock-ledger/page', {
+        token,
+        query: { materialId: m.id, ...query },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.result;
+    };
+    const all = await ledger({ pageNum: 0 });
+    expect(all.list.map((r: any) => Number(r.balanceAfter))).toEqual([40.5, 90.5, 82.5, 70, 100]);
+    expect(all.summary).toEqual({ inQuantity: '120.5000', outQuantity: '80.0000', balance: '40.5000' });
+
+    // Page by page, from either end of the index, the same figures.
+    const paged = [];
+    for (let pageNum = 1; pageNum <= 5; pageNum++)
+      paged.push(...(await ledger({ pageNum, pageSize: 1 })).list.map((r: any) => Number(r.balanceAfter)));
+    expect(paged).toEqual([40.5, 90.5, 82.5, 70, 100]);
+
+    // One warehouse: its own running balance; a direction filter keeps the scope's balance.
+    const main = await ledger({ pageNum: 0, warehouseId: w.warehouseId });
+    expect(main.list.map((r: any) => Number(r.balanceAfter))).toEqual([28, 78, 70, 100]);
+    expect(main.summary.balance).toBe('28.0000');
+    const out = await ledger({ pageNum: 1, pageSize: 20, direction: 'out' });
+    expect(out.list.map((r: any) => Number(r.balanceAfter))).toEqual([40.5, 70]);
+    expect(out.summary).toMatchObject({ inQuantity: '0', outQuantity: '80.0000', balance: '40.5000' });
+
+    // Unscoped lists carry neither.
+    const unscoped = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { pageSize: 1 } });
+    expect(unscoped.body.result.summary).toBeUndefined();
+    expect(unscoped.body.result.list[0].balanceAfter).toBeUndefined();
+  });
+});

@@ -83,9 +83,7 @@ const STATUS_TEXT: Record<string, string> = { draft: '草稿', posted: '已过�
 
 interface MaterialInfo {
   id: number;
-  code: string;
   name: string;
-  unitId: number;
   batchManaged: boolean;
 }
 
@@ -93,7 +91,7 @@ async function materialsOf(db: Db, ids: number[]): Promise<Map<number, MaterialI
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('material')
-    .select(['id', 'code', 'name', 'unitId', 'batchManaged'])
+    .select(['id', 'name', 'batchManaged'])
     .where('id', 'in', [...new Set(ids)])
     .execute();
   return new Map(rows.map((r: any) => [r.id, r]));

@@ -245,8 +245,10 @@ export async function applyMoves(
   // adds the other moves' quantities to the quantity the average is spread over and writes the
   // ledger rows, costing them at the average it returns (or at their own cost: priced inbound
   // moves and reversals of outbound ones).
-  const priced = ledger.filter((l) => l.quantity.gt(0) && l.unitCost !== null && l.reversalOf === null);
-  if (priced.length) {
+  const priced = new Set(
+    ledger.filter((l) => l.quantity.gt(0) && l.unitCost !== null && l.reversalOf === null),
+  );
+  if (priced.size) {
     const byMaterial = new Map<number, { q: Decimal; amount: Decimal }>();
     for (const l of priced) {
       const a = byMaterial.get(l.key.materialId) ?? { q: D(0), amount: D(0) };
@@ -273,7 +275,7 @@ export async function applyMoves(
   const spread = new Map<number, Decimal>();
   for (const l of ledger) {
     const q = spread.get(l.key.materialId) ?? D(0);
-    spread.set(l.key.materialId, priced.includes(l) ? q : q.plus(l.quantity));
+    spread.set(l.key.materialId, priced.has(l) ? q : q.plus(l.quantity));
   }
   const own = (l: LedgerEntry) => (l.unitCost !== null && l.quantity.gt(0) ? l.unitCost.toString() : null);
   const ids = [...spread.keys()];

@@ -100,17 +100,40 @@ const ledgerQuery = z.strictObject({
     .optional(),
 });
 
+/** Totals of a ledger list scoped to one material: moved in and out under the filter, and the balance now. */
+interface LedgerSummary {
+  inQuantity: string;
+  outQuantity: string;
+  balance: string;
+}
+
 /**
  * Ledger moves, newest first. Pages past the middle are read from the other end of the index
  * (ORDER BY id ASC with a small offset), so the last page of millions of rows is as fast as the
  * first; the count is exact.
+ *
+ * Scoped to a material (`materialId`, narrowed by warehouse, location and batch when given), each
+ * move also carries `balanceAfter` — the scope's quantity right after it, whatever the other
+ * filters — and the answer a `summary`. Both are summed in SQL from the side of the ledger nearer
+ * the page: the balance table minus the newer moves, or the older moves plus the page.
  */
-export async function ledgerPage(db: Db, q: z.infer<typeof ledgerQuery>): Promise<Page<any>> {
-  const where = [sql`true`];
-  if (q.materialId) where.push(sql`s.material_id = ${q.materialId}`);
-  if (q.warehouseId) where.push(sql`s.warehouse_id = ${q.warehouseId}`);
-  if (q.locationId) where.push(sql`s.location_id = ${q.locationId}`);
-  if (q.batchNo) where.push(sql`s.batch_no = ${q.batchNo}`);
+export async function ledgerPage(
+  db: Db,
+  q: z.infer<typeof ledgerQuery>,
+): Promise<Page<any> & { summary?: LedgerSummary }> {
+  // Balance-key filters: the same columns on stock_ledger and stock_balance.
+  const keyOn = (a: string) => {
+    const c = (col: string) => sql.ref(`${a}.${col}`);
+    const out = [];
+    if (q.materialId) out.push(sql`${c('material_id')} = ${q.materialId}`);
+    if (q.warehouseId) out.push(sql`${c('warehouse_id')} = ${q.warehouseId}`);
+    if (q.locationId) out.push(sql`${c('location_id')} = ${q.locationId}`);
+    if (q.batchNo) out.push(sql`${c('batch_no')} = ${q.batchNo}`);
+    return out;
+  };
+  const scoped = Boolean(q.materialId);
+  const scope = (a: string) => sql.join(keyOn(a), sql` AND `);
+  const where = [sql`true`, ...keyOn('s')];
   if (q.docType) where.push(sql`s.doc_type = ${q.docType}`);
   if (q.docNo) where.push(sql`s.doc_no = ${q.docNo}`);
   if (q.direction === 'in') where.push(sql`s.quantity > 0`);
@@ -118,9 +141,28 @@ export async function ledgerPage(db: Db, q: z.infer<typeof ledgerQuery>): Promis
   if (q.bizDateFrom) where.push(sql`s.biz_date >= ${q.bizDateFrom}::date`);
   if (q.bizDateTo) where.push(sql`s.biz_date <= ${q.bizDateTo}::date`);
   const cond = sql.join(where, sql` AND `);
-  const total = (
-    await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger s WHERE ${cond}`.execute(db)
-  ).rows[0].n;
+  const head = (
+    await sql<{ n: number } & Partial<LedgerSummary>>`
+      SELECT count(*)::int AS n
+        ${
+          scoped
+            ? sql`, coalesce(sum(s.quantity) FILTER (WHERE s.quantity > 0), 0)::text AS in_quantity,
+                  coalesce(-sum(s.quantity) FILTER (WHERE s.quantity < 0), 0)::text AS out_quantity,
+                  (SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})::text AS balance`
+            : sql``
+        }
+        FROM stock_ledger s WHERE ${cond}`.execute(db)
+  ).rows[0];
+  const total = head.n;
+  const summary = scoped
+    ? {
+        summary: {
+          inQuantity: head.inQuantity,
+          outQuantity: head.outQuantity,
+          balance: head.balance,
+        } as LedgerSummary,
+      }
+    : {};
   const size = q.pageNum === 0 ? Math.min(total, 100_000) : q.pageSize;
   const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
   const fromEnd = q.pageNum > 0 && offset > total / 2;
@@ -130,25 +172,36 @@ export async function ledgerPage(db: Db, q: z.infer<typeof ledgerQuery>): Promis
     SELECT s.id FROM stock_ledger s WHERE ${cond}
      ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${off}`.execute(db);
   const idList = ids.rows.map((r) => r.id);
-  const rows = idList.length
-    ? (
-        await sql<any>`
-          SELECT s.id, s.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
-                 s.warehouse_id, w.name AS warehouse_name, s.location_id, l.name AS location_name, s.batch_no, s.quality_status,
-                 s.quantity::text AS quantity, s.unit_cost::text AS unit_cost, s.amount::text AS amount,
-                 s.doc_type, s.doc_kind, s.doc_id, s.doc_no, s.line_id, s.biz_date, s.reversal_of, s.created_at,
-                 cu.first_name AS created_by_name
-            FROM stock_ledger s
-            JOIN material m ON m.id = s.material_id
-            JOIN warehouse w ON w.id = s.warehouse_id
-            LEFT JOIN shelf_location l ON l.id = s.location_id
-            LEFT JOIN material_unit u ON u.id = m.unit_id
-            LEFT JOIN app_user cu ON cu.id = s.created_by
-           WHERE s.id = ANY(${sql.val(idList)}::bigint[])
-           ORDER BY s.id DESC`.execute(db)
-      ).rows
-    : [];
-  return { list: rows, total, pageNum: q.pageNum, pageSize: size };
+  if (!idList.length) return { list: [], total, pageNum: q.pageNum, pageSize: size, ...summary };
+  const min = Math.min(...idList);
+  const max = Math.max(...idList);
+  const after = scoped
+    ? fromEnd
+      ? sql`(SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id < ${min})
+            + sum(p.quantity) OVER (ORDER BY p.id)`
+      : sql`(SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})
+            - (SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id > ${max})
+            - coalesce(sum(p.quantity) OVER (ORDER BY p.id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
+    : null;
+  const rows = (
+    await sql<any>`
+      ${after ? sql`WITH running AS (SELECT p.id, (${after})::text AS balance_after FROM stock_ledger p WHERE ${scope('p')} AND p.id BETWEEN ${min} AND ${max})` : sql``}
+      SELECT s.id, s.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
+             s.warehouse_id, w.name AS warehouse_name, s.location_id, l.name AS location_name, s.batch_no, s.quality_status,
+             s.quantity::text AS quantity, s.unit_cost::text AS unit_cost, s.amount::text AS amount,
+             s.doc_type, s.doc_kind, s.doc_id, s.doc_no, s.line_id, s.biz_date, s.reversal_of, s.created_at,
+             cu.first_name AS created_by_name ${after ? sql`, r.balance_after` : sql``}
+        FROM stock_ledger s
+        JOIN material m ON m.id = s.material_id
+        JOIN warehouse w ON w.id = s.warehouse_id
+        LEFT JOIN shelf_location l ON l.id = s.location_id
+        LEFT JOIN material_unit u ON u.id = m.unit_id
+        LEFT JOIN app_user cu ON cu.id = s.created_by
+        ${after ? sql`JOIN running r ON r.id = s.id` : sql``}
+       WHERE s.id = ANY(${sql.val(idList)}::bigint[])
+       ORDER BY s.id DESC`.execute(db)
+  ).rows;
+  return { list: rows, total, pageNum: q.pageNum, pageSize: size, ...summary };
 }
 
 export function stockQueryRoutes(app: App) {

@@ -15,7 +15,7 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { toast } from '../../platform/feedback.ts';
@@ -84,42 +84,33 @@ function docKindLabel(move: Row): string {
 }
 
 /**
- * The ledger of one material (optionally one warehouse), oldest first, with the running quantity
- * after each move. The running quantity is summed here from every move of the scope.
+ * The ledger of one material (optionally one warehouse), newest first, a page at a time, with the
+ * balance after each move and the totals as the server sums them.
  */
 export function MaterialLedger({ materialId, warehouseId }: { materialId: number; warehouseId?: number }) {
   const [direction, setDirection] = useState<'in' | 'out' | undefined>();
-  const q = { materialId, warehouseId, pageNum: 0 };
-  const ledger = useQuery({ queryKey: whKeys.ledger(q), queryFn: () => stockApi.ledger(q) });
-  const moves = useMemo(() => {
-    const rows = [...(ledger.data?.list ?? [])].sort((a, b) => a.id - b.id);
-    let running = 0;
-    return rows
-      .map((r): Row & { running: number } => {
-        running += Number(r.quantity);
-        return { ...r, running };
-      })
-      .reverse();
-  }, [ledger.data]);
-  const shown = direction
-    ? moves.filter((m) => (direction === 'in' ? Number(m.quantity) > 0 : Number(m.quantity) < 0))
-    : moves;
-  const sumIn = moves.filter((m) => Number(m.quantity) > 0).reduce((s, m) => s + Number(m.quantity), 0);
-  const sumOut = moves.filter((m) => Number(m.quantity) < 0).reduce((s, m) => s + Number(m.quantity), 0);
-  const first = moves[0];
+  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
+  const q = { materialId, warehouseId, direction, ...paging };
+  const ledger = useQuery({
+    queryKey: whKeys.ledger(q),
+    queryFn: () => stockApi.ledger(q),
+    placeholderData: keepPreviousData,
+  });
+  const summary = ledger.data?.summary;
+  const unitName = ledger.data?.list[0]?.unitName ?? '';
   return (
     <div data-testid="material-ledger">
       <TableToolbar
         left={
           <div className="wh-totals">
             <span>
-              入库合计<b className="wh-gain">{qty(sumIn)}</b>
+              入库合计<b className="wh-gain">{qty(summary?.inQuantity ?? 0)}</b>
             </span>
             <span>
-              出库合计<b className="wh-loss">{qty(Math.abs(sumOut))}</b>
+              出库合计<b className="wh-loss">{qty(summary?.outQuantity ?? 0)}</b>
             </span>
             <span>
-              结存<b data-testid="ledger-balance">{qty(first?.running ?? 0)}</b> {first?.unitName ?? ''}
+              结存<b data-testid="ledger-balance">{qty(summary?.balance ?? 0)}</b> {unitName}
             </span>
           </div>
         }
@@ -130,7 +121,10 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
               placeholder="全部方向"
               allowClear
               value={direction}
-              onChange={setDirection}
+              onChange={(v) => {
+                setDirection(v);
+                setPaging((p) => ({ ...p, pageNum: 1 }));
+              }}
               options={[
                 { value: 'in', label: '入库' },
                 { value: 'out', label: '出库' },
@@ -141,13 +135,21 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
           </Space>
         }
       />
-      <Table<Row & { running: number }>
+      <Table<Row>
         size="small"
         rowKey="id"
         loading={ledger.isFetching}
-        dataSource={shown}
+        dataSource={ledger.data?.list ?? []}
         scroll={{ x: 'max-content' }}
-        pagination={{ pageSize: 20, showTotal: (t) => `共 ${t} 条`, size: 'small' }}
+        pagination={{
+          current: paging.pageNum,
+          pageSize: paging.pageSize,
+          total: ledger.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (t) => `共 ${t} 条`,
+          size: 'small',
+          onChange: (pageNum, pageSize) => setPaging({ pageNum, pageSize }),
+        }}
         columns={[
           { title: '业务日期', dataIndex: 'bizDate', width: 104 },
           { title: '单据类型', key: 'kind', width: 130, render: (_, r) => docKindLabel(r) },
@@ -190,10 +192,10 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
           },
           {
             title: '结存数量',
-            dataIndex: 'running',
+            dataIndex: 'balanceAfter',
             width: 100,
             align: 'right',
-            render: (v: number) => <span className="wh-num">{qty(v)}</span>,
+            render: (v: string) => <span className="wh-num">{qty(v)}</span>,
           },
           {
             title: '成本单价',

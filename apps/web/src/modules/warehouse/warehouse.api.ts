@@ -115,6 +115,11 @@ export interface UnitConversion {
   units: { unitId: number; unitName: string; factor: string }[];
 }
 
+/** A ledger page; scoped to a material it has the totals, and each move its `balanceAfter`. */
+export interface LedgerPage extends Page<Row> {
+  summary?: { inQuantity: string; outQuantity: string; balance: string };
+}
+
 export interface BalancePage extends Page<Row> {
   totalQuantity: string;
   totalAmount: string;
@@ -157,7 +162,7 @@ export function docApi(def: ResourceDef) {
 
 export const stockApi = {
   balance: (q: QueryParams) => request<BalancePage>({ url: '/api/v1/stock-balance/page', params: q }),
-  ledger: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-ledger/page', params: q }),
+  ledger: (q: QueryParams) => request<LedgerPage>({ url: '/api/v1/stock-ledger/page', params: q }),
   alert: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-alert/page', params: q }),
   units: (materialId: number) =>
     request<UnitConversion>({ url: `/api/v1/material-info/unitConversion/${materialId}` }),
