@@ -201,6 +201,19 @@ test.describe('warehouse flow', () => {
     await shot(page, 'wh-05-stocktake');
     const stocktakeNo = await docNo(page, 'PD');
     await postOnDetail(page);
+    // The difference report: the one counted line that differs, valued at its posted cost.
+    await activePage(page).getByRole('button', { name: '差异报告' }).click();
+    const report = page.getByTestId('difference-report');
+    const differing = report.locator('.ant-table-row');
+    await expect(differing).toHaveCount(1);
+    await expect(differing.first()).toContainText(batch);
+    await expect(differing.first()).toContainText('-10');
+    const netCell = report.getByTestId('difference-net').locator('.ant-statistic-content');
+    await expect(netCell).toHaveText(/^-[\d,]+\.\d{2}$/);
+    await expect(differing.first().locator('td').last()).toHaveText(
+      ((await netCell.textContent()) ?? '').trim(),
+    );
+    await shot(page, 'wh-05b-difference-report');
 
     // 6. 库存明细: 190 in 原材料仓 + 100 in 半成品仓 = 290; the ledger shows every move.
     await page.goto('/warehouse-logistics/inventory-details');

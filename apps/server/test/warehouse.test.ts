@@ -1,3 +1,5 @@
+import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factory } from './factories.ts';
@@ -357,6 +359,97 @@ describe('transfer and stocktake', () => {
     expect((await w.post('stocktake', st.body.result.id)).status).toBe(200);
     expect(await w.balance(a.id, { warehouseId: wh.id })).toBe(12);
     expect(await w.balance(b.id, { warehouseId: wh.id })).toBe(3);
+  });
+});
+
+describe('stocktake difference report', () => {
+  it('values the differing lines at the average, then at the posted cost, with totals and an Excel copy', async () => {
+    const wh = (
+      await t.call('POST', '/api/v1/warehouse-management/add', {
+        token,
+        body: { code: 'WH-DIFF', name: '差异仓', type: 'auxiliary' },
+      })
+    ).body.result;
+    const [a, b, same, open] = [
+      await w.material(),
+      await w.material(),
+      await w.material(),
+      await w.material(),
+    ];
+    const inb = await w.inbound(
+      [
+        { materialId: a.id, quantity: 10, unitPrice: '4' },
+        { materialId: b.id, quantity: 5, unitPrice: '2.5' },
+        { materialId: same.id, quantity: 1, unitPrice: '9' },
+        { materialId: open.id, quantity: 1, unitPrice: '9' },
+      ],
+      { type: 'other', warehouseId: wh.id },
+    );
+    expect((await w.post('stock-inbound', inb.id)).status).toBe(200);
+    const st = (await t.call('POST', '/api/v1/stocktake/add', { token, body: { warehouseId: wh.id } })).body
+      .result;
+    const snap = (await t.call('POST', `/api/v1/stocktake/snapshot/${st.id}`, { token })).body.result;
+    const counted: Record<number, string | null> = {
+      [a.id]: '12',
+      [b.id]: '3',
+      [same.id]: '1',
+      [open.id]: null,
+    };
+    const edit = await t.call('PUT', `/api/v1/stocktake/edit/${st.id}`, {
+      token,
+      body: {
+        lines: snap.lines.map((l: any) => ({
+          materialId: l.materialId,
+          countedQuantity: counted[l.materialId],
+        })),
+      },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+
+    const report = async () => {
+      const r = await t.call('GET', `/api/v1/stocktake/difference/${st.id}`, { token });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.result;
+    };
+    const draft = await report();
+    expect(draft.valuedAt).toBe('current average');
+    expect(draft.lines.map((l: any) => [l.materialCode, l.difference, l.unitCost, l.amount])).toEqual(
+      expect.arrayContaining([
+        [a.code, '2.0000', '4.000000', '8.00'],
+        [b.code, '-2.0000', '2.500000', '-5.00'],
+      ]),
+    );
+    expect(draft.lines).toHaveLength(2);
+    expect(draft.totals).toEqual({
+      gainQuantity: '2.0000',
+      lossQuantity: '2.0000',
+      gainAmount: '8.00',
+      lossAmount: '5.00',
+      netAmount: '3.00',
+    });
+
+    expect((await w.post('stocktake', st.id)).status).toBe(200);
+    const posted = await report();
+    expect(posted.valuedAt).toBe('posting');
+    expect(posted.lines.map((l: any) => l.amount).sort()).toEqual(['-5.00', '8.00']);
+    expect(posted.totals.netAmount).toBe('3.00');
+
+    const exported = await t.call('GET', `/api/v1/stocktake/differenceExport/${st.id}`, { token });
+    expect(exported.status).toBe(200);
+    expect(exported.body.result.rows).toBe(2);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(t.config.exportDir, exported.body.result.fileName));
+    const cells = wb.worksheets[0].getSheetValues().flat().map(String);
+    expect(cells).toEqual(expect.arrayContaining([a.code, b.code, '净盈亏金额', '3', '-5']));
+
+    const viewer = (await t.userWith(['warehouse:stocktake:list'])).token;
+    expect((await t.call('GET', `/api/v1/stocktake/difference/${st.id}`, { token: viewer })).status).toBe(
+      200,
+    );
+    expect(
+      (await t.call('GET', `/api/v1/stocktake/differenceExport/${st.id}`, { token: viewer })).status,
+    ).toBe(403);
+    expect((await t.call('GET', '/api/v1/stocktake/difference/999999999', { token })).status).toBe(404);
   });
 });
 

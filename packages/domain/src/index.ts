@@ -29,3 +29,4 @@ export * from './resources/sysenum.resource.ts';
 export * from './resources/warehouse-management.resource.ts';
 export * from './resources/workshop.resource.ts';
 export * from './warehouse/stock-docs.resource.ts';
+export type { DifferenceReport } from './warehouse/stocktake-report.ts';

@@ -2,6 +2,7 @@ import type { App } from '../../app.ts';
 import { alertRoutes } from './alert.ts';
 import { documentRoutes } from './documents.ts';
 import { stockQueryRoutes } from './stock-queries.ts';
+import { stocktakeReportRoutes } from './stocktake-report.ts';
 import { stocktakeSheetRoutes } from './stocktake-sheet.ts';
 
 export { DOC_HOOKS } from './documents.ts';
@@ -11,4 +12,5 @@ export function warehouseRoutes(app: App) {
   stockQueryRoutes(app);
   alertRoutes(app);
   stocktakeSheetRoutes(app);
+  stocktakeReportRoutes(app);
 }

@@ -1,4 +1,5 @@
 import {
+  type DifferenceReport,
   type EnumOption,
   INBOUND_TYPES,
   OUTBOUND_TYPES,
@@ -174,6 +175,13 @@ export const stockApi = {
   snapshot: (id: number) => request<Row>({ url: `/api/v1/stocktake/snapshot/${id}`, method: 'POST' }),
   async countSheet(id: number): Promise<void> {
     const { fileName } = await request<{ fileName: string }>({ url: `/api/v1/stocktake/countSheet/${id}` });
+    await download('/common/download', { fileName, delete: 'true' });
+  },
+  difference: (id: number) => request<DifferenceReport>({ url: `/api/v1/stocktake/difference/${id}` }),
+  async differenceExport(id: number): Promise<void> {
+    const { fileName } = await request<{ fileName: string }>({
+      url: `/api/v1/stocktake/differenceExport/${id}`,
+    });
     await download('/common/download', { fileName, delete: 'true' });
   },
   importCounts: (id: number, file: Blob) =>

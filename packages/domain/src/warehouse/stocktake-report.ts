@@ -1,0 +1,34 @@
+/**
+ * 盘点差异报告 (`GET /api/v1/stocktake/difference/{id}`): the counted lines that differ from the
+ * books, valued, with totals. Quantities and amounts are decimal strings.
+ */
+export interface DifferenceReport {
+  docNo: string;
+  status: string;
+  warehouseName: string;
+  bizDate: string;
+  /** Amounts are the posted ledger's once posted; a draft's are valued at today's moving average. */
+  valuedAt: 'posting' | 'current average';
+  lines: {
+    lineNo: number;
+    materialCode: string;
+    materialName: string;
+    spec: string | null;
+    unitName: string | null;
+    locationName: string | null;
+    batchNo: string;
+    qualityStatus: string;
+    bookQuantity: string;
+    countedQuantity: string;
+    difference: string;
+    unitCost: string;
+    amount: string;
+  }[];
+  totals: {
+    gainQuantity: string;
+    lossQuantity: string;
+    gainAmount: string;
+    lossAmount: string;
+    netAmount: string;
+  };
+}
