@@ -256,6 +256,31 @@ test.describe('factory master data flows', () => {
     await shot(page, 'factory-04-bom-self');
   });
 
+  test('BOM where-used: 子件物料 lists the BOMs that contain a component', async ({ page }) => {
+    // A component of some demo BOM, and how many BOMs use it, from the API.
+    type Bom = { id: number; code: string; lines: { materialId: number; materialName: string }[] };
+    const first = await api.get<{ list: Bom[] }>('/api/v1/product-bom/page', { pageNum: 1, pageSize: 1 });
+    const bom = await api.get<Bom>(`/api/v1/product-bom/info/${first.list[0].id}`);
+    const component = bom.lines[0];
+    const using = await api.get<{ total: number }>('/api/v1/product-bom/page', {
+      materialId: component.materialId,
+      pageSize: 1,
+    });
+    const all = await api.get<{ total: number }>('/api/v1/product-bom/page', { pageSize: 1 });
+    expect(using.total).toBeLessThan(all.total);
+
+    await signedIn(page, api, '/factory-info/material-manage/product-bom');
+    await expect(rows(page).first()).toBeVisible();
+    const toggle = activePage(page).getByRole('button', { name: /展\s*开/ });
+    if (await toggle.isVisible()) await toggle.click();
+    await choose(page, 'rk-search-product-bom_materialId', component.materialName, component.materialName);
+    await activePage(page)
+      .getByRole('button', { name: /搜\s*索/ })
+      .click();
+    await expect(activePage(page).locator('.ant-pagination-total-text')).toHaveText(`共 ${using.total} 条`);
+    await expect(rows(page).filter({ hasText: bom.code })).toHaveCount(1);
+  });
+
   test('deleting a unit that materials use answers the 409 message and keeps the unit', async ({
     page,
     guard,

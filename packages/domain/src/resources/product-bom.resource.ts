@@ -54,7 +54,15 @@ export const productBomResource: ResourceDef = {
       min: 1,
       max: 200,
       fields: [
-        { name: 'materialId', label: '子件物料', kind: 'ref', ref: 'material-info', required: true },
+        // Where-used: the BOM list filters by a component.
+        {
+          name: 'materialId',
+          label: '子件物料',
+          kind: 'ref',
+          ref: 'material-info',
+          required: true,
+          filter: 'eq',
+        },
         {
           name: 'quantity',
           label: '单位用量',
