@@ -5,6 +5,7 @@ import { type Key, useEffect, useMemo, useState } from 'react';
 import { Auth } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
+import { parentKeys } from '../../../platform/lib/tree.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 import { type Dept, deptApi, type Status, systemKeys } from '../system.api.ts';
@@ -30,16 +31,6 @@ function toRows(nodes: readonly Dept[], status?: Status): Row[] {
   return out;
 }
 
-function keysOf(rows: readonly Row[], into: Key[] = []): Key[] {
-  for (const r of rows) {
-    if (r.children?.length) {
-      into.push(r.id);
-      keysOf(r.children, into);
-    }
-  }
-  return into;
-}
-
 /** 部门管理: the department tree; deleting one with users or children answers 409 (shown). */
 export function DepartmentManagePage() {
   const client = useQueryClient();
@@ -56,7 +47,7 @@ export function DepartmentManagePage() {
   });
   const fullTree = useQuery({ queryKey: [...systemKeys.depts, 'tree', ''], queryFn: () => deptApi.tree() });
   const rows = useMemo(() => toRows(tree.data ?? [], filters.status), [tree.data, filters.status]);
-  const allKeys = useMemo(() => keysOf(rows), [rows]);
+  const allKeys = useMemo(() => parentKeys(rows, (r) => r.id), [rows]);
   useEffect(() => {
     if (expanded === null && rows.length) setExpanded(allKeys);
   }, [expanded, rows.length, allKeys]);

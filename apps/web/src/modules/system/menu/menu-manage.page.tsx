@@ -5,6 +5,7 @@ import { type Key, useMemo, useState } from 'react';
 import { loadUserInfo, type ServerMenu } from '../../../app/session.ts';
 import { Auth } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import { parentKeys } from '../../../platform/lib/tree.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 import { useTableHeight } from '../../../platform/ui/use-table-height.ts';
@@ -40,16 +41,6 @@ function toRows(nodes: readonly ServerMenu[], f: Filters): Row[] {
     }
   }
   return out;
-}
-
-function parentKeys(rows: readonly Row[], into: Key[] = []): Key[] {
-  for (const r of rows) {
-    if (r.children?.length) {
-      into.push(r.key);
-      parentKeys(r.children, into);
-    }
-  }
-  return into;
 }
 
 /** 菜单管理: the whole menu tree (directories, pages, buttons) as a tree table. */
@@ -170,7 +161,7 @@ export function MenuManagePage() {
     },
   ];
 
-  const allParents = parentKeys(rows);
+  const allParents = parentKeys(rows, (r) => r.key);
   const expandedKeys = filtering ? allParents : expanded;
 
   return (
