@@ -241,4 +241,34 @@ test.describe('warehouse flow', () => {
     await expect(moves.first().locator('td.ant-table-cell').nth(8)).toHaveText(balance);
     await shot(page, 'wh-07-ledger-drawer');
   });
+
+  test('document lists sort on the server by 业务日期, both ways, from page 1', async ({ page }) => {
+    await signedIn(page, api, '/warehouse-logistics/outbound-manage/internal-requisition-outbound');
+    await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+    const header = activePage(page).locator('th').filter({ hasText: '业务日期' });
+    const heads = await activePage(page).locator('thead th').allInnerTexts();
+    const column = heads.findIndex((h) => h.includes('业务日期')) + 1;
+    expect(column).toBeGreaterThan(0);
+    const dates = async () => {
+      const texts = await rows(page).locator(`td:nth-child(${column})`).allInnerTexts();
+      return texts.filter((t) => /^\d{4}-\d{2}-\d{2}$/.test(t.trim())).map((t) => t.trim());
+    };
+    const sorted = async (order: 'asc' | 'desc') => {
+      await expect
+        .poll(async () => {
+          const d = await dates();
+          const want = [...d].sort();
+          if (order === 'desc') want.reverse();
+          return d.length > 1 && d.join() === want.join();
+        })
+        .toBe(true);
+    };
+    await header.click();
+    await expect(header).toHaveAttribute('aria-sort', 'ascending');
+    await sorted('asc');
+    await header.click();
+    await expect(header).toHaveAttribute('aria-sort', 'descending');
+    await sorted('desc');
+    await expect(activePage(page).locator('.ant-pagination-item-active')).toHaveText('1');
+  });
 });

@@ -23,6 +23,7 @@ import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
+import { useServerTable } from '../../platform/ui/server-table.ts';
 import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
 import { Dash, STATUS_OPTIONS, StatusTag } from './shared.tsx';
 import { docApi, type Row } from './warehouse.api.ts';
@@ -80,13 +81,13 @@ export function DocList(config: DocListConfig) {
   const api = docApi(def);
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
+  const paged = useServerTable({ defaultSort: { sortField: 'docNo', sortOrder: 'desc' } });
   const [exporting, setExporting] = useState(false);
 
   const query = { ...toQuery(filters), ...(fixedType ? { type: fixedType } : {}) };
   const list = useQuery({
-    queryKey: ['resource', def.name, 'wh-page', query, paging],
-    queryFn: () => api.page({ ...query, ...paging, sortField: 'docNo', sortOrder: 'desc' }),
+    queryKey: ['resource', def.name, 'wh-page', query, paged.query],
+    queryFn: () => api.page({ ...query, ...paged.query }),
     placeholderData: keepPreviousData,
   });
   const data = list.data?.list ?? [];
@@ -119,6 +120,8 @@ export function DocList(config: DocListConfig) {
       dataIndex: 'docNo',
       width: 160,
       fixed: 'left',
+      sorter: true,
+      sortOrder: paged.sortOrderOf('docNo'),
       render: (v: string, row) => (
         <Button
           type="link"
@@ -131,8 +134,21 @@ export function DocList(config: DocListConfig) {
       ),
     },
     ...config.columns,
-    { title: '业务日期', dataIndex: 'bizDate', width: 110 },
-    { title: '状态', dataIndex: 'status', width: 86, render: (v) => <StatusTag value={v} /> },
+    {
+      title: '业务日期',
+      dataIndex: 'bizDate',
+      width: 110,
+      sorter: true,
+      sortOrder: paged.sortOrderOf('bizDate'),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 86,
+      sorter: true,
+      sortOrder: paged.sortOrderOf('status'),
+      render: (v) => <StatusTag value={v} />,
+    },
     {
       title: '备注',
       dataIndex: 'remark',
@@ -140,7 +156,14 @@ export function DocList(config: DocListConfig) {
       ellipsis: true,
       render: (v?: string) => v || <Dash />,
     },
-    { title: '创建时间', dataIndex: 'createdAt', width: 160, render: (v) => formatTime(v) },
+    {
+      title: '创建时间',
+      dataIndex: 'createdAt',
+      width: 160,
+      sorter: true,
+      sortOrder: paged.sortOrderOf('createdAt'),
+      render: (v) => formatTime(v),
+    },
     {
       title: '操作',
       key: 'actions',
@@ -188,11 +211,11 @@ export function DocList(config: DocListConfig) {
           form={form}
           onSearch={(v) => {
             setFilters(v);
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
           onReset={() => {
             setFilters({});
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
         >
           <Form.Item name="docNo" label="单据编号">
@@ -250,14 +273,8 @@ export function DocList(config: DocListConfig) {
           dataSource={data}
           loading={list.isFetching}
           scroll={{ x: 'max-content' }}
-          pagination={{
-            current: paging.pageNum,
-            pageSize: paging.pageSize,
-            total,
-            showSizeChanger: true,
-            showTotal: (t) => `共 ${t} 条`,
-          }}
-          onChange={(p) => setPaging({ pageNum: p.current ?? 1, pageSize: p.pageSize ?? 20 })}
+          pagination={paged.pagination(total)}
+          onChange={paged.onChange}
         />
       </PageCard>
     </>

@@ -24,6 +24,7 @@ import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
+import { useServerTable } from '../../platform/ui/server-table.ts';
 import { Dash, QUALITY_OPTIONS, QualityTag, SignedQty } from './shared.tsx';
 import {
   FINISHED_PATHS,
@@ -89,8 +90,8 @@ function docKindLabel(move: Row): string {
  */
 export function MaterialLedger({ materialId, warehouseId }: { materialId: number; warehouseId?: number }) {
   const [direction, setDirection] = useState<'in' | 'out' | undefined>();
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
-  const q = { materialId, warehouseId, direction, ...paging };
+  const paged = useServerTable();
+  const q = { materialId, warehouseId, direction, ...paged.query };
   const ledger = useQuery({
     queryKey: whKeys.ledger(q),
     queryFn: () => stockApi.ledger(q),
@@ -123,7 +124,7 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
               value={direction}
               onChange={(v) => {
                 setDirection(v);
-                setPaging((p) => ({ ...p, pageNum: 1 }));
+                paged.firstPage();
               }}
               options={[
                 { value: 'in', label: '入库' },
@@ -141,15 +142,8 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
         loading={ledger.isFetching}
         dataSource={ledger.data?.list ?? []}
         scroll={{ x: 'max-content' }}
-        pagination={{
-          current: paging.pageNum,
-          pageSize: paging.pageSize,
-          total: ledger.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (t) => `共 ${t} 条`,
-          size: 'small',
-          onChange: (pageNum, pageSize) => setPaging({ pageNum, pageSize }),
-        }}
+        pagination={{ ...paged.pagination(ledger.data?.total ?? 0), size: 'small' }}
+        onChange={paged.onChange}
         columns={[
           { title: '业务日期', dataIndex: 'bizDate', width: 104 },
           { title: '单据类型', key: 'kind', width: 130, render: (_, r) => docKindLabel(r) },
@@ -228,15 +222,13 @@ function BalancePage({ finished }: { finished?: boolean }) {
   const fromLink = Number(search.get('materialId')) || undefined;
   const [form] = Form.useForm<BalanceFilters>();
   const [filters, setFilters] = useState<BalanceFilters>(fromLink ? { materialId: fromLink } : {});
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
-  const [sort, setSort] = useState<{ sortField?: string; sortOrder?: string }>({});
+  const paged = useServerTable();
   const [drill, setDrill] = useState<Row | undefined>();
   const query = {
     ...filters,
     includeZero: filters.includeZero ? 'true' : undefined,
     ...(finished ? { warehouseType: 'finished' } : {}),
-    ...paging,
-    ...sort,
+    ...paged.query,
   };
   const page = useQuery({
     queryKey: whKeys.balance(query),
@@ -347,11 +339,11 @@ function BalancePage({ finished }: { finished?: boolean }) {
           initialValues={fromLink ? { materialId: fromLink } : undefined}
           onSearch={(v) => {
             setFilters(v);
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
           onReset={() => {
             setFilters({});
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
         >
           <Form.Item name="keyword" label="物料">
@@ -424,22 +416,8 @@ function BalancePage({ finished }: { finished?: boolean }) {
           loading={page.isFetching}
           scroll={{ x: 'max-content' }}
           onRow={(r) => ({ onClick: () => setDrill(r), style: { cursor: 'pointer' } })}
-          pagination={{
-            current: paging.pageNum,
-            pageSize: paging.pageSize,
-            total: page.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (t) => `共 ${t} 条`,
-          }}
-          onChange={(p, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            setPaging({ pageNum: p.current ?? 1, pageSize: p.pageSize ?? 20 });
-            setSort(
-              s?.order
-                ? { sortField: String(s.field), sortOrder: s.order === 'ascend' ? 'asc' : 'desc' }
-                : {},
-            );
-          }}
+          pagination={paged.pagination(page.data?.total ?? 0)}
+          onChange={paged.onChange}
         />
       </PageCard>
       <Drawer
@@ -499,9 +477,9 @@ export function MaterialLedgerPage({ path }: PageProps) {
 export function InventoryAlertPage(_: PageProps) {
   const [form] = Form.useForm<{ kind?: string; keyword?: string }>();
   const [filters, setFilters] = useState<{ kind?: string; keyword?: string }>({});
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
+  const paged = useServerTable();
   const [drill, setDrill] = useState<Row | undefined>();
-  const query = { ...filters, ...paging };
+  const query = { ...filters, ...paged.query };
   const page = useQuery({
     queryKey: whKeys.alert(query),
     queryFn: () => stockApi.alert(query),
@@ -515,9 +493,12 @@ export function InventoryAlertPage(_: PageProps) {
           form={form}
           onSearch={(v) => {
             setFilters(v);
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
-          onReset={() => setFilters({})}
+          onReset={() => {
+            setFilters({});
+            paged.firstPage();
+          }}
         >
           <Form.Item name="kind" label="预警类型">
             <Select
@@ -547,13 +528,8 @@ export function InventoryAlertPage(_: PageProps) {
           dataSource={page.data?.list ?? []}
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: '暂无预警：所有设置了安全库存的物料都在上下限之间' }}
-          pagination={{
-            current: paging.pageNum,
-            pageSize: paging.pageSize,
-            total: page.data?.total ?? 0,
-            showTotal: (t) => `共 ${t} 条`,
-          }}
-          onChange={(p) => setPaging({ pageNum: p.current ?? 1, pageSize: p.pageSize ?? 20 })}
+          pagination={paged.pagination(page.data?.total ?? 0)}
+          onChange={paged.onChange}
           columns={[
             {
               title: '预警',

@@ -8,22 +8,14 @@ import {
 } from '@ant-design/icons';
 import type { FieldDef, ResourceDef } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Modal,
-  Popconfirm,
-  Space,
-  Table,
-  type TableColumnsType,
-  type TableProps,
-  Tooltip,
-} from 'antd';
+import { Button, Modal, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { usePermission } from '../auth/permission.tsx';
 import { toast } from '../feedback.ts';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
 import { TableToolbar } from '../ui/search-form.tsx';
+import { useServerTable } from '../ui/server-table.ts';
 import { type ColumnChoice, ColumnSettings, useHiddenColumns } from './column-settings.tsx';
 import {
   codeFieldOf,
@@ -43,8 +35,6 @@ import { type FieldOverrides, ResourceFormModal } from './resource-form.tsx';
 import { type ResourceRoutes, resourceRoutes } from './routes.ts';
 import { type Filters, ResourceSearchBar } from './search-bar.tsx';
 import { invalidateResource } from './use-options.ts';
-
-export const DEFAULT_PAGE_SIZE = 20;
 
 /** Column width by kind; wide text and material references get more room. */
 function columnWidth(def: ResourceDef, f: FieldDef): number {
@@ -126,8 +116,7 @@ export function ResourceList({
   const writable = !def.readonlyApi;
 
   const [filters, setFilters] = useState<Filters>({});
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE });
-  const [sort, setSort] = useState<{ sortField?: string; sortOrder?: 'asc' | 'desc' }>({});
+  const paged = useServerTable();
   const [selected, setSelected] = useState<number[]>([]);
   const [modal, setModal] = useState<{ open: boolean; id?: number }>({ open: false });
   const [viewing, setViewing] = useState<number | undefined>();
@@ -139,11 +128,11 @@ export function ResourceList({
   const [lastFixed, setLastFixed] = useState(fixedKey);
   if (lastFixed !== fixedKey) {
     setLastFixed(fixedKey);
-    setPaging((p) => ({ ...p, pageNum: 1 }));
+    paged.firstPage();
     setSelected([]);
   }
 
-  const query = { ...filters, ...fixedFilters, ...sort, ...paging };
+  const query = { ...filters, ...fixedFilters, ...paged.query };
   const list = useQuery({
     queryKey: resourceKeys.page(def.name, query),
     queryFn: () => api.page(query),
@@ -175,8 +164,6 @@ export function ResourceList({
 
   const fields = listFields(def);
   const linkField = fields.find((f) => f.name === codeFieldOf(def)) ?? fields[0];
-  const sortOrderOf = (name: string): 'ascend' | 'descend' | null =>
-    sort.sortField === name ? (sort.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
 
   const fieldColumns: TableColumnsType<ResourceRow> = [
     ...fields.map((f) => ({
@@ -191,7 +178,7 @@ export function ResourceList({
         | 'center'
         | 'left',
       sorter: isSortable(def, f.name),
-      sortOrder: sortOrderOf(f.name),
+      sortOrder: paged.sortOrderOf(f.name),
       render: (_: unknown, row: ResourceRow) =>
         f === linkField ? (
           <button
@@ -212,7 +199,7 @@ export function ResourceList({
       title: '创建时间',
       width: 170,
       sorter: true,
-      sortOrder: sortOrderOf('createdAt'),
+      sortOrder: paged.sortOrderOf('createdAt'),
       render: (v: string) => formatTime(v),
     },
     {
@@ -221,7 +208,7 @@ export function ResourceList({
       title: '更新时间',
       width: 170,
       sorter: true,
-      sortOrder: sortOrderOf('updatedAt'),
+      sortOrder: paged.sortOrderOf('updatedAt'),
       render: (v: string) => formatTime(v),
     },
   ];
@@ -269,17 +256,6 @@ export function ResourceList({
   ];
   const scrollX = columns.reduce((sum, c) => sum + Number(c.width ?? 120), canDelete ? 48 : 0);
 
-  const onTableChange: TableProps<ResourceRow>['onChange'] = (pagination, _f, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    setSort(
-      s?.order && s.columnKey
-        ? { sortField: String(s.columnKey), sortOrder: s.order === 'ascend' ? 'asc' : 'desc' }
-        : {},
-    );
-    const pageSize = pagination.pageSize ?? DEFAULT_PAGE_SIZE;
-    setPaging({ pageNum: pageSize !== paging.pageSize ? 1 : (pagination.current ?? 1), pageSize });
-  };
-
   const confirmBatchDelete = () => {
     Modal.confirm({
       title: `批量删除${def.label}`,
@@ -294,7 +270,7 @@ export function ResourceList({
   const exportExcel = async () => {
     setExporting(true);
     try {
-      const rows = await api.exportExcel({ ...filters, ...fixedFilters, ...sort });
+      const rows = await api.exportExcel({ ...filters, ...fixedFilters, ...paged.sort });
       toast.success(`导出成功，共 ${rows} 条`);
     } catch {
       // the request layer has shown the message
@@ -349,7 +325,7 @@ export function ResourceList({
       columns={columns}
       dataSource={list.data?.list ?? []}
       loading={list.isFetching}
-      onChange={onTableChange}
+      onChange={paged.onChange}
       scroll={{ x: scrollX }}
       size={embedded ? 'small' : undefined}
       rowSelection={
@@ -357,15 +333,7 @@ export function ResourceList({
           ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 48 }
           : undefined
       }
-      pagination={{
-        current: paging.pageNum,
-        pageSize: paging.pageSize,
-        total: list.data?.total ?? 0,
-        showSizeChanger: true,
-        showQuickJumper: true,
-        pageSizeOptions: [10, 20, 50, 100],
-        showTotal: (total) => `共 ${total} 条`,
-      }}
+      pagination={paged.pagination(list.data?.total ?? 0)}
       data-testid={`list-${def.name}`}
     />
   );
@@ -378,7 +346,7 @@ export function ResourceList({
       onSearch={(f) => {
         setFilters(f);
         setSelected([]);
-        setPaging((p) => ({ ...p, pageNum: 1 }));
+        paged.firstPage();
       }}
     />
   );

@@ -7,6 +7,7 @@ import { toast } from '../../../platform/feedback.ts';
 import { formatTime, relativeTime } from '../../../platform/lib/time.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { TableToolbar } from '../../../platform/ui/search-form.tsx';
+import { useServerTable } from '../../../platform/ui/server-table.ts';
 import { type Message, messageApi, messageKeys } from './message.api.ts';
 
 type ReadFilter = 'all' | 'unread' | 'read';
@@ -16,8 +17,8 @@ export function MessagePage() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [filter, setFilter] = useState<ReadFilter>('all');
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 10 });
-  const params = { ...paging, read: filter === 'all' ? undefined : filter === 'read' };
+  const paged = useServerTable({ pageSize: 10 });
+  const params = { ...paged.query, read: filter === 'all' ? undefined : filter === 'read' };
   const list = useQuery({
     queryKey: messageKeys.page(params),
     queryFn: () => messageApi.page(params),
@@ -90,7 +91,7 @@ export function MessagePage() {
             value={filter}
             onChange={(v) => {
               setFilter(v);
-              setPaging((p) => ({ ...p, pageNum: 1 }));
+              paged.firstPage();
             }}
             options={[
               { value: 'all', label: '全部' },
@@ -110,13 +111,8 @@ export function MessagePage() {
         columns={columns}
         dataSource={list.data?.list ?? []}
         loading={list.isFetching}
-        onChange={(p) => setPaging({ pageNum: p.current ?? 1, pageSize: p.pageSize ?? 10 })}
-        pagination={{
-          current: paging.pageNum,
-          pageSize: paging.pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: (total) => `共 ${total} 条`,
-        }}
+        onChange={paged.onChange}
+        pagination={paged.pagination(list.data?.total ?? 0)}
       />
     </PageCard>
   );

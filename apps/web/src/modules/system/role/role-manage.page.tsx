@@ -8,6 +8,7 @@ import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
+import { useServerTable } from '../../../platform/ui/server-table.ts';
 import { type Role, type RoleQuery, roleApi, type Status, systemKeys } from '../system.api.ts';
 import { STATUS_OPTIONS } from '../use-options.ts';
 import { RoleFormModal } from './role-form.modal.tsx';
@@ -23,9 +24,9 @@ export function RoleManagePage() {
   const client = useQueryClient();
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 10 });
+  const paged = useServerTable({ pageSize: 10 });
   const [editing, setEditing] = useState<{ open: boolean; role: Role | null }>({ open: false, role: null });
-  const query: RoleQuery = { ...paging, ...filters };
+  const query: RoleQuery = { ...paged.query, ...filters };
   const list = useQuery({
     queryKey: [...systemKeys.roles, 'page', query],
     queryFn: () => roleApi.page(query),
@@ -106,11 +107,11 @@ export function RoleManagePage() {
               roleKey: v.roleKey?.trim() || undefined,
               status: v.status,
             });
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
           onReset={() => {
             setFilters({});
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
         >
           <Form.Item label="角色名称" name="roleName">
@@ -149,14 +150,8 @@ export function RoleManagePage() {
           dataSource={list.data?.list ?? []}
           loading={list.isFetching}
           scroll={{ x: 960 }}
-          onChange={(p) => setPaging({ pageNum: p.current ?? 1, pageSize: p.pageSize ?? 10 })}
-          pagination={{
-            current: paging.pageNum,
-            pageSize: paging.pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+          onChange={paged.onChange}
+          pagination={paged.pagination(list.data?.total ?? 0)}
         />
       </PageCard>
       <RoleFormModal

@@ -22,6 +22,7 @@ import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
+import { useServerTable } from '../../../platform/ui/server-table.ts';
 import {
   roleNameList,
   type Status,
@@ -50,8 +51,7 @@ export function UserManagePage() {
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const [deptId, setDeptId] = useState<number | undefined>();
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 10 });
-  const [sort, setSort] = useState<Pick<UserQuery, 'sortField' | 'sortOrder'>>({});
+  const paged = useServerTable({ pageSize: 10 });
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<{ open: boolean; user: UserRow | null }>({
     open: false,
@@ -59,7 +59,7 @@ export function UserManagePage() {
   });
   const [resetting, setResetting] = useState<UserRow | null>(null);
 
-  const query: UserQuery = { ...paging, ...filters, deptId, ...sort };
+  const query: UserQuery = { ...paged.query, ...filters, deptId };
   const list = useQuery({
     queryKey: [...systemKeys.users, 'list', query],
     queryFn: () => userApi.list(query),
@@ -110,8 +110,22 @@ export function UserManagePage() {
   };
 
   const columns: TableProps<UserRow>['columns'] = [
-    { title: '用户名', dataIndex: 'userName', width: 110, sorter: true, ellipsis: true },
-    { title: '姓名', dataIndex: 'firstName', width: 96, sorter: true, ellipsis: true },
+    {
+      title: '用户名',
+      dataIndex: 'userName',
+      width: 110,
+      sorter: true,
+      sortOrder: paged.sortOrderOf('userName'),
+      ellipsis: true,
+    },
+    {
+      title: '姓名',
+      dataIndex: 'firstName',
+      width: 96,
+      sorter: true,
+      sortOrder: paged.sortOrderOf('firstName'),
+      ellipsis: true,
+    },
     {
       title: '部门',
       dataIndex: 'deptName',
@@ -153,6 +167,7 @@ export function UserManagePage() {
       dataIndex: 'createdAt',
       width: 150,
       sorter: true,
+      sortOrder: paged.sortOrderOf('createdAt'),
       render: (v?: string) => formatTime(v),
     },
     {
@@ -192,16 +207,6 @@ export function UserManagePage() {
     },
   ];
 
-  const onTableChange: TableProps<UserRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    setSort(
-      s?.order
-        ? { sortField: String(s.field), sortOrder: s.order === 'ascend' ? 'asc' : 'desc' }
-        : { sortField: undefined, sortOrder: undefined },
-    );
-    setPaging({ pageNum: pagination.current ?? 1, pageSize: pagination.pageSize ?? 10 });
-  };
-
   return (
     <>
       <PageCard>
@@ -216,13 +221,12 @@ export function UserManagePage() {
               status: v.status,
             });
             setDeptId(v.deptId ?? undefined);
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.firstPage();
           }}
           onReset={() => {
             setFilters({});
             setDeptId(undefined);
-            setSort({});
-            setPaging((p) => ({ ...p, pageNum: 1 }));
+            paged.reset();
           }}
         >
           <Form.Item label="用户名" name="userName">
@@ -285,7 +289,7 @@ export function UserManagePage() {
           columns={columns}
           dataSource={list.data?.list ?? []}
           loading={list.isFetching}
-          onChange={onTableChange}
+          onChange={paged.onChange}
           scroll={{ x: 980 }}
           rowSelection={
             can('system:user:delete')
@@ -296,15 +300,7 @@ export function UserManagePage() {
                 }
               : undefined
           }
-          pagination={{
-            current: paging.pageNum,
-            pageSize: paging.pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            showQuickJumper: true,
-            pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+          pagination={paged.pagination(list.data?.total ?? 0)}
         />
       </PageCard>
       <UserFormModal
