@@ -203,7 +203,9 @@ test.describe('warehouse flow', () => {
     await postOnDetail(page);
     // The difference report: the one counted line that differs, valued at its posted cost.
     await activePage(page).getByRole('button', { name: '差异报告' }).click();
-    const report = page.getByTestId('difference-report');
+    await expect(page).toHaveURL(/inventory-detail\?id=\d+/);
+    await expect(activePage(page).getByTestId('doc-no')).toHaveText(stocktakeNo);
+    const report = activePage(page).getByTestId('difference-report');
     const differing = report.locator('.ant-table-row');
     await expect(differing).toHaveCount(1);
     await expect(differing.first()).toContainText(batch);

@@ -362,7 +362,7 @@ const warehouse = dir('仓储物流', WL, 'TruckOutlined', [
   hidden('成品仓库详情', `${FINISHED}-detail`, FINISHED),
   list('库存盘点', STOCKTAKE, 'warehouse:stocktake', ['add', 'edit', 'delete', 'post', 'export']),
   hidden('盘点单详情', `${STOCKTAKE}-detail`, STOCKTAKE),
-  hidden('盘点明细', `${WL}/inventory-detail`, STOCKTAKE),
+  hidden('盘点差异报告', `${WL}/inventory-detail`, STOCKTAKE),
   list('调拨', TRANSFER, 'warehouse:transfer', DOCUMENT_ACTIONS),
   hidden('调拨单编辑', `${TRANSFER}-panel`, TRANSFER),
   hidden('调拨单详情', `${TRANSFER}-detail`, TRANSFER),

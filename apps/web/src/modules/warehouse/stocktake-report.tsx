@@ -1,36 +1,42 @@
-import { DownloadOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { DifferenceReport } from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Drawer, Space, Statistic, Table } from 'antd';
+import { Button, Descriptions, Result, Space, Statistic, Table } from 'antd';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { PageProps } from '../../app/page-registry.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
-import { QualityTag, SignedQty } from './shared.tsx';
-import { money, qty, stockApi } from './warehouse.api.ts';
+import { idFromSearch, leavePage } from '../../platform/resource/nav.ts';
+import { PageCard } from '../../platform/ui/page-card.tsx';
+import { QualityTag, SignedQty, StatusTag } from './shared.tsx';
+import { money, qty, STOCKTAKE_PATHS, stockApi } from './warehouse.api.ts';
 
 /**
- * 盘点差异报告 of one stocktake: the counted lines that differ from the books, valued, with gain,
- * loss and net totals, and an Excel copy.
+ * 盘点差异报告 (`/warehouse-logistics/inventory-detail?id=`): the counted lines of one stocktake
+ * that differ from the books, valued, with gain, loss and net totals, and an Excel copy.
  */
-export function DifferenceReportDrawer({
-  id,
-  open,
-  unsaved,
-  onClose,
-}: {
-  id: number;
-  open: boolean;
-  /** The screen has counts not yet saved: the report shows the saved ones. */
-  unsaved: boolean;
-  onClose: () => void;
-}) {
+export function StocktakeReportPage({ path }: PageProps) {
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
   const can = usePermission();
   const [exporting, setExporting] = useState(false);
   const report = useQuery({
     queryKey: ['resource', 'stocktake', 'difference', id],
-    queryFn: () => stockApi.difference(id),
-    enabled: open,
-    staleTime: 0,
+    queryFn: () => stockApi.difference(id as number),
+    enabled: Boolean(id),
   });
+  const back = () => leavePage(path, id ? `${STOCKTAKE_PATHS.detail}?id=${id}` : STOCKTAKE_PATHS.list);
+  if (!id || report.error) {
+    return (
+      <PageCard>
+        <Result
+          status="404"
+          title="盘点单不存在或已被删除"
+          extra={<Button onClick={() => leavePage(path, STOCKTAKE_PATHS.list)}>返回列表</Button>}
+        />
+      </PageCard>
+    );
+  }
   const r = report.data;
   const exportExcel = async () => {
     setExporting(true);
@@ -43,30 +49,48 @@ export function DifferenceReportDrawer({
     }
   };
   return (
-    <Drawer
-      title={`盘点差异报告${r ? ` ${r.docNo}` : ''}`}
-      open={open}
-      onClose={onClose}
-      size={1080}
+    <PageCard
+      title={
+        <span className="wh-detail-head">
+          盘点差异报告 <span data-testid="doc-no">{r?.docNo}</span>
+          {r && <StatusTag value={r.status} />}
+        </span>
+      }
       extra={
-        can('warehouse:stocktake:export') && (
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
-            导出
+        <Space>
+          {can('warehouse:stocktake:export') && (
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
+              导出
+            </Button>
+          )}
+          <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void report.refetch()} />
+          <Button icon={<ArrowLeftOutlined />} onClick={back}>
+            返回盘点单
           </Button>
-        )
+        </Space>
       }
     >
       <div data-testid="difference-report">
-        {unsaved && (
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginBottom: 12 }}
-            title="实盘数量尚未保存：报告按已保存的数量计算"
-          />
-        )}
         {r && (
           <>
+            <Descriptions
+              size="small"
+              column={3}
+              bordered
+              style={{ marginBottom: 16 }}
+              items={[
+                { key: 'wh', label: '盘点仓库', children: r.warehouseName },
+                { key: 'date', label: '业务日期', children: r.bizDate },
+                {
+                  key: 'valued',
+                  label: '计价',
+                  children:
+                    r.valuedAt === 'posting'
+                      ? '按过账时的成本'
+                      : '未过账：按物料当前移动加权平均价估算，过账时按当时的账面数量和成本确定',
+                },
+              ]}
+            />
             <Space size={48} style={{ marginBottom: 16 }} wrap>
               <Statistic
                 title="盘盈数量"
@@ -92,11 +116,6 @@ export function DifferenceReportDrawer({
                 <Statistic title="净盈亏金额（元）" value={money(r.totals.netAmount)} />
               </div>
             </Space>
-            <div className="rm-muted" style={{ marginBottom: 8, fontSize: 12 }}>
-              {r.valuedAt === 'posting'
-                ? '金额按过账时的成本计价。'
-                : '尚未过账：金额按物料当前的移动加权平均价估算，过账时按当时的账面数量和成本确定。'}
-            </div>
           </>
         )}
         <Table<DifferenceReport['lines'][number]>
@@ -158,6 +177,6 @@ export function DifferenceReportDrawer({
           ]}
         />
       </div>
-    </Drawer>
+    </PageCard>
   );
 }

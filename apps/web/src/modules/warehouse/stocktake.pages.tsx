@@ -42,7 +42,6 @@ import { DocLedger } from './doc-detail.tsx';
 import { DocList } from './doc-list.tsx';
 import { PrintView } from './print-view.tsx';
 import { Dash, QualityTag, SignedQty, StatusTag } from './shared.tsx';
-import { DifferenceReportDrawer } from './stocktake-report.tsx';
 import { docApi, qty, type Row, STOCKTAKE_PATHS, stockApi, stocktakeResource } from './warehouse.api.ts';
 
 const api = docApi(stocktakeResource);
@@ -148,7 +147,6 @@ export function StocktakeDetailPage({ path }: PageProps) {
   const [busy, setBusy] = useState<string | undefined>();
   const [printing, setPrinting] = useState(false);
   const [onlyDiff, setOnlyDiff] = useState(false);
-  const [reporting, setReporting] = useState(false);
   const record = useQuery({
     queryKey: ['resource', 'stocktake', 'info', id],
     queryFn: () => api.info(id as number),
@@ -259,6 +257,12 @@ export function StocktakeDetailPage({ path }: PageProps) {
     }
   };
 
+  // The report reads saved counts: unsaved ones are saved first.
+  const report = async () => {
+    if (dirty && !(await save(true))) return;
+    openResourcePage(STOCKTAKE_PATHS.report, row.id);
+  };
+
   const importFile = async (file: File) => {
     setBusy('import');
     try {
@@ -331,7 +335,7 @@ export function StocktakeDetailPage({ path }: PageProps) {
             ) : (
               <PostReverseButtons def={stocktakeResource} row={row} onDone={() => void reload()} />
             )}
-            <Button icon={<FileSearchOutlined />} onClick={() => setReporting(true)} disabled={!lines.length}>
+            <Button icon={<FileSearchOutlined />} onClick={() => void report()} disabled={!lines.length}>
               差异报告
             </Button>
             <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
@@ -435,12 +439,6 @@ export function StocktakeDetailPage({ path }: PageProps) {
           。过账时按当时的账面数量重新计算盈亏。
         </div>
       </PageCard>
-      <DifferenceReportDrawer
-        id={row.id}
-        open={reporting}
-        unsaved={dirty}
-        onClose={() => setReporting(false)}
-      />
       {printing && (
         <PrintView
           onClose={() => setPrinting(false)}

@@ -42,5 +42,5 @@ export const WAREHOUSE_PAGES: Record<string, PageLoader> = {
   [TRANSFER_PATHS.detail]: () => transfer().then((m) => m.TransferDetailPage),
   [STOCKTAKE_PATHS.list]: () => stocktake().then((m) => m.StocktakeListPage),
   [STOCKTAKE_PATHS.detail]: () => stocktake().then((m) => m.StocktakeDetailPage),
-  [STOCKTAKE_PATHS.report]: () => stocktake().then((m) => m.StocktakeDetailPage),
+  [STOCKTAKE_PATHS.report]: () => import('./stocktake-report.tsx').then((m) => m.StocktakeReportPage),
 };
