@@ -643,7 +643,7 @@ describe('ledger of one material', () => {
     ];
     for (const [kind, quantity, extra] of moves) {
       const doc = await (kind === 'stock-inbound' ? w.inbound : w.outbound)(
-        [{ materialId: m.id, quantity }],
+        [{ materialId: m.id, quantity, ...(kind === 'stock-inbound' ? { unitPrice: '2' } : {}) }],
         extra,
       );
       expect((await w.post(kind, doc.id)).status).toBe(200);
@@ -658,7 +658,13 @@ describe('ledger of one material', () => {
     };
     const all = await ledger({ pageNum: 0 });
     expect(all.list.map((r: any) => Number(r.balanceAfter))).toEqual([40.5, 90.5, 82.5, 70, 100]);
-    expect(all.summary).toEqual({ inQuantity: '120.5000', outQuantity: '80.0000', balance: '40.5000' });
+    // Every receipt at 2.00: on hand valued at the moving average.
+    expect(all.summary).toEqual({
+      inQuantity: '120.5000',
+      outQuantity: '80.0000',
+      balance: '40.5000',
+      value: '81.00',
+    });
 
     // Page by page, from either end of the index, the same figures.
     const paged = [];

@@ -100,11 +100,15 @@ const ledgerQuery = z.strictObject({
     .optional(),
 });
 
-/** Totals of a ledger list scoped to one material: moved in and out under the filter, and the balance now. */
+/**
+ * Totals of a ledger list scoped to one material: moved in and out under the filter, and the
+ * balance now with its value at the material's moving average.
+ */
 interface LedgerSummary {
   inQuantity: string;
   outQuantity: string;
   balance: string;
+  value: string;
 }
 
 /**
@@ -148,7 +152,9 @@ export async function ledgerPage(
           scoped
             ? sql`, coalesce(sum(s.quantity) FILTER (WHERE s.quantity > 0), 0)::text AS in_quantity,
                   coalesce(-sum(s.quantity) FILTER (WHERE s.quantity < 0), 0)::text AS out_quantity,
-                  (SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})::text AS balance`
+                  (SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})::text AS balance,
+                  round((SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})
+                        * coalesce((SELECT c.avg_cost FROM material_cost c WHERE c.material_id = ${q.materialId}), 0), 2)::text AS value`
             : sql``
         }
         FROM stock_ledger s WHERE ${cond}`.execute(db)
@@ -160,6 +166,7 @@ export async function ledgerPage(
           inQuantity: head.inQuantity,
           outQuantity: head.outQuantity,
           balance: head.balance,
+          value: head.value,
         } as LedgerSummary,
       }
     : {};

@@ -113,6 +113,9 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
             <span>
               结存<b data-testid="ledger-balance">{qty(summary?.balance ?? 0)}</b> {unitName}
             </span>
+            <span>
+              结存金额<b data-testid="ledger-value">{money(summary?.value ?? 0)}</b> 元
+            </span>
           </div>
         }
         right={
@@ -197,6 +200,13 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
             width: 96,
             align: 'right',
             render: (v) => Number(v).toFixed(4),
+          },
+          {
+            title: '金额',
+            dataIndex: 'amount',
+            width: 110,
+            align: 'right',
+            render: (v) => <span className={Number(v) < 0 ? 'wh-loss' : undefined}>{money(v)}</span>,
           },
           { title: '操作人', dataIndex: 'createdByName', width: 90, render: (v) => v || <Dash /> },
           { title: '记账时间', dataIndex: 'createdAt', width: 156, render: (v) => formatTime(v) },

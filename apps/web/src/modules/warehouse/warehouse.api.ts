@@ -118,7 +118,7 @@ export interface UnitConversion {
 
 /** A ledger page; scoped to a material it has the totals, and each move its `balanceAfter`. */
 export interface LedgerPage extends Page<Row> {
-  summary?: { inQuantity: string; outQuantity: string; balance: string };
+  summary?: { inQuantity: string; outQuantity: string; balance: string; value: string };
 }
 
 export interface BalancePage extends Page<Row> {
