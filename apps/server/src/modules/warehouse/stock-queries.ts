@@ -125,6 +125,19 @@ export async function ledgerPage(
   db: Db,
   q: z.infer<typeof ledgerQuery>,
 ): Promise<Page<any> & { summary?: LedgerSummary }> {
+  // Scoped, the totals and the running balances come from one snapshot, so they agree with each
+  // other even while others post.
+  if (!q.materialId) return readLedger(db, q);
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => readLedger(trx, q));
+}
+
+async function readLedger(
+  db: Db,
+  q: z.infer<typeof ledgerQuery>,
+): Promise<Page<any> & { summary?: LedgerSummary }> {
   // Balance-key filters: the same columns on stock_ledger and stock_balance.
   const keyOn = (a: string) => {
     const c = (col: string) => sql.ref(`${a}.${col}`);
