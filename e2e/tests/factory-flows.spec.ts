@@ -258,10 +258,11 @@ test.describe('factory master data flows', () => {
 
   test('BOM where-used: 子件物料 lists the BOMs that contain a component', async ({ page }) => {
     // A component of some demo BOM, and how many BOMs use it, from the API.
-    type Bom = { id: number; code: string; lines: { materialId: number; materialName: string }[] };
+    type Bom = { id: number; code: string; lines: { materialId: number }[] };
     const first = await api.get<{ list: Bom[] }>('/api/v1/product-bom/page', { pageNum: 1, pageSize: 1 });
     const bom = await api.get<Bom>(`/api/v1/product-bom/info/${first.list[0].id}`);
     const component = bom.lines[0];
+    const { code } = await api.get<{ code: string }>(`/api/v1/material-info/info/${component.materialId}`);
     const using = await api.get<{ total: number }>('/api/v1/product-bom/page', {
       materialId: component.materialId,
       pageSize: 1,
@@ -273,7 +274,8 @@ test.describe('factory master data flows', () => {
     await expect(rows(page).first()).toBeVisible();
     const toggle = activePage(page).getByRole('button', { name: /展\s*开/ });
     if (await toggle.isVisible()) await toggle.click();
-    await choose(page, 'rk-search-product-bom_materialId', component.materialName, component.materialName);
+    const exact = new RegExp(`（${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}）$`);
+    await choose(page, 'rk-search-product-bom_materialId', code, exact);
     await activePage(page)
       .getByRole('button', { name: /搜\s*索/ })
       .click();
