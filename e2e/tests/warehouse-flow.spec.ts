@@ -216,6 +216,11 @@ test.describe('warehouse flow', () => {
       ((await netCell.textContent()) ?? '').trim(),
     );
     await shot(page, 'wh-05b-difference-report');
+    const downloading = page.waitForEvent('download');
+    await activePage(page)
+      .getByRole('button', { name: /导\s*出/ })
+      .click();
+    expect((await downloading).suggestedFilename()).toMatch(/盘点差异表-PD[\d-]+\.xlsx$/);
 
     // 6. 库存明细: 190 in 原材料仓 + 100 in 半成品仓 = 290; the ledger shows every move.
     await page.goto('/warehouse-logistics/inventory-details');

@@ -1,7 +1,7 @@
 import './warehouse.css';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { EnumOption, ResourceDef } from '@ringmes/domain';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   Button,
   DatePicker,
@@ -82,7 +82,6 @@ export function DocList(config: DocListConfig) {
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const paged = useServerTable({ defaultSort: { sortField: 'docNo', sortOrder: 'desc' } });
-  const [exporting, setExporting] = useState(false);
 
   const query = { ...toQuery(filters), ...(fixedType ? { type: fixedType } : {}) };
   const list = useQuery({
@@ -103,16 +102,8 @@ export function DocList(config: DocListConfig) {
     }
   };
 
-  const exportExcel = async () => {
-    setExporting(true);
-    try {
-      await api.exportExcel(query);
-    } catch {
-      // shown
-    } finally {
-      setExporting(false);
-    }
-  };
+  // Failures are shown by the request layer.
+  const exportExcel = useMutation({ mutationFn: () => api.exportExcel(query) });
 
   const columns: TableProps<Row>['columns'] = [
     {
@@ -254,7 +245,11 @@ export function DocList(config: DocListConfig) {
             <Space>
               {may('add', fixedType) && config.addButton}
               {may('export', fixedType) && (
-                <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
+                <Button
+                  icon={<DownloadOutlined />}
+                  loading={exportExcel.isPending}
+                  onClick={() => exportExcel.mutate()}
+                >
                   导出
                 </Button>
               )}

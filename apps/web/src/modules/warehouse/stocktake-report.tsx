@@ -1,8 +1,7 @@
 import { ArrowLeftOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { DifferenceReport } from '@ringmes/domain';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Result, Space, Statistic, Table } from 'antd';
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
@@ -19,7 +18,8 @@ export function StocktakeReportPage({ path }: PageProps) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
   const can = usePermission();
-  const [exporting, setExporting] = useState(false);
+  // Failures are shown by the request layer.
+  const exportExcel = useMutation({ mutationFn: () => stockApi.differenceExport(id as number) });
   const report = useQuery({
     queryKey: ['resource', 'stocktake', 'difference', id],
     queryFn: () => stockApi.difference(id as number),
@@ -38,16 +38,6 @@ export function StocktakeReportPage({ path }: PageProps) {
     );
   }
   const r = report.data;
-  const exportExcel = async () => {
-    setExporting(true);
-    try {
-      await stockApi.differenceExport(id);
-    } catch {
-      // shown by the client
-    } finally {
-      setExporting(false);
-    }
-  };
   return (
     <PageCard
       title={
@@ -59,7 +49,11 @@ export function StocktakeReportPage({ path }: PageProps) {
       extra={
         <Space>
           {can('warehouse:stocktake:export') && (
-            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exportExcel.isPending}
+              onClick={() => exportExcel.mutate()}
+            >
               导出
             </Button>
           )}

@@ -121,7 +121,6 @@ export function ResourceList({
   const [modal, setModal] = useState<{ open: boolean; id?: number }>({ open: false });
   const [viewing, setViewing] = useState<number | undefined>();
   const [importing, setImporting] = useState(false);
-  const [exporting, setExporting] = useState(false);
 
   // A new page-driven filter starts again from page 1.
   const fixedKey = JSON.stringify(fixedFilters ?? {});
@@ -267,17 +266,11 @@ export function ResourceList({
     });
   };
 
-  const exportExcel = async () => {
-    setExporting(true);
-    try {
-      const rows = await api.exportExcel({ ...filters, ...fixedFilters, ...paged.sort });
-      toast.success(`导出成功，共 ${rows} 条`);
-    } catch {
-      // the request layer has shown the message
-    } finally {
-      setExporting(false);
-    }
-  };
+  // Failures are shown by the request layer.
+  const exportExcel = useMutation({
+    mutationFn: () => api.exportExcel({ ...filters, ...fixedFilters, ...paged.sort }),
+    onSuccess: (rows) => toast.success(`导出成功，共 ${rows} 条`),
+  });
 
   const toolbar = (
     <TableToolbar
@@ -300,7 +293,11 @@ export function ResourceList({
             </Button>
           )}
           {perm('export') && (
-            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()}>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exportExcel.isPending}
+              onClick={() => exportExcel.mutate()}
+            >
               导出
             </Button>
           )}
