@@ -147,6 +147,30 @@ export async function seedDemoStock(db: Db, adminId: number): Promise<void> {
     }
   }
 
+  // A rush shipment leaves one finished bearing below its safety minimum, so 库存预警 and the
+  // keepers' messages have something to show.
+  const rush = finished.find((m) => m.safetyStockMin);
+  if (fgWh && rush && customers.length) {
+    const onHand = await db
+      .selectFrom('stockBalance')
+      .select((eb) => eb.fn.sum<string>('quantity').as('q'))
+      .where('materialId', '=', rush.id)
+      .where('warehouseId', '=', fgWh)
+      .executeTakeFirst();
+    const quantity = new Decimal(onHand?.q ?? 0).minus(new Decimal(rush.safetyStockMin).div(2).floor());
+    if (quantity.gt(0)) {
+      await post(stockOutboundResource, {
+        type: 'sales',
+        warehouseId: fgWh,
+        bizDate: day(-1),
+        customerId: customers[0],
+        sourceNo: `XS${day(-1).replaceAll('-', '')}-018`,
+        remark: '大客户紧急发货',
+        lines: [{ materialId: rush.id, quantity: quantity.toString() }],
+      });
+    }
+  }
+
   const semi = materials.filter((m) => m.warehouseCode === 'WH-SF');
   const sfWh = warehouses.get('WH-SF');
   const axWh = warehouses.get('WH-AX');
