@@ -119,7 +119,7 @@ interface LedgerSummary {
  * Scoped to a material (`materialId`, narrowed by warehouse, location and batch when given), each
  * move also carries `balanceAfter` — the scope's quantity right after it, whatever the other
  * filters — and the answer a `summary`. Both are summed in SQL from the side of the ledger nearer
- * the page: the balance table minus the newer moves, or the older moves plus the page.
+ * the page: the on-hand quantity minus the newer moves, or the older moves plus the page.
  */
 export async function ledgerPage(
   db: Db,
@@ -160,29 +160,21 @@ async function readLedger(
   const cond = sql.join(where, sql` AND `);
   const head = (
     await sql<{ n: number } & Partial<LedgerSummary>>`
+      ${scoped ? sql`WITH on_hand AS (SELECT coalesce(sum(b.quantity), 0) AS q FROM stock_balance b WHERE ${scope('b')})` : sql``}
       SELECT count(*)::int AS n
         ${
           scoped
             ? sql`, coalesce(sum(s.quantity) FILTER (WHERE s.quantity > 0), 0)::text AS in_quantity,
                   coalesce(-sum(s.quantity) FILTER (WHERE s.quantity < 0), 0)::text AS out_quantity,
-                  (SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})::text AS balance,
-                  round((SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})
+                  (SELECT q FROM on_hand)::text AS balance,
+                  round((SELECT q FROM on_hand)
                         * coalesce((SELECT c.avg_cost FROM material_cost c WHERE c.material_id = ${q.materialId}), 0), 2)::text AS value`
             : sql``
         }
         FROM stock_ledger s WHERE ${cond}`.execute(db)
   ).rows[0];
-  const total = head.n;
-  const summary = scoped
-    ? {
-        summary: {
-          inQuantity: head.inQuantity,
-          outQuantity: head.outQuantity,
-          balance: head.balance,
-          value: head.value,
-        } as LedgerSummary,
-      }
-    : {};
+  const { n: total, ...totals } = head;
+  const summary = scoped ? { summary: totals as LedgerSummary } : {};
   const size = q.pageNum === 0 ? Math.min(total, 100_000) : q.pageSize;
   const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
   const fromEnd = q.pageNum > 0 && offset > total / 2;
@@ -199,7 +191,8 @@ async function readLedger(
     ? fromEnd
       ? sql`(SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id < ${min})
             + sum(p.quantity) OVER (ORDER BY p.id)`
-      : sql`(SELECT coalesce(sum(b.quantity), 0) FROM stock_balance b WHERE ${scope('b')})
+      : // The on-hand quantity read above, in the same snapshot.
+        sql`${head.balance}::numeric
             - (SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id > ${max})
             - coalesce(sum(p.quantity) OVER (ORDER BY p.id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
     : null;
