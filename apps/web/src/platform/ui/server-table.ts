@@ -40,12 +40,12 @@ export function useServerTable({
     });
   };
 
+  const asked = sort.sortField ? sort : defaultSort;
   return {
-    paging,
     /** The sort the server is asked for. */
-    sort: sort.sortField ? sort : defaultSort,
+    sort: asked,
     /** Paging and sort query fields. */
-    query: { ...(sort.sortField ? sort : defaultSort), ...paging },
+    query: { ...asked, ...paging },
     firstPage: () => setPaging((p) => ({ ...p, pageNum: 1 })),
     /** Back to page 1 and the default sort (a search form's 重置). */
     reset: () => {
