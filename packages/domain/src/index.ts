@@ -28,5 +28,6 @@ export * from './resources/supplier-classify.resource.ts';
 export * from './resources/sysenum.resource.ts';
 export * from './resources/warehouse-management.resource.ts';
 export * from './resources/workshop.resource.ts';
+export type { LedgerSummary } from './warehouse/ledger.ts';
 export * from './warehouse/stock-docs.resource.ts';
 export type { DifferenceReport } from './warehouse/stocktake-report.ts';

@@ -1,3 +1,4 @@
+import type { LedgerSummary } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -99,17 +100,6 @@ const ledgerQuery = z.strictObject({
     .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
     .optional(),
 });
-
-/**
- * Totals of a ledger list scoped to one material: moved in and out under the filter, and the
- * balance now with its value at the material's moving average.
- */
-interface LedgerSummary {
-  inQuantity: string;
-  outQuantity: string;
-  balance: string;
-  value: string;
-}
 
 /**
  * Ledger moves, newest first. Pages past the middle are read from the other end of the index

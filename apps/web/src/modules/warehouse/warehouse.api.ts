@@ -2,6 +2,7 @@ import {
   type DifferenceReport,
   type EnumOption,
   INBOUND_TYPES,
+  type LedgerSummary,
   OUTBOUND_TYPES,
   QUALIFIED_ONLY_OUTBOUND,
   type ResourceDef,
@@ -118,7 +119,7 @@ export interface UnitConversion {
 
 /** A ledger page; scoped to a material it has the totals, and each move its `balanceAfter`. */
 export interface LedgerPage extends Page<Row> {
-  summary?: { inQuantity: string; outQuantity: string; balance: string; value: string };
+  summary?: LedgerSummary;
 }
 
 export interface BalancePage extends Page<Row> {
