@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 8199;
+const PORT = Number(process.env.E2E_PORT ?? 8199);
 
 /**
  * Browser flows against the built app served by the real server (`npm start`) on a fresh

@@ -1,4 +1,16 @@
-import { Api, activePage, expect, rows, shot, signedIn, signIn, test, toast, topMenu } from './support.ts';
+import {
+  Api,
+  activePage,
+  expect,
+  rows,
+  shot,
+  signedIn,
+  signIn,
+  storeToken,
+  test,
+  toast,
+  topMenu,
+} from './support.ts';
 
 test.describe('sign-in and session', () => {
   test('signs in with a trimmed user name and opens the digital cockpit', async ({ page }) => {
@@ -11,7 +23,7 @@ test.describe('sign-in and session', () => {
     const started = Date.now();
     await signIn(page, '  admin  ', 'admin123');
     await expect(page).toHaveURL(/\/sale-manage\/sale-order$/);
-    await expect(activePage(page).getByTestId('module-page')).toBeVisible();
+    await expect(activePage(page).locator('.ant-table')).toBeVisible();
     console.log(`sign-in to a rendered page: ${Date.now() - started} ms`);
     await expect(page.locator('.rm-brand-title')).toHaveText('RingMES 轴承制造管理系统');
     await expect(page).toHaveTitle('销售订单 - RingMES');
@@ -67,18 +79,13 @@ test.describe('sign-in and session', () => {
     await expect(page).toHaveURL(/\/login/);
   });
 
-  test('an invalid token: verification failed, token cleared, back to login', async ({
-    page,
-    guard,
-    baseURL,
-  }) => {
+  test('an invalid token: verification failed, token cleared, back to login', async ({ page, guard }) => {
     guard.allow(/status of 401/);
-    await page.context().addCookies([{ name: 'Admin-Token', value: 'not-a-real-token', url: baseURL! }]);
+    await storeToken(page, 'not-a-real-token');
     await page.goto('/system/user/manage');
     await expect(toast(page, 'Verification failed, please Login again.')).toBeVisible();
     await expect(page).toHaveURL(/\/login\?redirect=%2Fsystem%2Fuser%2Fmanage/);
-    const cookies = await page.context().cookies();
-    expect(cookies.find((c) => c.name === 'Admin-Token')).toBeUndefined();
+    expect(await page.evaluate(() => localStorage.getItem('Admin-Token'))).toBeNull();
   });
 
   test('an expired session (code 407) shows the message once and logs out after 2 s', async ({
@@ -103,11 +110,61 @@ test.describe('sign-in and session', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('user-menu-items').getByRole('menuitem', { name: '退出登录' }).click();
     await expect(page).toHaveURL(/\/login$/);
-    const cookies = await page.context().cookies();
-    expect(cookies.find((c) => c.name === 'Admin-Token')).toBeUndefined();
+    expect(await page.evaluate(() => localStorage.getItem('Admin-Token'))).toBeNull();
+    // The server clears its HttpOnly cookie when it revokes the session.
+    await expect
+      .poll(async () => (await page.context().cookies()).find((c) => c.name === 'Admin-Token'))
+      .toBeUndefined();
     await page.goto('/system/user/manage');
     await expect(page).toHaveURL(/\/login\?redirect=/);
     await signIn(page);
     await expect(page.getByTestId('tags-view').locator('.rm-tag')).toHaveText(['首页', '用户管理']);
+  });
+
+  test('the session cookie is set by the server: HttpOnly, SameSite=Lax, unreadable by scripts', async ({
+    page,
+  }) => {
+    await signIn(page);
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'Admin-Token');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('Admin-Token');
+  });
+
+  test('/auth-redirect: a token in a link never replaces the session; a one-time code in the same browser signs in', async ({
+    page,
+    request,
+    guard,
+  }) => {
+    guard.allow(/status of 401/);
+    const other = await Api.login(request, 'fin01', 'demo123');
+    const admin = await Api.login(request);
+    await signedIn(page, admin);
+    await page.goto(`/auth-redirect?token=${other.token}&redirect=/home/info`);
+    await expect(page).toHaveURL(/\/home\/info$/);
+    expect(await page.evaluate(() => localStorage.getItem('Admin-Token'))).toBe(admin.token);
+
+    // A signed-in page asks for a hand-off code; this browser holds the binding cookie.
+    const url = await page.evaluate(async (token) => {
+      const r = await fetch('/api/v1/sso/handoff', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      return (await r.json()).result.url as string;
+    }, admin.token);
+    await page.goto(`${url}&redirect=/system/user/manage`);
+    await expect(page).toHaveURL(/\/system\/user\/manage$/);
+    await expect(page.getByTestId('breadcrumb')).toContainText('用户管理');
+    const handedOver = await page.evaluate(() => localStorage.getItem('Admin-Token'));
+    expect(handedOver).toBeTruthy();
+    expect(handedOver).not.toBe(admin.token);
+    const me = await page.evaluate(async (token) => {
+      const r = await fetch(`/api/v1/sso/getUserByToken?token=${token}`);
+      return (await r.json()).result.userName as string;
+    }, handedOver);
+    expect(me).toBe('admin');
+    // The code is spent.
+    await page.goto(url);
+    await expect(page).not.toHaveURL(/auth-redirect/);
+    expect(await page.evaluate(() => localStorage.getItem('Admin-Token'))).toBe(handedOver);
   });
 });

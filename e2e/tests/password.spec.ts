@@ -11,6 +11,7 @@ test.describe('change password (spec section 5)', () => {
     await expect(page.locator('.ant-modal.rm-change-password')).toHaveCSS('width', '460px');
 
     await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(dialog.getByText('请输入当前密码')).toBeVisible();
     await expect(dialog.getByText('请输入新密码')).toBeVisible();
     await expect(dialog.getByText('请输入确认密码')).toBeVisible();
 
@@ -32,14 +33,15 @@ test.describe('change password (spec section 5)', () => {
     await admin.post('/api/v1/user/newAddUser', {
       userName,
       firstName: '改密测试',
-      passWord: 'start123',
+      passWord: 'Start-ring-4',
       status: '1',
     });
-    const me = await Api.login(request, userName, 'start123');
+    const me = await Api.login(request, userName, 'Start-ring-4');
     await signedIn(page, me, '/home/info');
     await page.getByTestId('user-menu').click();
     await page.getByTestId('user-menu-items').getByRole('menuitem', { name: '修改密码' }).click();
     const dialog = page.getByRole('dialog', { name: '修改密码' });
+    await dialog.getByLabel('当前密码').fill('Start-ring-4');
     await dialog.getByLabel('新密码').fill('changed456');
     await dialog.getByLabel('确认密码').fill('changed456');
     await dialog.getByRole('button', { name: /确\s*定/ }).click();

@@ -74,11 +74,22 @@ test.describe('application shell', () => {
 
   test('a hidden page highlights its list; every menu route opens a real page', async ({ page }) => {
     await signedIn(page, api, '/sale-manage/sale-order-add');
-    await expect(activePage(page).getByTestId('module-page')).toContainText('新增销售订单');
+    await expect(activePage(page).locator('form')).toBeVisible();
+    await expect(activePage(page)).toContainText('新增销售订单');
     await expect(sidebar(page).locator('.ant-menu-item-selected')).toHaveText('销售订单');
     await expect(page.getByTestId('breadcrumb')).toHaveText(/首页\/销售管理\/销售订单\/新增销售订单/);
     await expect(page).toHaveTitle('新增销售订单 - RingMES');
-    await activePage(page).getByRole('button', { name: '返回销售订单' }).click();
+    // Untouched, 返回 leaves at once; with a change it asks first.
+    await activePage(page)
+      .getByRole('button', { name: /返\s*回$/ })
+      .click();
+    await expect(page).toHaveURL(/\/sale-manage\/sale-order$/);
+    await page.goto('/sale-manage/sale-order-add');
+    await activePage(page).locator('#rk-sale-order_remark').fill('先不保存');
+    await activePage(page)
+      .getByRole('button', { name: /返\s*回$/ })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: '放弃并返回' }).click();
     await expect(page).toHaveURL(/\/sale-manage\/sale-order$/);
     for (const path of [
       '/production-department/production-manage/machine/lathing',

@@ -53,7 +53,7 @@ test.describe('system management', () => {
     const userName = unique('e2eu');
     await dialog.getByLabel('用户名').fill(userName);
     await dialog.getByLabel('姓名').fill('测试员');
-    await dialog.getByLabel('登录密码').fill('test1234');
+    await dialog.getByLabel('登录密码').fill('Qc-bearing26');
     await dialog.getByLabel('手机号码').fill('138');
     await expect(dialog.getByText('请输入正确的手机号码')).toBeVisible();
     await dialog.getByLabel('手机号码').fill('13912345678');

@@ -61,7 +61,7 @@ test.describe('warehouse flow', () => {
   let steel: Option;
   test.beforeEach(async ({ request }) => {
     api = await Api.login(request);
-    const materials = await api.get<Option[]>('/api/v1/material-info/options');
+    const materials = await api.get<Option[]>('/api/v1/material-info/options', { keyword: 'RM-T-4560' });
     steel = materials.find((m) => m.code === 'RM-T-4560') as Option;
     expect(steel, 'demo material GCr15 RM-T-4560').toBeTruthy();
   });

@@ -5,34 +5,31 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { registerModules } from './modules/index.ts';
+import { LoginThrottle } from './platform/auth/login-throttle.ts';
 import { SessionService } from './platform/auth/sessions.ts';
 import type { Database } from './platform/db/db.ts';
 import { AppError, fromDatabaseError, isConnectionError, unavailable } from './platform/errors.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  logRedaction,
+  SECURITY_HEADERS,
+  sendAfterBody,
+} from './platform/http/edge.ts';
 import type { AppContext } from './platform/http/route.ts';
 import { makeSerializer } from './platform/http/serialize.ts';
+import { refuseNul } from './platform/http/validation.ts';
 
 const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
 
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
-    "font-src 'self' data:;connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-};
-
-export async function buildApp(database: Database, config: Config, opts: { logger?: boolean } = {}) {
+export async function buildApp(
+  database: Database,
+  config: Config,
+  opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
+) {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    logger:
+      opts.logger === false ? false : { level: config.logLevel, stream: opts.logStream, ...logRedaction },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1_048_576,
     genReqId: (req) => {
@@ -40,6 +37,8 @@ export async function buildApp(database: Database, config: Config, opts: { logge
       return typeof given === 'string' && /^[\w-]{1,60}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   const ctx: AppContext = {
@@ -47,6 +46,7 @@ export async function buildApp(database: Database, config: Config, opts: { logge
     dbKind: database.kind,
     config,
     sessions: new SessionService(database.db, config.session),
+    throttle: new LoginThrottle(database.db, config.login),
   };
   app.decorate('ringmes', ctx);
   app.decorate('ringmesRoutes', []);
@@ -77,18 +77,20 @@ export async function buildApp(database: Database, config: Config, opts: { logge
     done();
   });
 
+  app.addHook('preValidation', refuseNul);
+
   app.setErrorHandler((err: any, req, reply) => {
     let e: AppError | undefined = err instanceof AppError ? err : fromDatabaseError(err);
     if (!e && isConnectionError(err)) e = unavailable();
     if (!e && typeof err.code === 'string' && err.code.startsWith('FST_')) e = fastifyError(err);
     if (!e) {
       req.log.error({ err, method: req.method, url: req.url }, 'unhandled error');
-      return reply.status(500).send({ code: '500', message: '系统繁忙，请稍后重试', result: null });
+      return sendAfterBody(req, reply, 500, { code: '500', message: '系统繁忙，请稍后重试', result: null });
     }
     if (e.status >= 500) req.log.warn({ err, url: req.url }, e.message);
     const body: Record<string, unknown> = { code: e.code, message: e.message, result: null };
     if (e.errors) body.errors = e.errors;
-    return reply.status(e.status).send(body);
+    return sendAfterBody(req, reply, e.status, body);
   });
 
   const webIndex = path.join(config.webDist, 'index.html');

@@ -54,7 +54,9 @@ export async function main() {
     );
   } else if (seeded.mode !== 'minimal') {
     console.log(`  演示登录：admin / ${config.adminPassword || 'admin123'}`);
-    console.log(`  各角色演示账号 sales01、plan01、head01、op01、wh01、qc01、fin01，密码 ${DEMO_PASSWORD}`);
+    console.log(
+      `  各角色演示账号 sales01、plan01、head01、op01、wh01、qc01、fin01、buy01，密码 ${DEMO_PASSWORD}`,
+    );
   }
   console.log('');
 }

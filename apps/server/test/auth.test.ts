@@ -45,16 +45,17 @@ describe('sign-in', () => {
     expect(b).toMatchObject({ status: 401, body: { code: '401', message: '用户名或密码错误' } });
   });
 
-  it('rate-limits per account', async () => {
+  it('rate-limits per account and address (login-limits.test.ts has the rest)', async () => {
     await t.call('POST', '/api/v1/user/newAddUser', {
       token: await t.login(),
       body: { userName: 'victim', firstName: '受害者', passWord: 'secret123' },
     });
-    for (let i = 0; i < 3; i++) expect((await login('victim', `bad${i}`, `10.1.0.${i}`)).status).toBe(401);
-    const blocked = await login('victim', 'secret123', '10.1.0.9');
+    for (let i = 0; i < 3; i++) expect((await login('victim', `bad${i}`, '10.1.0.1')).status).toBe(401);
+    const blocked = await login('victim', 'secret123', '10.1.0.1');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ code: '429' });
     expect(blocked.body.message).toMatch(/登录失败次数过多/);
+    expect((await login('victim', 'secret123', '10.1.0.9')).status).toBe(200);
   });
 
   it('rate-limits per address', async () => {
@@ -119,13 +120,13 @@ describe('tokens', () => {
     const second = await t.login('pwduser', 'secret123');
     const r = await t.call('PUT', '/api/v1/user/newUpdateUserPwd', {
       token,
-      body: { userId, passWord: 'newpass1' },
+      body: { userId, passWord: 'Newpass-1', oldPassWord: 'secret123' },
     });
     expect(r.status).toBe(200);
     for (const tk of [token, second])
       expect((await t.call('GET', '/api/v1/sso/getUserByToken', { token: tk })).body.code).toBe('407');
     expect((await login('pwduser', 'secret123', '10.3.0.1')).status).toBe(401);
-    expect((await login('pwduser', 'newpass1', '10.3.0.1')).status).toBe(200);
+    expect((await login('pwduser', 'Newpass-1', '10.3.0.1')).status).toBe(200);
   });
 
   it("refuses to change another user's password without system:user:edit", async () => {
@@ -219,5 +220,81 @@ describe('getUserByToken', () => {
       .select(sql<number>`count(*)::int`.as('n'))
       .executeTakeFirstOrThrow();
     expect(count(r.body.result.menuList)).toBe(total.n);
+  });
+});
+
+describe('session cookie and single sign-on hand-off', () => {
+  const raw = (
+    method: 'GET' | 'POST',
+    url: string,
+    opts: { headers?: Record<string, string>; payload?: unknown } = {},
+  ) => t.app.inject({ method, url, headers: opts.headers, payload: opts.payload as any });
+  const cookies = (r: { headers: Record<string, unknown> }) => {
+    const c = r.headers['set-cookie'];
+    return (Array.isArray(c) ? c : c ? [c] : []) as string[];
+  };
+
+  it('sets the session cookie from the server: HttpOnly, SameSite=Lax, Secure over https; logout clears it', async () => {
+    const payload = { userName: 'admin', passWord: ADMIN_PASSWORD, source: 'mes' };
+    const plain = await raw('POST', '/api/v1/sso/login', { payload });
+    expect(plain.json().result.token).toMatch(/^[\w-]{43}$/);
+    const [cookie] = cookies(plain);
+    expect(cookie).toBe(
+      `Admin-Token=${plain.json().result.token}; Path=/; Max-Age=86400; HttpOnly; SameSite=Lax`,
+    );
+    const https = await raw('POST', '/api/v1/sso/login', {
+      payload,
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(cookies(https)[0]).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    const out = await raw('POST', '/vue-element-admin/user/logout', {
+      headers: { authorization: `Bearer ${plain.json().result.token}` },
+    });
+    expect(cookies(out)[0]).toMatch(/^Admin-Token=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('hands a session over only by a one-time code, in the browser that asked for it, within 60 s', async () => {
+    const { token, userId } = await t.userWith([], 'handoff');
+    const issue = await raw('POST', '/api/v1/sso/handoff', { headers: { authorization: `Bearer ${token}` } });
+    const { code, url, expiresIn } = issue.json().result;
+    expect(url).toBe(`/auth-redirect?code=${code}`);
+    expect(expiresIn).toBe(60);
+    const binding = cookies(issue).find((c) => c.startsWith('RM-SSO-Binding='));
+    expect(binding).toMatch(/; Path=\/api\/v1\/sso; Max-Age=86400; HttpOnly; SameSite=Lax$/);
+    const browser = (binding as string).split(';')[0];
+
+    // Another browser (a link sent to a victim) gets nothing, and does not burn the code.
+    const elsewhere = await raw('POST', '/api/v1/sso/exchange', { payload: { code } });
+    expect(elsewhere.json()).toMatchObject({ code: '401', message: '登录链接无效或已过期，请重新登录' });
+    const other = await raw('POST', '/api/v1/sso/exchange', {
+      payload: { code },
+      headers: { cookie: `RM-SSO-Binding=${'x'.repeat(43)}` },
+    });
+    expect(other.statusCode).toBe(401);
+
+    const ok = await raw('POST', '/api/v1/sso/exchange', { payload: { code }, headers: { cookie: browser } });
+    expect(ok.statusCode).toBe(200);
+    const session = ok.json().result.token;
+    expect(session).not.toBe(token);
+    expect(cookies(ok)[0]).toMatch(new RegExp(`^Admin-Token=${session}; .*HttpOnly; SameSite=Lax$`));
+    const me = await t.call('GET', '/api/v1/sso/getUserByToken', { token: session });
+    expect(me.body.result.userId).toBe(userId);
+
+    const again = await raw('POST', '/api/v1/sso/exchange', {
+      payload: { code },
+      headers: { cookie: browser },
+    });
+    expect(again.statusCode).toBe(401);
+    const late = await raw('POST', '/api/v1/sso/handoff', {
+      headers: { authorization: `Bearer ${token}`, cookie: browser },
+    });
+    expect(cookies(late)).toEqual([]); // the browser keeps its binding
+    await sql`UPDATE sso_code SET expires_at = now() - interval '1 second'`.execute(t.database.db);
+    const expired = await raw('POST', '/api/v1/sso/exchange', {
+      payload: { code: late.json().result.code },
+      headers: { cookie: browser },
+    });
+    expect(expired.statusCode).toBe(401);
+    expect((await t.call('POST', '/api/v1/sso/handoff', {})).body.code).toBe('407');
   });
 });

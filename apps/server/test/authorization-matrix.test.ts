@@ -38,6 +38,7 @@ describe('authorization matrix', { timeout: 240_000 }, () => {
     expect(publicOnes.sort()).toEqual([
       'GET /api/health',
       'GET /api/v1/sso/getUserByToken',
+      'POST /api/v1/sso/exchange',
       'POST /api/v1/sso/login',
     ]);
   });

@@ -40,4 +40,69 @@ describe('demo data', () => {
     });
     expect(report.body.result.totals).toMatchObject({ gainQuantity: '2.0000', lossQuantity: '3.0000' });
   });
+
+  it('has sales orders of the last three months, numbered by their order dates, drafts to closed', async () => {
+    const rows = await sql<{ docNo: string; orderDate: string; status: string; created: string }>`
+      SELECT doc_no, order_date::text AS order_date, status,
+             to_char(created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS created
+        FROM sale_order ORDER BY order_date`.execute(t.database.db);
+    expect(rows.rows.length).toBeGreaterThanOrEqual(30);
+    for (const r of rows.rows) {
+      expect(r.docNo.slice(2, 10)).toBe(r.orderDate.replaceAll('-', ''));
+      expect(r.created).toBe(r.orderDate);
+    }
+    expect(new Set(rows.rows.map((r) => r.status))).toEqual(
+      new Set(['draft', 'approved', 'partly-shipped', 'completed', 'closed']),
+    );
+    // Shipped quantities are exactly what the posted 销售出库 minus 销售退货入库 against each line say.
+    const drift = await sql<{ id: number }>`
+      SELECT l.id FROM sale_order_line l
+       WHERE l.shipped_quantity <> COALESCE((SELECT sum(ol.base_quantity) FROM stock_outbound_line ol
+                                               JOIN stock_outbound d ON d.id = ol.stock_outbound_id
+                                              WHERE ol.source_line_id = l.id AND d.sale_order_id = l.sale_order_id
+                                                AND d.status = 'posted'), 0)
+                                 - COALESCE((SELECT sum(il.base_quantity) FROM stock_inbound_line il
+                                               JOIN stock_inbound d ON d.id = il.stock_inbound_id
+                                              WHERE il.source_line_id = l.id AND d.sale_order_id = l.sale_order_id
+                                                AND d.status = 'posted'), 0)`.execute(t.database.db);
+    expect(drift.rows).toEqual([]);
+    const returns = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM stock_inbound WHERE type = 'sales-return' AND sale_order_id IS NOT NULL`.execute(
+      t.database.db,
+    );
+    expect(returns.rows[0].n).toBe(1);
+    const sales = await t.login('sales01', 'demo123');
+    const drafts = await t.call('GET', '/api/v1/sale-order/page', {
+      token: sales,
+      query: { status: 'draft' },
+    });
+    expect(drafts.body.result.total).toBeGreaterThan(0);
+  });
+
+  it('has purchase orders in every state, received against their lines, with one return', async () => {
+    const states = await sql<{ status: string }>`SELECT DISTINCT status FROM purchase_order`.execute(
+      t.database.db,
+    );
+    expect(new Set(states.rows.map((r) => r.status))).toEqual(
+      new Set(['draft', 'approved', 'partly-received', 'completed']),
+    );
+    const drift = await sql<{ id: number }>`
+      SELECT l.id FROM purchase_order_line l
+       WHERE l.received_quantity <> COALESCE((SELECT sum(il.base_quantity) FROM stock_inbound_line il
+                                                JOIN stock_inbound d ON d.id = il.stock_inbound_id
+                                               WHERE il.source_line_id = l.id AND d.purchase_order_id = l.purchase_order_id
+                                                 AND d.status = 'posted'), 0)
+          OR l.returned_quantity <> COALESCE((SELECT sum(ol.base_quantity) FROM stock_outbound_line ol
+                                                JOIN stock_outbound d ON d.id = ol.stock_outbound_id
+                                               WHERE ol.source_line_id = l.id AND d.purchase_order_id = l.purchase_order_id
+                                                 AND d.status = 'posted'), 0)`.execute(t.database.db);
+    expect(drift.rows).toEqual([]);
+    const buyer = await t.login('buy01', 'demo123');
+    const page = await t.call('GET', '/api/v1/purchase-order/page', {
+      token: buyer,
+      query: { status: 'approved' },
+    });
+    expect(page.status).toBe(200);
+    expect(page.body.result.total).toBeGreaterThan(0);
+  });
 });

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factory } from './factories.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let token: string;
@@ -39,9 +38,7 @@ describe('Excel export', () => {
     const r = await t.call('GET', '/api/v1/supplier/export', { token, query: { code: 'S-EXP' } });
     expect(r.status).toBe(200);
     expect(r.body.result.rows).toBe(2);
-    const file = path.join(t.config.exportDir, r.body.result.fileName);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(file);
+    const wb = await downloadWorkbook(t, token, r.body.result.fileName);
     const ws = wb.worksheets[0];
     const header = ws.getRow(1).values as unknown[];
     expect(header).toContain('供应商编码');
@@ -65,8 +62,7 @@ describe('Excel import', () => {
   it('offers a template with the required columns marked', async () => {
     const r = await t.call('GET', '/api/v1/material-unit/importTemplate', { token });
     expect(r.status).toBe(200);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(path.join(t.config.exportDir, r.body.result.fileName));
+    const wb = await downloadWorkbook(t, token, r.body.result.fileName);
     expect((wb.worksheets[0].getRow(1).values as unknown[]).filter(Boolean)).toEqual(
       expect.arrayContaining(['*单位编码', '*单位名称']),
     );

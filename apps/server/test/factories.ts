@@ -78,7 +78,9 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
     const out: Record<string, any>[] = [];
     for (let i = 0; i < count; i++) {
       const item: Record<string, any> = {};
-      for (const f of line.fields) if (f.required) item[f.name] = await valueFor(f);
+      // Prices too: a document line may need one to be saved (a sales order without a sale price).
+      for (const f of line.fields)
+        if (f.required || (f.kind === 'price' && !f.readonly)) item[f.name] = await valueFor(f);
       out.push(item);
     }
     return out;

@@ -74,6 +74,7 @@ export interface TestApp {
 export async function createTestApp(
   overrides: Partial<Config> = {},
   seedMode: 'minimal' | 'demo' = 'minimal',
+  logStream?: NodeJS.WritableStream,
 ): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-export-'));
@@ -86,7 +87,7 @@ export async function createTestApp(
   };
   await migrate(database.db);
   await seed(database.db, { seed: seedMode, adminPassword: ADMIN_PASSWORD });
-  const app = await buildApp(database, config, { logger: !!process.env.TEST_LOG });
+  const app = await buildApp(database, config, { logger: !!process.env.TEST_LOG || !!logStream, logStream });
   await app.ready();
 
   const call: TestApp['call'] = async (method, url, opts = {}) => {
@@ -164,4 +165,19 @@ export async function createTestApp(
       fs.rmSync(exportDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Downloads an export through `/common/download` as `token`'s user and opens it. */
+export async function downloadWorkbook(t: TestApp, token: string, fileName: string) {
+  const { default: ExcelJS } = await import('exceljs');
+  const r = await t.app.inject({
+    method: 'GET',
+    url: '/common/download',
+    query: { fileName },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (r.statusCode !== 200) throw new Error(`download ${fileName}: ${r.statusCode} ${r.body}`);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(r.rawPayload as any);
+  return wb;
 }

@@ -199,38 +199,43 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
         x.other.name !== def.name,
     ),
   );
-  it.runIf(referrers.length > 0)('refuses to delete a referenced record with 409', async () => {
-    const rec = await f.create(def.name);
-    // The first referrer whose own rules accept a generated record (a stock line's location must
-    // belong to the document's warehouse, for example, so a plain header reference is tried first).
-    const ordered = [...referrers].sort((a, b) => Number(!!a.line) - Number(!!b.line));
-    let made = false;
-    for (const { other, field, line } of ordered) {
-      const value = field.kind === 'ref' ? rec.id : [rec.id];
-      let overrides: Record<string, unknown> = { [field.name]: value };
-      if (line) {
-        const l = other.lines!.find((x) => x.name === line)!;
-        overrides = {
-          [line]: [{ ...(await f.body({ ...other, fields: l.fields, lines: [] })), [field.name]: value }],
-        };
-        // Keep parents consistent: a location goes on a document of its own warehouse.
-        for (const w of ['warehouseId', 'fromWarehouseId', 'toWarehouseId']) {
-          if (rec.warehouseId && other.fields.some((x) => x.name === w)) overrides[w] = rec.warehouseId;
+  // A document with a lifecycle is referenced only past its editable states (a 销售出库 names an
+  // approved order), where its state already refuses deletion (lifecycle tests cover that).
+  it.runIf(referrers.length > 0 && !def.lifecycle)(
+    'refuses to delete a referenced record with 409',
+    async () => {
+      const rec = await f.create(def.name);
+      // The first referrer whose own rules accept a generated record (a stock line's location must
+      // belong to the document's warehouse, for example, so a plain header reference is tried first).
+      const ordered = [...referrers].sort((a, b) => Number(!!a.line) - Number(!!b.line));
+      let made = false;
+      for (const { other, field, line } of ordered) {
+        const value = field.kind === 'ref' ? rec.id : [rec.id];
+        let overrides: Record<string, unknown> = { [field.name]: value };
+        if (line) {
+          const l = other.lines!.find((x) => x.name === line)!;
+          overrides = {
+            [line]: [{ ...(await f.body({ ...other, fields: l.fields, lines: [] })), [field.name]: value }],
+          };
+          // Keep parents consistent: a location goes on a document of its own warehouse.
+          for (const w of ['warehouseId', 'fromWarehouseId', 'toWarehouseId']) {
+            if (rec.warehouseId && other.fields.some((x) => x.name === w)) overrides[w] = rec.warehouseId;
+          }
+        }
+        try {
+          await f.create(other.name, overrides);
+          made = true;
+          break;
+        } catch {
+          // try the next referrer
         }
       }
-      try {
-        await f.create(other.name, overrides);
-        made = true;
-        break;
-      } catch {
-        // try the next referrer
-      }
-    }
-    expect(made, 'some referrer accepted the reference').toBe(true);
-    const d = p.del(rec.id);
-    const r = await t.call(d.method, d.url, { token, body: d.body });
-    expect(r.status, JSON.stringify(r.body)).toBe(409);
-    expect(r.body.message).toMatch(/已被.*引用，无法删除/);
-    expect((await t.call('GET', p.info(rec.id), { token })).status).toBe(200);
-  });
+      expect(made, 'some referrer accepted the reference').toBe(true);
+      const d = p.del(rec.id);
+      const r = await t.call(d.method, d.url, { token, body: d.body });
+      expect(r.status, JSON.stringify(r.body)).toBe(409);
+      expect(r.body.message).toMatch(/已被.*引用，无法删除/);
+      expect((await t.call('GET', p.info(rec.id), { token })).status).toBe(200);
+    },
+  );
 });

@@ -117,8 +117,8 @@ describe('users', () => {
       body: { userId: me.body.result.userId, status: '0' },
     });
     expect(off.status).toBe(409);
-    // Another admin tries to remove the only admin.
-    const other = await t.userWith(['system:user:delete', 'system:user:edit']);
+    // Another super-admin (by '*:*:*', not the admin role) tries to remove the only admin.
+    const other = await t.userWith(['*:*:*']);
     const last = await t.call('DELETE', '/api/v1/user/newDeleteUser', {
       token: other.token,
       body: { userId: me.body.result.userId },
@@ -337,10 +337,13 @@ describe('document numbers', () => {
 });
 
 describe('downloads', () => {
-  it('serves files from the export folder only', async () => {
+  it("serves files from the user's own export folder only", async () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
-    fs.writeFileSync(path.join(t.config.exportDir, 'report.xlsx'), 'data');
+    const me = (await t.call('GET', '/api/v1/sso/getUserByToken', { token, query: { token } })).body.result;
+    const own = path.join(t.config.exportDir, String(me.userId));
+    fs.mkdirSync(own, { recursive: true });
+    fs.writeFileSync(path.join(own, 'report.xlsx'), 'data');
     const ok = await t.call('GET', '/common/download', { token, query: { fileName: 'report.xlsx' } });
     expect(ok.status).toBe(200);
     expect(ok.headers['content-disposition']).toMatch(/report\.xlsx/);

@@ -1,9 +1,8 @@
-import path from 'node:path';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factory } from './factories.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
 import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
@@ -437,8 +436,7 @@ describe('stocktake difference report', () => {
     const exported = await t.call('GET', `/api/v1/stocktake/differenceExport/${st.id}`, { token });
     expect(exported.status).toBe(200);
     expect(exported.body.result.rows).toBe(2);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(path.join(t.config.exportDir, exported.body.result.fileName));
+    const wb = await downloadWorkbook(t, token, exported.body.result.fileName);
     const cells = wb.worksheets[0].getSheetValues().flat().map(String);
     expect(cells).toEqual(expect.arrayContaining([a.code, b.code, '净盈亏金额', '3', '-5']));
 
@@ -493,8 +491,6 @@ describe('inventory alert', () => {
 
 describe('stocktake count sheet', () => {
   it('downloads the lines, takes the counts back from Excel, and refuses a bad sheet whole', async () => {
-    const ExcelJS = (await import('exceljs')).default;
-    const path = await import('node:path');
     const wh = (
       await t.call('POST', '/api/v1/warehouse-management/add', {
         token,
@@ -511,8 +507,7 @@ describe('stocktake count sheet', () => {
       .result;
     await t.call('POST', `/api/v1/stocktake/snapshot/${st.id}`, { token });
     const sheet = await t.call('GET', `/api/v1/stocktake/countSheet/${st.id}`, { token });
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(path.join(t.config.exportDir, sheet.body.result.fileName));
+    const wb = await downloadWorkbook(t, token, sheet.body.result.fileName);
     const ws = wb.worksheets[0];
     expect(ws.getRow(2).getCell(1).value).toBe(m.code);
     expect(ws.getRow(2).getCell(7).value).toBe(9);

@@ -1,6 +1,9 @@
 export * from './menu/menu-tree.ts';
 export * from './menu/menu-utils.ts';
 export type { MenuNode } from './menu/types.ts';
+export * from './purchase/purchase-order.resource.ts';
+export * from './resource/ddl.ts';
+export * from './resource/lifecycle.ts';
 export * from './resource/types.ts';
 export * from './resources/custom-classify.resource.ts';
 export * from './resources/custom-grade.resource.ts';
@@ -28,6 +31,7 @@ export * from './resources/supplier-classify.resource.ts';
 export * from './resources/sysenum.resource.ts';
 export * from './resources/warehouse-management.resource.ts';
 export * from './resources/workshop.resource.ts';
+export * from './sales/sale-order.resource.ts';
 export type { LedgerSummary } from './warehouse/ledger.ts';
 export * from './warehouse/stock-docs.resource.ts';
 export type { DifferenceReport } from './warehouse/stocktake-report.ts';

@@ -1,10 +1,13 @@
 import type { App } from '../app.ts';
 import { downloadRoutes } from './common/download.routes.ts';
 import { factoryRoutes } from './factory/index.ts';
+import { purchaseRoutes } from './purchase/index.ts';
+import { salesRoutes } from './sales/index.ts';
 import { deptRoutes } from './system/dept.routes.ts';
 import { menuRoutes } from './system/menu.routes.ts';
 import { messageRoutes } from './system/message.routes.ts';
 import { roleRoutes } from './system/role.routes.ts';
+import { settingRoutes } from './system/setting.routes.ts';
 import { ssoRoutes } from './system/sso.routes.ts';
 import { userRoutes } from './system/user.routes.ts';
 import { warehouseRoutes } from './warehouse/index.ts';
@@ -17,7 +20,10 @@ export function registerModules(app: App) {
   roleRoutes(app);
   menuRoutes(app);
   messageRoutes(app);
+  settingRoutes(app);
   factoryRoutes(app);
+  salesRoutes(app);
+  purchaseRoutes(app);
   warehouseRoutes(app);
   downloadRoutes(app);
 }

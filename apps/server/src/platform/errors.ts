@@ -28,10 +28,12 @@ export const forbidden = (message = '当前操作没有权限') => new AppError(
 export const notFound = (message = '记录不存在或已被删除') => new AppError(404, '404', message);
 export const conflict = (message: string) => new AppError(409, '409', message);
 export const tooMany = (message: string) => new AppError(429, '429', message);
-export const unavailable = (message = '数据库暂时不可用，请稍后重试') => new AppError(503, '503', message);
+export const unavailable = (message = '数据库暂不可用，请稍后重试') => new AppError(503, '503', message);
 
 export const STALE_VERSION = '数据已被他人修改，请刷新后重试';
 export const REFERENCED = '该记录已被引用，无法删除';
+
+const DRIVER_OUTAGE = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'];
 
 /** Maps PostgreSQL and driver failures to envelopes; anything else is a 500. */
 export function fromDatabaseError(err: any): AppError | undefined {
@@ -62,31 +64,18 @@ export function fromDatabaseError(err: any): AppError | undefined {
       return badRequest('字段内容过长');
     case '22003':
       return badRequest('数值超出允许范围');
-    case '22P02':
-    case '22007':
-    case '22008':
-      return badRequest('数据格式不正确');
     case '40001':
     case '40P01':
       return conflict('数据正被他人同时修改，请重试');
     case '55P03':
     case '57014':
       return unavailable('系统繁忙，请稍后重试');
-    case '57P01':
-    case '57P02':
-    case '57P03':
-    case '53300':
-    case '08000':
-    case '08001':
-    case '08003':
-    case '08006':
-    case 'ECONNREFUSED':
-    case 'ECONNRESET':
-    case 'ETIMEDOUT':
-    case 'EPIPE':
-      return unavailable();
     default:
-      if (/^08/.test(code)) return unavailable();
+      // 22: the data itself is wrong (format, encoding, range). 08 connection, 53 resources,
+      // 55000, 57P0x (shutdown, crash, start-up, dropped database) and 58 (I/O): the database
+      // is not there or not usable, never a 500.
+      if (code.startsWith('22')) return badRequest('数据格式不正确');
+      if (/^(08|53|57P|58|55000$)/.test(code) || DRIVER_OUTAGE.includes(code)) return unavailable();
       return undefined;
   }
 }
@@ -121,8 +110,8 @@ function checkMessage(constraint: string | undefined): string {
 export function isConnectionError(err: any): boolean {
   const msg = String(err?.message ?? '');
   return (
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|Client was closed|PGlite is closed/i.test(
       msg,
-    ) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(err?.code)
+    ) || DRIVER_OUTAGE.includes(err?.code)
   );
 }

@@ -1,6 +1,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { badRequest } from './errors.ts';
 import { zx } from './http/validation.ts';
 
 export interface Page<T> {
@@ -21,6 +22,17 @@ export const pagingFields = {
   sortOrder: zx.sortOrder,
 };
 
+/**
+ * `pageNum = 0` (the spec's "all rows") answers at most this many rows; above it the list must be
+ * narrowed by filters (docs/api.md). Bigger reads are exports; dropdowns search the server.
+ */
+export const ALL_ROWS_MAX = 5000;
+
+/** Refuses an all-rows read of `total` rows over ALL_ROWS_MAX. */
+export function checkAllRows(total: number) {
+  if (total > ALL_ROWS_MAX) throw badRequest(`记录过多（共 ${total} 条），请输入条件缩小范围`);
+}
+
 export interface PageArgs {
   pageNum: number;
   pageSize: number;
@@ -29,7 +41,7 @@ export interface PageArgs {
 }
 
 /**
- * Runs a filtered query as a page: `pageNum = 0` answers every row. `sortable` maps the API's
+ * Runs a filtered query as a page: `pageNum = 0` answers every row, up to ALL_ROWS_MAX. `sortable` maps the API's
  * sort fields to columns (anything else is refused by the schema or ignored); the id breaks ties
  * so pages are stable. Pages past the middle are read from the other end in reverse order, so
  * the last page of a long list costs what the first does.
@@ -49,12 +61,19 @@ export async function paginate<T>(
     const q = query.orderBy(sql.ref(column), dir);
     return column !== idColumn ? q.orderBy(sql.ref(idColumn), dir) : q;
   };
+  const count = async () =>
+    Number(
+      ((await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as any)?.n ?? 0,
+    );
   if (args.pageNum === 0) {
-    const list = (await ordered(false).execute()) as T[];
+    // One row over the cap tells that there are too many; only then are they counted.
+    const list = (await ordered(false)
+      .limit(ALL_ROWS_MAX + 1)
+      .execute()) as T[];
+    if (list.length > ALL_ROWS_MAX) checkAllRows(await count());
     return { list, total: list.length, pageNum: 0, pageSize: list.length };
   }
-  const c = await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-  const total = Number((c as any)?.n ?? 0);
+  const total = await count();
   const offset = (args.pageNum - 1) * args.pageSize;
   let list: T[] = [];
   if (offset < total) {

@@ -6,10 +6,10 @@ import {
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
-import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
+import { seedUser } from './seed-user.ts';
 
 /**
  * Demo stock: opening balances three weeks ago, then a few weeks of posted documents — steel
@@ -18,16 +18,7 @@ import { createRecord } from '../platform/resource/crud.ts';
  * through the same document commands and posting service as users' documents.
  */
 export async function seedDemoStock(db: Db, adminId: number): Promise<void> {
-  const user: AuthUser = {
-    id: adminId,
-    userName: 'admin',
-    firstName: '系统管理员',
-    deptId: null,
-    sessionId: 0,
-    roleKeys: ['admin'],
-    permissions: new Set(),
-    isAdmin: true,
-  };
+  const user = seedUser(adminId);
   const materials = (await db
     .selectFrom('material as m')
     .leftJoin('warehouse as w', 'w.id', 'm.defaultWarehouseId')

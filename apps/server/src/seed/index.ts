@@ -3,8 +3,11 @@ import type { Config } from '../config.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
+import { seedDemoPurchase } from './demo-purchase.ts';
+import { seedDemoSales } from './demo-sales.ts';
 import { seedDemoStock } from './demo-stock.ts';
 import { syncMenus } from './menus.ts';
+import { seedUser } from './seed-user.ts';
 
 export interface SeedResult {
   mode: 'demo' | 'minimal' | 'none' | 'existing';
@@ -56,6 +59,11 @@ const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match
     prefixes: ['/home', '/quality-testing', '/measure-check', '/statistics-report'],
   },
   { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
+  {
+    roleKey: 'buyer',
+    roleName: '采购员',
+    prefixes: ['/home', '/purchase', '/production-department/buying-requisition', '/factory-info/supplier'],
+  },
 ];
 
 const DEMO_DEPTS: [string, string | null][] = [
@@ -83,6 +91,7 @@ const DEMO_USERS: { userName: string; firstName: string; dept: string; role: str
   { userName: 'wh01', firstName: '刘洋', dept: '仓储物流部', role: 'warehouse', phone: '13800000006' },
   { userName: 'qc01', firstName: '陈静', dept: '质量部', role: 'quality', phone: '13800000007' },
   { userName: 'fin01', firstName: '周敏', dept: '财务部', role: 'finance', phone: '13800000008' },
+  { userName: 'buy01', firstName: '吴磊', dept: '采购部', role: 'buyer', phone: '13800000009' },
 ];
 
 /**
@@ -208,6 +217,8 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
     }
     await seedDemoMasterData(trx);
     await seedDemoStock(trx, admin.id);
+    await seedDemoSales(trx, seedUser(admin.id));
+    await seedDemoPurchase(trx, seedUser(admin.id));
     await trx
       .insertInto('message')
       .values({

@@ -6,6 +6,10 @@ import { areaPages } from '../platform/resource/area-pages.ts';
  * paths; the pages themselves are further chunks.
  */
 export const RESOURCE_PAGES = {
+  ...areaPages('/sale-manage', () => import('../modules/sales/sales-pages.ts').then((m) => m.SALES_PAGES)),
+  ...areaPages('/purchase', () =>
+    import('../modules/purchase/purchase-pages.ts').then((m) => m.PURCHASE_PAGES),
+  ),
   ...areaPages('/factory-info', () =>
     import('../modules/factory/factory-pages.ts').then((m) => m.FACTORY_PAGES),
   ),

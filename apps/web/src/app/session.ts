@@ -60,7 +60,7 @@ export function useUser(): UserInfo | null {
   return useStore(sessionStore, (s) => s.user);
 }
 
-/** Signs in (the user name is trimmed) and keeps the token in the `Admin-Token` cookie. */
+/** Signs in (the user name is trimmed) and keeps the token for the request headers. */
 export async function login(userName: string, passWord: string): Promise<void> {
   const answer = await http.post<{ token: string }>('/api/v1/sso/login', {
     userName: userName.trim(),

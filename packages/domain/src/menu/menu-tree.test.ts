@@ -193,6 +193,7 @@ describe('permissions', () => {
           'system:user:edit',
           'system:user:delete',
           'system:user:resetPwd',
+          'system:user:assignRole',
           'system:user:export',
         ],
       ],
@@ -224,8 +225,10 @@ describe('permissions', () => {
           'sale:order:edit',
           'sale:order:delete',
           'sale:order:approve',
+          'sale:order:unapprove',
           'sale:order:close',
           'sale:order:export',
+          'sale:order:overCredit',
         ],
       ],
     };

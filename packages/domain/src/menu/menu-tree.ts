@@ -124,11 +124,20 @@ const SALE_ORDER = `${SALE}/sale-order`;
 const STOCK_UP = `${SALE}/inventory-manage`;
 
 const sale = dir('销售管理', SALE, 'ShoppingCartOutlined', [
-  list('销售订单', SALE_ORDER, 'sale:order', ['add', 'edit', 'delete', 'approve', 'close', 'export']),
+  list('销售订单', SALE_ORDER, 'sale:order', [
+    'add',
+    'edit',
+    'delete',
+    'approve',
+    'unapprove',
+    'close',
+    'export',
+    ['overCredit', '超信用审核'],
+  ]),
   hidden('新增销售订单', `${SALE}/sale-order-add`, SALE_ORDER),
   hidden('编辑销售订单', `${SALE}/sale-order-edit`, SALE_ORDER),
   hidden('销售订单详情', `${SALE}/sale-order-detail`, SALE_ORDER),
-  list('销售仓库', `${SALE}/sales-warehouse`, 'sale:warehouse', ['ship', 'export']),
+  list('销售仓库', `${SALE}/sales-warehouse`, 'sale:warehouse', ['ship', ['return', '退货'], 'export']),
   list('备货管理', STOCK_UP, 'sale:stockUp', ['add', 'edit', 'delete', 'approve', 'close', 'export']),
   hidden('新增备货单', `${SALE}/stock-up-add`, STOCK_UP),
   hidden('编辑备货单', `${SALE}/stock-up-edit`, STOCK_UP),
@@ -314,7 +323,15 @@ const ORDER_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'approve', 'c
 const RETURN_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'approve', 'export'];
 
 const purchase = dir('采购管理', PURCHASE, 'ShoppingOutlined', [
-  list('采购订单', PURCHASE_ORDER, 'purchase:order', ORDER_ACTIONS),
+  list('采购订单', PURCHASE_ORDER, 'purchase:order', [
+    'add',
+    'edit',
+    'delete',
+    'approve',
+    'unapprove',
+    'close',
+    'export',
+  ]),
   hidden('新增采购订单', `${PURCHASE}/purchase-add`, PURCHASE_ORDER),
   hidden('编辑采购订单', `${PURCHASE}/purchase-edit`, PURCHASE_ORDER),
   hidden('采购订单详情', `${PURCHASE}/purchase-detail`, PURCHASE_ORDER),
@@ -628,7 +645,14 @@ const reports = dir('统计报表', SR, 'BarChartOutlined', [
 const SYS = '/system';
 
 const system = dir('系统管理', SYS, 'SettingOutlined', [
-  list('用户管理', `${SYS}/user/manage`, 'system:user', ['add', 'edit', 'delete', 'resetPwd', 'export']),
+  list('用户管理', `${SYS}/user/manage`, 'system:user', [
+    'add',
+    'edit',
+    'delete',
+    'resetPwd',
+    ['assignRole', '分配角色'],
+    'export',
+  ]),
   list('角色管理', `${SYS}/role/manage`, 'system:role', DICT),
   list('菜单管理', `${SYS}/menu/manage`, 'system:menu', DICT),
   list('部门管理', `${SYS}/department/manage`, 'system:dept', DICT),

@@ -9,6 +9,8 @@
  * test checks that every declared field has its column.
  */
 
+import type { LifecycleDef } from './lifecycle.ts';
+
 export type FieldKind =
   | 'text' // varchar(max)
   | 'textarea' // text, multi-line input
@@ -67,6 +69,16 @@ export interface FieldDef {
   readonly?: boolean;
   /** Form layout: take the whole row. */
   wide?: boolean;
+  /**
+   * Carried in the form's values and the body but never shown: a link the system sets and keeps
+   * through edits (a stock document line's `sourceLineId`, the order line it ships).
+   */
+  hidden?: boolean;
+  /**
+   * Finance or purchase data beyond money and prices (bank account, tax number): only holders of
+   * the resource's read permission see it, never in option lists (see `isConfidential`).
+   */
+  confidential?: boolean;
 }
 
 export interface LineDef {
@@ -125,6 +137,45 @@ export interface ResourceDef {
    * inbound and outbound kind pages: 采购入库 grants purchase inbound documents only).
    */
   scopedPermissions?: { field: string; prefixes: Record<string, string> };
+  /**
+   * A document with states (`status` column): its transitions are `POST …/<transition>/{id}`,
+   * each needing `${permission}:<transition>`; edit and delete only in the `editable` states.
+   */
+  lifecycle?: LifecycleDef;
+  /**
+   * What dropdowns read through `GET …/options` (and `…/tree`): id, code, label, parent and
+   * active flag, plus `fields` (never confidential ones). Master data's options are open to every
+   * signed-in user; a document's (a lifecycle or scoped permissions) need its read permission
+   * and show the user's scope only (`optionsNeedRead`). `remote`: a big table whose pickers search
+   * the server as the user types instead of loading the list.
+   */
+  options?: { fields?: string[]; remote?: boolean };
+}
+
+/** Money, prices and fields declared confidential: never shown without the resource's read permission. */
+export function isConfidential(f: FieldDef): boolean {
+  return f.kind === 'money' || f.kind === 'price' || f.confidential === true;
+}
+
+/** The fields an option row of `def` carries besides `id`: code, label, parent, active flag and the declared ones. */
+export function optionFieldNames(def: ResourceDef): string[] {
+  const code = def.codeField ?? (def.fields.some((f) => f.name === 'code') ? 'code' : undefined);
+  return [
+    ...new Set(
+      [
+        code,
+        def.labelField ?? 'name',
+        def.parentField,
+        def.activeField?.name ?? (def.fields.some((f) => f.name === 'status') ? 'status' : undefined),
+        ...(def.options?.fields ?? []),
+      ].filter((n): n is string => Boolean(n)),
+    ),
+  ];
+}
+
+/** Documents' options need the read permission (and its scope); master data's every signed-in user may read. */
+export function optionsNeedRead(def: ResourceDef): boolean {
+  return Boolean(def.lifecycle || def.scopedPermissions);
 }
 
 /**

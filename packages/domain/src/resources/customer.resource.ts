@@ -66,4 +66,5 @@ export const customerResource: ResourceDef = {
   ],
   activeField: { name: 'state', value: '1' },
   defaultSort: { field: 'code', order: 'asc' },
+  options: { remote: true },
 };

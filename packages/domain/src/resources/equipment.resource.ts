@@ -59,5 +59,6 @@ export const equipmentResource: ResourceDef = {
     remarkField(),
   ],
   defaultSort: { field: 'code', order: 'asc' },
+  options: { remote: true },
   importable: true,
 };

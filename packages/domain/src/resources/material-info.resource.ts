@@ -151,5 +151,6 @@ export const materialInfoResource: ResourceDef = {
   ],
   activeField: { name: 'status', value: '1' },
   defaultSort: { field: 'code', order: 'asc' },
+  options: { fields: ['spec', 'unitId'], remote: true },
   importable: true,
 };

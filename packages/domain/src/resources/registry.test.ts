@@ -5,8 +5,10 @@ import {
   allowedScope,
   type FieldDef,
   filterFieldsOf,
+  isConfidential,
   lineFilters,
   mayAct,
+  optionFieldNames,
   permissionsFor,
   refLabelKey,
 } from '../resource/types.ts';
@@ -93,6 +95,28 @@ describe('resource registry', () => {
       for (const action of ['add', 'edit', 'delete'])
         expect(permissions, `${def.name}`).toContain(`${def.permission}:${action}`);
     }
+  });
+
+  it('declares option fields that exist and are never confidential', () => {
+    for (const def of RESOURCES) {
+      for (const name of optionFieldNames(def)) {
+        const f = def.fields.find((x) => x.name === name);
+        expect(f, `${def.name}.${name}`).toBeDefined();
+        expect(isConfidential(f as FieldDef), `${def.name}.${name}`).toBe(false);
+      }
+    }
+  });
+
+  it('searches the big masters on the server as the user types', () => {
+    const remote = RESOURCES.filter((d) => d.options?.remote).map((d) => d.name);
+    expect(remote.sort()).toEqual([
+      'customer',
+      'equipment',
+      'material-info',
+      'purchase-order',
+      'sale-order',
+      'supplier',
+    ]);
   });
 
   it('gives a list page to at most one resource', () => {

@@ -1,4 +1,6 @@
+import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
+import { saleOrderResource } from '../sales/sale-order.resource.ts';
 import {
   stockInboundResource,
   stockOutboundResource,
@@ -35,6 +37,10 @@ import { workshopResource } from './workshop.resource.ts';
  * References (`ref`) name resources by their `name` here; `'user'` means app_user.
  */
 export const RESOURCES: ResourceDef[] = [
+  // 销售管理
+  saleOrderResource,
+  // 采购管理
+  purchaseOrderResource,
   // 工厂信息 › 工厂建模
   workshopResource,
   productionLineResource,

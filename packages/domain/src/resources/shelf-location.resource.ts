@@ -24,4 +24,5 @@ export const shelfLocationResource: ResourceDef = {
   ],
   activeField: { name: 'status', value: '1' },
   defaultSort: { field: 'code', order: 'asc' },
+  options: { fields: ['warehouseId'] },
 };

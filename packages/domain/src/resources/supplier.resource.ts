@@ -20,6 +20,7 @@ export const supplierResource: ResourceDef = {
       kind: 'text',
       max: 120,
       list: false,
+      confidential: true,
       help: '付款时使用，如 中国工商银行无锡分行 1103 0201 0900 1234 567',
     },
     {
@@ -28,6 +29,7 @@ export const supplierResource: ResourceDef = {
       kind: 'text',
       max: 20,
       list: false,
+      confidential: true,
       pattern: {
         regex: '^[0-9A-Z]{15,20}$',
         message: '税号应为 15–20 位数字或大写字母（统一社会信用代码为 18 位）',
@@ -39,5 +41,6 @@ export const supplierResource: ResourceDef = {
   ],
   activeField: { name: 'status', value: '1' },
   defaultSort: { field: 'code', order: 'asc' },
+  options: { remote: true },
   api: { edit: { method: 'PUT', path: 'update' } },
 };

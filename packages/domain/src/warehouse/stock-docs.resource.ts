@@ -104,8 +104,26 @@ function lineFields(extra: FieldDef[] = []): FieldDef[] {
   ];
 }
 
+/** The order line an inbound/outbound line ships, receives or returns (set when made against an order). */
+const sourceLine: FieldDef = {
+  name: 'sourceLineId',
+  label: '来源单据行',
+  kind: 'int',
+  hidden: true,
+  list: false,
+  help: '所发货/收货的订单明细行，按订单发货、收货时自动关联',
+};
+
 function lines(table: string, parentColumn: string, extra: FieldDef[]): LineDef {
-  return { name: 'lines', label: '明细', table, parentColumn, min: 1, max: 500, fields: lineFields(extra) };
+  return {
+    name: 'lines',
+    label: '明细',
+    table,
+    parentColumn,
+    min: 1,
+    max: 500,
+    fields: lineFields([...extra, sourceLine]),
+  };
 }
 
 export const stockInboundResource: ResourceDef = {
@@ -148,6 +166,15 @@ export const stockInboundResource: ResourceDef = {
       help: '采购、委外入库填写',
     },
     {
+      name: 'purchaseOrderId',
+      label: '采购订单',
+      kind: 'ref',
+      ref: 'purchase-order',
+      filter: 'eq',
+      list: false,
+      help: '采购入库：所收货的采购订单；过账后累计订单的已入库数量',
+    },
+    {
       name: 'customerId',
       label: '客户',
       kind: 'ref',
@@ -155,6 +182,15 @@ export const stockInboundResource: ResourceDef = {
       filter: 'eq',
       list: false,
       help: '销售退货入库填写',
+    },
+    {
+      name: 'saleOrderId',
+      label: '销售订单',
+      kind: 'ref',
+      ref: 'sale-order',
+      filter: 'eq',
+      list: false,
+      help: '销售退货入库：退回的销售订单；明细冲减订单的已发货数量',
     },
     {
       name: 'sourceNo',
@@ -222,7 +258,25 @@ export const stockOutboundResource: ResourceDef = {
       list: false,
       help: '委外发料、采购退货填写',
     },
+    {
+      name: 'purchaseOrderId',
+      label: '采购订单',
+      kind: 'ref',
+      ref: 'purchase-order',
+      filter: 'eq',
+      list: false,
+      help: '采购退货出库：退回的采购订单；过账后累计订单的已退货数量',
+    },
     { name: 'customerId', label: '客户', kind: 'ref', ref: 'customer', filter: 'eq', help: '销售出库填写' },
+    {
+      name: 'saleOrderId',
+      label: '销售订单',
+      kind: 'ref',
+      ref: 'sale-order',
+      filter: 'eq',
+      list: false,
+      help: '销售出库：所发货的销售订单；过账后累计订单的已发货数量',
+    },
     {
       name: 'sourceNo',
       label: '来源单号',

@@ -4,36 +4,15 @@ import { ZipArchive } from 'archiver';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
+import { resolveExport } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
-
-/**
- * Resolves a requested name inside the export folder. Anything that leaves the folder
- * (`..`, absolute paths, NUL bytes) is refused with 403; a missing file is 404.
- */
-export function resolveExport(exportDir: string, name: string): string {
-  const root = path.resolve(exportDir);
-  if (name.includes('\0')) throw forbidden('非法的文件路径');
-  const full = path.resolve(root, name);
-  if (!full.startsWith(root + path.sep)) throw forbidden('非法的文件路径');
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(full);
-  } catch {
-    throw notFound('文件不存在');
-  }
-  if (!stat.isFile()) throw notFound('文件不存在');
-  // A link inside the folder must not lead outside it either.
-  const real = fs.realpathSync(full);
-  if (!real.startsWith(fs.realpathSync(root) + path.sep)) throw forbidden('非法的文件路径');
-  return real;
-}
 
 function attachment(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** The file name users see: exports are stored as `<uuid>_<name>`. */
+/** The file name users see: exports are stored as `<uuid>_<name>` in their owner's folder. */
 function displayName(file: string): string {
   const base = path.basename(file);
   return base.replace(/^[0-9a-f-]{36}_/, '');
@@ -42,6 +21,26 @@ function displayName(file: string): string {
 const fileName = z.string({ error: '缺少文件名' }).min(1, '缺少文件名').max(300, '文件名过长');
 
 export function downloadRoutes(app: App) {
+  // Progress of a big export (platform/resource/excel-export.ts); only its owner sees it.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/export-job/:id',
+    permission: 'authenticated',
+    params: z.strictObject({ id: z.string().max(40) }),
+    async handler({ params, user, app: { db } }) {
+      const job = z.uuid().safeParse(params.id).success
+        ? await db
+            .selectFrom('exportJob')
+            .select(['id', 'title', 'total', 'done', 'status', 'fileName', 'createdAt', 'finishedAt'])
+            .where('id', '=', params.id)
+            .where('userId', '=', user.id)
+            .executeTakeFirst()
+        : undefined;
+      if (!job) throw notFound('导出任务不存在');
+      return job;
+    },
+  });
+
   route(app, {
     method: 'GET',
     url: '/common/download',
@@ -49,8 +48,8 @@ export function downloadRoutes(app: App) {
     cookieToken: true,
     raw: true,
     query: z.strictObject({ fileName, delete: z.enum(['true', 'false']).optional() }),
-    async handler({ query, reply, app: { config } }) {
-      const file = resolveExport(config.exportDir, query.fileName);
+    async handler({ query, user, reply, app: { config } }) {
+      const file = resolveExport(config.exportDir, user.id, query.fileName);
       reply.header('content-type', 'application/octet-stream');
       reply.header('content-disposition', attachment(displayName(file)));
       const stream = fs.createReadStream(file);
@@ -66,8 +65,8 @@ export function downloadRoutes(app: App) {
     cookieToken: true,
     raw: true,
     query: z.strictObject({ resource: fileName }),
-    async handler({ query, reply, app: { config } }) {
-      const file = resolveExport(config.exportDir, query.resource.replace(/^\/?profile\//, ''));
+    async handler({ query, user, reply, app: { config } }) {
+      const file = resolveExport(config.exportDir, user.id, query.resource.replace(/^\/?profile\//, ''));
       reply.header('content-type', 'application/octet-stream');
       reply.header('content-disposition', attachment(displayName(file)));
       return reply.send(fs.createReadStream(file));
@@ -84,13 +83,13 @@ export function downloadRoutes(app: App) {
       files: z.string({ error: '缺少文件列表' }).min(1, '缺少文件列表').max(5000),
       name: z.string().max(100).optional(),
     }),
-    async handler({ query, reply, app: { config } }) {
+    async handler({ query, user, reply, app: { config } }) {
       const names = query.files
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
       if (names.length > 200) throw forbidden('一次最多打包 200 个文件');
-      const files = names.map((n) => resolveExport(config.exportDir, n));
+      const files = names.map((n) => resolveExport(config.exportDir, user.id, n));
       const zip = new ZipArchive({ zlib: { level: 6 } });
       for (const f of files) zip.file(f, { name: displayName(f) });
       void zip.finalize();

@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
-import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
+import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { paginate, pagingFields } from '../../platform/paging.ts';
-import { assertAdminRemains } from './user.service.ts';
+import { assertAdminRemains, assertHolds } from './user.service.ts';
 
 const fields = {
   roleName: zx.required(40),
@@ -51,11 +52,22 @@ async function getRole(db: Db, id: number) {
   return { ...role, menuIds: menus.map((m) => m.menuId) };
 }
 
-async function setMenus(db: Db, roleId: number, menuIds: number[]) {
+/** Sets a role's menus; the actor may add only menus whose permissions they hold themselves. */
+async function setMenus(db: Db, actor: AuthUser, roleId: number, menuIds: number[], before: number[] = []) {
   const unique = [...new Set(menuIds)];
   if (unique.length) {
-    const found = await db.selectFrom('menu').select('id').where('id', 'in', unique).execute();
+    const found = await db
+      .selectFrom('menu')
+      .select(['id', 'menuPermissions'])
+      .where('id', 'in', unique)
+      .execute();
     if (found.length !== unique.length) throw fieldError('menuIds', '所选菜单不存在');
+    const added = found.filter((m) => !before.includes(m.id));
+    assertHolds(
+      actor,
+      added.map((m) => m.menuPermissions),
+      '不能授予自己没有的权限',
+    );
   }
   await db.deleteFrom('roleMenu').where('roleId', '=', roleId).execute();
   if (unique.length)
@@ -126,7 +138,7 @@ export function roleRoutes(app: App) {
           .values({ ...data, createdBy: user.id, updatedBy: user.id })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await setMenus(trx, row.id, menuIds ?? []);
+        await setMenus(trx, user, row.id, menuIds ?? []);
         await audit(trx, user, { entity: 'role', entityId: row.id, action: 'create', after: body }, req.id);
         return row.id;
       });
@@ -151,6 +163,10 @@ export function roleRoutes(app: App) {
       await db.transaction().execute(async (trx) => {
         const before = await getRole(trx, params.id);
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
+        const changes = Object.keys(data).length > 0 || menuIds !== undefined;
+        if (before.roleKey === 'admin' && changes && !user.isAdmin) {
+          throw forbidden('只有超级管理员可以修改超级管理员角色');
+        }
         if (before.roleKey === 'admin' && data.roleKey && data.roleKey !== 'admin') {
           throw conflict('超级管理员角色的标识不能修改');
         }
@@ -159,7 +175,7 @@ export function roleRoutes(app: App) {
           .set({ ...data, updatedBy: user.id, updatedAt: sql`now()`, version: sql`version + 1` })
           .where('id', '=', params.id)
           .execute();
-        if (menuIds) await setMenus(trx, params.id, menuIds);
+        if (menuIds) await setMenus(trx, user, params.id, menuIds, before.menuIds);
         await assertAdminRemains(trx);
         await audit(
           trx,

@@ -2,20 +2,33 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH } from '../../platform/auth/password.ts';
+import { hashPassword, verifyPassword } from '../../platform/auth/password.ts';
+import {
+  checkPasswordPolicy,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+} from '../../platform/auth/password-policy.ts';
 import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { paginate, pagingFields } from '../../platform/paging.ts';
-import { assertAdminRemains, getUser, userQuery } from './user.service.ts';
+import { ALL_ROWS_MAX, paginate, pagingFields } from '../../platform/paging.ts';
+import { optionQueryFields } from '../../platform/resource/options.ts';
+import {
+  assertAdminRemains,
+  assertMayGrantRoles,
+  assertMayManage,
+  getUser,
+  roleIdsOf,
+  userQuery,
+} from './user.service.ts';
 
 const password = z
   .string({ error: '请输入密码' })
   .min(MIN_PASSWORD_LENGTH, `密码不能少于${MIN_PASSWORD_LENGTH}位数`)
-  .max(128, '密码不能超过 128 个字符');
+  .max(MAX_PASSWORD_LENGTH, `密码不能超过 ${MAX_PASSWORD_LENGTH} 个字符`);
 const userName = z
   .string({ error: '请输入用户名' })
   .trim()
@@ -114,12 +127,19 @@ export function userRoutes(app: App) {
     method: 'GET',
     url: '/api/v1/user/getOptionUser',
     permission: 'authenticated',
-    async handler({ app: { db } }) {
-      return db
-        .selectFrom('appUser')
-        .select(['id as userId', 'userName', 'firstName'])
-        .where('status', '=', '1')
+    // The user dropdown: searched as one types (`keyword`), never the whole table at once.
+    query: z.strictObject(optionQueryFields),
+    async handler({ query, app: { db } }) {
+      let q = db.selectFrom('appUser').select(['id as userId', 'userName', 'firstName']);
+      if (query.ids) q = q.where('id', 'in', query.ids);
+      else if (query.all !== 'true') q = q.where('status', '=', '1');
+      if (query.keyword) {
+        const k = containsPattern(query.keyword);
+        q = q.where(sql<boolean>`(first_name ILIKE ${k} OR user_name ILIKE ${k})`);
+      }
+      return q
         .orderBy('id')
+        .limit(query.limit ?? ALL_ROWS_MAX)
         .execute();
     },
   });
@@ -130,11 +150,10 @@ export function userRoutes(app: App) {
     permission: 'authenticated',
     query: z.object({ pageNum: z.string().optional() }),
     async handler({ app: { db } }) {
-      return db
+      const q = db
         .selectFrom('appUser')
-        .select(['id as userId', 'userName', 'firstName', 'deptId', 'status'])
-        .orderBy('id')
-        .execute();
+        .select(['id as userId', 'userName', 'firstName', 'deptId', 'status']);
+      return (await paginate(q, { pageNum: 0, pageSize: 1 }, {}, { column: 'id', desc: false }, 'id')).list;
     },
   });
 
@@ -159,9 +178,11 @@ export function userRoutes(app: App) {
     permission: 'system:user:add',
     body: addBody,
     async handler({ body, user, req, app: { db } }) {
+      await checkPasswordPolicy(db, body.passWord, body.userName);
       const passwordHash = await hashPassword(body.passWord);
       const id = await db.transaction().execute(async (trx) => {
         await checkRefs(trx, body.deptId, body.roleIds);
+        await assertMayGrantRoles(trx, user, [], body.roleIds ?? []);
         const taken = await trx
           .selectFrom('appUser')
           .select('id')
@@ -206,6 +227,11 @@ export function userRoutes(app: App) {
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
         if (userId === user.id && fields.status === '0') throw conflict('不能停用当前登录的账号');
         await checkRefs(trx, fields.deptId, roleIds);
+        const rolesBefore = await roleIdsOf(trx, userId);
+        const rolesChange = roleIds !== undefined && !sameSet(rolesBefore, roleIds);
+        const statusChange = fields.status !== undefined && fields.status !== before.status;
+        if (rolesChange || statusChange) await assertMayManage(trx, sessions, user, [userId]);
+        if (rolesChange && roleIds) await assertMayGrantRoles(trx, user, rolesBefore, roleIds);
         await trx
           .updateTable('appUser')
           .set({
@@ -217,7 +243,7 @@ export function userRoutes(app: App) {
           })
           .where('id', '=', userId)
           .execute();
-        if (roleIds) await setRoles(trx, userId, roleIds);
+        if (rolesChange && roleIds) await setRoles(trx, userId, roleIds);
         await assertAdminRemains(trx);
         if (fields.status === '0' && before.status !== '0') await sessions.revokeAllForUser(trx, userId);
         const { passwordHash, ...b } = before;
@@ -254,6 +280,7 @@ export function userRoutes(app: App) {
           .forUpdate()
           .execute();
         if (rows.length !== ids.length) throw notFound('用户不存在或已被删除');
+        await assertMayManage(trx, sessions, user, ids);
         await trx.deleteFrom('appUser').where('id', 'in', ids).execute();
         await assertAdminRemains(trx);
         for (const r of rows)
@@ -268,9 +295,31 @@ export function userRoutes(app: App) {
     method: 'PUT',
     url: '/api/v1/user/newUpdateUserPwd',
     permission: 'authenticated',
-    body: z.strictObject({ userId: zx.id, passWord: password }),
-    async handler({ body, user, req, app: { db, sessions } }) {
-      if (body.userId !== user.id && !can(user, 'system:user:edit')) throw forbidden('只能修改自己的密码');
+    body: z.strictObject({
+      userId: zx.id,
+      passWord: password,
+      oldPassWord: z.string().max(MAX_PASSWORD_LENGTH, '当前密码不正确').optional(),
+    }),
+    async handler({ body, user, req, app: { db, sessions, throttle } }) {
+      const own = body.userId === user.id;
+      if (!own && !can(user, 'system:user:edit')) throw forbidden('只能修改自己的密码');
+      const target = await db
+        .selectFrom('appUser')
+        .select(['userName', 'passwordHash'])
+        .where('id', '=', body.userId)
+        .executeTakeFirst();
+      if (!target) throw notFound('用户不存在');
+      if (own) {
+        // Changing one's own password proves the current one, within the sign-in limits.
+        if (!body.oldPassWord) throw fieldError('oldPassWord', '请输入当前密码');
+        await throttle.admit(user.userName, req.ip ?? 'unknown', true);
+        if (!(await verifyPassword(target.passwordHash, body.oldPassWord)))
+          throw fieldError('oldPassWord', '当前密码不正确');
+        await throttle.succeeded(user.userName, req.ip ?? 'unknown');
+      } else {
+        await assertMayManage(db, sessions, user, [body.userId]);
+      }
+      await checkPasswordPolicy(db, body.passWord, target.userName);
       const passwordHash = await hashPassword(body.passWord);
       await db.transaction().execute(async (trx) => {
         const r = await trx
@@ -292,4 +341,10 @@ export function userRoutes(app: App) {
       return null;
     },
   });
+}
+
+function sameSet(a: number[], b: number[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
 }

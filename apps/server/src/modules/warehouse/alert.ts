@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { type Page, pagingFields } from '../../platform/paging.ts';
+import { checkAllRows, type Page, pagingFields } from '../../platform/paging.ts';
 
 /**
  * Inventory alerts: a material's qualified stock over all warehouses below its safety minimum
@@ -34,6 +34,7 @@ export async function alertPage(db: Db, q: z.infer<typeof alertQuery>): Promise<
       ${k ? sql`AND (material_code ILIKE ${k} OR material_name ILIKE ${k} OR spec ILIKE ${k})` : sql``}
       ${q.materialTypeId ? sql`AND material_type_id = ${q.materialTypeId}` : sql``}`;
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${base}) x`.execute(db)).rows[0].n;
+  if (q.pageNum === 0) checkAllRows(total);
   const limit = q.pageNum === 0 ? sql`` : sql`LIMIT ${q.pageSize} OFFSET ${(q.pageNum - 1) * q.pageSize}`;
   const rows = await sql<any>`
     SELECT material_id, material_code, material_name, spec, unit_name, kind,

@@ -19,11 +19,11 @@ import { AppError, badRequest, conflict, notFound } from '../../platform/errors.
 import { type Permission, route } from '../../platform/http/route.ts';
 import { makeSerializer } from '../../platform/http/serialize.ts';
 import { idParams } from '../../platform/http/validation.ts';
+import { once, withRetry } from '../../platform/idempotency.ts';
 import { businessDay, nextDocNo } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
-import { once, withRetry } from './idempotency.ts';
 import {
   applyMoves,
   type DocRef,
@@ -32,6 +32,7 @@ import {
   type QualityStatus,
   reversalMoves,
 } from './posting.ts';
+import { applySources, linkSources, postedLines, sourceColumns } from './sources.ts';
 
 type Kind = DocRef['docKind'];
 
@@ -193,6 +194,10 @@ function docHooks(spec: DocSpec): ResourceHooks {
         });
       }
     },
+    /** A document made against an order: its lines are linked to the order's, its customer is the order's. */
+    async derive({ db }, data) {
+      return spec.kind === 'inbound' || spec.kind === 'outbound' ? linkSources(db, spec.kind, data) : {};
+    },
     async afterSave({ db }, id) {
       if (spec.kind !== 'stocktake') return;
       // Book quantities shown while counting are the current ones; posting recomputes them under lock.
@@ -268,8 +273,10 @@ const HEAD_COLUMNS: Record<Kind, string[]> = {
  * base unit (written to the line; NULL when the line's unit has no conversion), and what posting
  * needs of each material (name, batch flag, safety minimum). Answers the header and the lines.
  */
+const isInOut = (spec: DocSpec) => spec.kind === 'inbound' || spec.kind === 'outbound';
+
 async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser) {
-  const cols = HEAD_COLUMNS[spec.kind];
+  const cols = [...HEAD_COLUMNS[spec.kind], ...(isInOut(spec) ? sourceColumns() : [])];
   const line = sql.table(spec.lineTable);
   const parent = sql.ref(`l.${spec.parentColumn}`);
   const materialCols = sql`m.name AS m_name, m.batch_managed AS m_batch_managed, m.safety_stock_min AS m_safety_stock_min`;
@@ -300,6 +307,9 @@ async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser
   const doc = Object.fromEntries(['version', ...cols].map((c) => [fieldOf(c), first[fieldOf(`head_${c}`)]]));
   return { doc, lines: r.rows.filter((l) => l.id !== null) };
 }
+
+const withBase = (lines: any[], base: Decimal[]) =>
+  lines.map((l, i) => ({ sourceLineId: l.sourceLineId ?? null, baseQuantity: base[i].toString() }));
 
 /** Base-unit quantities of the lines, as claimForPosting wrote them. */
 function baseQuantities(spec: DocSpec, lines: any[]): Decimal[] {
@@ -354,6 +364,7 @@ export async function postDocument(
       lineId: l.id,
     }));
     await applyMoves(db, ref, moves, { ...opts, also: [audited] });
+    await applySources(db, 'inbound', doc, withBase(lines, base), 1);
   } else if (spec.kind === 'outbound') {
     const base = baseQuantities(spec, lines);
     if (QUALIFIED_ONLY_OUTBOUND.includes(doc.type) && lines.some((l) => q(l) !== 'qualified')) {
@@ -372,6 +383,7 @@ export async function postDocument(
     const costed = sql`UPDATE stock_outbound_line ol SET unit_price = c.avg_cost FROM c
                         WHERE ol.stock_outbound_id = ${id} AND ol.material_id = c.material_id`;
     await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] });
+    await applySources(db, 'outbound', doc, withBase(lines, base), 1);
   } else if (spec.kind === 'transfer') {
     const base = baseQuantities(spec, lines);
     const byLine = new Map(lines.map((l) => [l.id, l]));
@@ -467,6 +479,15 @@ export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: A
       moves,
       { also: [audited] },
     );
+    if (isInOut(spec)) {
+      const head = await db
+        .selectFrom(spec.def.table)
+        .select(['type', ...sourceColumns()] as any)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const lines = await postedLines(db, spec.lineTable, spec.parentColumn, id);
+      await applySources(db, spec.kind as 'inbound' | 'outbound', head, lines, -1);
+    }
   } catch (e) {
     if (e instanceof AppError && e.code === '409' && e.message.startsWith('库存不足')) {
       throw conflict(`${e.message}；入库的货物已被发出，无法冲销`);

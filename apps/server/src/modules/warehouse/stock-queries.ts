@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { type Page, pagingFields } from '../../platform/paging.ts';
+import { checkAllRows, type Page, pagingFields } from '../../platform/paging.ts';
 
 const balanceQuery = z.strictObject({
   ...pagingFields,
@@ -55,6 +55,12 @@ export async function balancePage(
   const dir = q.sortOrder?.startsWith('desc') ? sql`DESC` : sql`ASC`;
   const limit = q.pageNum === 0 ? sql`` : sql`LIMIT ${q.pageSize} OFFSET ${(q.pageNum - 1) * q.pageSize}`;
   const from = sql`FROM stock_balance b JOIN material m ON m.id = b.material_id JOIN warehouse w ON w.id = b.warehouse_id`;
+  const totals = await sql<{ n: number; qty: string; amount: string }>`
+    SELECT count(*)::int AS n, coalesce(sum(b.quantity), 0)::text AS qty,
+           coalesce(sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)), 0)::text AS amount
+      ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id WHERE ${cond}`.execute(db);
+  const t = totals.rows[0];
+  if (q.pageNum === 0) checkAllRows(t.n);
   const rows = await sql<any>`
     SELECT b.id, b.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
            b.warehouse_id, w.name AS warehouse_name, b.location_id, l.name AS location_name, b.batch_no,
@@ -67,11 +73,6 @@ export async function balancePage(
      WHERE ${cond}
      ORDER BY ${sql.raw(sortCol)} ${dir}, b.id ${dir}
      ${limit}`.execute(db);
-  const totals = await sql<{ n: number; qty: string; amount: string }>`
-    SELECT count(*)::int AS n, coalesce(sum(b.quantity), 0)::text AS qty,
-           coalesce(sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)), 0)::text AS amount
-      ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id WHERE ${cond}`.execute(db);
-  const t = totals.rows[0];
   return {
     list: rows.rows,
     total: t.n,
@@ -165,7 +166,8 @@ async function readLedger(
   ).rows[0];
   const { n: total, ...totals } = head;
   const summary = scoped ? { summary: totals as LedgerSummary } : {};
-  const size = q.pageNum === 0 ? Math.min(total, 100_000) : q.pageSize;
+  if (q.pageNum === 0) checkAllRows(total);
+  const size = q.pageNum === 0 ? total : q.pageSize;
   const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
   const fromEnd = q.pageNum > 0 && offset > total / 2;
   const take = fromEnd ? Math.max(0, Math.min(size, total - offset)) : size;

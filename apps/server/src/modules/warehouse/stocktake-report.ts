@@ -4,10 +4,11 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
-import { neutralise, saveWorkbookName } from '../../platform/resource/excel.ts';
+import { neutralise } from '../../platform/resource/excel.ts';
 
 const QUALITY: Record<string, string> = { qualified: '合格', pending: '待检', rejected: '不合格' };
 
@@ -136,10 +137,10 @@ export function stocktakeReportRoutes(app: App) {
     url: '/api/v1/stocktake/differenceExport/:id',
     permission: 'warehouse:stocktake:export',
     params: idParams,
-    async handler({ params, app: { db, config } }) {
+    async handler({ params, user, app: { db, config } }) {
       const report = await differenceReport(db, params.id);
       const wb = await reportWorkbook(report);
-      const { file, fileName } = saveWorkbookName(config.exportDir, `盘点差异表-${report.docNo}`);
+      const { file, fileName } = newExportFile(config.exportDir, user.id, `盘点差异表-${report.docNo}`);
       await wb.xlsx.writeFile(file);
       return { fileName, rows: report.lines.length };
     },

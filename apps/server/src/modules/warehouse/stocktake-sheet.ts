@@ -4,10 +4,12 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
-import { neutralise, saveWorkbookName } from '../../platform/resource/excel.ts';
+import { neutralise } from '../../platform/resource/excel.ts';
+import { readFirstSheet } from '../../platform/resource/xlsx-read.ts';
 
 const HEAD = ['物料编码', '物料名称', '规格型号', '库位', '批次号', '质量状态', '账面数量', '实盘数量'];
 const QUALITY: Record<string, string> = { qualified: '合格', pending: '待检', rejected: '不合格' };
@@ -24,7 +26,7 @@ export function stocktakeSheetRoutes(app: App) {
     url: '/api/v1/stocktake/countSheet/:id',
     permission: 'warehouse:stocktake:list',
     params: idParams,
-    async handler({ params, app: { db, config } }) {
+    async handler({ params, user, app: { db, config } }) {
       const doc = await getRecord(db, stocktakeResource, params.id);
       const rows = await sql<any>`
         SELECT m.code, m.name, m.spec, l.code AS location_code, l.name AS location_name, sl.batch_no, sl.quality_status,
@@ -50,7 +52,7 @@ export function stocktakeSheetRoutes(app: App) {
       }
       ws.getRow(1).font = { bold: true };
       ws.views = [{ state: 'frozen', ySplit: 1 }];
-      const { file, fileName } = saveWorkbookName(config.exportDir, `盘点表-${doc.docNo}`);
+      const { file, fileName } = newExportFile(config.exportDir, user.id, `盘点表-${doc.docNo}`);
       await wb.xlsx.writeFile(file);
       return { fileName };
     },
@@ -63,18 +65,16 @@ export function stocktakeSheetRoutes(app: App) {
     params: idParams,
     body: z.instanceof(Buffer, { error: '请上传 Excel 文件（Content-Type: application/octet-stream）' }),
     async handler({ params, body, user, app: { db } }) {
-      const wb = new ExcelJS.Workbook();
-      try {
-        await wb.xlsx.load(body as any);
-      } catch {
-        throw badRequest('文件不是有效的 Excel（.xlsx）文件');
-      }
-      const ws = wb.worksheets[0];
+      const rows = readFirstSheet(body);
+      const first = (await rows.next()).value as ExcelJS.Row | undefined;
       const header = new Map<string, number>();
-      ws?.getRow(1).eachCell((c, col) => header.set(String(c.value ?? '').trim(), col));
+      if (first?.number === 1) first.eachCell((c, col) => header.set(String(c.value ?? '').trim(), col));
       for (const need of ['物料编码', '实盘数量'])
-        if (!header.has(need)) throw badRequest(`表头缺少「${need}」列；请使用下载的盘点表`);
-      const cell = (row: ExcelJS.Row, name: string) => {
+        if (!header.has(need)) {
+          await rows.return(undefined);
+          throw badRequest(`表头缺少「${need}」列；请使用下载的盘点表`);
+        }
+      const text = (row: ExcelJS.Row, name: string) => {
         const col = header.get(name);
         if (!col) return '';
         const v: any = row.getCell(col).value;
@@ -82,6 +82,12 @@ export function stocktakeSheetRoutes(app: App) {
           ? ''
           : String(typeof v === 'object' && 'result' in v ? v.result : v).trim();
       };
+      // Only the cells the count needs are kept while the sheet streams by.
+      const sheet: { r: number; values: Record<string, string> }[] = [];
+      for await (const row of rows) {
+        const values = Object.fromEntries(HEAD.map((h) => [h, text(row, h)]));
+        if (values.物料编码 || values.实盘数量) sheet.push({ r: row.number, values });
+      }
       await db.transaction().execute(async (trx) => {
         const doc = await trx
           .selectFrom('stocktake')
@@ -119,10 +125,10 @@ export function stocktakeSheetRoutes(app: App) {
         const errors: { field: string; message: string }[] = [];
         const updates: { id: number; counted: string }[] = [];
         const inserts: any[] = [];
-        for (let r = 2; r <= ws.rowCount; r++) {
-          const row = ws.getRow(r);
-          const code = cell(row, '物料编码');
-          const counted = cell(row, '实盘数量');
+        for (const { r, values } of sheet) {
+          const cell = (name: string) => values[name] ?? '';
+          const code = cell('物料编码');
+          const counted = cell('实盘数量');
           if (!code && !counted) continue;
           const materialId = materials.get(code.toLowerCase());
           if (!materialId) {
@@ -137,21 +143,21 @@ export function stocktakeSheetRoutes(app: App) {
             });
             continue;
           }
-          const locText = cell(row, '库位');
+          const locText = cell('库位');
           const locationId = locText ? locations.get(locText.toLowerCase()) : null;
           if (locText && !locationId) {
             errors.push({ field: `第${r}行 库位`, message: `库位「${locText}」不属于本仓库` });
             continue;
           }
-          const quality = QUALITY_BY_LABEL[cell(row, '质量状态')] ?? 'qualified';
-          const line = byKey.get(key(materialId, locationId ?? null, cell(row, '批次号'), quality));
+          const quality = QUALITY_BY_LABEL[cell('质量状态')] ?? 'qualified';
+          const line = byKey.get(key(materialId, locationId ?? null, cell('批次号'), quality));
           if (line) updates.push({ id: line.id, counted });
           else
             inserts.push({
               stocktakeId: params.id,
               materialId,
               locationId: locationId ?? null,
-              batchNo: cell(row, '批次号') || null,
+              batchNo: cell('批次号') || null,
               qualityStatus: quality,
               countedQuantity: counted,
             });

@@ -3,8 +3,6 @@ import { hash, verify } from '@node-rs/argon2';
 /** Argon2id with the OWASP minimum: 19 MiB, two passes, one lane. */
 const OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-export const MIN_PASSWORD_LENGTH = 6;
-
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }

@@ -97,14 +97,14 @@ export class SessionService {
   }
 
   /** Role keys and the permission strings of every menu node the user's enabled roles grant. */
-  async grants(userId: number): Promise<{ roleKeys: string[]; permissions: Set<string> }> {
+  async grants(userId: number, db: Db = this.db): Promise<{ roleKeys: string[]; permissions: Set<string> }> {
     const rows = await sql<{ roleKey: string; perm: string | null }>`
       SELECT r.role_key, m.menu_permissions AS perm
         FROM user_role ur
         JOIN role r ON r.id = ur.role_id AND r.status = '1'
         LEFT JOIN role_menu rm ON rm.role_id = r.id
         LEFT JOIN menu m ON m.id = rm.menu_id AND m.menu_permissions IS NOT NULL AND m.menu_permissions <> ''
-       WHERE ur.user_id = ${userId}`.execute(this.db);
+       WHERE ur.user_id = ${userId}`.execute(db);
     const roleKeys = [...new Set(rows.rows.map((r) => r.roleKey))];
     const permissions = new Set(rows.rows.map((r) => r.perm).filter((p): p is string => !!p));
     return { roleKeys, permissions };

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
+import { cookieFrom, SESSION_COOKIE } from '../auth/session-cookie.ts';
 import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
 import type { Db, DbKind } from '../db/db.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
@@ -17,6 +19,7 @@ export interface AppContext {
   dbKind: DbKind;
   config: Config;
   sessions: SessionService;
+  throttle: LoginThrottle;
 }
 
 export interface Ctx<B, Q, P> {
@@ -68,10 +71,7 @@ export function tokenFrom(req: FastifyRequest, allowCookie: boolean): string | u
   if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
   const x = req.headers['x-token'];
   if (typeof x === 'string' && x) return x.trim();
-  if (allowCookie && req.method === 'GET') {
-    const m = /(?:^|;\s*)Admin-Token=([^;]+)/.exec(req.headers.cookie ?? '');
-    if (m) return decodeURIComponent(m[1]);
-  }
+  if (allowCookie && req.method === 'GET') return cookieFrom(req, SESSION_COOKIE);
   return undefined;
 }
 

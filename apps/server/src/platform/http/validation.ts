@@ -33,6 +33,35 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, what: stri
   throw new AppError(400, '400', message, errors);
 }
 
+/** Where in a parsed query, path or body a string (value or key) holds U+0000, which PostgreSQL text cannot store. */
+function nulAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const at = path ? `${path}.${k}` : k;
+    if (k.includes('\u0000')) return at;
+    const found = nulAt(v, at);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A `preValidation` hook for every route: a NUL character anywhere in the input is a 400,
+ * before any route's schema or the database sees it.
+ */
+export async function refuseNul(req: { query: unknown; params: unknown; body: unknown }) {
+  for (const value of [req.params, req.query, req.body]) {
+    const field = nulAt(value, '');
+    if (field !== undefined) {
+      const message = '不能包含空字符';
+      throw new AppError(400, '400', `参数校验失败：${field || '(body)'} ${message}`, [
+        { field: field || '(body)', message },
+      ]);
+    }
+  }
+}
+
 /** Reusable field schemas with Chinese messages. */
 export const zx = {
   id: z.coerce

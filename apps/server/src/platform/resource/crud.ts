@@ -1,15 +1,15 @@
-import { columnOf, type FieldDef, fieldOf, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import { columnOf, type FieldDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
-import { containsPattern } from '../db/like.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
 import { type Permission, route } from '../http/route.ts';
 import { zx } from '../http/validation.ts';
 import { paginate } from '../paging.ts';
+import { registerOptions } from './options.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, refTarget, targetOfResource } from './refs.ts';
 import { resourceSchemas } from './schema.ts';
@@ -30,6 +30,15 @@ export interface ResourceHooks {
   prepare?(ctx: HookCtx, data: Record<string, any>): Promise<Record<string, unknown>>;
   /** Checks the merged record (`before` is the stored row on edit); throw an AppError to refuse. */
   validate?(ctx: HookCtx, data: Record<string, any>, before?: Record<string, any>): Promise<void>;
+  /**
+   * After `validate`, on create and edit: values the server derives from the record (a linked
+   * order's customer), stored with it. It may also fill in the record's line objects in place.
+   */
+  derive?(
+    ctx: HookCtx,
+    data: Record<string, any>,
+    before?: Record<string, any>,
+  ): Promise<Record<string, unknown>>;
   afterSave?(ctx: HookCtx, id: number, action: 'create' | 'update'): Promise<void>;
   beforeDelete?(ctx: HookCtx, ids: number[]): Promise<void>;
 }
@@ -183,6 +192,7 @@ export async function createRecord(
   await checkReferences(db, def.fields, data);
   if (hooks?.prepare) data = { ...data, ...(await hooks.prepare(ctx, data)) };
   await hooks?.validate?.(ctx, data);
+  data = { ...data, ...(await hooks?.derive?.(ctx, data)) };
   const row = await db
     .insertInto(def.table)
     .values({ ...toColumns(def.fields, data, true), created_by: user.id, updated_by: user.id })
@@ -218,6 +228,7 @@ export async function updateRecord(
   assertInScope(user, def, 'edit', merged);
   await checkReferences(db, def.fields, changes, stored);
   await hooks?.validate?.(ctx, merged, stored);
+  Object.assign(changes, await hooks?.derive?.(ctx, merged, stored));
   await db
     .updateTable(def.table)
     .set({
@@ -239,7 +250,7 @@ export async function updateRecord(
 }
 
 /**
- * The generic API of a resource: page, options, listAll, info, add, edit, delete (one id or a
+ * The generic API of a resource: page, options (and tree), listAll, info, add, edit, delete (one id or a
  * comma-separated batch), at the spec's paths.
  */
 export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHooks) {
@@ -269,53 +280,21 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     },
   });
 
-  // Dropdowns: every signed-in user may pick a record, so options need no list permission.
-  route(app, {
-    method: 'GET',
-    url: `${base}/options`,
-    permission: 'authenticated',
-    query: z.strictObject({
-      keyword: z.string().trim().max(100).optional(),
-      all: z.enum(['true', 'false']).optional(),
-    }),
-    async handler({ query, app: { db } }) {
-      const t = targetOfResource(def);
-      const cols = [
-        'id',
-        t.label,
-        ...(t.code ? [t.code] : []),
-        ...(def.parentField ? [columnOf(def.parentField)] : []),
-      ];
-      let q = db.selectFrom(def.table).select(cols as any);
-      if (t.active && query.all !== 'true') q = q.where(sql.ref(t.active.column), '=', t.active.value);
-      if (query.keyword) {
-        const k = containsPattern(query.keyword);
-        q = q.where(
-          sql<boolean>`(${sql.ref(t.label)} ILIKE ${k}${t.code ? sql` OR ${sql.ref(t.code)} ILIKE ${k}` : sql``})`,
-        );
-      }
-      const rows = await q
-        .orderBy(t.code ? sql.ref(t.code) : 'id')
-        .limit(5000)
-        .execute();
-      const labelKey = fieldOf(def.labelField ?? 'name');
-      return rows.map((r: any) => ({
-        ...r,
-        label: r.code ? `${r[labelKey]}（${r.code}）` : r[labelKey],
-        value: r.id,
-      }));
-    },
-  });
+  registerOptions(app, def);
 
+  // Every active record, whole: a read like `page`, so it needs the read permission, keeps to the
+  // user's scope and to the all-rows cap.
   route(app, {
     method: 'GET',
     url: `${base}/listAll`,
-    permission: 'authenticated',
-    async handler({ app: { db } }) {
+    permission: perm(def, 'list'),
+    alsoAllowedBy: scopeGate(def, 'list'),
+    async handler({ user, app: { db } }) {
       const t = targetOfResource(def);
-      let q = baseQuery(db, def);
+      let q = inScope(baseQuery(db, def), user, def, 'list');
       if (t.active) q = q.where(sql.ref(`t.${t.active.column}`), '=', t.active.value);
-      return q.orderBy('t.id').limit(10_000).execute();
+      const all = await paginate(q, { pageNum: 0, pageSize: 1 }, sortable, defaultSort, 't.id');
+      return all.list;
     },
   });
 

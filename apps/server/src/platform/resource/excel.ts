@@ -1,6 +1,3 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { columnOf, type FieldDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
@@ -9,13 +6,16 @@ import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, badRequest } from '../errors.ts';
+import { newExportFile } from '../export-files.ts';
 import { type Permission, route } from '../http/route.ts';
 import { toFieldErrors } from '../http/validation.ts';
 import type { ResourceHooks } from './crud.ts';
+import { runExport } from './excel-export.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
 import { resourceSchemas } from './schema.ts';
 import { inScope, scopeGate } from './scope.ts';
+import { readFirstSheet } from './xlsx-read.ts';
 
 export const MAX_IMPORT_ROWS = 20_000;
 
@@ -50,12 +50,6 @@ function displayValue(f: FieldDef, row: Record<string, any>): unknown {
     default:
       return v instanceof Date ? v.toISOString() : String(v);
   }
-}
-
-export function saveWorkbookName(dir: string, title: string): { file: string; fileName: string } {
-  fs.mkdirSync(dir, { recursive: true });
-  const fileName = `${crypto.randomUUID()}_${title}.xlsx`;
-  return { file: path.join(dir, fileName), fileName };
 }
 
 function styleHeader(ws: ExcelJS.Worksheet) {
@@ -156,24 +150,21 @@ export async function importSheet(
   buffer: Buffer,
   opts: { write: boolean; userId: number; hooks?: ResourceHooks; user?: any; requestId?: string },
 ): Promise<ImportReport> {
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(buffer as any);
-  } catch {
-    throw badRequest('文件不是有效的 Excel（.xlsx）文件');
-  }
-  const ws = wb.worksheets[0];
-  if (!ws || ws.rowCount < 1) throw badRequest('Excel 文件中没有工作表或表头');
+  const rows = readFirstSheet(buffer);
+  const first = (await rows.next()).value as ExcelJS.Row | undefined;
+  if (first?.number !== 1) throw badRequest('Excel 文件中没有工作表或表头');
   const fields = sheetFields(def);
   const columns = new Map<number, FieldDef>();
-  ws.getRow(1).eachCell((cell, col) => {
+  first.eachCell((cell, col) => {
     const h = String(cellValue(cell) ?? '').replace(/[*＊\s]/g, '');
     const f = fields.find((x) => x.label === h || x.name === h);
     if (f) columns.set(col, f);
   });
   const missing = fields.filter((f) => f.required && ![...columns.values()].includes(f));
-  if (missing.length)
+  if (missing.length) {
+    await rows.return(undefined);
     throw badRequest(`表头缺少必填列：${missing.map((f) => f.label).join('、')}；请使用下载的导入模板`);
+  }
 
   const refs = await lookups(db, def);
   const schema = resourceSchemas(def).create;
@@ -181,8 +172,8 @@ export async function importSheet(
   const records: { row: number; data: Record<string, any> }[] = [];
   const seen = new Map<string, Map<string, number>>();
   let total = 0;
-  for (let r = 2; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for await (const row of rows) {
+    const r = row.number;
     const raw: Record<string, unknown> = {};
     let empty = true;
     const rowErrors: ImportReport['errors'] = [];
@@ -194,7 +185,7 @@ export async function importSheet(
       else if (value !== undefined) raw[f.name] = value;
     }
     if (empty) continue;
-    if (++total > MAX_IMPORT_ROWS) throw badRequest(`一次最多导入 ${MAX_IMPORT_ROWS} 行`);
+    if (++total > MAX_IMPORT_ROWS) throw badRequest(`一次最多导入 ${MAX_IMPORT_ROWS} 行，请分批导入`);
     for (const f of fields.filter((x) => x.unique && raw[x.name] !== undefined)) {
       const key = String(raw[f.name]).toLowerCase();
       const m = seen.get(f.name) ?? new Map<string, number>();
@@ -289,25 +280,19 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
     permission: perm('export'),
     alsoAllowedBy: scopeGate(def, 'export'),
     query: schemas.query,
-    async handler({ query, user, app: { db, config } }) {
-      const column = (query.sortField && sortable[query.sortField]) || 't.id';
-      const rows = await inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'export')
-        .orderBy(sql.ref(column), query.sortOrder?.startsWith('desc') ? 'desc' : 'asc')
-        .limit(100_000)
-        .execute();
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet(def.label);
+    async handler({ query, user, req, app: { db, dbKind, config } }) {
       const fields = sheetFields(def);
-      ws.columns = fields.map((f) => ({
-        header: f.label,
-        key: f.name,
-        width: Math.max(10, f.label.length * 2 + 4),
-      }));
-      for (const r of rows as any[]) ws.addRow(fields.map((f) => neutralise(displayValue(f, r))));
-      styleHeader(ws);
-      const { file, fileName } = saveWorkbookName(config.exportDir, `${def.label}导出`);
-      await wb.xlsx.writeFile(file);
-      return { fileName, rows: rows.length };
+      return runExport({ db, dbKind, exportDir: config.exportDir, log: req.log }, user.id, {
+        query: inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'export'),
+        order: {
+          column: (query.sortField && sortable[query.sortField]) || 't.id',
+          desc: !!query.sortOrder?.startsWith('desc'),
+        },
+        title: `${def.label}导出`,
+        sheetName: def.label,
+        fields,
+        cells: (r) => fields.map((f) => neutralise(displayValue(f, r))),
+      });
     },
   });
 
@@ -317,7 +302,7 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
     method: 'GET',
     url: `${base}/importTemplate`,
     permission: perm('add'),
-    async handler({ app: { config } }) {
+    async handler({ user, app: { config } }) {
       const wb = new ExcelJS.Workbook();
       const ws = wb.addWorksheet(def.label);
       const fields = sheetFields(def);
@@ -344,7 +329,7 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
         notes.addRow({ label: f.label, required: f.required ? '是' : '', help });
       }
       styleHeader(notes);
-      const { file, fileName } = saveWorkbookName(config.exportDir, `${def.label}导入模板`);
+      const { file, fileName } = newExportFile(config.exportDir, user.id, `${def.label}导入模板`);
       await wb.xlsx.writeFile(file);
       return { fileName };
     },

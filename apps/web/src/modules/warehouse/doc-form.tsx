@@ -64,6 +64,8 @@ const LINE_FIELDS = [
   'qualityStatus',
   'unitPrice',
   'remark',
+  // Not on screen: the order line a line ships (kept through edits; see `save`).
+  'sourceLineId',
 ];
 
 function body(def: ResourceDef, values: Record<string, any>, record?: Row): Record<string, unknown> {
@@ -173,7 +175,16 @@ export function DocFormPage(props: DocFormProps) {
     }
     setSaving(true);
     try {
-      const payload = { ...body(def, values, record.data), ...(props.toBody?.(values) ?? {}) };
+      // Lines keep the order line they were made from, which no cell shows.
+      const all = form.getFieldsValue(true);
+      const lines = (values.lines ?? []).map((l: Row, i: number) => ({
+        ...l,
+        sourceLineId: all.lines?.[i]?.sourceLineId,
+      }));
+      const payload = {
+        ...body(def, { ...values, lines }, record.data),
+        ...(props.toBody?.(values) ?? {}),
+      };
       const saved = editing ? await api.edit(id as number, payload) : await api.add(payload);
       toast.success(editing ? '保存成功' : `已保存草稿 ${saved.docNo ?? ''}`);
       void client.invalidateQueries({ queryKey: ['resource', def.name] });

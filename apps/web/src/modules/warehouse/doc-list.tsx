@@ -1,7 +1,7 @@
 import './warehouse.css';
-import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import type { EnumOption, ResourceDef } from '@ringmes/domain';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   Button,
   DatePicker,
@@ -19,6 +19,7 @@ import { type ReactNode, useState } from 'react';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
+import { ExportButton } from '../../platform/resource/export-button.tsx';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
@@ -101,9 +102,6 @@ export function DocList(config: DocListConfig) {
       // shown by the client
     }
   };
-
-  // Failures are shown by the request layer.
-  const exportExcel = useMutation({ mutationFn: () => api.exportExcel(query) });
 
   const columns: TableProps<Row>['columns'] = [
     {
@@ -245,13 +243,7 @@ export function DocList(config: DocListConfig) {
             <Space>
               {may('add', fixedType) && config.addButton}
               {may('export', fixedType) && (
-                <Button
-                  icon={<DownloadOutlined />}
-                  loading={exportExcel.isPending}
-                  onClick={() => exportExcel.mutate()}
-                >
-                  导出
-                </Button>
+                <ExportButton url={`/api/v1/${def.name}/export`} params={() => query} />
               )}
             </Space>
           }

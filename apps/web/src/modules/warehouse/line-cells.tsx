@@ -83,8 +83,8 @@ export function LocationSelect({
 }) {
   const locations = useLocations(warehouseId);
   const options = (locations.data ?? [])
-    .filter((l) => l.status !== '0' || l.id === value)
-    .map((l) => ({ value: l.id, label: `${l.name}（${l.code}）` }));
+    .filter((l) => l.status !== '0' || l.value === value)
+    .map((l) => ({ value: l.value, label: l.label }));
   return (
     <Select<number>
       id={id}

@@ -127,6 +127,25 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   <RefSelect field={ref('customerId', '客户', 'customer')} />
                 </Form.Item>
               )}
+              {((kind.key === 'inbound' && t === 'purchase') ||
+                (kind.key === 'outbound' && t === 'purchase-return')) && (
+                <Form.Item
+                  name="purchaseOrderId"
+                  label="采购订单"
+                  tooltip="按采购订单收货/退货：明细按物料关联订单行，过账时累计订单的已入库（已退货）数量"
+                >
+                  <RefSelect field={ref('purchaseOrderId', '采购订单', 'purchase-order')} />
+                </Form.Item>
+              )}
+              {customer.includes(t) && (
+                <Form.Item
+                  name="saleOrderId"
+                  label="销售订单"
+                  tooltip="按订单发货/退货：明细按产品关联订单行，过账时累计（退货冲减）订单的已发货数量"
+                >
+                  <RefSelect field={ref('saleOrderId', '销售订单', 'sale-order')} />
+                </Form.Item>
+              )}
               {kind.key === 'outbound' && t === 'requisition' && (
                 <Form.Item name="deptId" label="领用部门">
                   <DeptSelect />
@@ -322,7 +341,28 @@ export function StockDocDetailPage({ path }: PageProps) {
         ...(row.supplierName ? [{ label: '供应商', value: row.supplierName }] : []),
         ...(row.customerName ? [{ label: '客户', value: row.customerName }] : []),
         ...(row.deptName ? [{ label: '领用部门', value: row.deptName }] : []),
-        { label: '来源单号', value: row.sourceNo },
+        ...(row.purchaseOrderId
+          ? [
+              {
+                label: '采购订单',
+                value: (
+                  <a onClick={() => openResourcePage('/purchase/purchase-detail', row.purchaseOrderId)}>
+                    {row.purchaseOrderName ?? row.sourceNo}
+                  </a>
+                ),
+              },
+            ]
+          : []),
+        row.saleOrderId
+          ? {
+              label: '销售订单',
+              value: (
+                <a onClick={() => openResourcePage('/sale-manage/sale-order-detail', row.saleOrderId)}>
+                  {row.saleOrderName ?? row.sourceNo}
+                </a>
+              ),
+            }
+          : { label: '来源单号', value: row.purchaseOrderId ? undefined : row.sourceNo },
         { label: '过账时间', value: row.postedAt },
         { label: '过账人', value: row.postedByName },
         ...(row.reversedAt

@@ -14,6 +14,7 @@ import {
 import { type QueryParams, request } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
 import type { Page } from '../../platform/api/types.ts';
+import { loadOptions } from '../../platform/resource/use-options.ts';
 
 export type Row = Record<string, any> & { id: number };
 
@@ -155,10 +156,6 @@ export function docApi(def: ResourceDef) {
         method: 'POST',
         headers: { 'Idempotency-Key': idempotencyKey() },
       }),
-    async exportExcel(q: QueryParams): Promise<void> {
-      const { fileName } = await request<{ fileName: string }>({ url: `${base}/export`, params: q });
-      await download('/common/download', { fileName, delete: 'true' });
-    },
   };
 }
 
@@ -168,11 +165,8 @@ export const stockApi = {
   alert: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-alert/page', params: q }),
   units: (materialId: number) =>
     request<UnitConversion>({ url: `/api/v1/material-info/unitConversion/${materialId}` }),
-  locations: (warehouseId: number) =>
-    request<Page<Row>>({
-      url: '/api/v1/shelf-location/page',
-      params: { warehouseId, pageNum: 0 },
-    }).then((p) => p.list),
+  /** The locations of a warehouse, disabled ones too (a stored line may name one). */
+  locations: (warehouseId: number) => loadOptions('shelf-location', { warehouseId, all: 'true' }),
   snapshot: (id: number) => request<Row>({ url: `/api/v1/stocktake/snapshot/${id}`, method: 'POST' }),
   async countSheet(id: number): Promise<void> {
     const { fileName } = await request<{ fileName: string }>({ url: `/api/v1/stocktake/countSheet/${id}` });

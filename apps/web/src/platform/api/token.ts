@@ -1,16 +1,26 @@
-import Cookies from 'js-cookie';
-
-/** The session token lives in the `Admin-Token` cookie (also accepted by the server for GET downloads). */
-export const TOKEN_COOKIE = 'Admin-Token';
+/**
+ * The token the client sends in the spec's headers (`Authorization`, `X-Token`), kept in local
+ * storage. The `Admin-Token` cookie that GET downloads use is set by the server, HttpOnly: page
+ * scripts neither read nor write it.
+ */
+const TOKEN_KEY = 'Admin-Token';
 
 export function getToken(): string | undefined {
-  return Cookies.get(TOKEN_COOKIE) || undefined;
+  try {
+    return localStorage.getItem(TOKEN_KEY) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function setToken(token: string): void {
-  Cookies.set(TOKEN_COOKIE, token, { sameSite: 'Lax', path: '/' });
+  localStorage.setItem(TOKEN_KEY, token);
 }
 
 export function removeToken(): void {
-  Cookies.remove(TOKEN_COOKIE, { path: '/' });
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage unavailable: nothing kept
+  }
 }

@@ -51,7 +51,9 @@ export function codeFieldOf(def: ResourceDef): string | undefined {
 
 /** Table columns: every field not switched off, except long text and JSON. */
 export function listFields(def: ResourceDef): FieldDef[] {
-  return def.fields.filter((f) => f.list !== false && f.kind !== 'textarea' && f.kind !== 'json');
+  return def.fields.filter(
+    (f) => f.list !== false && !f.hidden && f.kind !== 'textarea' && f.kind !== 'json',
+  );
 }
 
 export const formFields = (def: ResourceDef) => def.fields.filter((f) => !f.readonly);

@@ -10,6 +10,7 @@ import type { FormListFieldData } from 'antd';
 import { Button, Form, type FormInstance, Table, type TableColumnsType, Tooltip } from 'antd';
 import { FieldInput, fieldRules } from './field-input.tsx';
 import { defaultsOf, isNumeric, refLabelKey } from './fields.ts';
+import { FieldValue } from './format.tsx';
 
 /** Column width of a line cell by kind. */
 export function cellWidth(f: FieldDef): number {
@@ -83,23 +84,35 @@ export function LineTableEditor({
             align: 'center',
             render: (_, __, i) => <span className="rk-line-no">{i + 1}</span>,
           },
-          ...line.fields.map((f) => ({
-            title: <ColumnTitle field={f} />,
-            key: f.name,
-            width: cellWidth(f),
-            align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
-            render: (_: unknown, row: FormListFieldData) => (
-              <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
-                <FieldInput
-                  field={f}
-                  compact
-                  disabled={disabled}
-                  fallbackLabel={form.getFieldValue([line.name, row.name, refLabelKey(f)])}
-                  placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
-                />
-              </Form.Item>
-            ),
-          })),
+          ...line.fields
+            .filter((f) => !f.hidden)
+            .map((f) => ({
+              title: <ColumnTitle field={f} />,
+              key: f.name,
+              width: cellWidth(f),
+              align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
+              render: (_: unknown, row: FormListFieldData) =>
+                // Computed by the server (amounts, base quantities): shown as saved, not typed.
+                f.readonly ? (
+                  <Form.Item noStyle shouldUpdate>
+                    {() => (
+                      <span className="rk-cell-readonly">
+                        <FieldValue field={f} row={form.getFieldValue([line.name, row.name]) ?? {}} />
+                      </span>
+                    )}
+                  </Form.Item>
+                ) : (
+                  <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
+                    <FieldInput
+                      field={f}
+                      compact
+                      disabled={disabled}
+                      fallbackLabel={form.getFieldValue([line.name, row.name, refLabelKey(f)])}
+                      placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
+                    />
+                  </Form.Item>
+                ),
+            })),
           {
             title: '操作',
             key: 'actions',

@@ -1,10 +1,18 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { FieldDef } from '@ringmes/domain';
 import { Select, TreeSelect } from 'antd';
-import { type CSSProperties, type ReactElement, useEffect, useState } from 'react';
+import { type CSSProperties, type ReactElement, useEffect, useRef, useState } from 'react';
 import { isTreeRef } from './fields.ts';
 import { splitNames } from './format.tsx';
-import { type RefOption, useOptionSearch, useOptions, useTreeOptions } from './use-options.ts';
+import {
+  isRemote,
+  REMOTE_OPTIONS_LIMIT,
+  type RefOption,
+  useOptionSearch,
+  useOptions,
+  useOptionsById,
+  useTreeOptions,
+} from './use-options.ts';
 
 export interface RefSelectProps {
   field: FieldDef;
@@ -23,12 +31,14 @@ export interface RefSelectProps {
   allowInactive?: boolean;
 }
 
-function footer(menu: ReactElement, count: number, refresh: () => void) {
+function footer(menu: ReactElement, count: number, refresh: () => void, remote = false) {
   return (
     <>
       {menu}
       <div className="rk-select-footer">
-        <span>共 {count} 项</span>
+        <span>
+          {remote && count >= REMOTE_OPTIONS_LIMIT ? `前 ${count} 项，输入文字缩小范围` : `共 ${count} 项`}
+        </span>
         <button
           type="button"
           className="rm-link-button"
@@ -42,8 +52,16 @@ function footer(menu: ReactElement, count: number, refresh: () => void) {
   );
 }
 
-/** Adds options for selected ids the list lacks (disabled since), labelled from the record. */
-function withFallback(options: RefOption[], value: RefSelectProps['value'], fallback: unknown): RefOption[] {
+/**
+ * Adds options for selected ids the list lacks, labelled from the record: a full list lacks them
+ * because they were disabled since; a remote one because they are not among the matches.
+ */
+function withFallback(
+  options: RefOption[],
+  value: RefSelectProps['value'],
+  fallback: unknown,
+  remote: boolean,
+): RefOption[] {
   if (value === null || value === undefined) return options;
   const ids = (Array.isArray(value) ? value : [value]).map(Number);
   const missing = ids.filter((id) => !options.some((o) => o.value === id));
@@ -52,12 +70,15 @@ function withFallback(options: RefOption[], value: RefSelectProps['value'], fall
   const sorted = [...ids].sort((a, b) => a - b);
   const nameOf = (id: number) =>
     ids.length === 1 ? names[0] : names.length === ids.length ? names[sorted.indexOf(id)] : undefined;
-  return [...options, ...missing.map((id) => ({ value: id, label: `${nameOf(id) ?? `#${id}`}（已停用）` }))];
+  const labelOf = (id: number) => (remote ? (nameOf(id) ?? `#${id}`) : `${nameOf(id) ?? `#${id}`}（已停用）`);
+  return [...options, ...missing.map((id) => ({ value: id, label: labelOf(id) }))];
 }
 
 /**
- * A searchable picker of records of `field.ref`, fed by the cached option list (tree resources:
- * a tree select). Search matches the name and the code.
+ * A searchable picker of records of `field.ref` (tree resources: a tree select). Small resources
+ * load their option list once and search it in the browser; big ones (`isRemote`: materials,
+ * customers, suppliers, equipment, users) and lists cut at the server's limit ask the server with
+ * the typed text, 50 matches at a time. Search matches the name and the code.
  */
 export function RefSelect({
   field,
@@ -73,16 +94,35 @@ export function RefSelect({
   allowInactive,
 }: RefSelectProps) {
   const tree = isTreeRef(field);
-  const flat = useOptions(field.ref, !tree);
+  const bigTable = isRemote(field.ref);
+  const flat = useOptions(field.ref, !tree && !bigTable);
   const nested = useTreeOptions(field.ref, tree);
-  // Very large resources (100,000 materials) are searched on the server as the user types.
+  const remote = bigTable || flat.truncated;
+  const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
   useEffect(() => {
     const t = setTimeout(() => setKeyword(typed.trim()), 300);
     return () => clearTimeout(t);
   }, [typed]);
-  const remote = useOptionSearch(field.ref, keyword, flat.truncated);
+  const search = useOptionSearch(field.ref, keyword, remote && (open || keyword.length > 0));
+  const found = search.options ?? [];
+  const selected =
+    value === null || value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(Number);
+  // A remote picker names its selected records from the matches it has shown, else asks by id.
+  const seen = useRef(new Map<number, RefOption>());
+  for (const o of found) seen.current.set(o.value, o);
+  const named = useOptionsById(field.ref, remote ? selected.filter((id) => !seen.current.has(id)) : []);
+  for (const o of named) seen.current.set(o.value, o);
+  const listed = remote
+    ? [
+        ...found,
+        ...selected.flatMap((id) => {
+          const o = seen.current.get(id);
+          return o && !found.some((f) => f.value === id) ? [o] : [];
+        }),
+      ]
+    : flat.options;
 
   if (tree) {
     const strip = (nodes: typeof nested.tree): typeof nested.tree =>
@@ -113,23 +153,20 @@ export function RefSelect({
       status={status}
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
-      options={withFallback(
-        flat.truncated && keyword ? (remote.options ?? []) : flat.options,
-        value,
-        fallbackLabel,
-      )}
+      options={withFallback(listed, value, fallbackLabel, remote)}
       mode={multiple ? 'multiple' : undefined}
       allowClear
-      showSearch={
-        flat.truncated ? { filterOption: false, onSearch: setTyped } : { optionFilterProp: 'label' }
-      }
-      loading={flat.loading || remote.loading}
+      showSearch={remote ? { filterOption: false, onSearch: setTyped } : { optionFilterProp: 'label' }}
+      onOpenChange={setOpen}
+      loading={flat.loading || search.loading}
       placeholder={placeholder}
       disabled={disabled}
       maxTagCount="responsive"
       style={{ width: '100%', ...style }}
-      popupRender={(menu) => footer(menu, flat.options.length, () => void flat.refresh())}
-      notFoundContent={flat.loading ? '加载中…' : '无匹配数据'}
+      popupRender={(menu) =>
+        footer(menu, remote ? found.length : flat.options.length, () => void flat.refresh(), remote)
+      }
+      notFoundContent={flat.loading || search.loading ? '加载中…' : '无匹配数据'}
     />
   );
 }

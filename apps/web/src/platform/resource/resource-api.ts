@@ -67,15 +67,6 @@ export function resourceApi(def: ResourceDef) {
           })
         : request<null>({ url: `${base}/${del.path}/${ids.join(',')}`, method: 'DELETE' }),
     tree: () => request<ResourceRow[]>({ url: `${base}/tree` }),
-    /** Writes the filtered rows to a workbook on the server, then downloads (and deletes) it. */
-    async exportExcel(filters: QueryParams): Promise<number> {
-      const { fileName, rows } = await request<{ fileName: string; rows: number }>({
-        url: `${base}/export`,
-        params: filters,
-      });
-      await download('/common/download', { fileName, delete: 'true' });
-      return rows;
-    },
     async downloadTemplate(): Promise<void> {
       const { fileName } = await request<{ fileName: string }>({ url: `${base}/importTemplate` });
       await download('/common/download', { fileName, delete: 'true' });

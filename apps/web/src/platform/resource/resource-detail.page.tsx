@@ -7,6 +7,7 @@ import { usePermission } from '../auth/permission.tsx';
 import { PageCard } from '../ui/page-card.tsx';
 import { codeFieldOf, labelFieldOf } from './fields.ts';
 import { FieldValue } from './format.tsx';
+import { isEditable, LifecycleActions } from './lifecycle-actions.tsx';
 import { idFromSearch, leavePage, openResourcePage } from './nav.ts';
 import type { ResourceRow } from './resource-api.ts';
 import { ResourceDetailView, useRecord } from './resource-detail.tsx';
@@ -76,7 +77,8 @@ export function ResourceDetailPage({
         extra={
           <Space>
             {row && actions?.(row)}
-            {row && can(`${def.permission}:edit`) && !def.readonlyApi && (
+            {row && <LifecycleActions def={def} record={row} />}
+            {row && can(`${def.permission}:edit`) && !def.readonlyApi && isEditable(def, row) && (
               <Button type="primary" icon={<EditOutlined />} onClick={edit}>
                 编辑
               </Button>

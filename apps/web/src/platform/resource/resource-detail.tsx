@@ -27,16 +27,18 @@ function Label({ field }: { field: FieldDef }) {
 export function LineTableView({ line, rows }: { line: LineDef; rows: ResourceRow[] }) {
   const columns: TableColumnsType<ResourceRow> = [
     { title: '序号', key: '#', width: 56, align: 'center', render: (_, __, i) => i + 1 },
-    ...line.fields.map((f) => ({
-      title: f.label,
-      key: f.name,
-      width: cellWidth(f),
-      align: (isNumeric(f) ? 'right' : f.kind === 'boolean' ? 'center' : 'left') as
-        | 'right'
-        | 'center'
-        | 'left',
-      render: (_: unknown, row: ResourceRow) => <FieldValue field={f} row={row} />,
-    })),
+    ...line.fields
+      .filter((f) => !f.hidden)
+      .map((f) => ({
+        title: f.label,
+        key: f.name,
+        width: cellWidth(f),
+        align: (isNumeric(f) ? 'right' : f.kind === 'boolean' ? 'center' : 'left') as
+          | 'right'
+          | 'center'
+          | 'left',
+        render: (_: unknown, row: ResourceRow) => <FieldValue field={f} row={row} />,
+      })),
   ];
   return (
     <Table<ResourceRow>

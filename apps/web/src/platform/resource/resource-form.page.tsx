@@ -28,7 +28,7 @@ export function ResourceFormPage({
   const allowed = can(`${def.permission}:${editing ? 'edit' : 'add'}`);
   const leave = () => leavePage(path, routes.list);
   const back = () => {
-    if (!state.form.isFieldsTouched()) return leave();
+    if (!state.isDirty()) return leave();
     Modal.confirm({
       title: '放弃未保存的修改？',
       content: '本页有尚未保存的修改，返回后将丢失。',

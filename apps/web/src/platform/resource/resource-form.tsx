@@ -68,7 +68,9 @@ export function toBody(
     const items: Record<string, unknown>[] = values[line.name] ?? [];
     body[line.name] = items.map((item) => {
       const out: Record<string, unknown> = {};
+      // Readonly line fields (amounts, base quantities) are computed by the server, never sent.
       for (const f of line.fields) {
+        if (f.readonly) continue;
         const v = apiValue(f, item?.[f.name]);
         if (v === null && f.default !== undefined) continue;
         out[f.name] = v;
@@ -155,28 +157,30 @@ export function ResourceFormInputs({
 }) {
   return (
     <>
-      {fields.map((f) => {
-        const Override = overrides[f.name];
-        const wide = f.wide || f.kind === 'textarea' || f.kind === 'json' || Boolean(Override);
-        const props = {
-          field: f,
-          fallbackLabel: record?.[refLabelKey(f)],
-          disabled: locked.includes(f.name),
-        };
-        return (
-          <Form.Item
-            key={f.name}
-            name={f.name}
-            label={f.label}
-            tooltip={f.help}
-            rules={fieldRules(f)}
-            className={wide ? 'rm-span-2 rk-span-all' : undefined}
-            validateFirst
-          >
-            {Override ? <Override {...props} form={form} /> : <FieldInput {...props} />}
-          </Form.Item>
-        );
-      })}
+      {fields
+        .filter((f) => !f.hidden)
+        .map((f) => {
+          const Override = overrides[f.name];
+          const wide = f.wide || f.kind === 'textarea' || f.kind === 'json' || Boolean(Override);
+          const props = {
+            field: f,
+            fallbackLabel: record?.[refLabelKey(f)],
+            disabled: locked.includes(f.name),
+          };
+          return (
+            <Form.Item
+              key={f.name}
+              name={f.name}
+              label={f.label}
+              tooltip={f.help}
+              rules={fieldRules(f)}
+              className={wide ? 'rm-span-2 rk-span-all' : undefined}
+              validateFirst
+            >
+              {Override ? <Override {...props} form={form} /> : <FieldInput {...props} />}
+            </Form.Item>
+          );
+        })}
     </>
   );
 }
@@ -215,12 +219,17 @@ export function useResourceForm(def: ResourceDef, id: number | undefined, option
   const initial = useRef(options.initialValues);
   initial.current = options.initialValues;
   const loaded = useRef<string>('');
+  // The values as loaded: the form is "changed" when what it holds differs from them (some
+  // widgets report a change while mounting, so antd's touched flag is not the user's doing).
+  const pristine = useRef('');
+  const isDirty = useCallback(() => JSON.stringify(form.getFieldsValue(true)) !== pristine.current, [form]);
 
   const reset = useCallback(
     (row?: ResourceRow) => {
       form.resetFields();
       setFormError([]);
       form.setFieldsValue(row ? toFormValues(def, row) : { ...newRecordValues(def), ...initial.current });
+      pristine.current = JSON.stringify(form.getFieldsValue(true));
     },
     [def, form],
   );
@@ -234,10 +243,10 @@ export function useResourceForm(def: ResourceDef, id: number | undefined, option
     }
     const key = id ? (record ? `${id}@${record.version}` : '') : 'new';
     if (!key || key === loaded.current) return;
-    if (loaded.current.startsWith(`${id}@`) && form.isFieldsTouched()) return;
+    if (loaded.current.startsWith(`${id}@`) && isDirty()) return;
     loaded.current = key;
     reset(record);
-  }, [enabled, id, record, reset, form]);
+  }, [enabled, id, record, reset, isDirty]);
 
   /** Clears the add form for the next record (保存并新增). */
   const startNew = useCallback(() => {
@@ -304,6 +313,7 @@ export function useResourceForm(def: ResourceDef, id: number | undefined, option
     loadError: info.error,
     saving,
     formError,
+    isDirty,
     save,
     startNew,
     reload,

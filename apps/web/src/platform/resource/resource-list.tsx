@@ -1,11 +1,5 @@
 import './kit.css';
-import {
-  DeleteOutlined,
-  DownloadOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import type { FieldDef, ResourceDef } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
@@ -17,6 +11,7 @@ import { PageCard } from '../ui/page-card.tsx';
 import { TableToolbar } from '../ui/search-form.tsx';
 import { useServerTable } from '../ui/server-table.ts';
 import { type ColumnChoice, ColumnSettings, useHiddenColumns } from './column-settings.tsx';
+import { ExportButton } from './export-button.tsx';
 import {
   codeFieldOf,
   isImportable,
@@ -28,6 +23,7 @@ import {
 } from './fields.ts';
 import { FieldValue } from './format.tsx';
 import { ImportModal } from './import-modal.tsx';
+import { isEditable, LifecycleActions } from './lifecycle-actions.tsx';
 import { openResourcePage } from './nav.ts';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
 import { ResourceDetailDrawer } from './resource-detail.tsx';
@@ -216,7 +212,9 @@ export function ResourceList({
 
   const canEdit = writable && perm('edit');
   const canDelete = writable && perm('delete');
-  const actionsWidth = 56 + (canEdit ? 48 : 0) + (canDelete ? 48 : 0) + rowActionsWidth;
+  // A lifecycle shows at most two transitions per state (审核 + 关闭, 反审核 + 关闭).
+  const lifecycleWidth = def.lifecycle ? 110 : 0;
+  const actionsWidth = 56 + (canEdit ? 48 : 0) + (canDelete ? 48 : 0) + lifecycleWidth + rowActionsWidth;
   const columns: TableColumnsType<ResourceRow> = [
     ...fieldColumns.filter((c) => !hidden.includes(String(c.key))),
     {
@@ -229,13 +227,14 @@ export function ResourceList({
           <Button type="link" size="small" onClick={() => view(row)}>
             查看
           </Button>
-          {canEdit && (
+          {canEdit && isEditable(def, row) && (
             <Button type="link" size="small" onClick={() => edit(row)}>
               编辑
             </Button>
           )}
           {rowActions?.(row, { refresh, def })}
-          {canDelete && (
+          <LifecycleActions def={def} record={row} link />
+          {canDelete && isEditable(def, row) && (
             <Popconfirm
               title={`删除${def.label}`}
               description={`确定删除「${recordTitle(def, row)}」吗？`}
@@ -266,12 +265,6 @@ export function ResourceList({
     });
   };
 
-  // Failures are shown by the request layer.
-  const exportExcel = useMutation({
-    mutationFn: () => api.exportExcel({ ...filters, ...fixedFilters, ...paged.sort }),
-    onSuccess: (rows) => toast.success(`导出成功，共 ${rows} 条`),
-  });
-
   const toolbar = (
     <TableToolbar
       left={
@@ -293,13 +286,10 @@ export function ResourceList({
             </Button>
           )}
           {perm('export') && (
-            <Button
-              icon={<DownloadOutlined />}
-              loading={exportExcel.isPending}
-              onClick={() => exportExcel.mutate()}
-            >
-              导出
-            </Button>
+            <ExportButton
+              url={`/api/v1/${def.name}/export`}
+              params={() => ({ ...filters, ...fixedFilters, ...paged.sort })}
+            />
           )}
           {toolbarExtra}
         </>

@@ -1,5 +1,5 @@
 import { resourceByName } from '@ringmes/domain';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../api/client.ts';
 import { resourceKeys } from './resource-api.ts';
 
@@ -26,13 +26,27 @@ interface UserOption {
   firstName: string;
 }
 
+/** What an option list is asked for (the server's option query, docs/api.md "Options"). */
+export interface OptionQuery {
+  /** Matches the name or the code. */
+  keyword?: string;
+  /** These records, whether active or not. */
+  ids?: number[];
+  limit?: number;
+  /** Filters on option fields (`warehouseId` of locations); `all: 'true'` includes inactive records. */
+  [filter: string]: string | number | number[] | undefined;
+}
+
 /**
  * `GET /api/v1/<name>/options` (active records only — customers with state 1); users come from
- * `/api/v1/user/getOptionUser`. Every signed-in user may call these.
+ * `/api/v1/user/getOptionUser`. Every signed-in user may call these for master data; they answer
+ * only what a dropdown shows, never prices or other confidential fields.
  */
-export async function loadOptions(resource: string, keyword?: string): Promise<RefOption[]> {
+export async function loadOptions(resource: string, query: OptionQuery = {}): Promise<RefOption[]> {
+  const { ids, ...rest } = query;
+  const params = { ...rest, ...(ids ? { ids: ids.join(',') } : {}) };
   if (resource === 'user') {
-    const users = await request<UserOption[]>({ url: '/api/v1/user/getOptionUser' });
+    const users = await request<UserOption[]>({ url: '/api/v1/user/getOptionUser', params });
     return users.map((u) => ({
       value: u.userId,
       label: u.firstName ? `${u.firstName}（${u.userName}）` : u.userName,
@@ -40,17 +54,25 @@ export async function loadOptions(resource: string, keyword?: string): Promise<R
       code: u.userName,
     }));
   }
-  const rows = await request<RefOption[]>({
-    url: `/api/v1/${resource}/options`,
-    params: keyword ? { keyword } : undefined,
-  });
+  const rows = await request<RefOption[]>({ url: `/api/v1/${resource}/options`, params });
   return rows.map((r) => ({ ...r, value: Number(r.value ?? r.id), label: String(r.label) }));
 }
 
 /** The server answers at most this many options; a full list means: search on the server instead. */
 export const OPTIONS_LIMIT = 5000;
 
-/** The cached option list of a resource (`useOptions('material-unit')`). */
+/** A search-as-you-type picker shows this many matches at a time. */
+export const REMOTE_OPTIONS_LIMIT = 50;
+
+/**
+ * Big tables (materials, customers, suppliers, equipment — `options.remote` in their definitions —
+ * and users) are never loaded whole: their pickers ask the server with the typed text.
+ */
+export function isRemote(resource: string | undefined): boolean {
+  return resource === 'user' || Boolean(resource && resourceByName(resource)?.options?.remote);
+}
+
+/** The cached option list of a small resource (`useOptions('material-unit')`). */
 export function useOptions(resource: string | undefined, enabled = true) {
   const client = useQueryClient();
   const query = useQuery({
@@ -69,15 +91,28 @@ export function useOptions(resource: string | undefined, enabled = true) {
   };
 }
 
-/** Options matching a keyword, searched on the server (for resources with more than OPTIONS_LIMIT records). */
+/** Options matching a keyword (the first ones when it is empty), searched on the server. */
 export function useOptionSearch(resource: string | undefined, keyword: string, enabled: boolean) {
   const query = useQuery({
     queryKey: [...resourceKeys.options(resource ?? ''), 'search', keyword],
-    queryFn: () => loadOptions(resource as string, keyword),
-    enabled: Boolean(resource) && enabled && keyword.length > 0,
+    queryFn: () => loadOptions(resource as string, { keyword, limit: REMOTE_OPTIONS_LIMIT }),
+    enabled: Boolean(resource) && enabled,
     staleTime: OPTIONS_STALE_MS,
+    placeholderData: keepPreviousData,
   });
   return { options: query.data, loading: query.isFetching };
+}
+
+/** The options of these ids (labels of selected values a remote picker has not listed). */
+export function useOptionsById(resource: string | undefined, ids: number[]) {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const query = useQuery({
+    queryKey: [...resourceKeys.options(resource ?? ''), 'ids', sorted.join(',')],
+    queryFn: () => loadOptions(resource as string, { ids: sorted }),
+    enabled: Boolean(resource) && sorted.length > 0,
+    staleTime: OPTIONS_STALE_MS,
+  });
+  return query.data ?? [];
 }
 
 function markInactive(nodes: RefTreeNode[], isActive: (n: RefTreeNode) => boolean): RefTreeNode[] {

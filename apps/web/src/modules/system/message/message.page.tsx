@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Badge, Button, Segmented, Table, type TableProps, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { download } from '../../../platform/api/download.ts';
 import { toast } from '../../../platform/feedback.ts';
 import { formatTime, relativeTime } from '../../../platform/lib/time.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
@@ -47,7 +48,11 @@ export function MessagePage() {
               size="small"
               onClick={() => {
                 if (!m.read) readOne.mutate(m.id);
-                navigate(m.link!);
+                // A finished background export links its file; other links are pages.
+                const [path, search] = m.link!.split('?');
+                if (path === '/common/download')
+                  void download(path, Object.fromEntries(new URLSearchParams(search))).catch(() => undefined);
+                else navigate(m.link!);
               }}
             >
               {t}

@@ -1,5 +1,6 @@
 import { Form, Input, Radio, Select, TreeSelect } from 'antd';
 import { useEffect } from 'react';
+import { usePermission } from '../../../platform/auth/permission.tsx';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { type Status, type UserInput, type UserRow, userApi } from '../system.api.ts';
 import { STATUS_OPTIONS, useDeptTree, useRoleOptions } from '../use-options.ts';
@@ -35,6 +36,8 @@ export function UserFormModal({
   const depts = useDeptTree();
   const roles = useRoleOptions();
   const editing = Boolean(user);
+  // Changing roles needs its own right; the server also refuses roles beyond the editor's own.
+  const mayAssignRoles = usePermission()('system:user:assignRole');
 
   useEffect(() => {
     if (!open) return;
@@ -149,8 +152,9 @@ export function UserFormModal({
           fieldNames={{ label: 'deptName', value: 'id', children: 'childDept' }}
         />
       </Form.Item>
-      <Form.Item label="角色" name="roleIds">
+      <Form.Item label="角色" name="roleIds" extra={mayAssignRoles ? undefined : '没有分配角色的权限'}>
         <Select
+          disabled={!mayAssignRoles}
           mode="multiple"
           placeholder="请选择角色"
           allowClear

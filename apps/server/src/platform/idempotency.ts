@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db/db.ts';
-import { badRequest } from '../../platform/errors.ts';
+import type { Db } from './db/db.ts';
+import { badRequest } from './errors.ts';
 
 /**
  * Runs a document action once per `Idempotency-Key`. The key row is inserted first inside the

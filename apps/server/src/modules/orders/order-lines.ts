@@ -1,0 +1,131 @@
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/db.ts';
+import { badRequest, conflict, type FieldError } from '../../platform/errors.ts';
+
+/**
+ * What sales and purchase orders share about their lines: units that belong to the material,
+ * and pricing with exact numerics.
+ */
+
+/**
+ * Each line's unit must be the material's base unit or one of its conversions; answers the field
+ * errors of the lines that break it.
+ */
+export async function unitErrors(db: Db, lines: Record<string, any>[]): Promise<FieldError[]> {
+  const withUnit = lines.map((l, i) => ({ ...l, i }) as Record<string, any>).filter((l) => l.unitId != null);
+  if (!withUnit.length) return [];
+  const bad = await sql<{ i: number }>`
+    SELECT x.i FROM unnest(${sql.val(withUnit.map((l) => l.materialId))}::bigint[],
+                           ${sql.val(withUnit.map((l) => l.unitId))}::bigint[],
+                           ${sql.val(withUnit.map((l) => l.i))}::int[]) AS x(material_id, unit_id, i)
+    WHERE NOT EXISTS (SELECT 1 FROM material m WHERE m.id = x.material_id AND m.unit_id = x.unit_id)
+      AND NOT EXISTS (SELECT 1 FROM material_unit_conversion c
+                      WHERE c.material_id = x.material_id AND c.unit_id = x.unit_id)`.execute(db);
+  return bad.rows.map((r) => ({
+    field: `lines.${r.i}.unitId`,
+    message: '该单位不属于所选物料，请在物料的单位换算中添加',
+  }));
+}
+
+/** How an order prices its lines: its tables, its party and the material's fallback price. */
+export interface OrderPricing {
+  table: 'sale_order' | 'purchase_order';
+  lineTable: 'sale_order_line' | 'purchase_order_line';
+  parentColumn: 'sale_order_id' | 'purchase_order_id';
+  /** The customer or supplier: last prices are this party's. */
+  partyColumn: 'customer_id' | 'supplier_id';
+  /** The material's price when the party has none: sale price, or standard cost. */
+  fallbackColumn: 'sale_price' | 'standard_cost';
+  /** Said when a line has neither. */
+  noPrice: string;
+}
+
+/**
+ * Prices and amounts of a saved order, in one statement with exact numerics: a line without a
+ * price takes the party's last price for the material in that unit (from its approved orders),
+ * else the material's fallback price times the unit factor; amount = quantity × price rounded
+ * to the fen once, at the line; tax is contained in it (含税): amount × rate / (100 + rate). The
+ * header sums its lines.
+ */
+export async function priceOrder(db: Db, p: OrderPricing, id: number) {
+  const t = sql.table(p.table);
+  const lt = sql.table(p.lineTable);
+  const parent = (alias: string) => sql.ref(`${alias}.${p.parentColumn}`);
+  const party = (alias: string) => sql.ref(`${alias}.${p.partyColumn}`);
+  const missing = await sql<{ lineNo: number; unitPrice: string | null }>`
+    WITH l AS (
+      SELECT l.id, ${party('o')} AS party_id, l.material_id, COALESCE(l.unit_id, m.unit_id) AS unit_id,
+             CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
+                  ELSE (SELECT c.factor FROM material_unit_conversion c
+                        WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END AS factor,
+             ${sql.ref(`m.${p.fallbackColumn}`)} AS fallback_price, o.tax_rate, o.delivery_date
+        FROM ${lt} l JOIN ${t} o ON o.id = ${parent('l')} JOIN material m ON m.id = l.material_id
+       WHERE ${parent('l')} = ${id}
+    ), priced AS (
+      SELECT l.*, COALESCE(
+               (SELECT x.unit_price FROM ${lt} x JOIN ${t} xo ON xo.id = ${parent('x')}
+                 WHERE x.material_id = l.material_id AND ${party('xo')} = l.party_id AND xo.id <> ${id}
+                   AND COALESCE(x.unit_id, l.unit_id) = l.unit_id AND x.unit_price IS NOT NULL
+                   AND xo.status NOT IN ('draft', 'closed')
+                 ORDER BY xo.order_date DESC, xo.id DESC LIMIT 1),
+               l.fallback_price * l.factor) AS default_price
+        FROM l
+    )
+    UPDATE ${lt} t SET
+      unit_price = COALESCE(t.unit_price, p.default_price),
+      base_quantity = t.quantity * p.factor,
+      amount = round(t.quantity * COALESCE(t.unit_price, p.default_price), 2),
+      tax_amount = round(round(t.quantity * COALESCE(t.unit_price, p.default_price), 2) * p.tax_rate / (100 + p.tax_rate), 2),
+      delivery_date = COALESCE(t.delivery_date, p.delivery_date)
+    FROM priced p WHERE t.id = p.id
+    RETURNING t.line_no, t.unit_price`.execute(db);
+  const unpriced = missing.rows.filter((r) => r.unitPrice === null);
+  if (unpriced.length) {
+    const errors = unpriced.map((r) => ({ field: `lines.${r.lineNo - 1}.unitPrice`, message: p.noPrice }));
+    throw badRequest(errors[0].message, errors);
+  }
+  await sql`
+    UPDATE ${t} o SET amount = s.amount, tax_amount = s.tax
+      FROM (SELECT COALESCE(sum(amount), 0) AS amount, COALESCE(sum(tax_amount), 0) AS tax
+              FROM ${lt} WHERE ${sql.ref(p.parentColumn)} = ${id}) s
+     WHERE o.id = ${id}`.execute(db);
+}
+
+/** The checks of a saved order: delivery not before the order date, units of the materials. */
+export async function validateOrder(db: Db, data: Record<string, any>) {
+  if (data.deliveryDate < data.orderDate) {
+    throw badRequest('交货日期不能早于订单日期', [
+      { field: 'deliveryDate', message: '交货日期不能早于订单日期' },
+    ]);
+  }
+  const errors = await unitErrors(db, data.lines ?? []);
+  if (errors.length) throw badRequest(errors[0].message, errors);
+}
+
+/** 反审核 guard: refused (409) while a stock document (not reversed) names the order in `column`. */
+export async function assertNoStockDocuments(
+  db: Db,
+  column: 'sale_order_id' | 'purchase_order_id',
+  id: number,
+) {
+  const c = sql.ref(column);
+  const r = await sql<{ docNo: string }>`
+    SELECT doc_no FROM stock_outbound WHERE ${c} = ${id} AND status <> 'reversed'
+    UNION ALL
+    SELECT doc_no FROM stock_inbound WHERE ${c} = ${id} AND status <> 'reversed'
+    LIMIT 1`.execute(db);
+  if (r.rows.length) throw conflict(`订单已有出入库单 ${r.rows[0].docNo}，不能反审核`);
+}
+
+/** A percentage system setting (sys_setting, e.g. an over-ship allowance); 0 when unset or not a number. */
+export async function percentSetting(db: Db, key: string): Promise<Decimal> {
+  const r = await sql<{
+    value: string;
+  }>`SELECT value #>> '{}' AS value FROM sys_setting WHERE key = ${key}`.execute(db);
+  const v = r.rows[0]?.value;
+  return v && /^\d+(\.\d+)?$/.test(v) ? new Decimal(v) : new Decimal(0);
+}
+
+/** A base-unit quantity as messages show it (at most 4 decimals, no trailing zeros). */
+export const qty = (d: Decimal.Value) => new Decimal(d).toDecimalPlaces(4).toString();

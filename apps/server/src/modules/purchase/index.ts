@@ -1,0 +1,9 @@
+import type { App } from '../../app.ts';
+import { purchaseOrderRoutes } from './purchase-order.ts';
+
+export { purchaseOrderHooks } from './purchase-order.ts';
+
+/** 采购管理: the routes beyond the resource kit's (lifecycle transitions); receiving is the warehouse's. */
+export function purchaseRoutes(app: App) {
+  purchaseOrderRoutes(app);
+}

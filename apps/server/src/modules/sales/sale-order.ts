@@ -1,0 +1,126 @@
+import { SALE_ORDER_OVER_CREDIT, saleOrderResource } from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import type { App } from '../../app.ts';
+import { audit } from '../../platform/audit.ts';
+import { can } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { conflict } from '../../platform/errors.ts';
+import { nextDocNo } from '../../platform/numbering.ts';
+import type { ResourceHooks } from '../../platform/resource/crud.ts';
+import {
+  lifecycleHooks,
+  registerLifecycle,
+  type TransitionCtx,
+  type TransitionHandlers,
+} from '../../platform/resource/lifecycle.ts';
+import {
+  assertNoStockDocuments,
+  type OrderPricing,
+  priceOrder,
+  validateOrder,
+} from '../orders/order-lines.ts';
+
+export const SALE_ORDER_PREFIX = 'XS';
+
+/** Noon of a business date in the factory's zone: the instant its document number is dated by. */
+export const dayInstant = (day: string) => new Date(`${day}T12:00:00+08:00`);
+
+/** Sales orders price from the customer's last price, else the product's sale price. */
+const PRICING: OrderPricing = {
+  table: 'sale_order',
+  lineTable: 'sale_order_line',
+  parentColumn: 'sale_order_id',
+  partyColumn: 'customer_id',
+  fallbackColumn: 'sale_price',
+  noPrice: '该产品没有销售价，也没有该客户的历史成交价，请填写单价',
+};
+
+export const saleOrderHooks: ResourceHooks = lifecycleHooks(saleOrderResource, {
+  async prepare({ db, user }, data) {
+    return {
+      docNo: await nextDocNo(db, SALE_ORDER_PREFIX, undefined, dayInstant(data.orderDate)),
+      salespersonId: data.salespersonId ?? user.id,
+    };
+  },
+  validate: ({ db }, data) => validateOrder(db, data),
+  async afterSave({ db }, id) {
+    await priceOrder(db, PRICING, id);
+  },
+});
+
+/** What a customer owes and has on order, for the credit check: money as exact strings. */
+export interface CreditPosition {
+  limit: string | null;
+  openOrders: string;
+  receivables: string;
+}
+
+/**
+ * The customer's open exposure besides the order `exceptId`: the unshipped share of every approved
+ * order (amount × unshipped ÷ ordered base quantity, to the fen per line). Open receivables come
+ * from finance once it exists; until then they are zero. Locks the customer row, so two approvals
+ * for one customer are checked one after the other.
+ */
+export async function creditPosition(db: Db, customerId: number, exceptId: number): Promise<CreditPosition> {
+  // Lock first, then sum in a statement of its own: under READ COMMITTED that statement's snapshot
+  // is taken after the lock was granted, so it sees what the previous holder committed.
+  const c = await sql<{ limit: string | null }>`
+    SELECT credit_limit::text AS limit FROM customer WHERE id = ${customerId} FOR UPDATE`.execute(db);
+  const r = await sql<{ openOrders: string }>`
+    SELECT COALESCE(sum(round(l.amount * (l.base_quantity - l.shipped_quantity) / l.base_quantity, 2)), 0)::text AS open_orders
+      FROM sale_order o JOIN sale_order_line l ON l.sale_order_id = o.id
+     WHERE o.customer_id = ${customerId} AND o.id <> ${exceptId}
+       AND o.status IN ('approved', 'producing', 'partly-shipped') AND l.base_quantity > 0`.execute(db);
+  return { limit: c.rows[0].limit, openOrders: r.rows[0].openOrders, receivables: '0.00' };
+}
+
+const yuan = (d: Decimal.Value) => new Decimal(d).toFixed(2);
+
+/**
+ * 审核: the credit check, then who approved when. Going over the limit is refused with the figures,
+ * unless the user may approve over credit; then the order is flagged and an audit row says so.
+ */
+async function approve(ctx: TransitionCtx) {
+  const { db, record, user } = ctx;
+  const p = await creditPosition(db, record.customerId, record.id);
+  const total = new Decimal(p.openOrders).plus(p.receivables).plus(record.amount);
+  const over = p.limit !== null && total.gt(p.limit);
+  if (over && !can(user, SALE_ORDER_OVER_CREDIT)) {
+    throw conflict(
+      `超出客户信用额度，不能审核：信用额度 ${yuan(p.limit as string)} 元，应收未收 ${yuan(p.receivables)} 元，` +
+        `其他未发货订单 ${yuan(p.openOrders)} 元，本单 ${yuan(record.amount)} 元，合计 ${yuan(total)} 元`,
+    );
+  }
+  await sql`UPDATE sale_order SET approved_at = now(), approved_by_id = ${user.id}, over_credit = ${over}
+             WHERE id = ${record.id}`.execute(db);
+  if (over) {
+    await audit(
+      db,
+      user,
+      {
+        entity: 'sale-order',
+        entityId: record.id,
+        action: 'overCredit',
+        after: { limit: p.limit, openOrders: p.openOrders, receivables: p.receivables, order: record.amount },
+      },
+      ctx.requestId,
+    );
+  }
+}
+
+/** What the order's transitions do beyond moving the state. */
+export const saleOrderTransitions: Record<string, TransitionHandlers> = {
+  approve: { effect: approve },
+  unapprove: {
+    guard: ({ db, record }) => assertNoStockDocuments(db, 'sale_order_id', record.id),
+    async effect({ db, record }) {
+      await sql`UPDATE sale_order SET approved_at = NULL, approved_by_id = NULL, over_credit = false
+                 WHERE id = ${record.id}`.execute(db);
+    },
+  },
+};
+
+export function saleOrderRoutes(app: App) {
+  registerLifecycle(app, saleOrderResource, saleOrderTransitions);
+}

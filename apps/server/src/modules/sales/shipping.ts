@@ -1,0 +1,320 @@
+import { stockInboundResource, stockOutboundResource } from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { route } from '../../platform/http/route.ts';
+import { zx } from '../../platform/http/validation.ts';
+import { createRecord, getRecord } from '../../platform/resource/crud.ts';
+import { fieldSchema } from '../../platform/resource/schema.ts';
+import { percentSetting, qty } from '../orders/order-lines.ts';
+import { DOC_HOOKS } from '../warehouse/documents.ts';
+import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
+
+/**
+ * Shipping against sales orders (销售仓库): 销售出库 drafts made from open order lines, sales
+ * returns against shipped lines, and what posting them does to the order. An order line's
+ * shipped quantity (base unit) is the sum of its posted shipments minus posted returns; it never
+ * exceeds the ordered quantity plus the over-ship allowance, and the order's state follows it:
+ * nothing shipped → 已审核 (生产中 while in production), some → 部分发货, all → 已完成.
+ */
+
+/** States an order can be shipped in. */
+const SHIPPABLE = ['approved', 'producing', 'partly-shipped'];
+
+/**
+ * Over-ship allowance in percent of the ordered quantity (销售超发比例). Default 0: never more
+ * than ordered. Read from the system setting `sales.overShipPercent` (sys_setting) when it is set.
+ */
+const OVER_SHIP = 'sales.overShipPercent';
+
+interface OrderLineRow {
+  id: number;
+  lineNo: number;
+  materialId: number;
+  materialName: string;
+  baseQuantity: string;
+  shippedQuantity: string;
+}
+
+async function orderHead(db: Db, orderId: number, lock = false) {
+  const r = await sql<{ id: number; docNo: string; status: string; customerId: number }>`
+    SELECT id, doc_no, status, customer_id FROM sale_order WHERE id = ${orderId}
+    ${lock ? sql`FOR UPDATE` : sql``}`.execute(db);
+  const o = r.rows[0];
+  if (!o) throw notFound('销售订单不存在或已被删除');
+  return o;
+}
+
+async function orderLines(db: Db, orderId: number, lock = false): Promise<OrderLineRow[]> {
+  const r = await sql<OrderLineRow>`
+    SELECT l.id, l.line_no, l.material_id, m.name AS material_name,
+           l.base_quantity::text AS base_quantity, l.shipped_quantity::text AS shipped_quantity
+      FROM sale_order_line l JOIN material m ON m.id = l.material_id
+     WHERE l.sale_order_id = ${orderId}
+     ORDER BY l.id ${lock ? sql`FOR UPDATE OF l` : sql``}`.execute(db);
+  return r.rows;
+}
+
+const STATE_TEXT: Record<string, string> = {
+  draft: '草稿',
+  approved: '已审核',
+  producing: '生产中',
+  'partly-shipped': '部分发货',
+  completed: '已完成',
+  closed: '已关闭',
+};
+
+/** The order's state after its shipped quantities changed (closed and draft orders keep theirs). */
+async function settleOrderState(db: Db, orderId: number) {
+  await sql`
+    WITH x AS (
+      SELECT CASE WHEN bool_and(shipped_quantity >= base_quantity) THEN 'completed'
+                  WHEN bool_or(shipped_quantity > 0) THEN 'partly-shipped' END AS shipped_state
+        FROM sale_order_line WHERE sale_order_id = ${orderId}
+    ), s AS (
+      SELECT o.id, COALESCE(x.shipped_state, CASE WHEN o.status = 'producing' THEN 'producing' ELSE 'approved' END) AS next
+        FROM sale_order o, x
+       WHERE o.id = ${orderId} AND o.status IN ('approved', 'producing', 'partly-shipped', 'completed')
+    )
+    UPDATE sale_order o SET status = s.next, updated_at = now(), version = o.version + 1
+      FROM s WHERE o.id = s.id AND o.status <> s.next`.execute(db);
+}
+
+/** Links a stock document's lines to the order's lines: the named one, or the first with the material. */
+async function link(
+  db: Db,
+  doc: { kind: StockKind; type: string; orderId: number; data: Record<string, any> },
+  lines: Record<string, any>[],
+) {
+  const order = await orderHead(db, doc.orderId);
+  const shipping = doc.kind === 'outbound';
+  if (shipping ? !SHIPPABLE.includes(order.status) : order.status === 'draft') {
+    throw conflict(`销售订单 ${order.docNo} ${STATE_TEXT[order.status]}，不能${shipping ? '发货' : '退货'}`);
+  }
+  if (doc.data.customerId != null && Number(doc.data.customerId) !== Number(order.customerId)) {
+    throw badRequest(`客户与销售订单 ${order.docNo} 的客户不一致`, [
+      { field: 'customerId', message: '与销售订单的客户不一致' },
+    ]);
+  }
+  const ordered = await orderLines(db, doc.orderId);
+  const byId = new Map(ordered.map((l) => [Number(l.id), l]));
+  lines.forEach((line, i) => {
+    const named = line.sourceLineId != null ? byId.get(Number(line.sourceLineId)) : undefined;
+    const match =
+      named ??
+      ordered.find(
+        (o) =>
+          Number(o.materialId) === Number(line.materialId) &&
+          (!shipping || new Decimal(o.shippedQuantity).lt(o.baseQuantity)),
+      ) ??
+      ordered.find((o) => Number(o.materialId) === Number(line.materialId));
+    if (!match || Number(match.materialId) !== Number(line.materialId)) {
+      const message = named
+        ? `销售订单 ${order.docNo} 第 ${named.lineNo} 行的产品是「${named.materialName}」，与本行物料不一致`
+        : `销售订单 ${order.docNo} 没有本行的产品`;
+      throw badRequest(`第 ${i + 1} 行：${message}`, [{ field: `lines.${i}.materialId`, message }]);
+    }
+    line.sourceLineId = Number(match.id);
+  });
+  return { customerId: order.customerId, sourceNo: order.docNo };
+}
+
+/**
+ * Posting or reversing against the order: locks the order, then its lines in id order (the same
+ * order for every document, so concurrent shipments queue rather than deadlock), checks the
+ * bounds with exact decimals and writes the new shipped quantities and state.
+ */
+async function apply(db: Db, orderId: number, moves: SourceMove[]) {
+  const order = await orderHead(db, orderId, true);
+  const adds = moves.some((m) => m.quantity.gt(0));
+  if (adds && !SHIPPABLE.includes(order.status) && order.status !== 'completed') {
+    throw conflict(`销售订单 ${order.docNo} ${STATE_TEXT[order.status]}，不能发货`);
+  }
+  const lines = await orderLines(db, orderId, true);
+  const byId = new Map(lines.map((l) => [Number(l.id), l]));
+  const allowance = adds ? await percentSetting(db, OVER_SHIP) : new Decimal(0);
+  const next = new Map<number, Decimal>();
+  for (const m of moves) {
+    const line = byId.get(m.lineId);
+    if (!line) throw conflict(`销售订单 ${order.docNo} 的明细已变更，请重新发货`);
+    const before = next.get(m.lineId) ?? new Decimal(line.shippedQuantity);
+    const after = before.plus(m.quantity);
+    if (after.lt(0)) {
+      throw conflict(
+        `退货数量超过已发货数量：销售订单 ${order.docNo} 第 ${line.lineNo} 行「${line.materialName}」` +
+          `已发货 ${qty(before)}，本次退回 ${qty(m.quantity.neg())}`,
+      );
+    }
+    const most = new Decimal(line.baseQuantity).times(allowance.plus(100)).dividedBy(100);
+    if (m.quantity.gt(0) && after.gt(most)) {
+      throw conflict(
+        `超出销售订单未发数量：${order.docNo} 第 ${line.lineNo} 行「${line.materialName}」订购 ${qty(line.baseQuantity)}，` +
+          `已发货 ${qty(before)}，本次 ${qty(m.quantity)}，最多还可发 ${qty(Decimal.max(most.minus(before), 0))}` +
+          (allowance.gt(0) ? `（含超发 ${allowance.toString()}%）` : ''),
+      );
+    }
+    next.set(m.lineId, after);
+  }
+  await sql`
+    UPDATE sale_order_line l SET shipped_quantity = x.q
+      FROM unnest(${sql.val([...next.keys()])}::bigint[], ${sql.val([...next.values()].map((d) => d.toString()))}::numeric[]) AS x(id, q)
+     WHERE l.id = x.id`.execute(db);
+  await settleOrderState(db, orderId);
+}
+
+registerStockSource({
+  field: 'saleOrderId',
+  label: '销售订单',
+  types: { outbound: { sales: 1 }, inbound: { 'sales-return': -1 } },
+  link,
+  apply,
+});
+
+// ------------------------------------------------------------------ 销售仓库
+
+const openLinesQuery = z.strictObject({
+  pageNum: zx.pageNum,
+  pageSize: zx.pageSize,
+  customerId: zx.id.optional(),
+  materialId: zx.id.optional(),
+  docNo: zx.text(30).optional(),
+  /** 1: only lines past their delivery date. */
+  late: zx.flag.optional(),
+  /** 1: also lines fully shipped (for returns). */
+  shipped: zx.flag.optional(),
+});
+
+const shipQuantity = fieldSchema({ name: 'quantity', label: '数量', kind: 'quantity', min: 0.0001 });
+
+const shipBody = z.strictObject({
+  warehouseId: zx.id,
+  bizDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+    .optional(),
+  remark: zx.text(500).optional(),
+  lines: z
+    .array(z.strictObject({ lineId: zx.id, quantity: shipQuantity }), { error: '请选择要发货的订单明细' })
+    .min(1, '请选择要发货的订单明细')
+    .max(500, '一次最多 500 行'),
+});
+
+/**
+ * The rows of 销售仓库: each open line of approved orders with ordered, shipped, owed, already on
+ * a 销售出库 draft (pending, base unit) and the qualified stock on hand (all warehouses), late first.
+ */
+async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
+  const where = sql.join(
+    [
+      sql`o.status IN ('approved', 'producing', 'partly-shipped'${q.shipped === '1' ? sql`, 'completed'` : sql``})`,
+      q.shipped === '1' ? sql`l.shipped_quantity > 0` : sql`l.shipped_quantity < l.base_quantity`,
+      q.customerId ? sql`o.customer_id = ${q.customerId}` : sql`true`,
+      q.materialId ? sql`l.material_id = ${q.materialId}` : sql`true`,
+      q.docNo ? sql`o.doc_no ILIKE ${`%${q.docNo.replace(/[\\%_]/g, '\\$&')}%`}` : sql`true`,
+      q.late === '1' ? sql`l.delivery_date < CURRENT_DATE` : sql`true`,
+    ],
+    sql` AND `,
+  );
+  const pageSize = q.pageSize;
+  const offset = (Math.max(q.pageNum, 1) - 1) * pageSize;
+  const r = await sql<Record<string, any>>`
+    SELECT l.id AS line_id, l.line_no, o.id AS order_id, o.doc_no, o.customer_id, c.name AS customer_name,
+           l.material_id, m.code AS material_code, m.name AS material_name, m.spec AS material_spec,
+           u.name AS unit_name, l.delivery_date, l.base_quantity, l.shipped_quantity,
+           greatest(l.base_quantity - l.shipped_quantity, 0) AS owed_quantity,
+           COALESCE((SELECT sum(CASE WHEN ol.unit_id IS NULL OR ol.unit_id = m.unit_id THEN ol.quantity
+                                     ELSE ol.quantity * (SELECT c.factor FROM material_unit_conversion c
+                                                         WHERE c.material_id = ol.material_id AND c.unit_id = ol.unit_id) END)
+                       FROM stock_outbound_line ol JOIN stock_outbound d ON d.id = ol.stock_outbound_id
+                      WHERE ol.source_line_id = l.id AND d.sale_order_id = o.id AND d.status = 'draft'), 0) AS pending_quantity,
+           COALESCE((SELECT sum(b.quantity) FROM stock_balance b
+                      WHERE b.material_id = l.material_id AND b.quality_status = 'qualified'), 0) AS available_quantity,
+           l.delivery_date < CURRENT_DATE AS late, o.status,
+           count(*) OVER () AS total
+      FROM sale_order_line l
+      JOIN sale_order o ON o.id = l.sale_order_id
+      JOIN customer c ON c.id = o.customer_id
+      JOIN material m ON m.id = l.material_id
+      LEFT JOIN material_unit u ON u.id = m.unit_id
+     WHERE ${where}
+     ORDER BY l.delivery_date, o.doc_no, l.line_no
+     LIMIT ${pageSize} OFFSET ${offset}`.execute(db);
+  const total = Number(r.rows[0]?.total ?? 0);
+  return { total, list: r.rows.map(({ total: _t, ...row }) => row) };
+}
+
+/**
+ * Makes the stock document of a 发货 (销售出库 draft) or a 退货 (销售退货入库 draft) for the chosen
+ * lines, all of one order, through the warehouse's own create path (numbering, checks, links).
+ * The 发货/退货 permission is what lets the salesperson make that one draft; posting it stays
+ * with the warehouse.
+ */
+async function makeDocument(
+  db: Db,
+  user: AuthUser,
+  body: z.infer<typeof shipBody>,
+  kind: 'outbound' | 'inbound',
+  requestId: string,
+) {
+  const ids = body.lines.map((l) => l.lineId);
+  if (new Set(ids).size !== ids.length) throw badRequest('同一订单明细不能选择两次');
+  const r = await sql<{ id: number; saleOrderId: number; materialId: number }>`
+    SELECT id, sale_order_id, material_id FROM sale_order_line WHERE id = ANY(${sql.val(ids)}::bigint[])`.execute(
+    db,
+  );
+  if (r.rows.length !== ids.length) throw notFound('所选订单明细不存在或已被删除');
+  const orders = new Set(r.rows.map((x) => Number(x.saleOrderId)));
+  if (orders.size > 1) throw badRequest('一次只能为一个销售订单发货或退货');
+  const orderId = [...orders][0];
+  const byId = new Map(r.rows.map((x) => [Number(x.id), x]));
+  const shipping = kind === 'outbound';
+  const def = shipping ? stockOutboundResource : stockInboundResource;
+  const scoped = shipping ? 'warehouse:salesOutbound:add' : 'warehouse:salesReturnInbound:add';
+  const actor: AuthUser = { ...user, permissions: new Set([...user.permissions, scoped]) };
+  const id = await createRecord(
+    { db, def, user: actor },
+    {
+      type: shipping ? 'sales' : 'sales-return',
+      warehouseId: body.warehouseId,
+      bizDate: body.bizDate,
+      saleOrderId: orderId,
+      remark: body.remark,
+      lines: body.lines.map((l) => ({
+        materialId: Number(byId.get(l.lineId)?.materialId),
+        quantity: l.quantity,
+        sourceLineId: l.lineId,
+        qualityStatus: shipping ? 'qualified' : 'pending',
+      })),
+    },
+    DOC_HOOKS[def.name],
+    requestId,
+  );
+  return getRecord(db, def, id);
+}
+
+export function shippingRoutes(app: App) {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/sale-order/open-lines',
+    permission: 'sale:warehouse:list',
+    query: openLinesQuery,
+    handler: ({ query, app: { db } }) => openLines(db, query),
+  });
+  for (const [name, kind] of [
+    ['ship', 'outbound'],
+    ['return-goods', 'inbound'],
+  ] as const) {
+    route(app, {
+      method: 'POST',
+      url: `/api/v1/sale-order/${name}`,
+      permission: name === 'ship' ? 'sale:warehouse:ship' : 'sale:warehouse:return',
+      body: shipBody,
+      handler: ({ body, user, req, app: { db } }) =>
+        db.transaction().execute((trx) => makeDocument(trx, user, body, kind, req.id)),
+    });
+  }
+}

@@ -1,0 +1,192 @@
+import { type LifecycleDef, type ResourceDef, stateLabel, type TransitionDef } from '@ringmes/domain';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { auditInsert } from '../audit.ts';
+import type { AuthUser } from '../auth/sessions.ts';
+import type { Db } from '../db/db.ts';
+import { conflict, fieldError, notFound, STALE_VERSION } from '../errors.ts';
+import { type Permission, route } from '../http/route.ts';
+import { makeSerializer } from '../http/serialize.ts';
+import { idParams } from '../http/validation.ts';
+import { once, withRetry } from '../idempotency.ts';
+import type { HookCtx, ResourceHooks } from './crud.ts';
+import { getRecord } from './crud.ts';
+
+/** What a transition's guard and effect receive: the locked record (with its lines) and the request. */
+export interface TransitionCtx extends HookCtx {
+  record: Record<string, any>;
+  transition: TransitionDef;
+  reason?: string;
+  requestId?: string;
+}
+
+/**
+ * The behaviour of one transition beyond moving the state. `guard` refuses (throws an AppError)
+ * before anything changes; `effect` runs after the state moved, in the same transaction.
+ */
+export interface TransitionHandlers {
+  guard?(ctx: TransitionCtx): Promise<void>;
+  effect?(ctx: TransitionCtx): Promise<void>;
+}
+
+/** The answer of every transition: the document's new state. */
+export interface TransitionResult {
+  id: number;
+  docNo: string | null;
+  status: string;
+  version: number;
+}
+
+const body = z
+  .strictObject({
+    version: z.number().int().min(0).optional(),
+    reason: z.string().trim().max(500).optional(),
+  })
+  .optional();
+
+function lifecycleOf(def: ResourceDef): LifecycleDef {
+  if (!def.lifecycle) throw new Error(`${def.name} declares no lifecycle`);
+  return def.lifecycle;
+}
+
+/**
+ * Runs one transition inside the caller's transaction: locks the document, checks the version,
+ * the starting state and the reason, runs the guard, moves the state with a conditional update,
+ * runs the effect and writes the audit row. Commands (and tests) call it directly.
+ */
+export async function runTransition(
+  db: Db,
+  user: AuthUser,
+  def: ResourceDef,
+  name: string,
+  id: number,
+  input: { version?: number; reason?: string } = {},
+  handlers: TransitionHandlers = {},
+  requestId?: string,
+): Promise<TransitionResult> {
+  const lifecycle = lifecycleOf(def);
+  const transition = lifecycle.transitions.find((t) => t.name === name);
+  if (!transition) throw new Error(`${def.name} has no transition ${name}`);
+  const locked = await db
+    .selectFrom(def.table)
+    .select('id')
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!locked) throw notFound(`${def.label}不存在或已被删除`);
+  const record = await getRecord(db, def, id);
+  if (input.version !== undefined && record.version !== input.version) throw conflict(STALE_VERSION);
+  if (!transition.from.includes(record.status)) {
+    throw conflict(`${def.label}当前为「${stateLabel(lifecycle, record.status)}」，不能${transition.label}`);
+  }
+  if (transition.reason && !input.reason) throw fieldError('reason', `请填写${transition.label}原因`);
+  const ctx: TransitionCtx = { db, user, def, record, transition, reason: input.reason, requestId };
+  await handlers.guard?.(ctx);
+  const moved = await db
+    .updateTable(def.table)
+    .set({
+      status: transition.to,
+      ...(transition.reason ? { status_reason: input.reason } : {}),
+      updated_by: user.id,
+      updated_at: sql`now()`,
+      version: sql`version + 1`,
+    } as any)
+    .where('id', '=', id)
+    .where('status', '=', record.status)
+    .returning(['version'])
+    .executeTakeFirst();
+  if (!moved) throw conflict('数据正被他人同时修改，请重试');
+  await handlers.effect?.(ctx);
+  await auditInsert(
+    user,
+    {
+      entity: def.name,
+      entityId: id,
+      action: name,
+      before: { status: record.status },
+      after: { status: transition.to, ...(input.reason ? { reason: input.reason } : {}) },
+    },
+    requestId,
+  ).execute(db);
+  // An effect may move the state on again (approved → completed): answer what is stored.
+  const now = await db
+    .selectFrom(def.table)
+    .select(['status', 'version'] as any)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return {
+    id,
+    docNo: (record.docNo as string | undefined) ?? null,
+    status: (now as any).status,
+    version: (now as any).version,
+  };
+}
+
+/**
+ * `POST /api/v1/<resource>/<transition>/{id}` for every declared transition, body
+ * `{ version?, reason? }`, header `Idempotency-Key` honoured, retried on deadlocks.
+ */
+export function registerLifecycle(
+  app: App,
+  def: ResourceDef,
+  handlers: Record<string, TransitionHandlers> = {},
+) {
+  const lifecycle = lifecycleOf(def);
+  const serialize = makeSerializer(app.ringmes.config.timeZone);
+  for (const t of lifecycle.transitions) {
+    route(app, {
+      method: 'POST',
+      url: `/api/v1/${def.name}/${t.name}/:id`,
+      permission: `${def.permission}:${t.name}` as Permission,
+      params: idParams,
+      body,
+      async handler({ params, body, user, req, app: { db } }) {
+        const key = req.headers['idempotency-key'];
+        return withRetry(() =>
+          db
+            .transaction()
+            .execute((trx) =>
+              once(
+                trx,
+                `${def.name}:${t.name}:${params.id}`,
+                typeof key === 'string' ? key : undefined,
+                serialize,
+                () => runTransition(trx, user, def, t.name, params.id, body ?? {}, handlers[t.name], req.id),
+              ),
+            ),
+        );
+      },
+    });
+  }
+}
+
+/**
+ * The generic calls' share of a lifecycle: a new document starts in the initial state, and only
+ * documents in an editable state may be edited or deleted. Wraps the resource's own hooks.
+ */
+export function lifecycleHooks(def: ResourceDef, hooks: ResourceHooks = {}): ResourceHooks {
+  const lifecycle = lifecycleOf(def);
+  const refuse = (status: string, action: string) =>
+    conflict(`${def.label}当前为「${stateLabel(lifecycle, status)}」，不能${action}`);
+  return {
+    ...hooks,
+    async prepare(ctx, data) {
+      return { ...(await hooks.prepare?.(ctx, data)), status: lifecycle.initial };
+    },
+    async validate(ctx, data, before) {
+      if (before && !lifecycle.editable.includes(before.status)) throw refuse(before.status, '修改');
+      await hooks.validate?.(ctx, data, before);
+    },
+    async beforeDelete(ctx, ids) {
+      const rows = await ctx.db
+        .selectFrom(def.table)
+        .select(['status'] as any)
+        .where('id', 'in', ids)
+        .execute();
+      const fixed = rows.find((r: any) => !lifecycle.editable.includes(r.status)) as any;
+      if (fixed) throw refuse(fixed.status, '删除');
+      await hooks.beforeDelete?.(ctx, ids);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { purchaseOrderResource, stockInboundResource, stockOutboundResource } from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import { purchaseOrderHooks, purchaseOrderTransitions } from '../modules/purchase/purchase-order.ts';
+import { dayInstant } from '../modules/sales/sale-order.ts';
+import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
+import type { AuthUser } from '../platform/auth/sessions.ts';
+import type { Db } from '../platform/db/db.ts';
+import { businessDay } from '../platform/numbering.ts';
+import { createRecord } from '../platform/resource/crud.ts';
+import { runTransition } from '../platform/resource/lifecycle.ts';
+
+/**
+ * Demo purchase orders of the last two months for the raw-material store, made by buy01 through
+ * the same commands as users' orders: the older ones received against the order in one or two
+ * deliveries (采购入库 posted by the keeper), one with part of a delivery sent back (采购退货出库),
+ * the latest ones approved and waiting, this week's a draft.
+ */
+export async function seedDemoPurchase(db: Db, user: AuthUser): Promise<void> {
+  const suppliers = (
+    await db.selectFrom('supplier').select('id').where('status', '=', '1').orderBy('id').execute()
+  ).map((s: any) => s.id as number);
+  const raw = (await db
+    .selectFrom('material as m')
+    .innerJoin('warehouse as w', 'w.id', 'm.defaultWarehouseId')
+    .select(['m.id', 'm.batchManaged', 'm.standardCost', 'm.safetyStockMin'])
+    .where('w.code', '=', 'WH-RM')
+    .orderBy('m.id')
+    .execute()) as any[];
+  const store = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH-RM').executeTakeFirst();
+  if (!suppliers.length || !raw.length || !store) return;
+  const buyer = await db
+    .selectFrom('appUser')
+    .select('id')
+    .where('userName', '=', 'buy01')
+    .executeTakeFirst();
+  const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+
+  for (let i = 0; i < 10; i++) {
+    const age = 60 - i * 6; // days ago: 60 … 6
+    const orderDate = day(-age);
+    const materials = raw.slice(i % raw.length, (i % raw.length) + 1 + (i % 2));
+    const lines = materials.map((m: any, k: number) => ({
+      materialId: m.id,
+      quantity: new Decimal(m.safetyStockMin ?? 100).times(2 + k).toString(),
+      unitPrice: m.standardCost ? new Decimal(m.standardCost).times(1 + (i % 4) / 100).toFixed(2) : '10',
+    }));
+    const id = await createRecord(
+      { db, user, def: purchaseOrderResource },
+      {
+        supplierId: suppliers[i % suppliers.length],
+        orderDate,
+        deliveryDate: day(-age + 14),
+        buyerId: buyer?.id ?? user.id,
+        lines,
+      },
+      purchaseOrderHooks,
+    );
+    await sql`UPDATE purchase_order SET created_at = ${dayInstant(orderDate)}, updated_at = ${dayInstant(orderDate)}
+               WHERE id = ${id}`.execute(db);
+    if (age <= 6) continue; // this week's order is still a draft
+    await runTransition(db, user, purchaseOrderResource, 'approve', id, {}, purchaseOrderTransitions.approve);
+    if (age <= 18) continue; // recent orders are on their way
+    const orderLines = (await db
+      .selectFrom('purchaseOrderLine')
+      .select(['id', 'materialId', 'baseQuantity'])
+      .where('purchaseOrderId', '=', id)
+      .orderBy('lineNo')
+      .execute()) as any[];
+    // Older orders arrived in full; the middle ones in part.
+    const share = age > 36 ? 1 : 0.6;
+    const receipt = await createRecord(
+      { db, user, def: stockInboundResource },
+      {
+        type: 'purchase',
+        warehouseId: store.id,
+        bizDate: day(-age + 10),
+        purchaseOrderId: id,
+        remark: '按采购订单到货',
+        lines: orderLines.map((l, k) => ({
+          materialId: l.materialId,
+          quantity: new Decimal(l.baseQuantity).times(share).floor().toString(),
+          sourceLineId: l.id,
+          batchNo: raw.find((m: any) => m.id === l.materialId)?.batchManaged
+            ? `HT${orderDate.slice(2, 4)}${4000 + i * 10 + k}`
+            : undefined,
+          unitPrice: lines[k].unitPrice,
+        })),
+      },
+      DOC_HOOKS['stock-inbound'],
+    );
+    await postDocumentByName(db, 'stock-inbound', receipt, user);
+    if (i === 2) {
+      // Incoming inspection found a bad heat: part of the delivery goes back.
+      const l = orderLines[0];
+      const left = await sql<{ batchNo: string }>`
+        SELECT batch_no FROM stock_ledger WHERE doc_type = 'stock-inbound' AND doc_id = ${receipt} ORDER BY id LIMIT 1`.execute(
+        db,
+      );
+      const back = await createRecord(
+        { db, user, def: stockOutboundResource },
+        {
+          type: 'purchase-return',
+          warehouseId: store.id,
+          bizDate: day(-age + 12),
+          purchaseOrderId: id,
+          remark: '来料检验硬度不合格，退回供应商',
+          lines: [
+            {
+              materialId: l.materialId,
+              quantity: new Decimal(l.baseQuantity).div(10).floor().toString(),
+              sourceLineId: l.id,
+              batchNo: left.rows[0]?.batchNo || undefined,
+            },
+          ],
+        },
+        DOC_HOOKS['stock-outbound'],
+      );
+      await postDocumentByName(db, 'stock-outbound', back, user);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Factory, factory } from './factories.ts';
+import { createTestApp, PG_URL, type TestApp } from './helpers.ts';
+import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
+
+let t: TestApp;
+let token: string;
+let f: Factory;
+let w: StockWorld;
+let unitBox: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login();
+  f = factory(t, async () => token);
+  w = await stockWorld(t, f, token);
+  unitBox = (await f.create('material-unit', { name: '捆' })).id;
+});
+afterAll(() => t?.close());
+
+const ok = <T = any>(r: { status: number; body: any }): T => {
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.result as T;
+};
+const info = (id: number) => t.call('GET', `/api/v1/purchase-order/info/${id}`, { token }).then(ok);
+const act = (name: string, id: number, body: Record<string, unknown> = {}) =>
+  t.call('POST', `/api/v1/purchase-order/${name}/${id}`, { token, body });
+
+/** Steel bar: standard cost 5 per kg, 1 捆 = 100 kg. */
+async function steel() {
+  return f.create('material-info', {
+    standardCost: '5',
+    unitConversions: [{ unitId: unitBox, factor: '100' }],
+  });
+}
+
+async function order(supplierId: number, lines: Record<string, unknown>[]) {
+  return ok(
+    await t.call('POST', '/api/v1/purchase-order/add', {
+      token,
+      body: { supplierId, orderDate: '2026-10-12', deliveryDate: '2026-10-30', lines },
+    }),
+  );
+}
+
+/** A 采购入库 (or 采购退货出库) draft against the order, posted; answers the post's answer. */
+async function receive(
+  kind: 'stock-inbound' | 'stock-outbound',
+  orderId: number,
+  lines: Record<string, unknown>[],
+) {
+  const draft = await t.call('POST', `/api/v1/${kind}/add`, {
+    token,
+    body: {
+      type: kind === 'stock-inbound' ? 'purchase' : 'purchase-return',
+      warehouseId: w.warehouseId,
+      purchaseOrderId: orderId,
+      lines,
+    },
+  });
+  if (draft.status !== 200) return draft;
+  return t.call('POST', `/api/v1/${kind}/post/${draft.body.result.id}`, { token });
+}
+
+describe('purchase orders', () => {
+  it("numbers by the order date and prices from the supplier's last price, else the standard cost", async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const first = await order(s.id, [{ materialId: m.id, quantity: 2, unitId: unitBox }]);
+    expect(first.docNo).toMatch(/^CG20261012-\d{4}$/);
+    expect(first.lines[0]).toMatchObject({
+      baseQuantity: '200.0000',
+      unitPrice: '500.000000',
+      amount: '1000.00',
+    });
+    expect(first.buyerId).toBeGreaterThan(0);
+    // A price agreed on an approved order becomes the default of the next.
+    const priced = await order(s.id, [{ materialId: m.id, quantity: 10, unitPrice: '4.8' }]);
+    ok(await act('approve', priced.id));
+    const next = await order(s.id, [{ materialId: m.id, quantity: 1 }]);
+    expect(next.lines[0].unitPrice).toBe('4.800000');
+    const noPrice = await t.call('POST', '/api/v1/purchase-order/add', {
+      token,
+      body: {
+        supplierId: s.id,
+        orderDate: '2026-10-12',
+        deliveryDate: '2026-10-30',
+        lines: [{ materialId: (await f.create('material-info')).id, quantity: 1 }],
+      },
+    });
+    expect(noPrice.status).toBe(400);
+    expect(noPrice.body.errors?.[0].field).toBe('lines.0.unitPrice');
+  });
+
+  it('receives in parts against the order, tracks returns, and completes when all has arrived', async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const o = await order(s.id, [{ materialId: m.id, quantity: 100 }]);
+    // Nothing is received against a draft.
+    expect((await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 10 }])).status).toBe(409);
+    ok(await act('approve', o.id));
+    ok(await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 60, unitPrice: '5' }]));
+    let now = await info(o.id);
+    expect(now.status).toBe('partly-received');
+    expect(now.lines[0].receivedQuantity).toBe('60.0000');
+    // More than is open is refused at posting, with the figures.
+    const over = await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 41 }]);
+    expect(over.status).toBe(409);
+    expect(over.body.message).toContain('最多还可收 40');
+    // A return of 15 against what was received; then 55 more arrive: net 100 → 已完成.
+    ok(await receive('stock-outbound', o.id, [{ materialId: m.id, quantity: 15 }]));
+    now = await info(o.id);
+    expect(now.lines[0]).toMatchObject({ receivedQuantity: '60.0000', returnedQuantity: '15.0000' });
+    // With stock from elsewhere on hand, the order still takes back no more than it delivered.
+    ok(await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: 50 }])).id));
+    const tooMuchBack = await receive('stock-outbound', o.id, [{ materialId: m.id, quantity: 46 }]);
+    expect(tooMuchBack.status).toBe(409);
+    expect(tooMuchBack.body.message).toContain('退货数量超过已入库数量');
+    ok(await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 55 }]));
+    now = await info(o.id);
+    expect(now.status).toBe('completed');
+    expect(await w.balance(m.id)).toBe(150);
+    // The supplier and 来源单号 come from the order.
+    const docs = ok(
+      await t.call('GET', '/api/v1/stock-inbound/page', { token, query: { purchaseOrderId: o.id } }),
+    );
+    // Two posted receipts and the refused one, still a draft.
+    expect(docs.list.map((d: any) => [d.supplierId, d.sourceNo, d.status]).sort()).toEqual([
+      [s.id, o.docNo, 'draft'],
+      [s.id, o.docNo, 'posted'],
+      [s.id, o.docNo, 'posted'],
+    ]);
+    // 反审核 waits for the documents.
+    const un = await act('unapprove', o.id, { reason: '改价' });
+    expect(un.status).toBe(409);
+    expect(await stockInvariantViolations(t.database.db)).toEqual([]);
+  });
+
+  it('refuses another supplier, a material not on the order, and a closed order', async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const o = await order(s.id, [{ materialId: m.id, quantity: 10 }]);
+    ok(await act('approve', o.id));
+    const other = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: {
+        type: 'purchase',
+        warehouseId: w.warehouseId,
+        purchaseOrderId: o.id,
+        supplierId: (await f.create('supplier')).id,
+        lines: [{ materialId: m.id, quantity: 1 }],
+      },
+    });
+    expect(other.status).toBe(400);
+    expect(other.body.errors?.[0].field).toBe('supplierId');
+    const wrong = await receive('stock-inbound', o.id, [{ materialId: (await steel()).id, quantity: 1 }]);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors?.[0].field).toBe('lines.0.materialId');
+    ok(await act('close', o.id, { reason: '供应商停产' }));
+    const closed = await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 1 }]);
+    expect(closed.status).toBe(409);
+    expect(closed.body.message).toContain('已关闭');
+  });
+});
+
+describe.runIf(PG_URL)('purchase receiving concurrency (PostgreSQL)', () => {
+  it('32 clients receiving the last open quantity of one line never exceed it', async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const o = await order(s.id, [{ materialId: m.id, quantity: 8 }]);
+    ok(await act('approve', o.id));
+    const drafts = [];
+    for (let i = 0; i < 32; i++) {
+      drafts.push(
+        ok(
+          await t.call('POST', '/api/v1/stock-inbound/add', {
+            token,
+            body: {
+              type: 'purchase',
+              warehouseId: w.warehouseId,
+              purchaseOrderId: o.id,
+              lines: [{ materialId: m.id, quantity: 1 }],
+            },
+          }),
+        ),
+      );
+    }
+    const results = await Promise.all(drafts.map((d) => w.post('stock-inbound', d.id)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(8);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(24);
+    const now = await info(o.id);
+    expect(now.lines[0].receivedQuantity).toBe('8.0000');
+    expect(now.status).toBe('completed');
+    expect(await w.balance(m.id)).toBe(8);
+  });
+});

@@ -1,0 +1,10 @@
+import { saleOrderResource } from '@ringmes/domain';
+import type { PageLoader } from '../../platform/resource/area-pages.ts';
+import { resourcePageLoaders } from '../../platform/resource/routes.ts';
+
+/** 销售管理: the documents' list/add/edit/detail screens from the kit, lifecycle buttons included. */
+export const SALES_PAGES: Record<string, PageLoader> = {
+  ...resourcePageLoaders(saleOrderResource),
+  '/sale-manage/sales-warehouse': () =>
+    import('./sales-warehouse.page.tsx').then((m) => m.SalesWarehousePage),
+};

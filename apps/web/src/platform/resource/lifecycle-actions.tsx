@@ -1,0 +1,110 @@
+import { type ResourceDef, type TransitionDef, transitionsFrom } from '@ringmes/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { request } from '../api/client.ts';
+import { usePermission } from '../auth/permission.tsx';
+import { toast } from '../feedback.ts';
+import type { ResourceRow } from './resource-api.ts';
+import { invalidateResource } from './use-options.ts';
+
+/** Is the record in a state where the generic edit and delete calls accept it? */
+export function isEditable(def: ResourceDef, row: ResourceRow): boolean {
+  return !def.lifecycle || def.lifecycle.editable.includes(row.status);
+}
+
+/**
+ * The buttons of a document's lifecycle that start from its current state and that the user may
+ * run (审核, 反审核, 关闭…), from the declaration. A transition that needs a reason asks for it;
+ * one with a confirmation text asks first. Each sends the record's version (a stale one is a 409).
+ */
+export function LifecycleActions({
+  def,
+  record,
+  size,
+  link,
+}: {
+  def: ResourceDef;
+  record: ResourceRow;
+  size?: 'small' | 'middle';
+  /** Render as link buttons (list rows). */
+  link?: boolean;
+}) {
+  const can = usePermission();
+  const client = useQueryClient();
+  const [asking, setAsking] = useState<TransitionDef>();
+  const [form] = Form.useForm<{ reason: string }>();
+  const run = useMutation({
+    mutationFn: ({ t, reason }: { t: TransitionDef; reason?: string }) =>
+      request<{ status: string }>({
+        url: `/api/v1/${def.name}/${t.name}/${record.id}`,
+        method: 'POST',
+        data: { version: record.version, ...(reason ? { reason } : {}) },
+      }),
+    onSuccess: (_, { t }) => {
+      toast.success(`${t.label}成功`);
+      setAsking(undefined);
+      form.resetFields();
+      invalidateResource(client, def.name);
+    },
+  });
+  if (!def.lifecycle) return null;
+  const start = (t: TransitionDef) => {
+    if (t.reason) return setAsking(t);
+    if (!t.confirm) return run.mutate({ t });
+    Modal.confirm({
+      title: `${t.label}${def.label}`,
+      content: t.confirm,
+      okText: t.label,
+      cancelText: '取消',
+      okButtonProps: { danger: t.tone === 'danger' },
+      onOk: () => run.mutateAsync({ t }).catch(() => undefined),
+    });
+  };
+  const allowed = transitionsFrom(def.lifecycle, record.status).filter((t) =>
+    can(`${def.permission}:${t.name}`),
+  );
+  return (
+    <>
+      {allowed.map((t) => (
+        <Button
+          key={t.name}
+          size={link ? 'small' : size}
+          type={link ? 'link' : t.tone === 'primary' ? 'primary' : 'default'}
+          danger={t.tone === 'danger'}
+          loading={run.isPending && run.variables?.t.name === t.name}
+          onClick={() => start(t)}
+          data-testid={`transition-${t.name}`}
+        >
+          {t.label}
+        </Button>
+      ))}
+      <Modal
+        title={asking ? `${asking.label}${def.label}` : undefined}
+        open={Boolean(asking)}
+        okText={asking?.label}
+        cancelText="取消"
+        okButtonProps={{ danger: asking?.tone === 'danger', loading: run.isPending }}
+        onCancel={() => setAsking(undefined)}
+        onOk={() =>
+          form
+            .validateFields()
+            .then(({ reason }) => run.mutateAsync({ t: asking as TransitionDef, reason }))
+            .catch(() => undefined)
+        }
+        destroyOnHidden
+      >
+        {asking?.confirm && <p>{asking.confirm}</p>}
+        <Form form={form} layout="vertical">
+          <Form.Item
+            name="reason"
+            label={`${asking?.label ?? ''}原因`}
+            rules={[{ required: true, whitespace: true, message: `请填写${asking?.label ?? ''}原因` }]}
+          >
+            <Input.TextArea rows={3} maxLength={500} showCount autoFocus />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

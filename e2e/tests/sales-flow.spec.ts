@@ -1,0 +1,188 @@
+import {
+  Api,
+  activePage,
+  expect,
+  noOpenDropdown,
+  type Page,
+  signedIn,
+  signIn,
+  test,
+  toast,
+} from './support.ts';
+
+interface Row {
+  id: number;
+  [key: string]: any;
+}
+
+/** Opens a select by its input id, types to search and picks the first option containing `text`. */
+async function choose(page: Page, id: string, text: string) {
+  await noOpenDropdown(page);
+  const input = page.locator(`#${id}`);
+  await input.click();
+  await input.fill(text);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text })
+    .first()
+    .click();
+}
+
+async function date(page: Page, id: string, value: string) {
+  await noOpenDropdown(page);
+  const input = page.locator(`#${id}`);
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+test.describe('sales order flow', () => {
+  test('销售员 enters an order, the server prices it, approves it; it is locked; then closes it with a reason', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    const customer = (await admin.get<{ list: Row[] }>('/api/v1/customer/page', { state: '1', pageSize: 1 }))
+      .list[0];
+    // A product with a sale price and no other order from this customer: its price is the sale price.
+    const product = (
+      await admin.get<{ list: Row[] }>('/api/v1/material-info/page', { pageSize: 50, sortField: 'code' })
+    ).list.find((m) => m.salePrice && Number(m.salePrice) > 0) as Row;
+    expect(product).toBeTruthy();
+
+    await signIn(page, 'sales01', 'demo123');
+    await page.goto('/sale-manage/sale-order');
+    await activePage(page).getByRole('button', { name: '新增销售订单' }).click();
+    await expect(page).toHaveURL(/\/sale-manage\/sale-order-add$/);
+
+    // Inline validation before anything is sent.
+    await activePage(page)
+      .getByRole('button', { name: /保\s*存$/ })
+      .click();
+    await expect(
+      activePage(page).locator('.ant-form-item-explain-error').filter({ hasText: '请选择客户' }),
+    ).toBeVisible();
+
+    await choose(page, 'rk-sale-order_customerId', customer.name);
+    await date(page, 'rk-sale-order_orderDate', '2026-11-20');
+    await date(page, 'rk-sale-order_deliveryDate', '2026-12-20');
+    await choose(page, 'rk-sale-order_lines_0_materialId', product.code);
+    await page.locator('#rk-sale-order_lines_0_quantity').fill('12');
+    await activePage(page)
+      .getByRole('button', { name: /保\s*存$/ })
+      .click();
+    await expect(toast(page, /成功/)).toBeVisible();
+
+    const saved = (
+      await admin.get<{ list: Row[] }>('/api/v1/sale-order/page', {
+        customerId: customer.id,
+        sortField: 'id',
+        sortOrder: 'desc',
+        pageSize: 1,
+      })
+    ).list[0];
+    expect(saved.docNo).toMatch(/^XS20261120-\d{4}$/);
+    expect(saved.status).toBe('draft');
+    const order = await admin.get<Row>(`/api/v1/sale-order/info/${saved.id}`);
+    expect(Number(order.amount)).toBeGreaterThan(0);
+
+    await page.goto(`/sale-manage/sale-order-detail?id=${saved.id}`);
+    const detail = activePage(page);
+    await expect(detail.getByText(saved.docNo).first()).toBeVisible();
+    await expect(detail.getByRole('button', { name: /编\s*辑/ })).toBeVisible();
+    await detail.getByTestId('transition-approve').click();
+    await expect(toast(page, '审核成功')).toBeVisible();
+    await expect(detail.locator('.ant-tag').filter({ hasText: '已审核' }).first()).toBeVisible();
+    // Approved: no more editing; 反审核 and 关闭 are offered instead.
+    await expect(detail.getByRole('button', { name: /编\s*辑/ })).toHaveCount(0);
+    await expect(detail.getByTestId('transition-unapprove')).toBeVisible();
+
+    await detail.getByTestId('transition-close').click();
+    const dialog = page.locator('.ant-modal:visible');
+    await dialog
+      .locator('.ant-modal-footer')
+      .getByRole('button', { name: /关\s*闭/ })
+      .click();
+    await expect(dialog.getByText('请填写关闭原因')).toBeVisible();
+    await dialog.locator('textarea').fill('客户取消');
+    await dialog
+      .locator('.ant-modal-footer')
+      .getByRole('button', { name: /关\s*闭/ })
+      .click();
+    await expect(toast(page, '关闭成功')).toBeVisible();
+    await expect(detail.locator('.ant-tag').filter({ hasText: '已关闭' }).first()).toBeVisible();
+    expect((await admin.get<Row>(`/api/v1/sale-order/info/${saved.id}`)).statusReason).toBe('客户取消');
+  });
+
+  test('销售员 ships an approved order from 销售仓库; the keeper posts the 销售出库; the order is completed', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    // A product with qualified stock in some warehouse.
+    const stock = (
+      await admin.get<{ list: Row[] }>('/api/v1/stock-balance/page', {
+        qualityStatus: 'qualified',
+        pageSize: 100,
+      })
+    ).list.find((b) => Number(b.quantity) >= 5) as Row;
+    expect(stock).toBeTruthy();
+    const customer = (await admin.get<{ list: Row[] }>('/api/v1/customer/page', { state: '1', pageSize: 1 }))
+      .list[0];
+    const created = await admin.post<Row>('/api/v1/sale-order/add', {
+      customerId: customer.id,
+      orderDate: '2026-11-20',
+      deliveryDate: '2026-11-30',
+      lines: [{ materialId: stock.materialId, quantity: 3, unitPrice: '10' }],
+    });
+    await admin.post(`/api/v1/sale-order/approve/${created.id}`, {});
+
+    await signIn(page, 'sales01', 'demo123');
+    await page.goto('/sale-manage/sales-warehouse');
+    const sw = activePage(page);
+    await sw.locator('#sale-wh_docNo').fill(created.docNo);
+    await sw.getByRole('button', { name: /搜\s*索/ }).click();
+    const row = sw.locator('.ant-table-row').filter({ hasText: created.docNo });
+    await expect(row).toHaveCount(1);
+    await row.locator('.ant-checkbox-input').check();
+    await sw.getByRole('button', { name: /发货（1 行）/ }).click();
+    const dialog = page.locator('.ant-modal:visible');
+    await dialog.locator('#sale-ship_warehouseId').click();
+    await dialog.locator('#sale-ship_warehouseId').fill(stock.warehouseName);
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: stock.warehouseName })
+      .first()
+      .click();
+    await expect(dialog.getByLabel('第 1 行发货数量')).toHaveValue('3.0000');
+    await dialog.getByRole('button', { name: '生成销售出库单' }).click();
+    await expect(toast(page, /已生成销售出库单 CK/)).toBeVisible();
+    // The salesperson stays on 销售仓库 (posting is the keeper's); the line shows 3 待出库.
+    await expect(row.locator('.ant-tag').filter({ hasText: /^3$/ })).toBeVisible();
+    const draft = (
+      await admin.get<{ list: Row[] }>('/api/v1/stock-outbound/page', { saleOrderId: created.id })
+    ).list[0];
+    expect(draft).toMatchObject({ type: 'sales', status: 'draft', sourceNo: created.docNo });
+    const outboundUrl = new URL(
+      `http://x/warehouse-logistics/outbound-manage/sales-outbound-detail?id=${draft.id}`,
+    );
+
+    // The keeper posts it.
+    const keeper = await Api.login(request, 'wh01', 'demo123');
+    await signedIn(page, keeper, `${outboundUrl.pathname}${outboundUrl.search}`);
+    const detail = activePage(page);
+    await expect(detail.getByText('销售订单')).toBeVisible();
+    await detail
+      .getByRole('button', { name: /过\s*账/ })
+      .first()
+      .click();
+    await page
+      .locator('.ant-modal-confirm:visible')
+      .getByRole('button', { name: /^过\s*账$/ })
+      .click();
+    await expect(toast(page, '过账成功')).toBeVisible();
+    const order = await admin.get<Row>(`/api/v1/sale-order/info/${created.id}`);
+    expect(order.status).toBe('completed');
+    expect(order.lines[0].shippedQuantity).toBe('3.0000');
+  });
+});

@@ -1,0 +1,159 @@
+import type { LifecycleDef } from '../resource/lifecycle.ts';
+import type { FieldDef, ResourceDef } from '../resource/types.ts';
+
+/**
+ * 采购订单 lifecycle: 草稿 → 已审核 → 部分入库 → 已完成, or 已关闭 (with a reason); 反审核 back
+ * to 草稿 while no stock document names the order. 部分入库 and 已完成 follow the posted 采购入库
+ * (less 采购退货出库) against its lines, not a button.
+ */
+export const PURCHASE_ORDER_LIFECYCLE: LifecycleDef = {
+  states: [
+    { value: 'draft', label: '草稿', color: 'default' },
+    { value: 'approved', label: '已审核', color: 'blue' },
+    { value: 'partly-received', label: '部分入库', color: 'orange' },
+    { value: 'completed', label: '已完成', color: 'green' },
+    { value: 'closed', label: '已关闭', color: 'red' },
+  ],
+  initial: 'draft',
+  editable: ['draft'],
+  transitions: [
+    { name: 'approve', label: '审核', from: ['draft'], to: 'approved', tone: 'primary' },
+    {
+      name: 'unapprove',
+      label: '反审核',
+      from: ['approved'],
+      to: 'draft',
+      reason: true,
+      confirm: '反审核后订单回到草稿，可以修改。确定反审核？',
+    },
+    {
+      name: 'close',
+      label: '关闭',
+      from: ['draft', 'approved', 'partly-received'],
+      to: 'closed',
+      reason: true,
+      tone: 'danger',
+      confirm: '关闭后订单不能再入库，未到的数量不再跟踪。确定关闭？',
+    },
+  ],
+};
+
+const lineFields: FieldDef[] = [
+  { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true, filter: 'eq' },
+  { name: 'quantity', label: '数量', kind: 'quantity', required: true, min: 0.0001, help: '按所选单位计' },
+  { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: '不填为物料的基本单位' },
+  { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
+  {
+    name: 'unitPrice',
+    label: '含税单价(元)',
+    kind: 'price',
+    help: '每个所选单位的含税单价；不填则取该供应商上次采购价，没有则取物料的标准成本',
+  },
+  {
+    name: 'amount',
+    label: '含税金额(元)',
+    kind: 'money',
+    readonly: true,
+    help: '数量 × 含税单价，按行四舍五入到分',
+  },
+  { name: 'taxAmount', label: '税额(元)', kind: 'money', readonly: true },
+  { name: 'deliveryDate', label: '交货日期', kind: 'date', help: '不填为订单交货日期' },
+  {
+    name: 'receivedQuantity',
+    label: '已入库(基本单位)',
+    kind: 'quantity',
+    readonly: true,
+    default: 0,
+    help: '采购入库过账后累计',
+  },
+  {
+    name: 'returnedQuantity',
+    label: '已退货(基本单位)',
+    kind: 'quantity',
+    readonly: true,
+    default: 0,
+    help: '采购退货出库过账后累计',
+  },
+  { name: 'remark', label: '备注', kind: 'text', max: 200 },
+];
+
+export const purchaseOrderResource: ResourceDef = {
+  name: 'purchase-order',
+  label: '采购订单',
+  table: 'purchase_order',
+  permission: 'purchase:order',
+  route: '/purchase/purchase-manage',
+  labelField: 'docNo',
+  codeField: 'docNo',
+  lifecycle: PURCHASE_ORDER_LIFECYCLE,
+  options: { remote: true },
+  fields: [
+    {
+      name: 'docNo',
+      label: '订单编号',
+      kind: 'text',
+      max: 30,
+      readonly: true,
+      unique: true,
+      filter: 'like',
+      sortable: true,
+      help: '保存时按订单日期生成，如 CG20261122-0001',
+    },
+    { name: 'supplierId', label: '供应商', kind: 'ref', ref: 'supplier', required: true, filter: 'eq' },
+    {
+      name: 'orderDate',
+      label: '订单日期',
+      kind: 'date',
+      required: true,
+      filter: 'range',
+      sortable: true,
+    },
+    {
+      name: 'deliveryDate',
+      label: '交货日期',
+      kind: 'date',
+      required: true,
+      filter: 'range',
+      sortable: true,
+    },
+    { name: 'buyerId', label: '采购员', kind: 'ref', ref: 'user', filter: 'eq', help: '不填为制单人' },
+    {
+      name: 'status',
+      label: '状态',
+      kind: 'enum',
+      options: PURCHASE_ORDER_LIFECYCLE.states,
+      readonly: true,
+      filter: 'eq',
+      sortable: true,
+    },
+    {
+      name: 'taxRate',
+      label: '税率(%)',
+      kind: 'decimal',
+      scale: 2,
+      default: '13',
+      min: 0,
+      max: 100,
+      list: false,
+    },
+    { name: 'currency', label: '币种', kind: 'text', max: 3, readonly: true, default: 'CNY', list: false },
+    { name: 'amount', label: '含税金额(元)', kind: 'money', readonly: true, sortable: true, default: 0 },
+    { name: 'taxAmount', label: '税额(元)', kind: 'money', readonly: true, list: false, default: 0 },
+    { name: 'statusReason', label: '关闭/反审核原因', kind: 'text', max: 500, readonly: true, list: false },
+    { name: 'approvedAt', label: '审核时间', kind: 'datetime', readonly: true, list: false },
+    { name: 'approvedById', label: '审核人', kind: 'ref', ref: 'user', readonly: true, list: false },
+    { name: 'remark', label: '备注', kind: 'textarea', max: 500, list: false, wide: true },
+  ],
+  lines: [
+    {
+      name: 'lines',
+      label: '订单明细',
+      table: 'purchase_order_line',
+      parentColumn: 'purchase_order_id',
+      min: 1,
+      max: 500,
+      fields: lineFields,
+    },
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};

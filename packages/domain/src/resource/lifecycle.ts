@@ -1,0 +1,45 @@
+import type { EnumOption } from './types.ts';
+
+/**
+ * A document's lifecycle, declared once: its states and the transitions between them. The server
+ * runs every transition through one endpoint shape (`POST /api/v1/<resource>/<name>/{id}`); the
+ * list, detail and buttons of the web read the same declaration. What a transition checks and
+ * does beyond moving the state (a credit check, shipped quantities…) is the resource's guard and
+ * effect, ordinary functions on the server.
+ */
+export interface TransitionDef {
+  /** API segment and the permission's action: `approve` → `POST …/approve/{id}`, `sale:order:approve`. */
+  name: string;
+  /** Button label, e.g. 审核. */
+  label: string;
+  /** States the transition starts from. */
+  from: string[];
+  /** The state it leaves the document in. */
+  to: string;
+  /** A reason must be given (closing, un-approving): stored on the audit row and in `statusReason`. */
+  reason?: boolean;
+  /** Ask before running it (the button's confirmation text). */
+  confirm?: string;
+  /** Ant Design button look: `primary` for the forward path, `danger` for closing. */
+  tone?: 'primary' | 'danger' | 'default';
+}
+
+export interface LifecycleDef {
+  /** The states, in the order of the normal path; `value` is stored in the `status` column. */
+  states: EnumOption[];
+  /** State of a new document. */
+  initial: string;
+  /** States in which the document may be edited and deleted through the generic calls. */
+  editable: string[];
+  transitions: TransitionDef[];
+}
+
+/** The transitions that may start from `state`. */
+export function transitionsFrom(lifecycle: LifecycleDef, state: string): TransitionDef[] {
+  return lifecycle.transitions.filter((t) => t.from.includes(state));
+}
+
+/** The Chinese label of a state (the value itself when unknown). */
+export function stateLabel(lifecycle: LifecycleDef, state: string): string {
+  return lifecycle.states.find((s) => s.value === state)?.label ?? state;
+}

@@ -1,0 +1,170 @@
+import type { LifecycleDef } from '../resource/lifecycle.ts';
+import type { FieldDef, ResourceDef } from '../resource/types.ts';
+
+/**
+ * 销售订单 lifecycle: 草稿 → 已审核 → 生产中 → 部分发货 → 已完成; 草稿/已审核 → 已关闭 (with a
+ * reason; a partly shipped order can be closed short); 反审核 back to 草稿 while nothing downstream exists. 生产中, 部分发货 and 已完成 are
+ * reached by what happens downstream (production orders, shipments), not by a button.
+ */
+export const SALE_ORDER_LIFECYCLE: LifecycleDef = {
+  states: [
+    { value: 'draft', label: '草稿', color: 'default' },
+    { value: 'approved', label: '已审核', color: 'blue' },
+    { value: 'producing', label: '生产中', color: 'cyan' },
+    { value: 'partly-shipped', label: '部分发货', color: 'orange' },
+    { value: 'completed', label: '已完成', color: 'green' },
+    { value: 'closed', label: '已关闭', color: 'red' },
+  ],
+  initial: 'draft',
+  editable: ['draft'],
+  transitions: [
+    { name: 'approve', label: '审核', from: ['draft'], to: 'approved', tone: 'primary' },
+    {
+      name: 'unapprove',
+      label: '反审核',
+      from: ['approved'],
+      to: 'draft',
+      reason: true,
+      confirm: '反审核后订单回到草稿，可以修改。确定反审核？',
+    },
+    {
+      name: 'close',
+      label: '关闭',
+      from: ['draft', 'approved', 'producing', 'partly-shipped'],
+      to: 'closed',
+      reason: true,
+      tone: 'danger',
+      confirm: '关闭后订单不能再发货或生产，未发的数量不再计入客户的信用占用。确定关闭？',
+    },
+  ],
+};
+
+/** The permission that lets an approval go over the customer's credit limit (recorded on the order). */
+export const SALE_ORDER_OVER_CREDIT = 'sale:order:overCredit';
+
+const lineFields: FieldDef[] = [
+  { name: 'materialId', label: '产品', kind: 'ref', ref: 'material-info', required: true, filter: 'eq' },
+  {
+    name: 'quantity',
+    label: '数量',
+    kind: 'quantity',
+    required: true,
+    min: 0.0001,
+    help: '按所选单位计',
+  },
+  { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: '不填为产品的基本单位' },
+  { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
+  {
+    name: 'unitPrice',
+    label: '含税单价(元)',
+    kind: 'price',
+    help: '每个所选单位的含税单价；不填则取该客户上次成交价，没有则取产品销售价',
+  },
+  {
+    name: 'amount',
+    label: '含税金额(元)',
+    kind: 'money',
+    readonly: true,
+    help: '数量 × 含税单价，按行四舍五入到分',
+  },
+  { name: 'taxAmount', label: '税额(元)', kind: 'money', readonly: true },
+  { name: 'deliveryDate', label: '交货日期', kind: 'date', help: '不填为订单交货日期' },
+  {
+    name: 'shippedQuantity',
+    label: '已发货(基本单位)',
+    kind: 'quantity',
+    readonly: true,
+    default: 0,
+    help: '销售出库过账后累计，销售退货冲减',
+  },
+  { name: 'remark', label: '备注', kind: 'text', max: 200 },
+];
+
+export const saleOrderResource: ResourceDef = {
+  name: 'sale-order',
+  label: '销售订单',
+  table: 'sale_order',
+  permission: 'sale:order',
+  route: '/sale-manage/sale-order',
+  labelField: 'docNo',
+  codeField: 'docNo',
+  lifecycle: SALE_ORDER_LIFECYCLE,
+  options: { remote: true },
+  fields: [
+    {
+      name: 'docNo',
+      label: '订单编号',
+      kind: 'text',
+      max: 30,
+      readonly: true,
+      unique: true,
+      filter: 'like',
+      sortable: true,
+      help: '保存时按订单日期自动生成，如 XS20261122-0001',
+    },
+    { name: 'customerId', label: '客户', kind: 'ref', ref: 'customer', required: true, filter: 'eq' },
+    {
+      name: 'orderDate',
+      label: '订单日期',
+      kind: 'date',
+      required: true,
+      filter: 'range',
+      sortable: true,
+    },
+    {
+      name: 'deliveryDate',
+      label: '交货日期',
+      kind: 'date',
+      required: true,
+      filter: 'range',
+      sortable: true,
+    },
+    { name: 'salespersonId', label: '业务员', kind: 'ref', ref: 'user', filter: 'eq' },
+    {
+      name: 'status',
+      label: '状态',
+      kind: 'enum',
+      options: SALE_ORDER_LIFECYCLE.states,
+      readonly: true,
+      filter: 'eq',
+      sortable: true,
+    },
+    {
+      name: 'taxRate',
+      label: '税率(%)',
+      kind: 'decimal',
+      scale: 2,
+      default: '13',
+      min: 0,
+      max: 100,
+      list: false,
+    },
+    { name: 'currency', label: '币种', kind: 'text', max: 3, readonly: true, default: 'CNY', list: false },
+    { name: 'amount', label: '含税金额(元)', kind: 'money', readonly: true, sortable: true, default: 0 },
+    { name: 'taxAmount', label: '税额(元)', kind: 'money', readonly: true, list: false, default: 0 },
+    {
+      name: 'overCredit',
+      label: '超信用审核',
+      kind: 'boolean',
+      readonly: true,
+      list: false,
+      help: '审核时超出客户信用额度，由有超额审核权限的人放行',
+    },
+    { name: 'statusReason', label: '关闭/反审核原因', kind: 'text', max: 500, readonly: true, list: false },
+    { name: 'approvedAt', label: '审核时间', kind: 'datetime', readonly: true, list: false },
+    { name: 'approvedById', label: '审核人', kind: 'ref', ref: 'user', readonly: true, list: false },
+    { name: 'remark', label: '备注', kind: 'textarea', max: 500, list: false, wide: true },
+  ],
+  lines: [
+    {
+      name: 'lines',
+      label: '订单明细',
+      table: 'sale_order_line',
+      parentColumn: 'sale_order_id',
+      min: 1,
+      max: 500,
+      fields: lineFields,
+    },
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};
