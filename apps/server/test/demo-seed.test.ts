@@ -105,4 +105,29 @@ describe('demo data', () => {
     expect(page.status).toBe(200);
     expect(page.body.result.total).toBeGreaterThan(0);
   });
+
+  it('has requisitions in every state; ordered quantities agree with the purchase orders; the buyer has lines to order', async () => {
+    const states = await sql<{ status: string }>`SELECT DISTINCT status FROM purchase_requisition`.execute(
+      t.database.db,
+    );
+    expect(new Set(states.rows.map((r) => r.status))).toEqual(
+      new Set(['draft', 'approved', 'partly-ordered', 'ordered', 'closed']),
+    );
+    const drift = await sql<{ id: number }>`
+      SELECT l.id FROM purchase_requisition_line l
+       WHERE l.ordered_quantity <> COALESCE((SELECT sum(pl.base_quantity) FROM purchase_order_line pl
+                                              WHERE pl.requisition_line_id = l.id), 0)`.execute(
+      t.database.db,
+    );
+    expect(drift.rows).toEqual([]);
+    const numbers = await sql<{ docNo: string; requestDate: string }>`
+      SELECT doc_no, to_char(request_date, 'YYYYMMDD') AS request_date FROM purchase_requisition`.execute(
+      t.database.db,
+    );
+    for (const r of numbers.rows) expect(r.docNo.slice(2, 10)).toBe(r.requestDate);
+    const buyer = await t.login('buy01', 'demo123');
+    const open = await t.call('GET', '/api/v1/purchase-requisition/open-lines', { token: buyer });
+    expect(open.status).toBe(200);
+    expect(open.body.result.total).toBeGreaterThan(0);
+  });
 });

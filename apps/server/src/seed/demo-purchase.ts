@@ -1,7 +1,13 @@
-import { purchaseOrderResource, stockInboundResource, stockOutboundResource } from '@ringmes/domain';
+import {
+  purchaseOrderResource,
+  purchaseRequisitionResource,
+  stockInboundResource,
+  stockOutboundResource,
+} from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { purchaseOrderHooks, purchaseOrderTransitions } from '../modules/purchase/purchase-order.ts';
+import { requisitionHooks, requisitionTransitions, toOrders } from '../modules/purchase/requisition.ts';
 import { dayInstant } from '../modules/sales/sale-order.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
@@ -117,6 +123,92 @@ export async function seedDemoPurchase(db: Db, user: AuthUser): Promise<void> {
         DOC_HOOKS['stock-outbound'],
       );
       await postDocumentByName(db, 'stock-outbound', back, user);
+    }
+  }
+}
+
+/**
+ * Demo 请购单 of the last five weeks, raised by the planner for raw materials: the oldest fully
+ * turned into a purchase order, one partly, one closed, one approved and waiting for the buyer
+ * (从请购单生成), and this week's a draft.
+ */
+export async function seedDemoRequisitions(db: Db, user: AuthUser): Promise<void> {
+  const raw = (await db
+    .selectFrom('material as m')
+    .innerJoin('warehouse as w', 'w.id', 'm.defaultWarehouseId')
+    .select(['m.id', 'm.safetyStockMin'])
+    .where('w.code', '=', 'WH-RM')
+    .orderBy('m.id')
+    .execute()) as any[];
+  const suppliers = (
+    await db.selectFrom('supplier').select('id').where('status', '=', '1').orderBy('id').execute()
+  ).map((s: any) => s.id as number);
+  const planner = await db
+    .selectFrom('appUser')
+    .select('id')
+    .where('userName', '=', 'plan01')
+    .executeTakeFirst();
+  if (!raw.length || !suppliers.length) return;
+  const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+  const plan: {
+    age: number;
+    state: 'ordered' | 'partly' | 'closed' | 'approved' | 'draft';
+    reason: string;
+  }[] = [
+    { age: 35, state: 'ordered', reason: '6204 套圈月度投产备料' },
+    { age: 28, state: 'closed', reason: '6305 试制用料（客户取消试制）' },
+    { age: 21, state: 'partly', reason: '6206 内外圈投产缺料' },
+    { age: 10, state: 'approved', reason: '保持架冲压件低于安全库存' },
+    { age: 3, state: 'draft', reason: '下月滚动计划备料' },
+  ];
+  for (const [i, p] of plan.entries()) {
+    const requestDate = day(-p.age);
+    const materials = raw.slice((i * 2) % raw.length, ((i * 2) % raw.length) + 2);
+    const id = await createRecord(
+      { db, user, def: purchaseRequisitionResource },
+      {
+        requestDate,
+        requiredDate: day(-p.age + 14),
+        requesterId: planner?.id ?? user.id,
+        reason: p.reason,
+        lines: materials.map((m: any, k: number) => ({
+          materialId: m.id,
+          quantity: new Decimal(m.safetyStockMin ?? 100).times(k + 1).toString(),
+          supplierId: suppliers[(i + k) % suppliers.length],
+        })),
+      },
+      requisitionHooks,
+    );
+    await sql`UPDATE purchase_requisition SET created_at = ${dayInstant(requestDate)}, updated_at = ${dayInstant(requestDate)}
+               WHERE id = ${id}`.execute(db);
+    if (p.state === 'draft') continue;
+    await runTransition(
+      db,
+      user,
+      purchaseRequisitionResource,
+      'approve',
+      id,
+      {},
+      requisitionTransitions.approve,
+    );
+    const lines = (await db
+      .selectFrom('purchaseRequisitionLine')
+      .select(['id', 'baseQuantity'])
+      .where('purchaseRequisitionId', '=', id)
+      .orderBy('lineNo')
+      .execute()) as any[];
+    if (p.state === 'ordered' || p.state === 'partly') {
+      const chosen = p.state === 'ordered' ? lines : lines.slice(0, 1);
+      await toOrders(db, user, {
+        orderDate: day(-p.age + 2),
+        lines: chosen.map((l) => ({
+          requisitionLineId: l.id,
+          quantity: p.state === 'partly' ? new Decimal(l.baseQuantity).div(2).toString() : undefined,
+        })),
+      });
+    }
+    if (p.state === 'closed') {
+      await runTransition(db, user, purchaseRequisitionResource, 'close', id, { reason: '客户取消试制' });
     }
   }
 }

@@ -10,6 +10,9 @@ export const RESOURCE_PAGES = {
   ...areaPages('/purchase', () =>
     import('../modules/purchase/purchase-pages.ts').then((m) => m.PURCHASE_PAGES),
   ),
+  ...areaPages('/production-department', () =>
+    import('../modules/production/production-pages.ts').then((m) => m.PRODUCTION_PAGES),
+  ),
   ...areaPages('/factory-info', () =>
     import('../modules/factory/factory-pages.ts').then((m) => m.FACTORY_PAGES),
   ),

@@ -212,6 +212,7 @@ const production = dir('生产部', PROD, 'ToolOutlined', [
     'edit',
     'delete',
     'approve',
+    'unapprove',
     'close',
     'export',
   ]),

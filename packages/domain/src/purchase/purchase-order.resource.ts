@@ -75,6 +75,14 @@ const lineFields: FieldDef[] = [
     help: '采购退货出库过账后累计',
   },
   { name: 'remark', label: '备注', kind: 'text', max: 200 },
+  {
+    name: 'requisitionLineId',
+    label: '请购单行',
+    kind: 'int',
+    hidden: true,
+    list: false,
+    help: '由请购单生成时所对应的请购明细行',
+  },
 ];
 
 export const purchaseOrderResource: ResourceDef = {
@@ -105,6 +113,7 @@ export const purchaseOrderResource: ResourceDef = {
       label: '订单日期',
       kind: 'date',
       required: true,
+      default: 'today',
       filter: 'range',
       sortable: true,
     },

@@ -67,6 +67,8 @@ function column(f: FieldDef, def: ResourceDef, header: boolean): string {
   else if (f.kind === 'boolean') dflt = String(f.default ?? false);
   else if (f.kind === 'refs') dflt = `'{}'`;
   else if (f.kind === 'json') dflt = `'{}'`;
+  // A date defaulting to today: CURRENT_DATE at insert ('today' would be fixed at CREATE TABLE).
+  else if (f.kind === 'date' && f.default === 'today') dflt = 'CURRENT_DATE';
   else if (f.default !== undefined && f.default !== null)
     dflt = typeof f.default === 'string' ? q(f.default) : String(f.default);
   const notNull =

@@ -43,6 +43,7 @@ export interface FieldDef {
   required?: boolean;
   /** Unique among the resource's rows (a unique index `<table>_<column>_key` in the migration). */
   unique?: boolean;
+  /** Value of a new record; a date may say `'today'` (the form fills in today, the column defaults to CURRENT_DATE). */
   default?: string | number | boolean | null;
   /** text: maximum length (default 100); numbers: maximum value. */
   max?: number;

@@ -1,4 +1,5 @@
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
+import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { saleOrderResource } from '../sales/sale-order.resource.ts';
 import {
@@ -39,6 +40,8 @@ import { workshopResource } from './workshop.resource.ts';
 export const RESOURCES: ResourceDef[] = [
   // 销售管理
   saleOrderResource,
+  // 生产部 › 请购单
+  purchaseRequisitionResource,
   // 采购管理
   purchaseOrderResource,
   // 工厂信息 › 工厂建模

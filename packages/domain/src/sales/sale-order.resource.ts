@@ -108,6 +108,7 @@ export const saleOrderResource: ResourceDef = {
       label: '订单日期',
       kind: 'date',
       required: true,
+      default: 'today',
       filter: 'range',
       sortable: true,
     },

@@ -2,7 +2,7 @@ import { RESOURCES } from '@ringmes/domain';
 import type { App } from '../../app.ts';
 import { type ResourceHooks, registerResource } from '../../platform/resource/crud.ts';
 import { registerExcel } from '../../platform/resource/excel.ts';
-import { purchaseOrderHooks } from '../purchase/index.ts';
+import { purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
 import { saleOrderHooks } from '../sales/index.ts';
 import { DOC_HOOKS } from '../warehouse/index.ts';
 import { bomHooks, bomRoutes } from './bom.ts';
@@ -16,6 +16,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   ...DOC_HOOKS,
   'sale-order': saleOrderHooks,
   'purchase-order': purchaseOrderHooks,
+  'purchase-requisition': requisitionHooks,
 };
 
 export function factoryRoutes(app: App) {

@@ -1,9 +1,12 @@
 import type { App } from '../../app.ts';
 import { purchaseOrderRoutes } from './purchase-order.ts';
+import { requisitionRoutes } from './requisition.ts';
 
 export { purchaseOrderHooks } from './purchase-order.ts';
+export { requisitionHooks } from './requisition.ts';
 
 /** 采购管理: the routes beyond the resource kit's (lifecycle transitions); receiving is the warehouse's. */
 export function purchaseRoutes(app: App) {
   purchaseOrderRoutes(app);
+  requisitionRoutes(app);
 }

@@ -21,6 +21,7 @@ import {
 } from '../orders/order-lines.ts';
 import { dayInstant } from '../sales/sale-order.ts';
 import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
+import { checkRequisitionLinks, requisitionLinesOf, syncRequisitionLines } from './requisition.ts';
 
 export const PURCHASE_ORDER_PREFIX = 'CG';
 
@@ -41,13 +42,37 @@ export const purchaseOrderHooks: ResourceHooks = lifecycleHooks(purchaseOrderRes
       buyerId: data.buyerId ?? user.id,
     };
   },
-  validate: ({ db }, data) => validateOrder(db, data),
+  async validate({ db }, data) {
+    await validateOrder(db, data);
+    await checkRequisitionLinks(db, data.lines ?? []);
+  },
+  async derive({ db }, data, before) {
+    // Requisition lines this edit unlinks are recounted without the order; the rest after saving.
+    const kept = new Set((data.lines ?? []).map((l: any) => Number(l.requisitionLineId)));
+    const dropped = (before?.lines ?? [])
+      .map((l: any) => Number(l.requisitionLineId))
+      .filter((id: number) => id && !kept.has(id));
+    if (before) await syncRequisitionLines(db, dropped, [before.id]);
+    return {};
+  },
   async afterSave({ db }, id) {
     await priceOrder(db, PRICING, id);
+    await syncRequisitionLines(db, await requisitionLinesOf(db, [id]));
+  },
+  async beforeDelete({ db }, ids) {
+    await syncRequisitionLines(db, await requisitionLinesOf(db, ids), ids);
   },
 });
 
+/** A closed order keeps of its requisition lines only what it received. */
+const recountRequisitions: TransitionHandlers = {
+  async effect({ db, record }) {
+    await syncRequisitionLines(db, await requisitionLinesOf(db, [record.id]));
+  },
+};
+
 export const purchaseOrderTransitions: Record<string, TransitionHandlers> = {
+  close: recountRequisitions,
   approve: {
     async effect({ db, record, user }) {
       await sql`UPDATE purchase_order SET approved_at = now(), approved_by_id = ${user.id} WHERE id = ${record.id}`.execute(
@@ -183,6 +208,7 @@ async function apply(db: Db, orderId: number, moves: SourceMove[], type: string)
       FROM unnest(${sql.val(changed.map((l) => l.id))}::bigint[], ${sql.val(changed.map((l) => l.receivedQuantity))}::numeric[],
                   ${sql.val(changed.map((l) => l.returnedQuantity))}::numeric[]) AS x(id, r, t)
      WHERE l.id = x.id`.execute(db);
+  if (order.status === 'closed') await syncRequisitionLines(db, await requisitionLinesOf(db, [orderId]));
   await sql`
     WITH x AS (
       SELECT CASE WHEN bool_and(received_quantity - returned_quantity >= base_quantity) THEN 'completed'

@@ -6,6 +6,7 @@ import {
   refLabelKey,
   resourceByName,
 } from '@ringmes/domain';
+import dayjs from 'dayjs';
 
 /** What the kit reads from a definition, in one place so the screens agree with the server. */
 
@@ -94,7 +95,8 @@ export const isTreeRef = (f: FieldDef) => Boolean(targetOf(f)?.parentField);
 export function defaultsOf(fields: readonly FieldDef[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
-    if (f.default !== undefined && f.default !== null) {
+    if (f.kind === 'date' && f.default === 'today') out[f.name] = dayjs().format('YYYY-MM-DD');
+    else if (f.default !== undefined && f.default !== null) {
       out[f.name] = isDecimal(f) ? String(f.default) : f.default;
     } else if (f.kind === 'boolean') out[f.name] = false;
     else if (f.kind === 'refs') out[f.name] = [];
