@@ -163,6 +163,48 @@ describe('purchase orders', () => {
   });
 });
 
+describe('采购订单跟踪', () => {
+  it('shows per line ordered, received, returned, open and late, with the trail of stock documents', async () => {
+    const s = await f.create('supplier');
+    const [a, b] = [await steel(), await steel()];
+    const o = await order(s.id, [
+      { materialId: a.id, quantity: 100 },
+      { materialId: b.id, quantity: 50 },
+    ]);
+    // A draft is not tracked yet.
+    const track = (q: Record<string, unknown>) =>
+      t.call('GET', '/api/v1/purchase-order/tracking', { token, query: { orderId: o.id, ...q } }).then(ok);
+    expect((await track({})).total).toBe(0);
+    ok(await act('approve', o.id));
+    ok(await receive('stock-inbound', o.id, [{ materialId: a.id, quantity: 60 }]));
+    ok(await receive('stock-outbound', o.id, [{ materialId: a.id, quantity: 5 }]));
+    const all = await track({});
+    expect(all.total).toBe(2);
+    const lineA = all.list.find((r: any) => r.materialId === a.id);
+    expect(lineA).toMatchObject({
+      docNo: o.docNo,
+      status: 'partly-received',
+      baseQuantity: '100.0000',
+      receivedQuantity: '60.0000',
+      returnedQuantity: '5.0000',
+      openQuantity: '45.0000',
+      // Delivery 2026-10-30 is past.
+      late: true,
+    });
+    expect(lineA.documents.map((d: any) => [d.kind, d.type, d.status, d.quantity])).toEqual([
+      ['inbound', 'purchase', 'posted', '60.0000'],
+      ['outbound', 'purchase-return', 'posted', '5.0000'],
+    ]);
+    expect(lineA.documents[0].docNo).toMatch(/^RK/);
+    // Closing the order leaves nothing open, so nothing late.
+    ok(await act('close', o.id, { reason: '余量取消' }));
+    expect((await track({ open: '1' })).total).toBe(0);
+    const bad = await t.call('GET', '/api/v1/purchase-order/tracking', { token, query: { status: 'draft' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('订单状态不正确');
+  });
+});
+
 describe.runIf(PG_URL)('purchase receiving concurrency (PostgreSQL)', () => {
   it('32 clients receiving the last open quantity of one line never exceed it', async () => {
     const s = await f.create('supplier');

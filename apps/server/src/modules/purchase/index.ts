@@ -1,6 +1,7 @@
 import type { App } from '../../app.ts';
 import { purchaseOrderRoutes } from './purchase-order.ts';
 import { requisitionRoutes } from './requisition.ts';
+import { trackingRoutes } from './tracking.ts';
 
 export { purchaseOrderHooks } from './purchase-order.ts';
 export { requisitionHooks } from './requisition.ts';
@@ -9,4 +10,5 @@ export { requisitionHooks } from './requisition.ts';
 export function purchaseRoutes(app: App) {
   purchaseOrderRoutes(app);
   requisitionRoutes(app);
+  trackingRoutes(app);
 }

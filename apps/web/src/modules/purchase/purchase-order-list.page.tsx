@@ -1,4 +1,4 @@
-import { FileAddOutlined } from '@ant-design/icons';
+import { FileAddOutlined, NodeIndexOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Form, Input, InputNumber, Modal, Space, Table } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -7,6 +7,7 @@ import { http } from '../../platform/api/client.ts';
 import type { Page } from '../../platform/api/types.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
+import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';
 import type { ResourcePageProps } from '../../platform/resource/routes.ts';
@@ -14,6 +15,7 @@ import { SearchForm } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
 
+const TRACKING = '/purchase/purchase-manage-detail';
 const supplierField = { name: 'supplierId', label: '供应商', kind: 'ref' as const, ref: 'supplier' };
 const materialField = { name: 'materialId', label: '物料', kind: 'ref' as const, ref: 'material-info' };
 
@@ -26,11 +28,16 @@ export function PurchaseOrderListPage(props: ResourcePageProps) {
       <ResourceListPage
         {...props}
         toolbarExtra={
-          can('purchase:order:add') && (
-            <Button icon={<FileAddOutlined />} onClick={() => setPicking(true)}>
-              从请购单生成
+          <>
+            {can('purchase:order:add') && (
+              <Button icon={<FileAddOutlined />} onClick={() => setPicking(true)}>
+                从请购单生成
+              </Button>
+            )}
+            <Button icon={<NodeIndexOutlined />} onClick={() => openResourcePage(TRACKING)}>
+              采购订单跟踪
             </Button>
-          )
+          </>
         }
       />
       {picking && <RequisitionPicker onClose={() => setPicking(false)} />}

@@ -7,4 +7,6 @@ export const PURCHASE_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(purchaseOrderResource, {
     list: () => import('./purchase-order-list.page.tsx').then((m) => m.PurchaseOrderListPage),
   }),
+  '/purchase/purchase-manage-detail': () =>
+    import('./purchase-tracking.page.tsx').then((m) => m.PurchaseTrackingPage),
 };
