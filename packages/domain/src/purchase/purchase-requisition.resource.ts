@@ -104,7 +104,14 @@ export const purchaseRequisitionResource: ResourceDef = {
       help: '物料需要到厂的日期',
     },
     { name: 'requesterId', label: '请购人', kind: 'ref', ref: 'user', filter: 'eq', help: '不填为制单人' },
-    { name: 'deptId', label: '请购部门', kind: 'ref', ref: 'dept', filter: 'eq' },
+    {
+      name: 'deptId',
+      label: '请购部门',
+      kind: 'ref',
+      ref: 'dept',
+      readonly: true,
+      help: '请购人所在部门',
+    },
     {
       name: 'status',
       label: '状态',

@@ -39,8 +39,13 @@ export const requisitionHooks: ResourceHooks = lifecycleHooks(purchaseRequisitio
     return {
       docNo: await nextDocNo(db, REQUISITION_PREFIX, undefined, dayInstant(data.requestDate)),
       requesterId: data.requesterId ?? user.id,
-      deptId: data.deptId ?? user.deptId ?? null,
     };
+  },
+  async derive({ db }, data) {
+    const r = await sql<{
+      deptId: number | null;
+    }>`SELECT dept_id FROM app_user WHERE id = ${data.requesterId}`.execute(db);
+    return { deptId: r.rows[0]?.deptId ?? null };
   },
   async validate({ db }, data) {
     if (data.requiredDate < data.requestDate) {

@@ -1,0 +1,134 @@
+import { Api, activePage, expect, noOpenDropdown, type Page, signIn, test, toast } from './support.ts';
+
+interface Row {
+  id: number;
+  [key: string]: any;
+}
+
+/** Opens a select by its input id, types to search and picks the first option containing `text`. */
+async function choose(page: Page, id: string, text: string) {
+  await noOpenDropdown(page);
+  const input = page.locator(`#${id}`);
+  await input.click();
+  await input.fill(text);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text })
+    .first()
+    .click();
+}
+
+async function date(page: Page, id: string, value: string) {
+  await noOpenDropdown(page);
+  const input = page.locator(`#${id}`);
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+test.describe('purchase flow', () => {
+  test('计划员 raises and approves a 请购单; 采购员 turns it into a purchase order; part arrives, one is returned; 跟踪 shows it all', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const admin = await Api.login(request);
+    const supplier = (await admin.get<{ list: Row[] }>('/api/v1/supplier/page', { status: '1', pageSize: 1 }))
+      .list[0];
+    const material = (
+      await admin.get<{ list: Row[] }>('/api/v1/material-info/page', { pageSize: 50, sortField: 'code' })
+    ).list.find((m) => m.standardCost && Number(m.standardCost) > 0 && !m.batchManaged) as Row;
+    expect(material).toBeTruthy();
+
+    // 计划员: a requisition through the form, then 审核 on its detail page.
+    await signIn(page, 'plan01', 'demo123');
+    await page.goto('/production-department/buying-requisition');
+    await activePage(page).getByRole('button', { name: '新增请购单' }).click();
+    await expect(page).toHaveURL(/buying-requisition-add$/);
+    // 请购日期 defaults to today.
+    await expect(page.locator('#rk-purchase-requisition_requestDate')).not.toHaveValue('');
+    await date(page, 'rk-purchase-requisition_requestDate', '2026-11-20');
+    await date(page, 'rk-purchase-requisition_requiredDate', '2026-11-28');
+    await page.locator('#rk-purchase-requisition_reason').fill('E2E 投产缺料');
+    await choose(page, 'rk-purchase-requisition_lines_0_materialId', material.code);
+    await page.locator('#rk-purchase-requisition_lines_0_quantity').fill('40');
+    await choose(page, 'rk-purchase-requisition_lines_0_supplierId', supplier.name);
+    await activePage(page)
+      .getByRole('button', { name: /保\s*存$/ })
+      .click();
+    await expect(toast(page, /成功/)).toBeVisible();
+    const req = (
+      await admin.get<{ list: Row[] }>('/api/v1/purchase-requisition/page', {
+        sortField: 'id',
+        sortOrder: 'desc',
+        pageSize: 1,
+      })
+    ).list[0];
+    expect(req).toMatchObject({ status: 'draft', reason: 'E2E 投产缺料' });
+    expect(req.docNo).toMatch(/^QG20261120-\d{4}$/);
+    await page.goto(`/production-department/buying-requisition-detail?id=${req.id}`);
+    const detail = activePage(page);
+    await detail.getByTestId('transition-approve').click();
+    await expect(toast(page, '审核成功')).toBeVisible();
+
+    // 采购员: 从请购单生成 on the purchase order list.
+    await signIn(page, 'buy01', 'demo123');
+    await page.goto('/purchase/purchase-manage');
+    await activePage(page).getByRole('button', { name: '从请购单生成' }).click();
+    const dialog = page.locator('.ant-modal:visible');
+    await dialog.locator('#req-pick_docNo').fill(req.docNo);
+    await dialog.getByRole('button', { name: /搜\s*索/ }).click();
+    const line = dialog.locator('.ant-table-row').filter({ hasText: req.docNo });
+    await expect(line).toHaveCount(1);
+    await line.locator('.ant-checkbox-input').check();
+    await expect(dialog.getByLabel(`${req.docNo} ${material.name} 下单数量`)).toHaveValue('40.0000');
+    await dialog.getByRole('button', { name: /生成采购订单（1 行）/ }).click();
+    await expect(toast(page, /已生成采购订单 CG/)).toBeVisible();
+    const po = (await admin.get<Row>(`/api/v1/purchase-requisition/info/${req.id}`)).lines[0];
+    expect(po.orderedQuantity).toBe('40.0000');
+    const order = (
+      await admin.get<{ list: Row[] }>('/api/v1/purchase-order/page', {
+        supplierId: supplier.id,
+        sortField: 'id',
+        sortOrder: 'desc',
+        pageSize: 1,
+      })
+    ).list[0];
+    expect(order.status).toBe('draft');
+    expect((await admin.get<Row>(`/api/v1/purchase-requisition/info/${req.id}`)).status).toBe('ordered');
+
+    // Approved; 25 arrive and the keeper posts; 5 go back.
+    await admin.post(`/api/v1/purchase-order/approve/${order.id}`, {});
+    const warehouse = (await admin.get<{ list: Row[] }>('/api/v1/warehouse-management/page', { pageSize: 1 }))
+      .list[0];
+    const receipt = await admin.post<Row>('/api/v1/stock-inbound/add', {
+      type: 'purchase',
+      warehouseId: warehouse.id,
+      purchaseOrderId: order.id,
+      lines: [{ materialId: material.id, quantity: 25 }],
+    });
+    await admin.post(`/api/v1/stock-inbound/post/${receipt.id}`, {});
+    const back = await admin.post<Row>('/api/v1/stock-outbound/add', {
+      type: 'purchase-return',
+      warehouseId: warehouse.id,
+      purchaseOrderId: order.id,
+      lines: [{ materialId: material.id, quantity: 5 }],
+    });
+    await admin.post(`/api/v1/stock-outbound/post/${back.id}`, {});
+
+    // 采购订单跟踪 from the list: 40 ordered, 25 in, 5 back, 20 open; the row opens its documents.
+    await page.goto('/purchase/purchase-manage');
+    await activePage(page).getByRole('button', { name: '采购订单跟踪' }).click();
+    await expect(page).toHaveURL(/purchase-manage-detail/);
+    const tracking = activePage(page);
+    await tracking.locator('#po-tracking_docNo').fill(order.docNo);
+    await tracking.getByRole('button', { name: /搜\s*索/ }).click();
+    const row = tracking.locator('.ant-table-row').filter({ hasText: order.docNo });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('部分入库');
+    for (const figure of ['40', '25', '5', '20']) await expect(row).toContainText(figure);
+    await row.locator('.ant-table-row-expand-icon').click();
+    await expect(tracking.getByRole('button', { name: receipt.docNo })).toBeVisible();
+    await expect(tracking.getByRole('button', { name: back.docNo })).toBeVisible();
+  });
+});
