@@ -65,6 +65,14 @@ describe('draft documents with a conversion unit', () => {
   });
 });
 
+describe('document numbers', () => {
+  it('follow the business date (a document of 1 November is RK20261101-…)', async () => {
+    const m = await w.material();
+    const doc = await w.inbound([{ materialId: m.id, quantity: 1 }], { bizDate: '2026-11-01' });
+    expect(doc.docNo).toMatch(/^RK20261101-\d{4}$/);
+  });
+});
+
 describe('the generic stocktake import', () => {
   it('is not offered: counts are imported per stocktake document', async () => {
     const template = await t.call('GET', '/api/v1/stocktake/importTemplate', { token });

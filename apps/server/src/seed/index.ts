@@ -5,7 +5,7 @@ import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoPurchase } from './demo-purchase.ts';
 import { seedDemoSales } from './demo-sales.ts';
-import { seedDemoStock } from './demo-stock.ts';
+import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
 
@@ -219,6 +219,7 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
     await seedDemoStock(trx, admin.id);
     await seedDemoSales(trx, seedUser(admin.id));
     await seedDemoPurchase(trx, seedUser(admin.id));
+    await stampStockDocuments(trx);
     await trx
       .insertInto('message')
       .values({

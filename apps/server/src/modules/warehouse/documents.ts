@@ -20,7 +20,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { makeSerializer } from '../../platform/http/serialize.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { once, withRetry } from '../../platform/idempotency.ts';
-import { businessDay, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
@@ -134,10 +134,12 @@ async function checkLocations(
 function docHooks(spec: DocSpec): ResourceHooks {
   return {
     async prepare({ db }, data) {
+      // Numbered by the business date, like orders: a document of the 3rd is RK…0103-….
+      const bizDate: string = data.bizDate ?? businessDay();
       return {
-        docNo: await nextDocNo(db, spec.prefix),
+        docNo: await nextDocNo(db, spec.prefix, undefined, dayInstant(bizDate)),
         status: 'draft',
-        bizDate: data.bizDate ?? businessDay(),
+        bizDate,
       };
     },
     async validate({ db }, data, before) {
