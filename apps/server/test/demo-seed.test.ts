@@ -1,3 +1,4 @@
+import { MESSAGE_KINDS } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -60,6 +61,12 @@ describe('demo data', () => {
       if (r.posted) expect(r.posted, r.docNo).toBe(r.bizDate);
       if (r.ledger) expect(r.ledger, r.docNo).toBe(r.bizDate);
     }
+  });
+
+  it('labels every kind of message it holds (消息中心 never shows a raw code)', async () => {
+    const kinds = await sql<{ kind: string }>`SELECT DISTINCT kind FROM message`.execute(t.database.db);
+    expect(kinds.rows.length).toBeGreaterThan(1);
+    for (const { kind } of kinds.rows) expect(Object.keys(MESSAGE_KINDS)).toContain(kind);
   });
 
   it('has a posted stocktake with gains and losses in its difference report', async () => {
