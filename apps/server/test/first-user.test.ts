@@ -91,3 +91,17 @@ describe('conflict messages', () => {
     expect(r.body.message).toBe('该记录已被「产品BOM明细」引用，无法删除');
   });
 });
+
+describe('系统设置 → 界面', () => {
+  it('hides unfinished pages from menus by default; an administrator can show them', async () => {
+    const get = () => t.call('GET', '/api/v1/sysSetting/ui', { token });
+    expect((await get()).body.result).toEqual({ showUnfinishedPages: false });
+    const put = await t.call('PUT', '/api/v1/sysSetting/ui', { token, body: { showUnfinishedPages: true } });
+    expect(put.status).toBe(200);
+    expect((await get()).body.result).toEqual({ showUnfinishedPages: true });
+    const bad = await t.call('PUT', '/api/v1/sysSetting/ui', { token, body: { showUnfinishedPages: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/建设中/);
+    await t.call('PUT', '/api/v1/sysSetting/ui', { token, body: { showUnfinishedPages: false } });
+  });
+});
