@@ -1,3 +1,4 @@
+import { MESSAGE_KINDS } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -30,6 +31,42 @@ describe('demo data', () => {
       t.database.db,
     );
     expect(told.rows[0].n).toBeGreaterThan(0);
+  });
+
+  it('numbers and stamps stock documents and their ledger rows by their business dates', async () => {
+    const rows = await sql<{
+      docNo: string;
+      bizDate: string;
+      created: string;
+      posted: string;
+      ledger: string;
+    }>`
+      SELECT d.doc_no, d.biz_date::text AS biz_date,
+             to_char(d.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS created,
+             to_char(d.posted_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS posted,
+             (SELECT string_agg(DISTINCT to_char(l.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD'), ',')
+                FROM stock_ledger l WHERE l.doc_no = d.doc_no) AS ledger
+        FROM (SELECT doc_no, biz_date, created_at, posted_at FROM stock_inbound
+              UNION ALL SELECT doc_no, biz_date, created_at, posted_at FROM stock_outbound
+              UNION ALL SELECT doc_no, biz_date, created_at, posted_at FROM stock_transfer
+              UNION ALL SELECT doc_no, biz_date, created_at, posted_at FROM stocktake) d`.execute(
+      t.database.db,
+    );
+    expect(rows.rows.length).toBeGreaterThan(20);
+    const days = new Set(rows.rows.map((r) => r.bizDate));
+    expect(days.size).toBeGreaterThan(5);
+    for (const r of rows.rows) {
+      expect(r.docNo.slice(2, 10), r.docNo).toBe(r.bizDate.replaceAll('-', ''));
+      expect(r.created, r.docNo).toBe(r.bizDate);
+      if (r.posted) expect(r.posted, r.docNo).toBe(r.bizDate);
+      if (r.ledger) expect(r.ledger, r.docNo).toBe(r.bizDate);
+    }
+  });
+
+  it('labels every kind of message it holds (消息中心 never shows a raw code)', async () => {
+    const kinds = await sql<{ kind: string }>`SELECT DISTINCT kind FROM message`.execute(t.database.db);
+    expect(kinds.rows.length).toBeGreaterThan(1);
+    for (const { kind } of kinds.rows) expect(Object.keys(MESSAGE_KINDS)).toContain(kind);
   });
 
   it('has a posted stocktake with gains and losses in its difference report', async () => {

@@ -21,6 +21,9 @@ export async function nextDocNo(
   return `${prefix}${day.replaceAll('-', '')}-${String(n).padStart(n > 9999 ? 5 : 4, '0')}`;
 }
 
+/** Noon of a business date in the factory's zone: the instant its document number is dated by. */
+export const dayInstant = (day: string) => new Date(`${day}T12:00:00+08:00`);
+
 /** The calendar day of an instant in the factory's time zone, as `YYYY-MM-DD`. */
 export function businessDay(at = new Date(), timeZone = 'Asia/Shanghai'): string {
   return new Intl.DateTimeFormat('sv-SE', {

@@ -8,11 +8,10 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { purchaseOrderHooks, purchaseOrderTransitions } from '../modules/purchase/purchase-order.ts';
 import { requisitionHooks, requisitionTransitions, toOrders } from '../modules/purchase/requisition.ts';
-import { dayInstant } from '../modules/sales/sale-order.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
-import { businessDay } from '../platform/numbering.ts';
+import { businessDay, dayInstant } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
 

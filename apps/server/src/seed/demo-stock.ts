@@ -5,6 +5,7 @@ import {
   stocktakeResource,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
+import { sql } from 'kysely';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
@@ -215,5 +216,24 @@ export async function seedDemoStock(db: Db, adminId: number): Promise<void> {
 
   function lastLocation(warehouseId: number) {
     return lastLocationOf.get(warehouseId);
+  }
+}
+
+/**
+ * Stamps the demo's stock documents and their ledger rows with their business dates (a working
+ * morning, in number order) instead of the moment the seed ran.
+ */
+export async function stampStockDocuments(db: Db): Promise<void> {
+  for (const table of ['stock_inbound', 'stock_outbound', 'stock_transfer', 'stocktake']) {
+    await sql`UPDATE ${sql.table(table)}
+                 SET created_at = (biz_date + time '08:30' + right(doc_no, 4)::int * interval '7 minutes') AT TIME ZONE 'Asia/Shanghai',
+                     updated_at = (biz_date + time '08:30' + right(doc_no, 4)::int * interval '7 minutes') AT TIME ZONE 'Asia/Shanghai',
+                     posted_at = CASE WHEN posted_at IS NOT NULL THEN
+                                 (biz_date + time '08:35' + right(doc_no, 4)::int * interval '7 minutes') AT TIME ZONE 'Asia/Shanghai' END`.execute(
+      db,
+    );
+    await sql`UPDATE stock_ledger l SET created_at = d.posted_at
+                FROM ${sql.table(table)} d
+               WHERE l.doc_no = d.doc_no AND d.posted_at IS NOT NULL`.execute(db);
   }
 }

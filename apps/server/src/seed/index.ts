@@ -5,7 +5,7 @@ import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales } from './demo-sales.ts';
-import { seedDemoStock } from './demo-stock.ts';
+import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
 
@@ -220,6 +220,7 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
     await seedDemoSales(trx, seedUser(admin.id));
     await seedDemoPurchase(trx, seedUser(admin.id));
     await seedDemoRequisitions(trx, seedUser(admin.id));
+    await stampStockDocuments(trx);
     await trx
       .insertInto('message')
       .values({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNav, grantedPaths, menuModel, pageMeta, parseParameter } from './menu-model.ts';
+import { buildNav, grantedPaths, menuModel, pageMeta, parseParameter, setMenuFilter } from './menu-model.ts';
 import type { ServerMenu, UserInfo } from './session.ts';
 import { visibleCount } from './shell/top-menu-fit.ts';
 
@@ -72,6 +72,41 @@ describe('menu model', () => {
       menuList: [menuList[0]],
     } as UserInfo);
     expect(model.landingPath()).toBe('/system/user/manage');
+  });
+
+  it('lists only finished pages unless 系统设置 shows unfinished ones; lands on a finished page', () => {
+    const production = node({
+      menuName: '生产部',
+      nodeType: '1',
+      menuPath: '/production-department',
+      children: [
+        node({ menuName: '请购单', nodeType: '2', menuPath: '/production-department/buying-requisition' }),
+      ],
+    });
+    const warehouse = node({
+      menuName: '仓储物流',
+      nodeType: '1',
+      menuPath: '/warehouse-logistics',
+      children: [
+        node({ menuName: '成品仓', nodeType: '2', menuPath: '/warehouse-logistics/finish-warehouse' }),
+        node({ menuName: '库存明细', nodeType: '2', menuPath: '/warehouse-logistics/inventory-details' }),
+      ],
+    });
+    const user = () =>
+      ({ userId: 3, userName: 'k', firstName: 'K', menuList: [production, warehouse] }) as UserInfo;
+    try {
+      setMenuFilter({ built: new Set(['/warehouse-logistics/inventory-details']), showUnfinished: false });
+      const model = menuModel(user());
+      expect(model.nav.map((n) => n.title)).toEqual(['首页', '仓储物流']);
+      expect(model.nav[1].children?.map((c) => c.title)).toEqual(['库存明细']);
+      expect(model.landingPath()).toBe('/warehouse-logistics/inventory-details');
+      // Still reachable by address: hidden from menus only.
+      expect(model.canVisit('/production-department/buying-requisition')).toBe(true);
+      setMenuFilter({ built: new Set(['/warehouse-logistics/inventory-details']), showUnfinished: true });
+      expect(menuModel(user()).nav.map((n) => n.title)).toEqual(['首页', '生产部', '仓储物流']);
+    } finally {
+      setMenuFilter({ showUnfinished: true });
+    }
   });
 
   it('parses the parameter JSON and knows every route title from the static tree', () => {

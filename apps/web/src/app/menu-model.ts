@@ -130,14 +130,19 @@ const byLocation = (a: ServerMenu, b: ServerMenu) =>
   (a.location ?? 0) - (b.location ?? 0) || a.menuId - b.menuId;
 
 /**
- * The visible menu: menuStatus '1' only, button permissions (nodeType '3') never, sorted by
- * `location`. A directory whose visible children are all gone is dropped.
+ * The visible menu: menuStatus '1' only, button permissions (nodeType '3') never, pages that
+ * `listed` refuses never, sorted by `location`. A directory whose visible children are all gone
+ * is dropped.
  */
-export function buildNav(menuList: readonly ServerMenu[] | undefined): NavItem[] {
+export function buildNav(
+  menuList: readonly ServerMenu[] | undefined,
+  listed: (path: string) => boolean = () => true,
+): NavItem[] {
   const walk = (nodes: readonly ServerMenu[]): NavItem[] => {
     const out: NavItem[] = [];
     for (const node of [...nodes].sort(byLocation)) {
       if (node.nodeType === '3' || node.menuStatus !== '1') continue;
+      if (node.nodeType === '2' && node.menuPath && !listed(node.menuPath)) continue;
       const children = node.children?.length ? walk(node.children) : [];
       if (node.nodeType === '1' && children.length === 0 && !node.menuPath) continue;
       if (node.nodeType === '1' && children.length === 0) continue;
@@ -211,11 +216,31 @@ export interface MenuModel {
   /** The chain of visible entries the path highlights (top-level entry first). */
   trailFor(path: string): NavItem[];
   canVisit(path: string): boolean;
-  /** Where `/` goes: the cockpit when granted, else the first granted page, else 首页. */
+  /** Where `/` goes: the cockpit when granted and listed, else the first listed page, else 首页. */
   landingPath(): string;
 }
 
-const models = new WeakMap<UserInfo, MenuModel>();
+let models = new WeakMap<UserInfo, MenuModel>();
+
+/**
+ * Which pages the menus list: those with a real page (`built`), or every page when 系统设置
+ * shows unfinished ones. Unfinished pages stay reachable by address; they are only not listed.
+ */
+export interface MenuFilter {
+  built?: ReadonlySet<string>;
+  showUnfinished: boolean;
+}
+let filter: MenuFilter = { showUnfinished: true };
+
+export function setMenuFilter(next: MenuFilter): void {
+  filter = next;
+  models = new WeakMap();
+}
+
+/** Whether the menus list a page (首页 always). */
+export function isListed(path: string): boolean {
+  return path === HOME_PATH || filter.showUnfinished || Boolean(filter.built?.has(path));
+}
 
 /** 首页 as a top-level entry, for users whose server menu does not carry it. */
 const HOME_NAV: NavItem = {
@@ -232,7 +257,8 @@ export function menuModel(user: UserInfo): MenuModel {
   if (cached) return cached;
   const granted = grantedPaths(user.menuList);
   // 首页 needs no permission: every signed-in user has it, first in the menu.
-  const nav = granted.has(HOME_PATH) ? buildNav(user.menuList) : [HOME_NAV, ...buildNav(user.menuList)];
+  const listed = buildNav(user.menuList, isListed);
+  const nav = granted.has(HOME_PATH) ? listed : [HOME_NAV, ...listed];
   const params = serverParameters(user.menuList);
   const menuKeyFor = (path: string) => params.get(path)?.activeMenu || pageMeta(path)?.activeMenu || path;
   const trailFor = (path: string) => {
@@ -241,7 +267,7 @@ export function menuModel(user: UserInfo): MenuModel {
   };
   const canVisit = (path: string) => path === HOME_PATH || granted.has(path);
   const landingPath = () => {
-    if (canVisit(COCKPIT_PATH)) return COCKPIT_PATH;
+    if (canVisit(COCKPIT_PATH) && isListed(COCKPIT_PATH)) return COCKPIT_PATH;
     for (const item of nav) {
       const p = firstPage(item);
       if (p && p !== HOME_PATH) return p;

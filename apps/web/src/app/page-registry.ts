@@ -33,6 +33,10 @@ export const PAGE_REGISTRY: Record<string, LazyExoticComponent<PageComponent>> =
     'DepartmentManagePage',
   ),
   '/system/message/index': page(() => import('../modules/system/message/message.page.tsx'), 'MessagePage'),
+  '/system/sysSetting/settingInfo': page(
+    () => import('../modules/system/setting/setting.page.tsx'),
+    'SystemSettingPage',
+  ),
 };
 
 /** The placeholder for pages whose module is not built yet. */

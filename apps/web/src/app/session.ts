@@ -1,6 +1,7 @@
 import { http } from '../platform/api/client.ts';
 import { getToken, removeToken, setToken } from '../platform/api/token.ts';
 import { queryClient } from '../platform/query.ts';
+import { loadMenuFilter } from './built-pages.ts';
 import { navigateTo } from './navigation.ts';
 import { createStore, useStore } from './store.ts';
 import { tabsStore } from './tabs-store.ts';
@@ -85,8 +86,10 @@ export function loadUserInfo(): Promise<UserInfo> {
   if (!pendingInfo) {
     pendingInfo = http
       .get<UserInfo>('/api/v1/sso/getUserByToken', { token }, { silent: true, skipSessionHandling: true })
-      .then((user) => {
+      .then(async (user) => {
         if (!user || typeof user !== 'object' || !user.userName) throw new Error('Verification failed');
+        // The menus list only finished pages (unless 系统设置 says otherwise): known before they draw.
+        await loadMenuFilter();
         if (sessionStore.get().token === token) sessionStore.set({ user });
         return user;
       })

@@ -3,6 +3,7 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { loadBuiltPages } from '../app/built-pages.ts';
 import { prefetchAppChunks } from '../app/chunks.ts';
 import { Logo } from '../app/logo.tsx';
 import { safeRedirect } from '../app/navigation.ts';
@@ -14,12 +15,26 @@ interface Values {
   passWord: string;
 }
 
+/** What the product offers, by menu area; the page lists only areas with finished pages. */
 const FEATURES = [
-  ['销售与采购', '订单、备货、委外全流程协同'],
-  ['生产执行', '车加工、磨加工、检测、装配四大车间派工报工'],
-  ['仓储物流', '出入库、调拨、盘点与库存台账'],
-  ['质量追溯', '来料、过程、出货检验与测量统计'],
+  ['/sale-manage', '销售管理', '销售订单审核、发货与退货跟踪'],
+  ['/purchase', '采购管理', '采购订单、到货入库与退货'],
+  ['/production-department', '生产执行', '车加工、磨加工、检测、装配四大车间派工报工'],
+  ['/warehouse-logistics', '仓储物流', '出入库、调拨、盘点与库存台账'],
+  ['/quality-testing', '质量追溯', '来料、过程、出货检验与测量统计'],
+  ['/factory-info', '工厂建模', '物料、BOM、工艺路线、客户与供应商主数据'],
 ] as const;
+
+/** The features whose area has at least one finished page (none until that is known). */
+function useFeatures() {
+  const [built, setBuilt] = useState<Set<string>>();
+  useEffect(() => {
+    loadBuiltPages().then(setBuilt, () => undefined);
+  }, []);
+  if (!built) return [];
+  const paths = [...built];
+  return FEATURES.filter(([prefix]) => paths.some((p) => p.startsWith(`${prefix}/`)));
+}
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -28,6 +43,7 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
+  const features = useFeatures();
 
   useEffect(() => {
     document.title = '登录 - RingMES 轴承制造管理系统';
@@ -64,8 +80,8 @@ export function LoginPage() {
           <p className="rm-login-lead">
             面向轴承制造企业的一体化 ERP / MES 平台，贯通从订单到交付的每一道工序。
           </p>
-          <ul className="rm-login-features">
-            {FEATURES.map(([title, text]) => (
+          <ul className="rm-login-features" data-testid="login-features">
+            {features.map(([, title, text]) => (
               <li key={title}>
                 <strong>{title}</strong>
                 <span>{text}</span>

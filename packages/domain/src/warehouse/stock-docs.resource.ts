@@ -369,6 +369,8 @@ export const stocktakeResource: ResourceDef = {
   table: 'stocktake',
   permission: 'warehouse:stocktake',
   route: '/warehouse-logistics/inventory-manage',
+  // Counts come in per document (stocktake/importCounts/:id); a sheet of bare headers is no stocktake.
+  importable: false,
   labelField: 'docNo',
   codeField: 'docNo',
   fields: [

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -19,7 +19,6 @@ import {
   qty,
   validateOrder,
 } from '../orders/order-lines.ts';
-import { dayInstant } from '../sales/sale-order.ts';
 import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
 import { checkRequisitionLinks, requisitionLinesOf, syncRequisitionLines } from './requisition.ts';
 

@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -17,7 +17,7 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty, unitErrors } from '../orders/order-lines.ts';
-import { dayInstant } from '../sales/sale-order.ts';
+
 // A cycle, used only at call time: purchase orders check requisition links, 生成采购订单 makes orders.
 import { purchaseOrderHooks } from './purchase-order.ts';
 

@@ -6,7 +6,7 @@ import { audit } from '../../platform/audit.ts';
 import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict } from '../../platform/errors.ts';
-import { nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -22,9 +22,6 @@ import {
 } from '../orders/order-lines.ts';
 
 export const SALE_ORDER_PREFIX = 'XS';
-
-/** Noon of a business date in the factory's zone: the instant its document number is dated by. */
-export const dayInstant = (day: string) => new Date(`${day}T12:00:00+08:00`);
 
 /** Sales orders price from the customer's last price, else the product's sale price. */
 const PRICING: OrderPricing = {

@@ -1,3 +1,4 @@
+import type { MessageKind } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -10,7 +11,7 @@ import { paginate, pagingFields } from '../../platform/paging.ts';
 export interface NewMessage {
   title: string;
   content?: string;
-  kind?: string;
+  kind?: MessageKind;
   link?: string;
 }
 

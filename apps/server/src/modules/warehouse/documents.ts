@@ -20,7 +20,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { makeSerializer } from '../../platform/http/serialize.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { once, withRetry } from '../../platform/idempotency.ts';
-import { businessDay, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
@@ -98,6 +98,11 @@ async function materialsOf(db: Db, ids: number[]): Promise<Map<number, MaterialI
   return new Map(rows.map((r: any) => [r.id, r]));
 }
 
+/** A line's quantity in its material's base unit (line `l`, material `m`); NULL without a conversion. */
+const BASE_QUANTITY = sql`CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN l.quantity
+  ELSE round(l.quantity * (SELECT c.factor FROM material_unit_conversion c
+                            WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id), 4) END`;
+
 function lineError(i: number, field: string, message: string) {
   return badRequest(`第 ${i + 1} 行：${message}`, [{ field: `lines.${i}.${field}`, message }]);
 }
@@ -129,10 +134,12 @@ async function checkLocations(
 function docHooks(spec: DocSpec): ResourceHooks {
   return {
     async prepare({ db }, data) {
+      // Numbered by the business date, like orders: a document of the 3rd is RK…0103-….
+      const bizDate: string = data.bizDate ?? businessDay();
       return {
-        docNo: await nextDocNo(db, spec.prefix),
+        docNo: await nextDocNo(db, spec.prefix, undefined, dayInstant(bizDate)),
         status: 'draft',
-        bizDate: data.bizDate ?? businessDay(),
+        bizDate,
       };
     },
     async validate({ db }, data, before) {
@@ -199,7 +206,14 @@ function docHooks(spec: DocSpec): ResourceHooks {
       return spec.kind === 'inbound' || spec.kind === 'outbound' ? linkSources(db, spec.kind, data) : {};
     },
     async afterSave({ db }, id) {
-      if (spec.kind !== 'stocktake') return;
+      if (spec.kind !== 'stocktake') {
+        // Drafts show their base-unit quantities too (posting computes them again under lock).
+        await sql`UPDATE ${sql.table(spec.lineTable)} l SET base_quantity = ${BASE_QUANTITY}
+                    FROM material m WHERE ${sql.ref(`l.${spec.parentColumn}`)} = ${id} AND m.id = l.material_id`.execute(
+          db,
+        );
+        return;
+      }
       // Book quantities shown while counting are the current ones; posting recomputes them under lock.
       await sql`UPDATE stocktake_line l SET
                   book_quantity = coalesce((SELECT b.quantity FROM stock_balance b, stocktake s
@@ -285,9 +299,7 @@ async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser
     spec.kind === 'stocktake'
       ? sql`SELECT l.*, ${materialCols} FROM ${line} l JOIN d ON ${parent} = d.id JOIN material m ON m.id = l.material_id`
       : sql`UPDATE ${line} l
-               SET base_quantity = CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN l.quantity
-                                        ELSE round(l.quantity * (SELECT c.factor FROM material_unit_conversion c
-                                                                  WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id), 4) END
+               SET base_quantity = ${BASE_QUANTITY}
               FROM d, material m
              WHERE ${parent} = d.id AND m.id = l.material_id
          RETURNING l.*, ${materialCols}`;

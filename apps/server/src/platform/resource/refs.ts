@@ -78,7 +78,15 @@ export function labelOfTable(table: string | undefined): string | undefined {
   if (!table) return undefined;
   for (const def of RESOURCES) {
     if (def.table === table) return def.label;
-    for (const l of def.lines ?? []) if (l.table === table) return `${def.label}${l.label}`;
+    for (const l of def.lines ?? []) if (l.table === table) return joinLabels(def.label, l.label);
   }
   return undefined;
+}
+
+/** 产品BOM + BOM明细 → 产品BOM明细; 销售订单 + 订单明细 → 销售订单明细; 入库单 + 明细 → 入库单明细. */
+export function joinLabels(head: string, line: string): string {
+  for (let n = Math.min(head.length, line.length); n > 0; n--) {
+    if (head.endsWith(line.slice(0, n))) return head + line.slice(n);
+  }
+  return head + line;
 }

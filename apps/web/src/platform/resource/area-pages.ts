@@ -5,28 +5,51 @@ import type { PageComponent } from '../../app/page-registry.ts';
 
 /** Loads the component of one route (a chunk per page). */
 export type PageLoader = () => Promise<PageComponent>;
+type TableLoader = () => Promise<Record<string, PageLoader>>;
+
+/** Every page table registered here, with the route paths it may serve. */
+const TABLES: { paths: string[]; load: TableLoader }[] = [];
 
 /**
- * Every page of a menu area (e.g. /factory-info), each resolved on first visit through the
- * area's page table (itself a lazy chunk holding the definitions): the entry chunk carries only
- * the paths, from the menu tree it already has. Area pages without an entry in the table open
- * the module placeholder.
+ * Routes served through a page table (itself a lazy chunk holding the definitions), each
+ * resolved on first visit: the entry chunk carries only the paths. Paths without an entry in
+ * the table open the module placeholder.
  */
-export function areaPages(
-  prefix: string,
-  loadTable: () => Promise<Record<string, PageLoader>>,
+export function tablePages(
+  paths: readonly string[],
+  loadTable: TableLoader,
 ): Record<string, LazyExoticComponent<PageComponent>> {
+  TABLES.push({ paths: [...paths], load: loadTable });
   const out: Record<string, LazyExoticComponent<PageComponent>> = {};
-  for (const node of flattenMenu(MENU_TREE)) {
-    const path = node.path;
-    if (node.type !== '2' || !path?.startsWith(`${prefix}/`)) continue;
+  for (const path of paths) {
     out[path] = lazy(async () => {
-      const table = await loadTable();
-      const load = table[path];
+      const load = (await loadTable())[path];
       if (load) return { default: await load() };
       const placeholder = await loadModulePage();
       return { default: placeholder.ModulePage };
     });
   }
   return out;
+}
+
+/** Every page of a menu area (e.g. /factory-info), from the menu tree the entry already has. */
+export function areaPages(prefix: string, loadTable: TableLoader) {
+  const paths = flattenMenu(MENU_TREE)
+    .filter((n) => n.type === '2' && n.path?.startsWith(`${prefix}/`))
+    .map((n) => n.path as string);
+  return tablePages(paths, loadTable);
+}
+
+/** Paths that page tables route somewhere (the rest open the placeholder). */
+export async function tablePaths(): Promise<{ routed: Set<string>; built: Set<string> }> {
+  const tables = await Promise.all(TABLES.map(async (t) => ({ paths: t.paths, table: await t.load() })));
+  const routed = new Set<string>();
+  const built = new Set<string>();
+  for (const { paths, table } of tables) {
+    for (const p of paths) {
+      routed.add(p);
+      if (table[p]) built.add(p);
+    }
+  }
+  return { routed, built };
 }

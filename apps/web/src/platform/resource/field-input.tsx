@@ -117,9 +117,9 @@ export function FieldInput({
         <InputNumber<string>
           {...common}
           stringMode
-          value={value === null || value === undefined ? null : String(value)}
+          value={value === null || value === undefined ? null : inputDecimal(f, String(value))}
           onChange={(v) => onChange?.(v === null || v === '' ? null : v)}
-          precision={precisionOf(f)}
+          precision={f.kind === 'money' || f.kind === 'price' ? undefined : precisionOf(f)}
           style={{ width: '100%' }}
           placeholder={placeholder ?? (compact ? undefined : `请输入${f.label}`)}
         />
@@ -190,4 +190,15 @@ export function FieldInput({
     case 'json':
       return <KeyValueEditor id={id} value={value} onChange={onChange} disabled={disabled} />;
   }
+}
+
+/**
+ * Money and prices as a form shows them: at least 2 places, more only when they count
+ * (18.5 → 18.50, 3.141500 → 3.1415), never the 6 places of the stored scale.
+ */
+export function inputDecimal(f: FieldDef, text: string): string {
+  const m = /^(-?\d+)\.(\d+)$/.exec(text);
+  if (!m || (f.kind !== 'money' && f.kind !== 'price')) return text;
+  const significant = m[2].replace(/0+$/, '');
+  return `${m[1]}.${significant.length > 2 ? significant : significant.padEnd(2, '0')}`;
 }

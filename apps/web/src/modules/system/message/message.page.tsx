@@ -1,4 +1,5 @@
 import { CheckOutlined } from '@ant-design/icons';
+import { MESSAGE_KINDS, type MessageKind, messageKindLabel } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Segmented, Table, type TableProps, Tag } from 'antd';
 import { useState } from 'react';
@@ -64,7 +65,12 @@ export function MessagePage() {
       ),
     },
     { title: '内容', dataIndex: 'content', ellipsis: true },
-    { title: '类型', dataIndex: 'kind', width: 100, render: (k: string) => <Tag>{k || '通知'}</Tag> },
+    {
+      title: '类型',
+      dataIndex: 'kind',
+      width: 100,
+      render: (k: string) => <Tag color={MESSAGE_KINDS[k as MessageKind]?.color}>{messageKindLabel(k)}</Tag>,
+    },
     {
       title: '时间',
       dataIndex: 'createdAt',

@@ -1,0 +1,13 @@
+/** The kinds of in-app message (消息中心), with the label and tag colour users see. */
+export const MESSAGE_KINDS = {
+  system: { label: '系统通知', color: 'blue' },
+  export: { label: '导出', color: 'green' },
+  'stock-alert': { label: '库存预警', color: 'orange' },
+} as const satisfies Record<string, { label: string; color: string }>;
+
+export type MessageKind = keyof typeof MESSAGE_KINDS;
+
+/** The Chinese label of a message kind; never the raw code. */
+export function messageKindLabel(kind: string | null | undefined): string {
+  return (kind && MESSAGE_KINDS[kind as MessageKind]?.label) || '通知';
+}
