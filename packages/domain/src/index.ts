@@ -33,6 +33,7 @@ export * from './resources/sysenum.resource.ts';
 export * from './resources/warehouse-management.resource.ts';
 export * from './resources/workshop.resource.ts';
 export * from './sales/sale-order.resource.ts';
+export * from './sales/stock-up-order.resource.ts';
 export * from './system/message-kinds.ts';
 export type { LedgerSummary } from './warehouse/ledger.ts';
 export * from './warehouse/stock-docs.resource.ts';

@@ -2,6 +2,7 @@ import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { saleOrderResource } from '../sales/sale-order.resource.ts';
+import { stockUpOrderResource } from '../sales/stock-up-order.resource.ts';
 import {
   stockInboundResource,
   stockOutboundResource,
@@ -40,6 +41,7 @@ import { workshopResource } from './workshop.resource.ts';
 export const RESOURCES: ResourceDef[] = [
   // 销售管理
   saleOrderResource,
+  stockUpOrderResource,
   // 生产部 › 请购单
   purchaseRequisitionResource,
   // 采购管理

@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { type ResourceHooks, registerResource } from '../../platform/resource/crud.ts';
 import { registerExcel } from '../../platform/resource/excel.ts';
 import { purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
-import { saleOrderHooks } from '../sales/index.ts';
+import { saleOrderHooks, stockUpHooks } from '../sales/index.ts';
 import { DOC_HOOKS } from '../warehouse/index.ts';
 import { bomHooks, bomRoutes } from './bom.ts';
 import { materialHooks, materialRoutes, templateHooks } from './material.ts';
@@ -15,6 +15,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   'material-template': templateHooks,
   ...DOC_HOOKS,
   'sale-order': saleOrderHooks,
+  'stock-up-order': stockUpHooks,
   'purchase-order': purchaseOrderHooks,
   'purchase-requisition': requisitionHooks,
 };

@@ -129,3 +129,34 @@ export async function percentSetting(db: Db, key: string): Promise<Decimal> {
 
 /** A base-unit quantity as messages show it (at most 4 decimals, no trailing zeros). */
 export const qty = (d: Decimal.Value) => new Decimal(d).toDecimalPlaces(4).toString();
+
+/** Where a document keeps its lines, and which line date defaults to which header date. */
+export interface LineTables {
+  table: 'purchase_requisition' | 'stock_up_order';
+  lineTable: 'purchase_requisition_line' | 'stock_up_order_line';
+  parentColumn: 'purchase_requisition_id' | 'stock_up_order_id';
+  /** A line date left empty takes the header's: [line column, header column]. */
+  date: [string, string];
+}
+
+/**
+ * After saving a document of quantities without prices (请购单, 备货单): each line's base-unit
+ * quantity (quantity × the unit's factor) and its date defaulted from the header, in one statement.
+ */
+export async function fillLineBases(db: Db, t: LineTables, id: number) {
+  const [lineDate, headerDate] = t.date;
+  await sql`
+    UPDATE ${sql.table(t.lineTable)} l SET
+      base_quantity = l.quantity * CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
+        ELSE (SELECT c.factor FROM material_unit_conversion c WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END,
+      ${sql.ref(lineDate)} = COALESCE(${sql.ref(`l.${lineDate}`)}, ${sql.ref(`h.${headerDate}`)})
+      FROM material m, ${sql.table(t.table)} h
+     WHERE ${sql.ref(`l.${t.parentColumn}`)} = ${id} AND m.id = l.material_id AND h.id = ${sql.ref(`l.${t.parentColumn}`)}`.execute(
+    db,
+  );
+}
+
+/** A document's date not before another (需求日期 not before 请购日期…), as a field error. */
+export function assertNotBefore(data: Record<string, any>, later: string, earlier: string, message: string) {
+  if (data[later] < data[earlier]) throw badRequest(message, [{ field: later, message }]);
+}

@@ -16,7 +16,7 @@ import {
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
-import { qty, unitErrors } from '../orders/order-lines.ts';
+import { assertNotBefore, fillLineBases, type LineTables, qty, unitErrors } from '../orders/order-lines.ts';
 
 // A cycle, used only at call time: purchase orders check requisition links, 生成采购订单 makes orders.
 import { purchaseOrderHooks } from './purchase-order.ts';
@@ -30,6 +30,13 @@ import { purchaseOrderHooks } from './purchase-order.ts';
  */
 
 export const REQUISITION_PREFIX = 'QG';
+
+const LINES: LineTables = {
+  table: 'purchase_requisition',
+  lineTable: 'purchase_requisition_line',
+  parentColumn: 'purchase_requisition_id',
+  date: ['required_date', 'required_date'],
+};
 
 /** Requisition states whose lines may be ordered. */
 const ORDERABLE = ['approved', 'partly-ordered'];
@@ -48,25 +55,11 @@ export const requisitionHooks: ResourceHooks = lifecycleHooks(purchaseRequisitio
     return { deptId: r.rows[0]?.deptId ?? null };
   },
   async validate({ db }, data) {
-    if (data.requiredDate < data.requestDate) {
-      throw badRequest('需求日期不能早于请购日期', [
-        { field: 'requiredDate', message: '需求日期不能早于请购日期' },
-      ]);
-    }
+    assertNotBefore(data, 'requiredDate', 'requestDate', '需求日期不能早于请购日期');
     const errors = await unitErrors(db, data.lines ?? []);
     if (errors.length) throw badRequest(errors[0].message, errors);
   },
-  async afterSave({ db }, id) {
-    await sql`
-      UPDATE purchase_requisition_line l SET
-        base_quantity = l.quantity * CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
-          ELSE (SELECT c.factor FROM material_unit_conversion c WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END,
-        required_date = COALESCE(l.required_date, r.required_date)
-        FROM material m, purchase_requisition r
-       WHERE l.purchase_requisition_id = ${id} AND m.id = l.material_id AND r.id = l.purchase_requisition_id`.execute(
-      db,
-    );
-  },
+  afterSave: ({ db }, id) => fillLineBases(db, LINES, id),
 });
 
 export const requisitionTransitions: Record<string, TransitionHandlers> = {

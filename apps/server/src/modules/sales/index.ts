@@ -1,11 +1,14 @@
 import type { App } from '../../app.ts';
 import { saleOrderRoutes } from './sale-order.ts';
 import { shippingRoutes } from './shipping.ts';
+import { stockUpRoutes } from './stock-up.ts';
 
 export { saleOrderHooks } from './sale-order.ts';
+export { stockUpHooks } from './stock-up.ts';
 
-/** 销售管理: the routes beyond the resource kit's (lifecycle transitions, 销售仓库 shipping and returns). */
+/** 销售管理: the routes beyond the resource kit's (lifecycle transitions of 销售订单 and 备货单, 销售仓库 shipping and returns). */
 export function salesRoutes(app: App) {
   saleOrderRoutes(app);
   shippingRoutes(app);
+  stockUpRoutes(app);
 }

@@ -1,10 +1,11 @@
-import { saleOrderResource } from '@ringmes/domain';
+import { saleOrderResource, stockUpOrderResource } from '@ringmes/domain';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 
 /** 销售管理: the documents' list/add/edit/detail screens from the kit, lifecycle buttons included. */
 export const SALES_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(saleOrderResource),
+  ...resourcePageLoaders(stockUpOrderResource),
   '/sale-manage/sales-warehouse': () =>
     import('./sales-warehouse.page.tsx').then((m) => m.SalesWarehousePage),
 };
