@@ -282,6 +282,25 @@ describe('what a round trip may not do', () => {
     const stale = await editCall(so, rec.id, { ...after, version: after.version + 5 });
     expect(stale.status).toBe(409);
 
+    // A stock document sent back as posted stays a draft: posting moves stock, an edit never does.
+    const inbound = RESOURCES.find((d) => d.name === 'stock-inbound') as ResourceDef;
+    const doc = await f.create(inbound.name);
+    const docRead = await info(inbound, doc.id);
+    const posted = await editCall(inbound, doc.id, {
+      ...docRead,
+      status: 'posted',
+      postedAt: '2026-01-01 00:00:00',
+      postedById: 1,
+      lines: docRead.lines.map((l: any) => ({ ...l, baseQuantity: '999' })),
+    });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    expect(await info(inbound, doc.id)).toMatchObject({ status: 'draft', postedAt: null, postedById: null });
+    const balance = await t.call('GET', '/api/v1/stock-balance/page', {
+      token,
+      query: { materialId: docRead.lines[0].materialId },
+    });
+    expect(balance.body.result.total).toBe(0);
+
     const u = (await t.call('GET', '/api/v1/user/list', { token, query: { userName: 'admin' } })).body.result
       .list[0];
     const ur = await t.call('PUT', '/api/v1/user/newUpdateUser', {
