@@ -33,6 +33,8 @@ export interface Factory {
   create(name: string, overrides?: Record<string, unknown>): Promise<Record<string, any>>;
   /** A valid body with every required field (and lines) filled. */
   body(def: ResourceDef, overrides?: Record<string, unknown>): Promise<Record<string, any>>;
+  /** Valid items of one line list (at least one, each with its required fields). */
+  lines(line: LineDef): Promise<Record<string, any>[]>;
 }
 
 export function factory(t: TestApp, token: () => Promise<string>): Factory {
@@ -87,6 +89,7 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
   }
 
   const api: Factory = {
+    lines: lineBody,
     async body(def, overrides = {}) {
       const b: Record<string, any> = {};
       for (const f of def.fields) {

@@ -4,7 +4,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
-import { zx } from '../../platform/http/validation.ts';
+import { AUDIT_KEYS, editBody, type RoundTrip, zx } from '../../platform/http/validation.ts';
 
 interface DeptNode {
   id: number;
@@ -26,6 +26,9 @@ const fields = {
   phone: zx.text(30).optional().nullable(),
   status: zx.flag.optional(),
 };
+
+/** A department as the tree answers it goes back: its audit columns and sub-tree are dropped. */
+const DEPT_ROUND_TRIP: RoundTrip = { answerOnly: [...AUDIT_KEYS, 'childDept'] };
 
 export function deptRoutes(app: App) {
   route(app, {
@@ -101,7 +104,10 @@ export function deptRoutes(app: App) {
     method: 'PUT',
     url: '/api/v1/dept/updateDept',
     permission: 'system:dept:edit',
-    body: z.strictObject({ id: zx.id, ...fields, deptName: fields.deptName.optional(), version: zx.version }),
+    body: editBody(
+      { id: zx.id, ...fields, deptName: fields.deptName.optional(), version: zx.version },
+      DEPT_ROUND_TRIP,
+    ),
     async handler({ body, user, req, app: { db } }) {
       const { id, version, ...changes } = body;
       return db.transaction().execute(async (trx) => {

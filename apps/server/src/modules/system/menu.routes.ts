@@ -4,7 +4,14 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
-import { idParams, zx } from '../../platform/http/validation.ts';
+import {
+  AUDIT_KEYS,
+  editBody,
+  idParams,
+  type RoundTrip,
+  refuseChanged,
+  zx,
+} from '../../platform/http/validation.ts';
 import { allMenus, toTree } from './menu.service.ts';
 
 const fields = {
@@ -25,6 +32,15 @@ const fields = {
   menuStatus: zx.flag.optional(),
   location: z.number().int().min(0).max(100000).optional(),
   parameter: zx.text(500).optional(),
+};
+
+/**
+ * A menu node as info or the tree answers it goes back: audit columns, its seed key and its
+ * children are dropped; `id` and `menuId` must be its own.
+ */
+const MENU_ROUND_TRIP: RoundTrip = {
+  answerOnly: [...AUDIT_KEYS, 'menuKey', 'children'],
+  fixed: { id: '菜单编号', menuId: '菜单编号' },
 };
 
 export function menuRoutes(app: App) {
@@ -81,14 +97,16 @@ export function menuRoutes(app: App) {
     url: '/api/v1/menu/edit/:id',
     permission: 'system:menu:edit',
     params: idParams,
-    body: z.strictObject({
-      ...fields,
-      menuName: fields.menuName.optional(),
-      nodeType: fields.nodeType.optional(),
-      version: zx.version,
-    }),
+    body: editBody(
+      {
+        ...fields,
+        menuName: fields.menuName.optional(),
+        nodeType: fields.nodeType.optional(),
+        version: zx.version,
+      },
+      MENU_ROUND_TRIP,
+    ),
     async handler({ params, body, user, req, app: { db, sessions } }) {
-      const { version, ...changes } = body;
       const row = await db.transaction().execute(async (trx) => {
         const before = await trx
           .selectFrom('menu')
@@ -97,6 +115,8 @@ export function menuRoutes(app: App) {
           .forUpdate()
           .executeTakeFirst();
         if (!before) throw notFound('菜单不存在');
+        refuseChanged(body, { ...before, menuId: before.id }, MENU_ROUND_TRIP);
+        const { version, ...changes } = body;
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
         if (changes.parentId) {
           const r = await sql<{ id: number }>`

@@ -7,7 +7,14 @@ import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
-import { idParams, zx } from '../../platform/http/validation.ts';
+import {
+  AUDIT_KEYS,
+  editBody,
+  idParams,
+  type RoundTrip,
+  refuseChanged,
+  zx,
+} from '../../platform/http/validation.ts';
 import { paginate, pagingFields } from '../../platform/paging.ts';
 import { assertAdminRemains, assertHolds } from './user.service.ts';
 
@@ -22,6 +29,9 @@ const fields = {
   remark: zx.text(500).optional().nullable(),
   menuIds: z.array(zx.id).max(5000).optional(),
 };
+
+/** A role as info or page answers it goes back: audit columns and its user count are dropped. */
+const ROLE_ROUND_TRIP: RoundTrip = { answerOnly: [...AUDIT_KEYS, 'userCount'], fixed: { id: '角色编号' } };
 
 function roleQuery(db: Db) {
   return db
@@ -152,16 +162,20 @@ export function roleRoutes(app: App) {
     url: '/api/v1/role/edit/:id',
     permission: 'system:role:edit',
     params: idParams,
-    body: z.strictObject({
-      ...fields,
-      roleName: fields.roleName.optional(),
-      roleKey: fields.roleKey.optional(),
-      version: zx.version,
-    }),
+    body: editBody(
+      {
+        ...fields,
+        roleName: fields.roleName.optional(),
+        roleKey: fields.roleKey.optional(),
+        version: zx.version,
+      },
+      ROLE_ROUND_TRIP,
+    ),
     async handler({ params, body, user, req, app: { db, sessions } }) {
-      const { menuIds, version, ...data } = body;
       await db.transaction().execute(async (trx) => {
         const before = await getRole(trx, params.id);
+        refuseChanged(body, before, ROLE_ROUND_TRIP);
+        const { menuIds, version, ...data } = body;
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
         const changes = Object.keys(data).length > 0 || menuIds !== undefined;
         if (before.roleKey === 'admin' && changes && !user.isAdmin) {

@@ -13,7 +13,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
-import { zx } from '../../platform/http/validation.ts';
+import { AUDIT_KEYS, editBody, type RoundTrip, refuseChanged, zx } from '../../platform/http/validation.ts';
 import { ALL_ROWS_MAX, paginate, pagingFields } from '../../platform/paging.ts';
 import { optionQueryFields } from '../../platform/resource/options.ts';
 import {
@@ -52,12 +52,15 @@ const profile = {
 };
 
 const addBody = z.strictObject({ userName, passWord: password, ...profile });
-const updateBody = z.strictObject({
-  userId: zx.id,
-  ...profile,
-  firstName: profile.firstName.optional(),
-  version: zx.version,
-});
+/** A user row as `list` answers it goes back: its labels and audit columns are dropped, its name must not change. */
+const USER_ROUND_TRIP: RoundTrip = {
+  answerOnly: [...AUDIT_KEYS, 'deptName', 'roleNames'],
+  fixed: { userName: '用户名' },
+};
+const updateBody = editBody(
+  { userId: zx.id, ...profile, firstName: profile.firstName.optional(), version: zx.version },
+  USER_ROUND_TRIP,
+);
 
 async function checkRefs(db: Db, deptId: number | null | undefined, roleIds: number[] | undefined) {
   if (deptId) {
@@ -224,6 +227,7 @@ export function userRoutes(app: App) {
           .forUpdate()
           .executeTakeFirst();
         if (!before) throw notFound('用户不存在');
+        refuseChanged(body, before, USER_ROUND_TRIP);
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
         if (userId === user.id && fields.status === '0') throw conflict('不能停用当前登录的账号');
         await checkRefs(trx, fields.deptId, roleIds);

@@ -2,10 +2,18 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 
 /**
+ * A turn of the event loop. PGlite runs each statement synchronously in WebAssembly; awaited one
+ * after another (a transaction's statements, the queue of waiting requests) they would hold the
+ * loop for the whole queue, and timers, sockets and other requests' parsing would wait behind it.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Presents one PGlite instance as a Kysely `PostgresPool` of size one. PGlite is a single
  * backend, so a connection is handed to one user at a time (a transaction keeps it until it
  * commits); other callers queue. This keeps "one SQL dialect": Kysely's Postgres driver runs
- * the same statements here and on a real server.
+ * the same statements here and on a real server. Every statement first gives the event loop a
+ * turn (`nextTurn`), so the loop is never held longer than one statement.
  */
 export function pglitePool(db: PGlite): PostgresPool {
   let busy = false;
@@ -13,6 +21,7 @@ export function pglitePool(db: PGlite): PostgresPool {
 
   const client: PostgresPoolClient = {
     async query(sql: string, parameters: ReadonlyArray<unknown>) {
+      await nextTurn();
       // Like node-postgres: no parameters → simple protocol, which also runs several statements
       // (migrations); otherwise the extended protocol with bound parameters.
       if (parameters.length === 0) {

@@ -33,6 +33,88 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, what: stri
   throw new AppError(400, '400', message, errors);
 }
 
+/**
+ * The round trip of an edit: a client reads a record (info, a page row, a tree node), changes
+ * a field and sends the whole object back. One rule for every edit body:
+ * - `answerOnly` keys — what the server answers but never takes: audit columns, labels of
+ *   references (`deptName`), derived values, nested trees (`childDept`), server-managed states
+ *   and totals — are dropped from the body whatever they hold, so nothing server-managed is ever
+ *   assigned from it;
+ * - `fixed` keys (the record's id, a user name) are accepted only unchanged: `refuseChanged`
+ *   answers 400 naming each one that differs from the stored record;
+ * - every other key must be in the schema: an unknown field stays a 400.
+ */
+export interface RoundTrip {
+  answerOnly: readonly string[];
+  /** Key → its Chinese name, for the refusal 「用户名不能修改」. */
+  fixed?: Readonly<Record<string, string>>;
+}
+
+/** Audit columns every record answers: never taken from a body. */
+export const AUDIT_KEYS = [
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'updatedBy',
+  'createdByName',
+  'updatedByName',
+];
+
+/** Drops the answer-only keys of an object before `schema` sees it (strict schemas then refuse the rest). */
+export function withoutAnswerOnly<T>(answerOnly: readonly string[], schema: z.ZodType<T>): z.ZodType<T> {
+  const drop = new Set(answerOnly);
+  return z.preprocess((v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    // Spread defines own properties (a JSON `__proto__` key stays a plain key), then the drop.
+    const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+    for (const k of drop) delete out[k];
+    return out;
+  }, schema) as unknown as z.ZodType<T>;
+}
+
+/** Where an edit body keeps the fixed values it was sent (not enumerable: never spread into a row). */
+const FIXED = Symbol('fixed');
+
+/**
+ * An edit body under the round-trip rule: `shape`, strict, with the answer-only keys dropped.
+ * The fixed keys are taken out of the parsed body (a handler can never store them) and kept
+ * for `refuseChanged`.
+ */
+export function editBody<S extends z.ZodRawShape>(
+  shape: S,
+  rule: RoundTrip,
+): z.ZodType<z.output<z.ZodObject<S, z.core.$strict>>> {
+  const keys = Object.keys(rule.fixed ?? {});
+  const fixed = Object.fromEntries(keys.map((k) => [k, z.unknown().optional()]));
+  const strict = z.strictObject({ ...fixed, ...shape }).transform((v: Record<string, unknown>) => {
+    const sent: Record<string, unknown> = {};
+    const out: Record<string, unknown> = { ...v };
+    for (const k of keys) {
+      if (out[k] !== undefined) sent[k] = out[k];
+      delete out[k];
+    }
+    Object.defineProperty(out, FIXED, { value: sent, enumerable: false });
+    return out;
+  });
+  return withoutAnswerOnly(rule.answerOnly, strict) as any;
+}
+
+const sameValue = (a: unknown, b: unknown) => a === b || String(a ?? '').trim() === String(b ?? '').trim();
+
+/**
+ * The fixed keys of a round trip must come back as stored (or not at all): refuses (400) naming
+ * each one an `editBody` was sent changed.
+ */
+export function refuseChanged(body: object, stored: Record<string, any>, rule: RoundTrip): void {
+  const sent: Record<string, unknown> = (body as any)[FIXED] ?? {};
+  const errors: FieldError[] = [];
+  for (const [key, label] of Object.entries(rule.fixed ?? {})) {
+    if (key in sent && !sameValue(sent[key], stored[key]))
+      errors.push({ field: key, message: `${label}不能修改` });
+  }
+  if (errors.length) throw new AppError(400, '400', errors.map((e) => e.message).join('；'), errors);
+}
+
 /** Where in a parsed query, path or body a string (value or key) holds U+0000, which PostgreSQL text cannot store. */
 function nulAt(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;

@@ -7,12 +7,12 @@ import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
 import { type Permission, route } from '../http/route.ts';
-import { zx } from '../http/validation.ts';
+import { refuseChanged, zx } from '../http/validation.ts';
 import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, refTarget, targetOfResource } from './refs.ts';
-import { resourceSchemas } from './schema.ts';
+import { resourceRoundTrip, resourceSchemas } from './schema.ts';
 import { assertInScope, inScope, scopeGate } from './scope.ts';
 
 export interface HookCtx {
@@ -221,6 +221,7 @@ export async function updateRecord(
     .executeTakeFirst();
   if (!before) throw notFound(`${def.label}不存在或已被删除`);
   const stored = await getRecord(db, def, id);
+  refuseChanged(body, stored, resourceRoundTrip(def));
   if (version !== undefined && stored.version !== version) throw conflict(STALE_VERSION);
   const merged = { ...stored, ...changes };
   // Both the kind it is and the kind it becomes must be the user's.
@@ -344,13 +345,12 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       },
     });
   } else {
-    const withId = (schemas.update as z.ZodObject<any>).extend({ id: zx.id });
     route(app, {
       method: 'POST',
       url: `${base}/${edit.path}`,
       permission: perm(def, 'edit'),
       alsoAllowedBy: scopeGate(def, 'edit'),
-      body: withId,
+      body: schemas.updateById,
       async handler({ body, user, req, app: { db } }) {
         const { id, ...rest } = body as Record<string, any>;
         await db

@@ -1,6 +1,13 @@
-import { type FieldDef, type LineDef, lineFilters, type ResourceDef } from '@ringmes/domain';
+import {
+  type FieldDef,
+  fieldOf,
+  type LineDef,
+  lineFilters,
+  type ResourceDef,
+  refLabelKey,
+} from '@ringmes/domain';
 import { z } from 'zod';
-import { zx } from '../http/validation.ts';
+import { AUDIT_KEYS, editBody, type RoundTrip, withoutAnswerOnly, zx } from '../http/validation.ts';
 import { pagingFields } from '../paging.ts';
 
 const DIGITS: Record<string, [number, number]> = {
@@ -146,11 +153,35 @@ function bodyShape(fields: FieldDef[], mode: 'create' | 'update') {
   return shape;
 }
 
+/** What the server answers about fields but never takes: readonly values and reference labels. */
+function answerOnlyOf(fields: FieldDef[]): string[] {
+  return fields.flatMap((f) => [
+    ...(f.readonly ? [f.name] : []),
+    ...(f.kind === 'ref' || f.kind === 'refs' ? [refLabelKey(f)] : []),
+  ]);
+}
+
+/**
+ * The round-trip rule of a resource's edit (see `RoundTrip`): audit columns, readonly fields
+ * (document number, status, totals, approval) and reference labels are dropped; `id` must be
+ * the record's own.
+ */
+export function resourceRoundTrip(def: ResourceDef): RoundTrip {
+  return { answerOnly: [...AUDIT_KEYS, ...answerOnlyOf(def.fields)], fixed: { id: '记录编号' } };
+}
+
+/** A line as answered carries its parent, its number, audit columns, readonly values and labels. */
+function lineAnswerOnly(line: LineDef): string[] {
+  return [fieldOf(line.parentColumn), 'lineNo', ...AUDIT_KEYS, ...answerOnlyOf(line.fields)];
+}
+
 function lineSchema(line: LineDef, mode: 'create' | 'update') {
-  const item = z.strictObject({
+  const strict = z.strictObject({
+    // Lines are saved whole: a line's id is accepted back and not kept.
     id: z.number().int().positive().optional(),
-    ...bodyShape(line.fields, mode === 'create' ? 'create' : 'create'),
+    ...bodyShape(line.fields, 'create'),
   });
+  const item = mode === 'update' ? withoutAnswerOnly(lineAnswerOnly(line), strict) : strict;
   let arr = z
     .array(item, { error: `${line.label}必须是列表` })
     .max(line.max ?? 1000, `${line.label}最多 ${line.max ?? 1000} 行`);
@@ -160,7 +191,10 @@ function lineSchema(line: LineDef, mode: 'create' | 'update') {
 
 export interface ResourceSchemas {
   create: z.ZodType<Record<string, any>>;
+  /** The edit body of `edit/{id}`, under the round-trip rule (a sent `id` must be the record's). */
   update: z.ZodType<Record<string, any>>;
+  /** The edit body that names its record (`POST edit` with `id` in the body). */
+  updateById: z.ZodType<Record<string, any> & { id: number }>;
   query: z.ZodType<Record<string, any>>;
 }
 
@@ -175,11 +209,10 @@ export function resourceSchemas(def: ResourceDef): ResourceSchemas {
     (def.lines ?? []).map((l) => [l.name, lineSchema(l, 'update').optional()]),
   );
   const create = z.strictObject({ ...bodyShape(def.fields, 'create'), ...lines });
-  const update = z.strictObject({
-    ...bodyShape(def.fields, 'update'),
-    ...optionalLines,
-    version: zx.version,
-  });
+  const editShape = { ...bodyShape(def.fields, 'update'), ...optionalLines, version: zx.version };
+  const rule = resourceRoundTrip(def);
+  const update = editBody(editShape, rule);
+  const updateById = editBody({ ...editShape, id: zx.id }, { answerOnly: rule.answerOnly });
   const q: Record<string, z.ZodType> = { ...pagingFields, keyword: z.string().trim().max(100).optional() };
   const filters = [...def.fields, ...lineFilters(def).map((x) => x.field)];
   for (const f of filters) {
@@ -189,7 +222,7 @@ export function resourceSchemas(def: ResourceDef): ResourceSchemas {
     if (mode) Object.assign(q, filterSchema(f, mode));
   }
   if (def.parentField) q[def.parentField] ??= z.coerce.number().int().positive().optional();
-  return { create, update, query: z.strictObject(q) };
+  return { create, update, updateById, query: z.strictObject(q) };
 }
 
 /** Query parameters of one filter: `<name>`, or `<name>From` / `<name>To` for a range. */
