@@ -245,7 +245,6 @@ describe('what a round trip may not do', () => {
     const forged = {
       ...read,
       docNo: 'XS-FORGED',
-      status: 'approved',
       amount: '999999.00',
       taxAmount: '1.00',
       createdBy: 999,
@@ -260,6 +259,10 @@ describe('what a round trip may not do', () => {
         baseQuantity: '9',
       })),
     };
+    // A state never moves through an edit: sent changed it is refused by name, sent back as read it is kept.
+    const moved = await editCall(so, rec.id, { ...forged, status: 'approved' });
+    expect(moved.status).toBe(400);
+    expect(moved.body).toMatchObject({ message: '状态不能修改', errors: [{ field: 'status' }] });
     const r = await editCall(so, rec.id, forged);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const after = await info(so, rec.id);
@@ -282,18 +285,22 @@ describe('what a round trip may not do', () => {
     const stale = await editCall(so, rec.id, { ...after, version: after.version + 5 });
     expect(stale.status).toBe(409);
 
-    // A stock document sent back as posted stays a draft: posting moves stock, an edit never does.
+    // A stock document sent back as posted is refused and stays a draft: posting moves stock, an
+    // edit never does; its posting stamps are ignored.
     const inbound = RESOURCES.find((d) => d.name === 'stock-inbound') as ResourceDef;
     const doc = await f.create(inbound.name);
     const docRead = await info(inbound, doc.id);
-    const posted = await editCall(inbound, doc.id, {
+    const stamped = {
       ...docRead,
-      status: 'posted',
       postedAt: '2026-01-01 00:00:00',
       postedById: 1,
       lines: docRead.lines.map((l: any) => ({ ...l, baseQuantity: '999' })),
-    });
-    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    };
+    const posted = await editCall(inbound, doc.id, { ...stamped, status: 'posted' });
+    expect(posted.status).toBe(400);
+    expect(posted.body.errors).toEqual([{ field: 'status', message: '状态不能修改' }]);
+    const kept = await editCall(inbound, doc.id, stamped);
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
     expect(await info(inbound, doc.id)).toMatchObject({ status: 'draft', postedAt: null, postedById: null });
     const balance = await t.call('GET', '/api/v1/stock-balance/page', {
       token,

@@ -163,11 +163,16 @@ function answerOnlyOf(fields: FieldDef[]): string[] {
 
 /**
  * The round-trip rule of a resource's edit (see `RoundTrip`): audit columns, readonly fields
- * (document number, status, totals, approval) and reference labels are dropped; `id` must be
- * the record's own.
+ * (document number, totals, approval) and reference labels are dropped; `id` must be the
+ * record's own, and a document's `status` may come back only as it is (states move through
+ * their transitions, never through an edit: architecture.md refuses a `status` in a body).
  */
 export function resourceRoundTrip(def: ResourceDef): RoundTrip {
-  return { answerOnly: [...AUDIT_KEYS, ...answerOnlyOf(def.fields)], fixed: { id: '记录编号' } };
+  const status = def.fields.some((f) => f.name === 'status' && f.readonly);
+  return {
+    answerOnly: [...AUDIT_KEYS, ...answerOnlyOf(def.fields).filter((k) => !(status && k === 'status'))],
+    fixed: status ? { id: '记录编号', status: '状态' } : { id: '记录编号' },
+  };
 }
 
 /** A line as answered carries its parent, its number, audit columns, readonly values and labels. */
