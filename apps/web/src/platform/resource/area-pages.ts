@@ -1,6 +1,6 @@
 import { flattenMenu, MENU_TREE } from '@ringmes/domain';
 import { type LazyExoticComponent, lazy } from 'react';
-import { loadModulePage } from '../../app/chunks.ts';
+import { loadModulePage, registerPageLoader } from '../../app/chunks.ts';
 import type { PageComponent } from '../../app/page-registry.ts';
 
 /** Loads the component of one route (a chunk per page). */
@@ -20,13 +20,15 @@ export function areaPages(
   for (const node of flattenMenu(MENU_TREE)) {
     const path = node.path;
     if (node.type !== '2' || !path?.startsWith(`${prefix}/`)) continue;
-    out[path] = lazy(async () => {
+    const load = async () => {
       const table = await loadTable();
-      const load = table[path];
-      if (load) return { default: await load() };
+      const page = table[path];
+      if (page) return { default: await page() };
       const placeholder = await loadModulePage();
       return { default: placeholder.ModulePage };
-    });
+    };
+    registerPageLoader(path, load);
+    out[path] = lazy(load);
   }
   return out;
 }
