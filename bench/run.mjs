@@ -70,9 +70,14 @@ if (os.loadavg()[0] > os.cpus().length)
     '  note: the machine is busy with other work: measured throughput swings from round to round; ' +
       'CPU time per request (and what it projects) is steadier',
   );
+/** A scenario started above this 1-minute load average is flagged in the report. */
+const BUSY_LOAD = 1.5;
 const results = [];
 for (const s of selected) {
-  console.log(`\n▶ ${s.name}${s.description ? ` — ${s.description}` : ''}`);
+  const load1 = Math.round(os.loadavg()[0] * 100) / 100;
+  console.log(
+    `\n▶ ${s.name}${s.description ? ` — ${s.description}` : ''} (load average ${load1}${load1 > BUSY_LOAD ? ': busy, results may be distorted' : ''})`,
+  );
   const started = Date.now();
   const ctx = {
     root: ROOT,
@@ -90,16 +95,25 @@ for (const s of selected) {
     console.error(`  ✗ ${s.name} failed: ${error}`);
   }
   await cleanup();
-  results.push({ name: s.name, seconds: Math.round((Date.now() - started) / 100) / 10, error, rows });
+  results.push({
+    name: s.name,
+    loadAverage: load1,
+    busy: load1 > BUSY_LOAD,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    error,
+    rows,
+  });
 }
 
 // The table.
 const table = [['scenario', 'metric', 'value', 'unit', 'target', 'result']];
 for (const r of results) {
-  if (r.error) table.push([r.name, 'ERROR', r.error.split('\n')[0].slice(0, 70), '', '', 'FAIL']);
+  // A scenario started on a busy machine is flagged: its timings may be load, not the code.
+  const name = r.busy ? `${r.name} (load ${r.loadAverage}!)` : r.name;
+  if (r.error) table.push([name, 'ERROR', r.error.split('\n')[0].slice(0, 70), '', '', 'FAIL']);
   for (const row of r.rows) {
     table.push([
-      r.name,
+      name,
       row.metric,
       String(row.value),
       row.unit ?? '',
@@ -114,6 +128,11 @@ const line = (row) => row.map((c, i) => c + ' '.repeat(widths[i] - width(c))).jo
 console.log(`\n${line(table[0])}\n${widths.map((w) => '─'.repeat(w)).join('  ')}`);
 for (const row of table.slice(1)) console.log(line(row));
 
+const busy = results.filter((r) => r.busy);
+if (busy.length)
+  console.log(
+    `\nnote: ${busy.map((r) => `${r.name} (load ${r.loadAverage})`).join(', ')} started above a load average of ${BUSY_LOAD}: other work shared the CPUs, so timings there may be pessimistic`,
+  );
 const failed = results.filter((r) => r.error || r.rows.some((row) => row.pass === false));
 let commit;
 try {

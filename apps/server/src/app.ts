@@ -9,6 +9,7 @@ import { LoginThrottle } from './platform/auth/login-throttle.ts';
 import { SessionService } from './platform/auth/sessions.ts';
 import type { Database } from './platform/db/db.ts';
 import { AppError, fromDatabaseError, isConnectionError, unavailable } from './platform/errors.ts';
+import { compressJson } from './platform/http/compress.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -78,6 +79,7 @@ export async function buildApp(
   });
 
   app.addHook('preValidation', refuseNul);
+  app.addHook('onSend', (req, reply, payload) => compressJson(req, reply, payload));
 
   app.setErrorHandler((err: any, req, reply) => {
     let e: AppError | undefined = err instanceof AppError ? err : fromDatabaseError(err);
@@ -114,6 +116,8 @@ export async function buildApp(
       root: config.webDist,
       wildcard: false,
       index: false,
+      // scripts/compress.mjs of apps/web writes .br and .gz beside every text asset at build time.
+      preCompressed: true,
       setHeaders(res: any, file: string) {
         // Hashed assets never change; everything else is revalidated. (@fastify/static hands over
         // the Fastify reply here, older versions the raw response.)

@@ -36,7 +36,7 @@ export async function main() {
   try {
     const applied = await migrate(database.db);
     if (applied.length) console.log(`[ringmes] 已应用迁移：${applied.join(', ')}`);
-    seeded = await seed(database.db, config);
+    seeded = await seed(database.db, config, (msg) => console.log(`[ringmes] ${msg}`));
     app = await buildApp(database, config);
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -174,9 +174,12 @@ export async function downloadWorkbook(t: TestApp, token: string, fileName: stri
     method: 'GET',
     url: '/common/download',
     query: { fileName },
-    headers: { authorization: `Bearer ${token}` },
+    // As a browser asks: a download must reach it as the file itself, never re-encoded.
+    headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
   });
   if (r.statusCode !== 200) throw new Error(`download ${fileName}: ${r.statusCode} ${r.body}`);
+  if (r.headers['content-encoding'])
+    throw new Error(`download ${fileName} sent ${r.headers['content-encoding']}`);
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(r.rawPayload as any);
   return wb;

@@ -11,6 +11,9 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(web, 'assets'));
   fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>RingMES</title>');
   fs.writeFileSync(path.join(web, 'assets', 'app-123.js'), 'console.log(1)');
+  // As apps/web/scripts/compress.mjs leaves them beside each asset (contents marked to tell apart).
+  fs.writeFileSync(path.join(web, 'assets', 'app-123.js.br'), 'BROTLI');
+  fs.writeFileSync(path.join(web, 'assets', 'app-123.js.gz'), 'GZIP');
   t = await createTestApp({ webDist: web });
 });
 afterAll(async () => {
@@ -38,5 +41,25 @@ describe('web app serving', () => {
     expect(miss.json().code).toBe('404');
     const file = await t.app.inject({ url: '/assets/missing.js' });
     expect(file.statusCode).toBe(404);
+  });
+
+  it('serves the precompressed file the browser accepts, brotli first, still immutable', async () => {
+    const cases: [string | undefined, string | undefined, string][] = [
+      ['gzip, deflate, br, zstd', 'br', 'BROTLI'],
+      ['gzip', 'gzip', 'GZIP'],
+      [undefined, undefined, 'console.log(1)'],
+    ];
+    for (const [accept, encoding, body] of cases) {
+      const r = await t.app.inject({
+        url: '/assets/app-123.js',
+        headers: accept ? { 'accept-encoding': accept } : {},
+      });
+      expect(r.statusCode, accept).toBe(200);
+      expect(r.headers['content-encoding'], accept).toBe(encoding);
+      expect(r.headers['content-type']).toMatch(/javascript/);
+      expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(r.headers.vary).toMatch(/accept-encoding/i);
+      expect(r.body).toBe(body);
+    }
   });
 });

@@ -98,7 +98,12 @@ const DEMO_USERS: { userName: string; firstName: string; dept: string; role: str
  * Seeds an empty database (`demo` by default, `minimal` or `none`); on a database that already
  * has users it only adds the menu nodes of a newer release.
  */
-export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'>): Promise<SeedResult> {
+export async function seed(
+  db: Db,
+  config: Pick<Config, 'seed' | 'adminPassword'>,
+  /** Progress lines for the console (`npm start` prints them while the demo seed runs). */
+  progress: (message: string) => void = () => {},
+): Promise<SeedResult> {
   const hasUsers = await db.selectFrom('appUser').select('id').limit(1).executeTakeFirst();
   if (hasUsers) {
     await db.transaction().execute((trx) => syncMenus(trx));
@@ -146,6 +151,12 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
       .execute();
     if (mode !== 'demo') return;
 
+    const t0 = Date.now();
+    const step = async (n: number, what: string, fn: () => Promise<unknown>) => {
+      progress(`正在生成演示数据 ${n}/5：${what}…`);
+      await fn();
+    };
+    progress('正在生成演示数据 1/5：部门、角色与账号…');
     const deptIds = new Map<string, number>();
     for (const [i, [name, parent]] of DEMO_DEPTS.entries()) {
       const row = await trx
@@ -215,12 +226,14 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
         .values({ userId: row.id, roleId: roleIds.get(u.role) as number })
         .execute();
     }
-    await seedDemoMasterData(trx);
-    await seedDemoStock(trx, admin.id);
-    await seedDemoSales(trx, seedUser(admin.id));
-    await seedDemoPurchase(trx, seedUser(admin.id));
-    await seedDemoRequisitions(trx, seedUser(admin.id));
-    await stampStockDocuments(trx);
+    await step(2, '工厂、物料、工艺与客商', () => seedDemoMasterData(trx));
+    await step(3, '入库、出库、调拨与盘点', () => seedDemoStock(trx, admin.id));
+    await step(4, '销售订单与发货', () => seedDemoSales(trx, seedUser(admin.id)));
+    await step(5, '采购订单、收货与请购单', async () => {
+      await seedDemoPurchase(trx, seedUser(admin.id));
+      await seedDemoRequisitions(trx, seedUser(admin.id));
+      await stampStockDocuments(trx);
+    });
     await trx
       .insertInto('message')
       .values({
@@ -230,6 +243,7 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
         kind: 'system',
       })
       .execute();
+    progress(`演示数据已生成（${((Date.now() - t0) / 1000).toFixed(1)} 秒）`);
   });
   return { mode, generatedAdminPassword: generated };
 }

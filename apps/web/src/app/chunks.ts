@@ -14,3 +14,22 @@ export function prefetchAppChunks(): void {
   if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
   else setTimeout(run, 800);
 }
+
+const pageLoaders = new Map<string, () => Promise<unknown>>();
+
+/** Remembers how to load the chunks of a route's page, for `preloadPage`. */
+export function registerPageLoader(path: string, load: () => Promise<unknown>): void {
+  pageLoaders.set(path, load);
+}
+
+/**
+ * Starts loading the chunks of the page at `path` (and the shell) now, e.g. while the sign-in
+ * request is in flight, so the page does not wait for them in two serial steps after it.
+ * Dynamic imports are cached: the router's own load later reuses them.
+ */
+export function preloadPage(path: string): void {
+  void loadShell().catch(() => undefined);
+  void pageLoaders
+    .get(path.split(/[?#]/)[0])?.()
+    .catch(() => undefined);
+}

@@ -4,7 +4,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { loadBuiltPages } from '../app/built-pages.ts';
-import { prefetchAppChunks } from '../app/chunks.ts';
+import { prefetchAppChunks, preloadPage } from '../app/chunks.ts';
 import { Logo } from '../app/logo.tsx';
 import { safeRedirect } from '../app/navigation.ts';
 import { login, useSession } from '../app/session.ts';
@@ -56,6 +56,8 @@ export function LoginPage() {
   const onFinish = async (values: Values) => {
     setSubmitting(true);
     setError(null);
+    // The page to open after sign-in loads while the sign-in request is in flight.
+    preloadPage(redirect);
     try {
       await login(values.userName, values.passWord);
       navigate(redirect, { replace: true });

@@ -17,9 +17,9 @@ export interface MenuRow {
 }
 
 export interface MenuItem {
-  id: number;
+  id?: number;
   menuId: number;
-  parentId: number | null;
+  parentId?: number | null;
   menuPath: string;
   menuName: string;
   menuStatus: string;
@@ -28,7 +28,7 @@ export interface MenuItem {
   menuPermissions: string;
   location: number;
   parameter: string;
-  version: number;
+  version?: number;
   children: MenuItem[];
 }
 
@@ -74,13 +74,16 @@ export async function grantedMenus(db: Db, user: AuthUser): Promise<MenuRow[]> {
   return r.rows;
 }
 
-export function toTree(rows: MenuRow[]): MenuItem[] {
+/**
+ * The menu rows as a tree. `profile` answers the shape `getUserByToken` promises and nothing more
+ * (menuId, menuPath, menuName, menuStatus, menuIco, nodeType, menuPermissions, location,
+ * parameter, children): no `id`, `parentId` or `version`, which only the menu editor needs.
+ */
+export function toTree(rows: MenuRow[], shape: 'editor' | 'profile' = 'editor'): MenuItem[] {
   const byId = new Map<number, MenuItem>();
   for (const r of rows) {
-    byId.set(r.id, {
-      id: r.id,
+    const node: MenuItem = {
       menuId: r.id,
-      parentId: r.parentId,
       menuPath: r.menuPath ?? '',
       menuName: r.menuName,
       menuStatus: r.menuStatus,
@@ -89,13 +92,17 @@ export function toTree(rows: MenuRow[]): MenuItem[] {
       menuPermissions: r.menuPermissions ?? '',
       location: r.location,
       parameter: r.parameter ?? '',
-      version: r.version,
       children: [],
-    });
+    };
+    byId.set(
+      r.id,
+      shape === 'editor' ? { id: r.id, parentId: r.parentId, ...node, version: r.version } : node,
+    );
   }
   const roots: MenuItem[] = [];
-  for (const item of byId.values()) {
-    const parent = item.parentId === null ? undefined : byId.get(item.parentId);
+  for (const r of rows) {
+    const item = byId.get(r.id) as MenuItem;
+    const parent = r.parentId === null ? undefined : byId.get(r.parentId);
     if (parent) parent.children.push(item);
     else roots.push(item);
   }

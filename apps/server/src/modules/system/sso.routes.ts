@@ -86,7 +86,7 @@ export function ssoRoutes(app: App) {
       return {
         ...info,
         permissions: user.isAdmin ? ['*:*:*'] : [...user.permissions].sort(),
-        menuList: toTree(menus),
+        menuList: toTree(menus, 'profile'),
       };
     },
   });

@@ -1,6 +1,6 @@
 import { flattenMenu, MENU_TREE } from '@ringmes/domain';
 import { type LazyExoticComponent, lazy } from 'react';
-import { loadModulePage } from '../../app/chunks.ts';
+import { loadModulePage, registerPageLoader } from '../../app/chunks.ts';
 import type { PageComponent } from '../../app/page-registry.ts';
 
 /** Loads the component of one route (a chunk per page). */
@@ -22,12 +22,14 @@ export function tablePages(
   TABLES.push({ paths: [...paths], load: loadTable });
   const out: Record<string, LazyExoticComponent<PageComponent>> = {};
   for (const path of paths) {
-    out[path] = lazy(async () => {
-      const load = (await loadTable())[path];
-      if (load) return { default: await load() };
+    const load = async () => {
+      const page = (await loadTable())[path];
+      if (page) return { default: await page() };
       const placeholder = await loadModulePage();
       return { default: placeholder.ModulePage };
-    });
+    };
+    registerPageLoader(path, load);
+    out[path] = lazy(load);
   }
   return out;
 }
