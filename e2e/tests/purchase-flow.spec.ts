@@ -1,4 +1,14 @@
-import { Api, activePage, expect, noOpenDropdown, type Page, signIn, test, toast } from './support.ts';
+import {
+  Api,
+  activePage,
+  expect,
+  noOpenDropdown,
+  type Page,
+  signedIn,
+  signIn,
+  test,
+  toast,
+} from './support.ts';
 
 interface Row {
   id: number;
@@ -72,8 +82,8 @@ test.describe('purchase flow', () => {
     await expect(toast(page, '审核成功')).toBeVisible();
 
     // 采购员: 从请购单生成 on the purchase order list.
-    await signIn(page, 'buy01', 'demo123');
-    await page.goto('/purchase/purchase-manage');
+    const buyer = await Api.login(request, 'buy01', 'demo123');
+    await signedIn(page, buyer, '/purchase/purchase-manage');
     await activePage(page).getByRole('button', { name: '从请购单生成' }).click();
     const dialog = page.locator('.ant-modal:visible');
     await dialog.locator('#req-pick_docNo').fill(req.docNo);

@@ -143,6 +143,15 @@ describe('demo data', () => {
     expect(page.body.result.total).toBeGreaterThan(0);
   });
 
+  it('has stock-up orders drafted, approved and closed, numbered by their dates', async () => {
+    const r = await sql<{ status: string; docNo: string; orderDate: string }>`
+      SELECT status, doc_no, to_char(order_date, 'YYYYMMDD') AS order_date FROM stock_up_order`.execute(
+      t.database.db,
+    );
+    expect(new Set(r.rows.map((x) => x.status))).toEqual(new Set(['draft', 'approved', 'closed']));
+    for (const x of r.rows) expect(x.docNo.slice(2, 10)).toBe(x.orderDate);
+  });
+
   it('has requisitions in every state; ordered quantities agree with the purchase orders; the buyer has lines to order', async () => {
     const states = await sql<{ status: string }>`SELECT DISTINCT status FROM purchase_requisition`.execute(
       t.database.db,

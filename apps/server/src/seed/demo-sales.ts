@@ -1,11 +1,17 @@
-import { saleOrderResource, stockInboundResource, stockOutboundResource } from '@ringmes/domain';
+import {
+  saleOrderResource,
+  stockInboundResource,
+  stockOutboundResource,
+  stockUpOrderResource,
+} from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { saleOrderHooks, saleOrderTransitions } from '../modules/sales/sale-order.ts';
+import { stockUpHooks, stockUpTransitions } from '../modules/sales/stock-up.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
-import { businessDay } from '../platform/numbering.ts';
+import { businessDay, dayInstant } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
 
@@ -140,5 +146,55 @@ async function shipDemoOrders(
       );
       await postDocumentByName(db, 'stock-inbound', id, user);
     }
+  }
+}
+
+/**
+ * Demo 备货单: the planner's stock-up of fast movers for the season, approved ones waiting for
+ * production, one closed when a forecast fell through, this week's a draft.
+ */
+export async function seedDemoStockUp(db: Db, user: AuthUser): Promise<void> {
+  const products = (
+    await db
+      .selectFrom('material')
+      .select(['id'])
+      .where('salePrice', 'is not', null)
+      .where('status', '=', '1')
+      .orderBy('id')
+      .execute()
+  ).map((m: any) => m.id as number);
+  const customers = (
+    await db.selectFrom('customer').select(['id']).where('state', '=', '1').orderBy('id').execute()
+  ).map((c: any) => c.id as number);
+  if (!products.length) return;
+  const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+  const plan: { age: number; state: 'draft' | 'approved' | 'closed'; purpose: string }[] = [
+    { age: 40, state: 'approved', purpose: '春节前旺季备货（深沟球轴承常用型号）' },
+    { age: 26, state: 'closed', purpose: '摩托车配件客户预测备货' },
+    { age: 12, state: 'approved', purpose: '安全库存补充' },
+    { age: 2, state: 'draft', purpose: '下季度电机客户预测备货' },
+  ];
+  for (const [i, p] of plan.entries()) {
+    const orderDate = day(-p.age);
+    const id = await createRecord(
+      { db, user, def: stockUpOrderResource },
+      {
+        orderDate,
+        requiredDate: day(-p.age + 30),
+        purpose: p.purpose,
+        customerId: i === 1 && customers.length ? customers[0] : undefined,
+        lines: [0, 1].map((k) => ({
+          materialId: products[(i * 2 + k) % products.length],
+          quantity: String(500 + k * 300),
+        })),
+      },
+      stockUpHooks,
+    );
+    await sql`UPDATE stock_up_order SET created_at = ${dayInstant(orderDate)}, updated_at = ${dayInstant(orderDate)}
+               WHERE id = ${id}`.execute(db);
+    if (p.state === 'draft') continue;
+    await runTransition(db, user, stockUpOrderResource, 'approve', id, {}, stockUpTransitions.approve);
+    if (p.state === 'closed')
+      await runTransition(db, user, stockUpOrderResource, 'close', id, { reason: '客户预测取消' });
   }
 }

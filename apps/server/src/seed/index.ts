@@ -4,7 +4,7 @@ import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
-import { seedDemoSales } from './demo-sales.ts';
+import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
@@ -228,7 +228,10 @@ export async function seed(
     }
     await step(2, '工厂、物料、工艺与客商', () => seedDemoMasterData(trx));
     await step(3, '入库、出库、调拨与盘点', () => seedDemoStock(trx, admin.id));
-    await step(4, '销售订单与发货', () => seedDemoSales(trx, seedUser(admin.id)));
+    await step(4, '销售订单、发货与备货单', async () => {
+      await seedDemoSales(trx, seedUser(admin.id));
+      await seedDemoStockUp(trx, seedUser(admin.id));
+    });
     await step(5, '采购订单、收货与请购单', async () => {
       await seedDemoPurchase(trx, seedUser(admin.id));
       await seedDemoRequisitions(trx, seedUser(admin.id));

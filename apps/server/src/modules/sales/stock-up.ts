@@ -39,7 +39,7 @@ export const stockUpHooks: ResourceHooks = lifecycleHooks(stockUpOrderResource, 
   afterSave: ({ db }, id) => fillLineBases(db, LINES, id),
 });
 
-const stockUpTransitions: Record<string, TransitionHandlers> = {
+export const stockUpTransitions: Record<string, TransitionHandlers> = {
   approve: {
     async effect({ db, record, user }) {
       await sql`UPDATE stock_up_order SET approved_at = now(), approved_by_id = ${user.id} WHERE id = ${record.id}`.execute(
