@@ -55,7 +55,8 @@ export default defineConfig({
   outputDir: './test-results',
   globalTeardown: './global-teardown.ts',
   fullyParallel: false,
-  workers: 1,
+  // Two browsers at once halve the run on this 2-core machine; the flows use their own records.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },

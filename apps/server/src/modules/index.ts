@@ -1,6 +1,7 @@
 import type { App } from '../app.ts';
 import { downloadRoutes } from './common/download.routes.ts';
 import { factoryRoutes } from './factory/index.ts';
+import { orderReportRoutes } from './orders/report.ts';
 import { purchaseRoutes } from './purchase/index.ts';
 import { salesRoutes } from './sales/index.ts';
 import { deptRoutes } from './system/dept.routes.ts';
@@ -24,6 +25,7 @@ export function registerModules(app: App) {
   factoryRoutes(app);
   salesRoutes(app);
   purchaseRoutes(app);
+  orderReportRoutes(app);
   warehouseRoutes(app);
   downloadRoutes(app);
 }

@@ -74,6 +74,14 @@ const lineFields: FieldDef[] = [
     default: 0,
     help: '采购退货出库过账后累计',
   },
+  {
+    name: 'completedOn',
+    label: '到齐日期',
+    kind: 'date',
+    readonly: true,
+    list: false,
+    help: '净入库达到订购数量的那张采购入库的业务日期；不晚于交货日期即为准时到货',
+  },
   { name: 'remark', label: '备注', kind: 'text', max: 200 },
   {
     name: 'requisitionLineId',

@@ -77,6 +77,14 @@ const lineFields: FieldDef[] = [
     default: 0,
     help: '销售出库过账后累计，销售退货冲减',
   },
+  {
+    name: 'completedOn',
+    label: '发齐日期',
+    kind: 'date',
+    readonly: true,
+    list: false,
+    help: '已发货达到订购数量的那张销售出库的业务日期；不晚于交货日期即为准时交货',
+  },
   { name: 'remark', label: '备注', kind: 'text', max: 200 },
 ];
 

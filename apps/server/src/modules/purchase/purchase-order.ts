@@ -1,4 +1,4 @@
-import { purchaseOrderResource } from '@ringmes/domain';
+import { PURCHASE_ORDER_LIFECYCLE, purchaseOrderResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
@@ -19,6 +19,12 @@ import {
   qty,
   validateOrder,
 } from '../orders/order-lines.ts';
+import {
+  markCompleted,
+  PURCHASE_REPORT,
+  refreshOrderReport,
+  reportingTransitions,
+} from '../orders/report.ts';
 import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
 import { checkRequisitionLinks, requisitionLinesOf, syncRequisitionLines } from './requisition.ts';
 
@@ -70,7 +76,7 @@ const recountRequisitions: TransitionHandlers = {
   },
 };
 
-export const purchaseOrderTransitions: Record<string, TransitionHandlers> = {
+export const purchaseOrderTransitions = reportingTransitions(PURCHASE_REPORT, PURCHASE_ORDER_LIFECYCLE, {
   close: recountRequisitions,
   approve: {
     async effect({ db, record, user }) {
@@ -87,7 +93,7 @@ export const purchaseOrderTransitions: Record<string, TransitionHandlers> = {
       );
     },
   },
-};
+});
 
 // ------------------------------------------------------------------ receiving and returns
 
@@ -167,7 +173,7 @@ async function link(
  * moves received, 采购退货出库 moves returned. Net received (received − returned) never exceeds
  * the ordered quantity plus the allowance; returned never exceeds received.
  */
-async function apply(db: Db, orderId: number, moves: SourceMove[], type: string) {
+async function apply(db: Db, orderId: number, moves: SourceMove[], type: string, day?: string) {
   const order = await orderHead(db, orderId, true);
   const receipt = type === 'purchase';
   if (receipt && moves.some((m) => m.quantity.gt(0)) && !RECEIVABLE.includes(order.status)) {
@@ -207,6 +213,12 @@ async function apply(db: Db, orderId: number, moves: SourceMove[], type: string)
       FROM unnest(${sql.val(changed.map((l) => l.id))}::bigint[], ${sql.val(changed.map((l) => l.receivedQuantity))}::numeric[],
                   ${sql.val(changed.map((l) => l.returnedQuantity))}::numeric[]) AS x(id, r, t)
      WHERE l.id = x.id`.execute(db);
+  await markCompleted(
+    db,
+    PURCHASE_REPORT,
+    changed.map((l) => Number(l.id)),
+    day,
+  );
   if (order.status === 'closed') await syncRequisitionLines(db, await requisitionLinesOf(db, [orderId]));
   await sql`
     WITH x AS (
@@ -218,6 +230,7 @@ async function apply(db: Db, orderId: number, moves: SourceMove[], type: string)
       FROM x WHERE o.id = ${orderId} AND o.status IN ('approved', 'partly-received', 'completed') AND o.status <> x.next`.execute(
     db,
   );
+  await refreshOrderReport(db, PURCHASE_REPORT, [orderId]);
 }
 
 registerStockSource({

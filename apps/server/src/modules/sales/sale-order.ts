@@ -1,4 +1,4 @@
-import { SALE_ORDER_OVER_CREDIT, saleOrderResource } from '@ringmes/domain';
+import { SALE_ORDER_LIFECYCLE, SALE_ORDER_OVER_CREDIT, saleOrderResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
@@ -20,6 +20,7 @@ import {
   priceOrder,
   validateOrder,
 } from '../orders/order-lines.ts';
+import { reportingTransitions, SALE_REPORT } from '../orders/report.ts';
 
 export const SALE_ORDER_PREFIX = 'XS';
 
@@ -107,7 +108,7 @@ async function approve(ctx: TransitionCtx) {
 }
 
 /** What the order's transitions do beyond moving the state. */
-export const saleOrderTransitions: Record<string, TransitionHandlers> = {
+export const saleOrderTransitions = reportingTransitions(SALE_REPORT, SALE_ORDER_LIFECYCLE, {
   approve: { effect: approve },
   unapprove: {
     guard: ({ db, record }) => assertNoStockDocuments(db, 'sale_order_id', record.id),
@@ -116,7 +117,7 @@ export const saleOrderTransitions: Record<string, TransitionHandlers> = {
                  WHERE id = ${record.id}`.execute(db);
     },
   },
-};
+});
 
 export function saleOrderRoutes(app: App) {
   registerLifecycle(app, saleOrderResource, saleOrderTransitions);

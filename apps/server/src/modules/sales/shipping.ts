@@ -11,6 +11,7 @@ import { zx } from '../../platform/http/validation.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
+import { markCompleted, refreshOrderReport, SALE_REPORT } from '../orders/report.ts';
 import { DOC_HOOKS } from '../warehouse/documents.ts';
 import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
 
@@ -128,7 +129,7 @@ async function link(
  * order for every document, so concurrent shipments queue rather than deadlock), checks the
  * bounds with exact decimals and writes the new shipped quantities and state.
  */
-async function apply(db: Db, orderId: number, moves: SourceMove[]) {
+async function apply(db: Db, orderId: number, moves: SourceMove[], _type: string, day?: string) {
   const order = await orderHead(db, orderId, true);
   const adds = moves.some((m) => m.quantity.gt(0));
   if (adds && !SHIPPABLE.includes(order.status) && order.status !== 'completed') {
@@ -163,7 +164,9 @@ async function apply(db: Db, orderId: number, moves: SourceMove[]) {
     UPDATE sale_order_line l SET shipped_quantity = x.q
       FROM unnest(${sql.val([...next.keys()])}::bigint[], ${sql.val([...next.values()].map((d) => d.toString()))}::numeric[]) AS x(id, q)
      WHERE l.id = x.id`.execute(db);
+  await markCompleted(db, SALE_REPORT, [...next.keys()], day);
   await settleOrderState(db, orderId);
+  await refreshOrderReport(db, SALE_REPORT, [orderId]);
 }
 
 registerStockSource({

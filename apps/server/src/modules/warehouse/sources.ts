@@ -46,7 +46,8 @@ export interface StockSource {
     lines: Record<string, any>[],
   ): Promise<Record<string, unknown>>;
   /** Posting or reversing a document of `type`: applies the signed base-unit moves to the order's lines. */
-  apply(db: Db, orderId: number, moves: SourceMove[], type: string): Promise<void>;
+  /** `day`: the document's business date (a line delivered in full is complete on that day). */
+  apply(db: Db, orderId: number, moves: SourceMove[], type: string, day?: string): Promise<void>;
 }
 
 const SOURCES: StockSource[] = [];
@@ -107,7 +108,7 @@ export async function applySources(
         lineId: Number(l.sourceLineId),
         quantity: new Decimal(l.baseQuantity).times(sign * direction),
       }));
-    if (moves.length) await source.apply(db, Number(orderId), moves, head.type);
+    if (moves.length) await source.apply(db, Number(orderId), moves, head.type, head.bizDate);
   }
 }
 

@@ -1,0 +1,332 @@
+import type { LifecycleDef } from '@ringmes/domain';
+import ExcelJS from 'exceljs';
+import { type RawBuilder, sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { newExportFile } from '../../platform/export-files.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
+import { zx } from '../../platform/http/validation.ts';
+import { neutralise } from '../../platform/resource/excel.ts';
+import type { TransitionHandlers } from '../../platform/resource/lifecycle.ts';
+
+/**
+ * The monthly rollup behind 销售统计报表 and 采购明细报表 (table `order_report_month`): per order
+ * month, customer or supplier and material, what was ordered (approved orders, closed ones
+ * included), delivered (shipped, or received less returned), still open (orders not completed
+ * or closed), and how many lines were delivered in full and how many of those on time.
+ *
+ * A row is recounted from its order lines — never incremented — whenever one of its orders is
+ * approved, un-approved, closed, shipped or received: the rows are locked first (in key order,
+ * in a statement of their own), so concurrent recounts of one row queue and the last sees all.
+ */
+export interface ReportKind {
+  kind: 'sale' | 'purchase';
+  table: 'sale_order' | 'purchase_order';
+  lineTable: 'sale_order_line' | 'purchase_order_line';
+  parentColumn: 'sale_order_id' | 'purchase_order_id';
+  partyColumn: 'customer_id' | 'supplier_id';
+  /** Delivered base quantity of a line (alias `l`). */
+  done: RawBuilder<unknown>;
+  /** Order states whose undelivered quantity is still open. */
+  openStates: string[];
+}
+
+export const SALE_REPORT: ReportKind = {
+  kind: 'sale',
+  table: 'sale_order',
+  lineTable: 'sale_order_line',
+  parentColumn: 'sale_order_id',
+  partyColumn: 'customer_id',
+  done: sql`l.shipped_quantity`,
+  openStates: ['approved', 'producing', 'partly-shipped'],
+};
+
+export const PURCHASE_REPORT: ReportKind = {
+  kind: 'purchase',
+  table: 'purchase_order',
+  lineTable: 'purchase_order_line',
+  parentColumn: 'purchase_order_id',
+  partyColumn: 'supplier_id',
+  done: sql`(l.received_quantity - l.returned_quantity)`,
+  openStates: ['approved', 'partly-received'],
+};
+
+/** The aggregate of order lines per rollup key (`where` narrows the lines; alias o, l). */
+function aggregate(k: ReportKind, where: RawBuilder<unknown>) {
+  const open = sql`o.status IN (${sql.join(k.openStates.map((s) => sql`${s}`))})`;
+  const remaining = sql`greatest(l.base_quantity - ${k.done}, 0)`;
+  return sql`
+    SELECT date_trunc('month', o.order_date)::date AS month, ${sql.ref(`o.${k.partyColumn}`)} AS party_id,
+           l.material_id, count(*)::int AS line_count,
+           sum(l.base_quantity) AS ordered_quantity, sum(COALESCE(l.amount, 0)) AS ordered_amount,
+           sum(${k.done}) AS done_quantity,
+           sum(CASE WHEN ${open} THEN ${remaining} ELSE 0 END) AS open_quantity,
+           sum(CASE WHEN ${open} AND l.base_quantity > 0
+                    THEN round(${remaining} * COALESCE(l.amount, 0) / l.base_quantity, 2) ELSE 0 END) AS open_amount,
+           count(l.completed_on)::int AS completed_lines,
+           count(*) FILTER (WHERE l.completed_on <= l.delivery_date)::int AS on_time_lines
+      FROM ${sql.table(k.lineTable)} l JOIN ${sql.table(k.table)} o ON o.id = ${sql.ref(`l.${k.parentColumn}`)}
+     WHERE o.status <> 'draft' AND ${where}
+     GROUP BY 1, 2, 3`;
+}
+
+/** Recounts the rollup rows the given orders contribute to (call after their lines or state changed). */
+export async function refreshOrderReport(db: Db, k: ReportKind, orderIds: number[]) {
+  if (!orderIds.length) return;
+  const keys = await sql<{ month: string; partyId: number; materialId: number }>`
+    SELECT DISTINCT to_char(date_trunc('month', o.order_date), 'YYYY-MM-DD') AS month,
+           ${sql.ref(`o.${k.partyColumn}`)} AS party_id, l.material_id
+      FROM ${sql.table(k.lineTable)} l JOIN ${sql.table(k.table)} o ON o.id = ${sql.ref(`l.${k.parentColumn}`)}
+     WHERE o.id = ANY(${sql.val(orderIds)}::bigint[])
+     ORDER BY 1, 2, 3`.execute(db);
+  if (!keys.rows.length) return;
+  const months = sql.val(keys.rows.map((r) => r.month));
+  const parties = sql.val(keys.rows.map((r) => r.partyId));
+  const materials = sql.val(keys.rows.map((r) => r.materialId));
+  const keyList = sql`unnest(${months}::date[], ${parties}::bigint[], ${materials}::bigint[]) AS k(month, party_id, material_id)`;
+  await sql`
+    INSERT INTO order_report_month (kind, month, party_id, material_id)
+    SELECT ${k.kind}, k.month, k.party_id, k.material_id FROM ${keyList}
+    ON CONFLICT DO NOTHING`.execute(db);
+  await sql`
+    SELECT 1 FROM order_report_month r, ${keyList}
+     WHERE r.kind = ${k.kind} AND r.month = k.month AND r.party_id = k.party_id AND r.material_id = k.material_id
+     ORDER BY r.month, r.party_id, r.material_id FOR UPDATE OF r`.execute(db);
+  // A statement of its own after the locks: it reads what the previous holder committed.
+  await sql`
+    WITH a AS (${aggregate(
+      k,
+      sql`(date_trunc('month', o.order_date)::date, ${sql.ref(`o.${k.partyColumn}`)}, l.material_id) IN (SELECT * FROM ${keyList})`,
+    )})
+    UPDATE order_report_month r SET
+      line_count = COALESCE(a.line_count, 0), ordered_quantity = COALESCE(a.ordered_quantity, 0),
+      ordered_amount = COALESCE(a.ordered_amount, 0), done_quantity = COALESCE(a.done_quantity, 0),
+      open_quantity = COALESCE(a.open_quantity, 0), open_amount = COALESCE(a.open_amount, 0),
+      completed_lines = COALESCE(a.completed_lines, 0), on_time_lines = COALESCE(a.on_time_lines, 0)
+      FROM ${keyList} LEFT JOIN a ON a.month = k.month AND a.party_id = k.party_id AND a.material_id = k.material_id
+     WHERE r.kind = ${k.kind} AND r.month = k.month AND r.party_id = k.party_id AND r.material_id = k.material_id`.execute(
+    db,
+  );
+}
+
+/** Every transition of an order's lifecycle, each also recounting the order's rollup rows after its effect. */
+export function reportingTransitions(
+  k: ReportKind,
+  lifecycle: LifecycleDef,
+  handlers: Record<string, TransitionHandlers>,
+): Record<string, TransitionHandlers> {
+  return Object.fromEntries(
+    lifecycle.transitions.map((t) => [
+      t.name,
+      {
+        guard: handlers[t.name]?.guard,
+        async effect(ctx) {
+          await handlers[t.name]?.effect?.(ctx);
+          await refreshOrderReport(ctx.db, k, [ctx.record.id]);
+        },
+      } satisfies TransitionHandlers,
+    ]),
+  );
+}
+
+/** Rebuilds the whole rollup of a kind from the order lines (maintenance, benchmarks). */
+export async function rebuildOrderReport(db: Db, k: ReportKind) {
+  await sql`DELETE FROM order_report_month WHERE kind = ${k.kind}`.execute(db);
+  await sql`
+    INSERT INTO order_report_month (kind, month, party_id, material_id, line_count, ordered_quantity, ordered_amount,
+                                    done_quantity, open_quantity, open_amount, completed_lines, on_time_lines)
+    SELECT ${k.kind}, a.* FROM (${aggregate(k, sql`true`)}) a`.execute(db);
+}
+
+/**
+ * The day a line's delivered quantity reached the ordered one: set to `day` when this move
+ * completes it, cleared when a return or reversal takes it below again.
+ */
+export async function markCompleted(db: Db, k: ReportKind, lineIds: number[], day: string | undefined) {
+  if (!lineIds.length) return;
+  await sql`
+    UPDATE ${sql.table(k.lineTable)} l SET completed_on = CASE
+        WHEN ${k.done} < l.base_quantity THEN NULL
+        ELSE COALESCE(l.completed_on, ${day ?? null}::date, CURRENT_DATE) END
+     WHERE l.id = ANY(${sql.val(lineIds)}::bigint[])`.execute(db);
+}
+
+export type ReportQuery = {
+  groupBy: 'party' | 'material' | 'month';
+  from?: string;
+  to?: string;
+  partyId?: number;
+  materialId?: number;
+};
+
+/** Rows of a report from the rollup: grouped, with labels, totals, the monthly series and the top parties. */
+export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
+  const partyTable = k.kind === 'sale' ? 'customer' : 'supplier';
+  const where = sql.join(
+    [
+      sql`r.kind = ${k.kind}`,
+      sql`r.line_count > 0`,
+      q.from ? sql`r.month >= ${`${q.from}-01`}::date` : sql`true`,
+      q.to ? sql`r.month <= ${`${q.to}-01`}::date` : sql`true`,
+      q.partyId ? sql`r.party_id = ${q.partyId}` : sql`true`,
+      q.materialId ? sql`r.material_id = ${q.materialId}` : sql`true`,
+    ],
+    sql` AND `,
+  );
+  const sums = sql`sum(r.line_count)::int AS line_count, sum(r.ordered_quantity) AS ordered_quantity,
+    sum(r.ordered_amount) AS ordered_amount, sum(r.done_quantity) AS done_quantity,
+    sum(r.open_quantity) AS open_quantity, sum(r.open_amount) AS open_amount,
+    sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines`;
+  const group =
+    q.groupBy === 'month'
+      ? {
+          key: sql`to_char(r.month, 'YYYY-MM')`,
+          label: sql`to_char(r.month, 'YYYY-MM')`,
+          code: sql`NULL`,
+          join: sql``,
+        }
+      : q.groupBy === 'party'
+        ? {
+            key: sql`r.party_id::text`,
+            label: sql`p.name`,
+            code: sql`p.code`,
+            join: sql`JOIN ${sql.table(partyTable)} p ON p.id = r.party_id`,
+          }
+        : {
+            key: sql`r.material_id::text`,
+            label: sql`m.name`,
+            code: sql`m.code`,
+            join: sql`JOIN material m ON m.id = r.material_id`,
+          };
+  const [rows, totals, months, top] = await Promise.all([
+    sql<Record<string, any>>`
+      SELECT ${group.key} AS key, ${group.label} AS label, ${group.code} AS code, ${sums}
+        FROM order_report_month r ${group.join}
+       WHERE ${where}
+       GROUP BY 1, 2, 3
+       ORDER BY ${q.groupBy === 'month' ? sql`1` : sql`sum(r.ordered_amount) DESC, 1`}`.execute(db),
+    sql<Record<string, any>>`SELECT ${sums} FROM order_report_month r WHERE ${where}`.execute(db),
+    sql<Record<string, any>>`
+      SELECT to_char(r.month, 'YYYY-MM') AS month, sum(r.ordered_amount) AS ordered_amount,
+             sum(r.ordered_quantity) AS ordered_quantity, sum(r.done_quantity) AS done_quantity,
+             sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines
+        FROM order_report_month r WHERE ${where} GROUP BY 1 ORDER BY 1`.execute(db),
+    sql<Record<string, any>>`
+      SELECT p.name AS label, sum(r.ordered_amount) AS ordered_amount
+        FROM order_report_month r JOIN ${sql.table(partyTable)} p ON p.id = r.party_id
+       WHERE ${where} GROUP BY p.id, p.name ORDER BY 2 DESC LIMIT 10`.execute(db),
+  ]);
+  const rate = (r: Record<string, any>) =>
+    r.completedLines > 0 ? Math.round((r.onTimeLines / r.completedLines) * 1000) / 10 : null;
+  const total = totals.rows[0] ?? {};
+  return {
+    rows: rows.rows.map((r) => ({ ...r, onTimeRate: rate(r) }) as Record<string, any>),
+    totals: { ...total, onTimeRate: rate(total) },
+    months: months.rows.map((r) => ({ ...r, onTimeRate: rate(r) })),
+    top: top.rows,
+  };
+}
+
+// ------------------------------------------------------------------ routes
+
+const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, '月份格式应为 YYYY-MM');
+const reportQuery = z.strictObject({
+  groupBy: z
+    .enum(['party', 'material', 'month'], { error: '汇总方式只能是 party、material 或 month' })
+    .default('month'),
+  from: month.optional(),
+  to: month.optional(),
+  partyId: zx.id.optional(),
+  materialId: zx.id.optional(),
+});
+
+const TEXT = {
+  sale: {
+    title: '销售统计报表',
+    party: '客户',
+    done: '已发货',
+    open: '未发货',
+    base: 'sale-order',
+    perm: 'sale:report',
+  },
+  purchase: {
+    title: '采购明细报表',
+    party: '供应商',
+    done: '已入库(净)',
+    open: '未到货',
+    base: 'purchase-order',
+    perm: 'purchase:report',
+  },
+} as const;
+
+async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<ReturnType<typeof readReport>>) {
+  const t = TEXT[k.kind];
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet(t.title);
+  const by = { party: t.party, material: '物料', month: '月份' }[q.groupBy];
+  ws.addRow([`${t.title}（按${by}）${q.from ?? '最早'} 至 ${q.to ?? '最近'}`]);
+  ws.addRow([
+    by,
+    '编码',
+    '订单行数',
+    '订购数量',
+    '订购金额(元)',
+    `${t.done}数量`,
+    `${t.open}数量`,
+    `${t.open}金额(元)`,
+    '交齐行数',
+    '准时行数',
+    '准时率(%)',
+  ]);
+  ws.getRow(2).font = { bold: true };
+  const line = (label: string, code: string, r: Record<string, any>) =>
+    ws.addRow(
+      [
+        label,
+        code,
+        Number(r.lineCount ?? 0),
+        Number(r.orderedQuantity ?? 0),
+        Number(r.orderedAmount ?? 0),
+        Number(r.doneQuantity ?? 0),
+        Number(r.openQuantity ?? 0),
+        Number(r.openAmount ?? 0),
+        Number(r.completedLines ?? 0),
+        Number(r.onTimeLines ?? 0),
+        r.onTimeRate ?? '',
+      ].map(neutralise),
+    );
+  for (const r of report.rows) line(r.label ?? '', r.code ?? '', r);
+  line('合计', '', report.totals);
+  ws.columns.forEach((c, i) => {
+    c.width = i < 2 ? 20 : 14;
+  });
+  ws.views = [{ state: 'frozen', ySplit: 2 }];
+  return wb;
+}
+
+export function orderReportRoutes(app: App) {
+  for (const k of [SALE_REPORT, PURCHASE_REPORT]) {
+    const t = TEXT[k.kind];
+    route(app, {
+      method: 'GET',
+      url: `/api/v1/${t.base}/report`,
+      permission: `${t.perm}:query` as Permission,
+      query: reportQuery,
+      handler: ({ query, app: { db } }) => readReport(db, k, query),
+    });
+    route(app, {
+      method: 'GET',
+      url: `/api/v1/${t.base}/report/export`,
+      permission: `${t.perm}:export` as Permission,
+      query: reportQuery,
+      async handler({ query, user, app: { db, config } }) {
+        const report = await readReport(db, k, query);
+        const wb = await reportWorkbook(k, query, report);
+        const { file, fileName } = newExportFile(config.exportDir, user.id, t.title);
+        await wb.xlsx.writeFile(file);
+        return { fileName, rows: report.rows.length };
+      },
+    });
+  }
+}
