@@ -142,3 +142,27 @@ test.describe('purchase flow', () => {
     await expect(tracking.getByRole('button', { name: back.docNo })).toBeVisible();
   });
 });
+
+test.describe('order reports', () => {
+  test('销售统计报表: totals, two charts, grouping by customer, Excel export', async ({ page, request }) => {
+    const admin = await Api.login(request);
+    const figures = await admin.get<{ totals: Row; rows: Row[] }>('/api/v1/sale-order/report', {
+      groupBy: 'party',
+    });
+    expect(figures.rows.length).toBeGreaterThan(1);
+    await signIn(page, 'sales01', 'demo123');
+    await page.goto('/sale-manage/statisticalStatement/salesReport');
+    const report = activePage(page);
+    const amount = Number(figures.totals.orderedAmount).toLocaleString('zh-CN', { minimumFractionDigits: 2 });
+    await expect(report.getByTestId('report-totals')).toContainText(amount);
+    await expect(report.getByTestId('chart-monthly').locator('canvas')).toBeVisible();
+    await expect(report.getByTestId('chart-top').locator('canvas')).toBeVisible();
+    await report.getByText('按客户').click();
+    await expect(report.getByTestId('report-table').locator('.ant-table-row').first()).toContainText(
+      figures.rows[0].label,
+    );
+    const downloaded = page.waitForEvent('download');
+    await report.getByRole('button', { name: /导\s*出/ }).click();
+    expect((await downloaded).suggestedFilename()).toMatch(/销售统计报表.*\.xlsx$/);
+  });
+});

@@ -1,0 +1,227 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Button, DatePicker, Form, Segmented, Space, Statistic, Table } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import type { PageProps } from '../../app/page-registry.ts';
+import { http } from '../../platform/api/client.ts';
+import { download } from '../../platform/api/download.ts';
+import { usePermission } from '../../platform/auth/permission.tsx';
+import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';
+import { PageCard } from '../../platform/ui/page-card.tsx';
+import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
+
+/** What differs between 销售统计报表 and 采购明细报表. */
+export interface ReportSpec {
+  api: string;
+  permission: string;
+  party: { label: string; ref: string };
+  done: string;
+  open: string;
+  onTime: string;
+}
+
+export const SALES_REPORT: ReportSpec = {
+  api: '/api/v1/sale-order/report',
+  permission: 'sale:report',
+  party: { label: '客户', ref: 'customer' },
+  done: '已发货',
+  open: '未发货',
+  onTime: '准时交货率',
+};
+
+export const PURCHASE_REPORT: ReportSpec = {
+  api: '/api/v1/purchase-order/report',
+  permission: 'purchase:report',
+  party: { label: '供应商', ref: 'supplier' },
+  done: '已入库',
+  open: '未到货',
+  onTime: '准时到货率',
+};
+
+type Row = Record<string, any>;
+interface Report {
+  rows: Row[];
+  totals: Row;
+  months: Row[];
+  top: Row[];
+}
+type GroupBy = 'month' | 'party' | 'material';
+interface Filters {
+  range?: [Dayjs, Dayjs];
+  partyId?: number;
+  materialId?: number;
+}
+
+const money = (v: unknown) =>
+  Number(v ?? 0).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const quantity = (v: unknown) => Number(v ?? 0).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
+const rate = (v: number | null) => (v == null ? '-' : `${v}%`);
+
+/**
+ * A statistics report of orders (销售统计报表, 采购明细报表): grouped by month, party or material
+ * over a range of months, from the server's monthly rollup; a bar chart by month with the
+ * on-time rate as a line, the top ten parties, and the Excel export.
+ */
+export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
+  const can = usePermission();
+  const [form] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Filters>({});
+  const [groupBy, setGroupBy] = useState<GroupBy>('month');
+  const query = {
+    groupBy,
+    from: filters.range?.[0].format('YYYY-MM'),
+    to: filters.range?.[1].format('YYYY-MM'),
+    partyId: filters.partyId,
+    materialId: filters.materialId,
+  };
+  const report = useQuery({
+    queryKey: [spec.api, query],
+    queryFn: () => http.get<Report>(spec.api, query),
+    placeholderData: keepPreviousData,
+  });
+  const exportExcel = useMutation({
+    mutationFn: async () => {
+      const { fileName } = await http.get<{ fileName: string }>(`${spec.api}/export`, query);
+      await download('/common/download', { fileName, delete: 'true' });
+    },
+  });
+  const data = report.data;
+  const monthly = useMemo<EChartOption>(
+    () => ({
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0 },
+      grid: { left: 70, right: 50, top: 40, bottom: 30 },
+      xAxis: { type: 'category', data: data?.months.map((m) => m.month) ?? [] },
+      yAxis: [
+        { type: 'value', name: '金额(元)' },
+        { type: 'value', name: '%', max: 100, min: 0 },
+      ],
+      series: [
+        { name: '订购金额', type: 'bar', data: data?.months.map((m) => Number(m.orderedAmount)) ?? [] },
+        { name: spec.onTime, type: 'line', yAxisIndex: 1, data: data?.months.map((m) => m.onTimeRate) ?? [] },
+      ],
+    }),
+    [data, spec.onTime],
+  );
+  const top = useMemo<EChartOption>(
+    () => ({
+      tooltip: { trigger: 'axis' },
+      grid: { left: 160, right: 30, top: 10, bottom: 20 },
+      xAxis: { type: 'value' },
+      yAxis: { type: 'category', inverse: true, data: data?.top.map((t) => t.label) ?? [] },
+      series: [{ name: '订购金额', type: 'bar', data: data?.top.map((t) => Number(t.orderedAmount)) ?? [] }],
+    }),
+    [data],
+  );
+  const by = { month: '月份', party: spec.party.label, material: '物料' }[groupBy];
+  const t = data?.totals ?? {};
+  const right = 'right' as const;
+  return (
+    <>
+      <PageCard>
+        <SearchForm<Filters> name="report" form={form} onSearch={setFilters} onReset={() => setFilters({})}>
+          <Form.Item name="range" label="月份">
+            <DatePicker.RangePicker picker="month" />
+          </Form.Item>
+          <Form.Item name="partyId" label={spec.party.label}>
+            <RefSelect
+              field={{ name: 'partyId', label: spec.party.label, kind: 'ref', ref: spec.party.ref }}
+              placeholder="全部"
+              style={{ width: 200 }}
+            />
+          </Form.Item>
+          <Form.Item name="materialId" label="物料">
+            <RefSelect
+              field={{ name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info' }}
+              placeholder="全部"
+              style={{ width: 200 }}
+            />
+          </Form.Item>
+        </SearchForm>
+      </PageCard>
+      <PageCard>
+        <Space size={48} wrap data-testid="report-totals">
+          <Statistic title="订购金额(元)" value={money(t.orderedAmount)} />
+          <Statistic title="订单行数" value={t.lineCount ?? 0} />
+          <Statistic title={`${spec.done}数量`} value={quantity(t.doneQuantity)} />
+          <Statistic title={`${spec.open}金额(元)`} value={money(t.openAmount)} />
+          <Statistic title={spec.onTime} value={rate(t.onTimeRate ?? null)} />
+        </Space>
+      </PageCard>
+      <div className="rm-report-charts">
+        <PageCard title="按月订购金额与准时率">
+          <EChart option={monthly} testId="chart-monthly" />
+        </PageCard>
+        <PageCard title={`${spec.party.label}订购金额前十`}>
+          <EChart option={top} testId="chart-top" />
+        </PageCard>
+      </div>
+      <PageCard>
+        <TableToolbar
+          left={
+            <Segmented<GroupBy>
+              value={groupBy}
+              onChange={setGroupBy}
+              options={[
+                { value: 'month', label: '按月份' },
+                { value: 'party', label: `按${spec.party.label}` },
+                { value: 'material', label: '按物料' },
+              ]}
+            />
+          }
+          right={
+            can(`${spec.permission}:export`) && (
+              <Button
+                icon={<DownloadOutlined />}
+                loading={exportExcel.isPending}
+                onClick={() => exportExcel.mutate()}
+              >
+                导出
+              </Button>
+            )
+          }
+        />
+        <Table<Row>
+          rowKey="key"
+          size="middle"
+          data-testid="report-table"
+          loading={report.isFetching}
+          dataSource={data?.rows ?? []}
+          pagination={{ pageSize: 20, showSizeChanger: true, showTotal: (n) => `共 ${n} 条` }}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { title: by, dataIndex: 'label', width: 180, fixed: 'left' },
+            ...(groupBy === 'month' ? [] : [{ title: '编码', dataIndex: 'code', width: 120 }]),
+            { title: '订单行数', dataIndex: 'lineCount', width: 90, align: right },
+            { title: '订购数量', dataIndex: 'orderedQuantity', width: 110, align: right, render: quantity },
+            { title: '订购金额(元)', dataIndex: 'orderedAmount', width: 130, align: right, render: money },
+            {
+              title: `${spec.done}数量`,
+              dataIndex: 'doneQuantity',
+              width: 110,
+              align: right,
+              render: quantity,
+            },
+            {
+              title: `${spec.open}数量`,
+              dataIndex: 'openQuantity',
+              width: 110,
+              align: right,
+              render: quantity,
+            },
+            {
+              title: `${spec.open}金额(元)`,
+              dataIndex: 'openAmount',
+              width: 130,
+              align: right,
+              render: money,
+            },
+            { title: spec.onTime, dataIndex: 'onTimeRate', width: 110, align: right, render: rate },
+          ]}
+        />
+      </PageCard>
+    </>
+  );
+}
