@@ -56,10 +56,26 @@ async function rollupDrift(kind: 'sale' | 'purchase') {
        WHERE o.status <> 'draft' GROUP BY 1, 2, 3),
     roll AS (SELECT month, party_id, material_id, line_count, ordered_quantity, ordered_amount, done_quantity,
                     open_quantity, completed_lines, on_time_lines
-               FROM order_report_month WHERE kind = ${kind} AND line_count > 0)
+               FROM order_report_month WHERE kind = ${kind} AND line_count > 0 AND party_id <> 0 AND material_id <> 0)
     (SELECT 'raw' AS side, * FROM raw EXCEPT SELECT 'raw', * FROM roll)
     UNION ALL
     (SELECT 'roll', * FROM roll EXCEPT SELECT 'roll', * FROM raw)`.execute(t.database.db);
+  return r.rows;
+}
+
+/** Summary rows (month, party, 0) and (month, 0, material) must equal the sums of their detail rows. */
+async function summaryDrift(kind: 'sale' | 'purchase') {
+  const r = await sql<Record<string, any>>`
+    SELECT s.month, s.party_id, s.material_id FROM order_report_month s
+     WHERE s.kind = ${kind} AND (s.party_id = 0) <> (s.material_id = 0)
+       AND ROW(s.line_count::bigint, s.ordered_amount, s.done_quantity, s.open_quantity, s.on_time_lines::bigint) IS DISTINCT FROM (
+         SELECT ROW(COALESCE(sum(f.line_count), 0), COALESCE(sum(f.ordered_amount), 0), COALESCE(sum(f.done_quantity), 0),
+                COALESCE(sum(f.open_quantity), 0), COALESCE(sum(f.on_time_lines), 0))
+           FROM order_report_month f
+          WHERE f.kind = s.kind AND f.month = s.month AND f.party_id <> 0 AND f.material_id <> 0
+            AND (s.party_id = 0 OR f.party_id = s.party_id) AND (s.material_id = 0 OR f.material_id = s.material_id))`.execute(
+    t.database.db,
+  );
   return r.rows;
 }
 
@@ -144,6 +160,10 @@ describe('销售统计报表', () => {
     expect(r.months).toEqual([expect.objectContaining({ month: '2026-10', orderedAmount: '185.00' })]);
     expect(r.top[0]).toMatchObject({ label: c.name, orderedAmount: '185.00' });
     expect(await rollupDrift('sale')).toEqual([]);
+    expect(await summaryDrift('sale')).toEqual([]);
+    // Filtering by product too reads the detail rows: the same figures.
+    const both = await report({ groupBy: 'party', materialId: p1.id });
+    expect(both.rows[0]).toMatchObject({ orderedAmount: '125.00', doneQuantity: '10.0000' });
   });
 
   it('filters by months, refuses a bad month or grouping, and exports Excel', async () => {
@@ -158,6 +178,21 @@ describe('销售统计报表', () => {
     expect(file.fileName).toMatch(/销售统计报表.*\.xlsx$/);
     const viewer = (await t.userWith(['sale:order:list'])).token;
     expect((await t.call('GET', '/api/v1/sale-order/report', { token: viewer })).status).toBe(403);
+  });
+});
+
+describe('rebuild', () => {
+  it('POST /api/v1/order-report/rebuild recounts every row from the lines (system:setting:edit)', async () => {
+    await sql`UPDATE order_report_month SET ordered_amount = ordered_amount + 1`.execute(t.database.db);
+    expect((await rollupDrift('sale')).length).toBeGreaterThan(0);
+    const r = ok(await call('POST', '/api/v1/order-report/rebuild', {}));
+    expect(r.sale).toBeGreaterThan(0);
+    expect(await rollupDrift('sale')).toEqual([]);
+    expect(await summaryDrift('sale')).toEqual([]);
+    const viewer = (await t.userWith(['sale:report:query'])).token;
+    expect((await t.call('POST', '/api/v1/order-report/rebuild', { token: viewer, body: {} })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -218,5 +253,6 @@ describe.runIf(PG_URL)('rollup under concurrency (PostgreSQL)', () => {
     const r = ok(await call('GET', '/api/v1/sale-order/report', undefined, { partyId: c.id }));
     expect(r.totals).toMatchObject({ lineCount: 16, orderedAmount: '16.00' });
     expect(await rollupDrift('sale')).toEqual([]);
+    expect(await summaryDrift('sale')).toEqual([]);
   });
 });

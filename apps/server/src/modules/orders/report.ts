@@ -52,60 +52,137 @@ export const PURCHASE_REPORT: ReportKind = {
   openStates: ['approved', 'partly-received'],
 };
 
-/** The aggregate of order lines per rollup key (`where` narrows the lines; alias o, l). */
-function aggregate(k: ReportKind, where: RawBuilder<unknown>) {
+/** The measures of a set of order lines (aliases o, l), in the rollup's column order. */
+function measures(k: ReportKind) {
   const open = sql`o.status IN (${sql.join(k.openStates.map((s) => sql`${s}`))})`;
   const remaining = sql`greatest(l.base_quantity - ${k.done}, 0)`;
-  return sql`
-    SELECT date_trunc('month', o.order_date)::date AS month, ${sql.ref(`o.${k.partyColumn}`)} AS party_id,
-           l.material_id, count(*)::int AS line_count,
-           sum(l.base_quantity) AS ordered_quantity, sum(COALESCE(l.amount, 0)) AS ordered_amount,
-           sum(${k.done}) AS done_quantity,
-           sum(CASE WHEN ${open} THEN ${remaining} ELSE 0 END) AS open_quantity,
-           sum(CASE WHEN ${open} AND l.base_quantity > 0
-                    THEN round(${remaining} * COALESCE(l.amount, 0) / l.base_quantity, 2) ELSE 0 END) AS open_amount,
+  return sql`count(l.id)::int AS line_count,
+           COALESCE(sum(l.base_quantity), 0) AS ordered_quantity, COALESCE(sum(COALESCE(l.amount, 0)), 0) AS ordered_amount,
+           COALESCE(sum(${k.done}), 0) AS done_quantity,
+           COALESCE(sum(CASE WHEN ${open} THEN ${remaining} ELSE 0 END), 0) AS open_quantity,
+           COALESCE(sum(CASE WHEN ${open} AND l.base_quantity > 0
+                    THEN round(${remaining} * COALESCE(l.amount, 0) / l.base_quantity, 2) ELSE 0 END), 0) AS open_amount,
            count(l.completed_on)::int AS completed_lines,
-           count(*) FILTER (WHERE l.completed_on <= l.delivery_date)::int AS on_time_lines
-      FROM ${sql.table(k.lineTable)} l JOIN ${sql.table(k.table)} o ON o.id = ${sql.ref(`l.${k.parentColumn}`)}
-     WHERE o.status <> 'draft' AND ${where}
-     GROUP BY 1, 2, 3`;
+           count(*) FILTER (WHERE l.completed_on <= l.delivery_date)::int AS on_time_lines`;
 }
 
-/** Recounts the rollup rows the given orders contribute to (call after their lines or state changed). */
+const MEASURES = sql.raw(
+  'line_count, ordered_quantity, ordered_amount, done_quantity, open_quantity, open_amount, completed_lines, on_time_lines',
+);
+const SET_MEASURES = sql.raw(
+  [
+    'line_count',
+    'ordered_quantity',
+    'ordered_amount',
+    'done_quantity',
+    'open_quantity',
+    'open_amount',
+    'completed_lines',
+    'on_time_lines',
+  ]
+    .map((c) => `${c} = a.${c}`)
+    .join(', '),
+);
+const SUM_MEASURES = sql.raw(
+  [
+    'line_count',
+    'ordered_quantity',
+    'ordered_amount',
+    'done_quantity',
+    'open_quantity',
+    'open_amount',
+    'completed_lines',
+    'on_time_lines',
+  ]
+    .map((c) => `COALESCE(sum(f.${c}), 0)${c.endsWith('lines') || c === 'line_count' ? '::int' : ''} AS ${c}`)
+    .join(', '),
+);
+
+interface Keys {
+  months: string[];
+  parties: number[];
+  materials: number[];
+}
+
+const keyList = (keys: Keys) =>
+  sql`unnest(${sql.val(keys.months)}::date[], ${sql.val(keys.parties)}::bigint[], ${sql.val(keys.materials)}::bigint[])
+      AS k(month, party_id, material_id)`;
+
+/** Creates the rollup rows of `keys` if missing, then locks them in key order (a statement of its own). */
+async function lockKeys(db: Db, kind: string, keys: Keys) {
+  await sql`
+    INSERT INTO order_report_month (kind, month, party_id, material_id)
+    SELECT ${kind}, k.month, k.party_id, k.material_id FROM ${keyList(keys)}
+    ON CONFLICT DO NOTHING`.execute(db);
+  await sql`
+    SELECT 1 FROM order_report_month r, ${keyList(keys)}
+     WHERE r.kind = ${kind} AND r.month = k.month AND r.party_id = k.party_id AND r.material_id = k.material_id
+     ORDER BY r.month, r.party_id, r.material_id FOR UPDATE OF r`.execute(db);
+}
+
+const split = (rows: { month: string; partyId: number; materialId: number }[]): Keys => ({
+  months: rows.map((r) => r.month),
+  parties: rows.map((r) => Number(r.partyId)),
+  materials: rows.map((r) => Number(r.materialId)),
+});
+
+/**
+ * Recounts the rollup rows the given orders contribute to (call after their lines or state
+ * changed): the detail rows (month, party, material) from the order lines, then the summary rows
+ * (month, party, 0) and (month, 0, material) from the detail rows, which the reports read when
+ * they group by one of them.
+ */
 export async function refreshOrderReport(db: Db, k: ReportKind, orderIds: number[]) {
   if (!orderIds.length) return;
-  const keys = await sql<{ month: string; partyId: number; materialId: number }>`
+  const found = await sql<{ month: string; partyId: number; materialId: number }>`
     SELECT DISTINCT to_char(date_trunc('month', o.order_date), 'YYYY-MM-DD') AS month,
            ${sql.ref(`o.${k.partyColumn}`)} AS party_id, l.material_id
       FROM ${sql.table(k.lineTable)} l JOIN ${sql.table(k.table)} o ON o.id = ${sql.ref(`l.${k.parentColumn}`)}
      WHERE o.id = ANY(${sql.val(orderIds)}::bigint[])
      ORDER BY 1, 2, 3`.execute(db);
-  if (!keys.rows.length) return;
-  const months = sql.val(keys.rows.map((r) => r.month));
-  const parties = sql.val(keys.rows.map((r) => r.partyId));
-  const materials = sql.val(keys.rows.map((r) => r.materialId));
-  const keyList = sql`unnest(${months}::date[], ${parties}::bigint[], ${materials}::bigint[]) AS k(month, party_id, material_id)`;
+  if (!found.rows.length) return;
+  const detail = split(found.rows);
+  await lockKeys(db, k.kind, detail);
+  // After the locks: it reads what the previous holder committed. Driven by the keys, so it
+  // touches only the lines of one party, month and material (index on party and order date).
   await sql`
-    INSERT INTO order_report_month (kind, month, party_id, material_id)
-    SELECT ${k.kind}, k.month, k.party_id, k.material_id FROM ${keyList}
-    ON CONFLICT DO NOTHING`.execute(db);
+    WITH a AS (
+      SELECT k.month, k.party_id, k.material_id, ${measures(k)}
+        FROM ${keyList(detail)}
+        LEFT JOIN ${sql.table(k.table)} o ON ${sql.ref(`o.${k.partyColumn}`)} = k.party_id
+              AND o.order_date >= k.month AND o.order_date < (k.month + interval '1 month')::date AND o.status <> 'draft'
+        LEFT JOIN ${sql.table(k.lineTable)} l ON ${sql.ref(`l.${k.parentColumn}`)} = o.id AND l.material_id = k.material_id
+       GROUP BY 1, 2, 3)
+    UPDATE order_report_month r SET ${SET_MEASURES}
+      FROM a WHERE r.kind = ${k.kind} AND r.month = a.month AND r.party_id = a.party_id AND r.material_id = a.material_id`.execute(
+    db,
+  );
+  const byParty = [
+    ...new Map(found.rows.map((r) => [`${r.month}|${r.partyId}`, { ...r, materialId: 0 }])).values(),
+  ];
+  const byMaterial = [
+    ...new Map(found.rows.map((r) => [`${r.month}|${r.materialId}`, { ...r, partyId: 0 }])).values(),
+  ];
+  const summary = split(
+    [...byParty, ...byMaterial].sort((x, y) =>
+      x.month !== y.month
+        ? x.month < y.month
+          ? -1
+          : 1
+        : Number(x.partyId) - Number(y.partyId) || Number(x.materialId) - Number(y.materialId),
+    ),
+  );
+  await lockKeys(db, k.kind, summary);
   await sql`
-    SELECT 1 FROM order_report_month r, ${keyList}
-     WHERE r.kind = ${k.kind} AND r.month = k.month AND r.party_id = k.party_id AND r.material_id = k.material_id
-     ORDER BY r.month, r.party_id, r.material_id FOR UPDATE OF r`.execute(db);
-  // A statement of its own after the locks: it reads what the previous holder committed.
-  await sql`
-    WITH a AS (${aggregate(
-      k,
-      sql`(date_trunc('month', o.order_date)::date, ${sql.ref(`o.${k.partyColumn}`)}, l.material_id) IN (SELECT * FROM ${keyList})`,
-    )})
-    UPDATE order_report_month r SET
-      line_count = COALESCE(a.line_count, 0), ordered_quantity = COALESCE(a.ordered_quantity, 0),
-      ordered_amount = COALESCE(a.ordered_amount, 0), done_quantity = COALESCE(a.done_quantity, 0),
-      open_quantity = COALESCE(a.open_quantity, 0), open_amount = COALESCE(a.open_amount, 0),
-      completed_lines = COALESCE(a.completed_lines, 0), on_time_lines = COALESCE(a.on_time_lines, 0)
-      FROM ${keyList} LEFT JOIN a ON a.month = k.month AND a.party_id = k.party_id AND a.material_id = k.material_id
-     WHERE r.kind = ${k.kind} AND r.month = k.month AND r.party_id = k.party_id AND r.material_id = k.material_id`.execute(
+    WITH a AS (
+      SELECT k.month, k.party_id, k.material_id, ${SUM_MEASURES}
+        FROM ${keyList(summary)}
+        LEFT JOIN order_report_month f ON f.kind = ${k.kind} AND f.month = k.month
+              AND f.party_id <> 0 AND f.material_id <> 0
+              AND (k.party_id = 0 OR f.party_id = k.party_id) AND (k.material_id = 0 OR f.material_id = k.material_id)
+       GROUP BY 1, 2, 3)
+    UPDATE order_report_month r SET ${SET_MEASURES}
+      FROM a WHERE r.kind = ${k.kind} AND r.month = a.month AND r.party_id = a.party_id AND r.material_id = a.material_id`.execute(
     db,
   );
 }
@@ -134,9 +211,21 @@ export function reportingTransitions(
 export async function rebuildOrderReport(db: Db, k: ReportKind) {
   await sql`DELETE FROM order_report_month WHERE kind = ${k.kind}`.execute(db);
   await sql`
-    INSERT INTO order_report_month (kind, month, party_id, material_id, line_count, ordered_quantity, ordered_amount,
-                                    done_quantity, open_quantity, open_amount, completed_lines, on_time_lines)
-    SELECT ${k.kind}, a.* FROM (${aggregate(k, sql`true`)}) a`.execute(db);
+    INSERT INTO order_report_month (kind, month, party_id, material_id, ${MEASURES})
+    SELECT ${k.kind}, date_trunc('month', o.order_date)::date, ${sql.ref(`o.${k.partyColumn}`)}, l.material_id, ${measures(k)}
+      FROM ${sql.table(k.lineTable)} l JOIN ${sql.table(k.table)} o ON o.id = ${sql.ref(`l.${k.parentColumn}`)}
+     WHERE o.status <> 'draft'
+     GROUP BY 2, 3, 4`.execute(db);
+  for (const [party, material] of [
+    ['f.party_id', '0'],
+    ['0', 'f.material_id'],
+  ]) {
+    await sql`
+      INSERT INTO order_report_month (kind, month, party_id, material_id, ${MEASURES})
+      SELECT ${k.kind}, f.month, ${sql.raw(party)}, ${sql.raw(material)}, ${SUM_MEASURES}
+        FROM order_report_month f WHERE f.kind = ${k.kind} AND f.party_id <> 0 AND f.material_id <> 0
+       GROUP BY 2, 3, 4`.execute(db);
+  }
 }
 
 /**
@@ -163,17 +252,41 @@ export type ReportQuery = {
 /** Rows of a report from the rollup: grouped, with labels, totals, the monthly series and the top parties. */
 export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
   const partyTable = k.kind === 'sale' ? 'customer' : 'supplier';
-  const where = sql.join(
-    [
-      sql`r.kind = ${k.kind}`,
-      sql`r.line_count > 0`,
-      q.from ? sql`r.month >= ${`${q.from}-01`}::date` : sql`true`,
-      q.to ? sql`r.month <= ${`${q.to}-01`}::date` : sql`true`,
-      q.partyId ? sql`r.party_id = ${q.partyId}` : sql`true`,
-      q.materialId ? sql`r.material_id = ${q.materialId}` : sql`true`,
-    ],
-    sql` AND `,
-  );
+  // The coarsest rows that still hold the grouping and the filters: summary rows per party or
+  // per material where they do (a few thousand), the detail rows only when both are asked.
+  const GRAIN = {
+    detail: sql`r.party_id <> 0 AND r.material_id <> 0`,
+    party: sql`r.material_id = 0 AND r.party_id <> 0`,
+    material: sql`r.party_id = 0 AND r.material_id <> 0`,
+  };
+  const grain =
+    q.partyId && q.materialId
+      ? GRAIN.detail
+      : q.groupBy === 'party'
+        ? q.materialId
+          ? GRAIN.detail
+          : GRAIN.party
+        : q.groupBy === 'material'
+          ? q.partyId
+            ? GRAIN.detail
+            : GRAIN.material
+          : q.materialId
+            ? GRAIN.material
+            : GRAIN.party;
+  const filters = (g: RawBuilder<unknown>) =>
+    sql.join(
+      [
+        sql`r.kind = ${k.kind}`,
+        g,
+        sql`r.line_count > 0`,
+        q.from ? sql`r.month >= ${`${q.from}-01`}::date` : sql`true`,
+        q.to ? sql`r.month <= ${`${q.to}-01`}::date` : sql`true`,
+        q.partyId ? sql`r.party_id = ${q.partyId}` : sql`true`,
+        q.materialId ? sql`r.material_id = ${q.materialId}` : sql`true`,
+      ],
+      sql` AND `,
+    );
+  const where = filters(grain);
   const sums = sql`sum(r.line_count)::int AS line_count, sum(r.ordered_quantity) AS ordered_quantity,
     sum(r.ordered_amount) AS ordered_amount, sum(r.done_quantity) AS done_quantity,
     sum(r.open_quantity) AS open_quantity, sum(r.open_amount) AS open_amount,
@@ -215,7 +328,8 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
     sql<Record<string, any>>`
       SELECT p.name AS label, sum(r.ordered_amount) AS ordered_amount
         FROM order_report_month r JOIN ${sql.table(partyTable)} p ON p.id = r.party_id
-       WHERE ${where} GROUP BY p.id, p.name ORDER BY 2 DESC LIMIT 10`.execute(db),
+       WHERE ${filters(q.materialId ? GRAIN.detail : GRAIN.party)}
+       GROUP BY p.id, p.name ORDER BY 2 DESC LIMIT 10`.execute(db),
   ]);
   const rate = (r: Record<string, any>) =>
     r.completedLines > 0 ? Math.round((r.onTimeLines / r.completedLines) * 1000) / 10 : null;
@@ -306,6 +420,22 @@ async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<Ret
 }
 
 export function orderReportRoutes(app: App) {
+  // Maintenance: after loading orders outside the application (an import, a migration).
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/order-report/rebuild',
+    permission: 'system:setting:edit',
+    body: z.strictObject({}).optional(),
+    handler: ({ app: { db } }) =>
+      db.transaction().execute(async (trx) => {
+        for (const k of [SALE_REPORT, PURCHASE_REPORT]) await rebuildOrderReport(trx, k);
+        const r = await sql<{ kind: string; rows: number }>`
+          SELECT kind, count(*)::int AS rows FROM order_report_month GROUP BY kind ORDER BY kind`.execute(
+          trx,
+        );
+        return Object.fromEntries(r.rows.map((x) => [x.kind, x.rows]));
+      }),
+  });
   for (const k of [SALE_REPORT, PURCHASE_REPORT]) {
     const t = TEXT[k.kind];
     route(app, {
