@@ -229,7 +229,7 @@ test.describe('warehouse flow', () => {
       .getByRole('button', { name: /搜\s*索/ })
       .click();
     await expect(rows(page)).toHaveCount(2);
-    await expect(activePage(page).getByTestId('total-quantity')).toHaveText('290');
+    await expect(activePage(page).getByTestId('total-quantity')).toHaveText('数量合计290 kg');
     await expect(rows(page).filter({ hasText: '原材料仓' })).toContainText('190');
     await expect(rows(page).filter({ hasText: '半成品仓' })).toContainText('100');
     await shot(page, 'wh-06-inventory-details');
@@ -242,10 +242,10 @@ test.describe('warehouse flow', () => {
     await expect(moves.filter({ hasText: inboundNo })).toContainText('+500');
     await expect(moves.filter({ hasText: outboundNo })).toContainText('-200');
     await expect(moves.filter({ hasText: stocktakeNo })).toContainText('-10');
-    // The newest move's 结存数量 is the balance shown above the list (both summed on the server).
+    // The newest move's 结存 is the balance shown above the list (both summed on the server).
     const balance = ((await ledger.getByTestId('ledger-balance').textContent()) ?? '').trim();
     expect(Number(balance.replace(/,/g, ''))).toBeGreaterThanOrEqual(190);
-    await expect(moves.first().locator('td.ant-table-cell').nth(8)).toHaveText(balance);
+    await expect(moves.first().locator('td.ant-table-cell').nth(7)).toHaveText(balance);
     await shot(page, 'wh-07-ledger-drawer');
   });
 

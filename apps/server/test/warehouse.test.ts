@@ -264,6 +264,58 @@ describe('inbound and outbound posting', () => {
     });
     expect((await w.post('stock-outbound', other.body.result.id)).status).toBe(200);
   });
+
+  it("answers an outbound line's 可用 as posting would draw it, to an outbound keeper too", async () => {
+    const m = await w.material();
+    const receive = [
+      { materialId: m.id, quantity: 5, locationId: w.locationA, batchNo: 'H1' },
+      { materialId: m.id, quantity: 7, locationId: w.locationB, batchNo: 'H2' },
+      { materialId: m.id, quantity: 3, locationId: w.locationA, batchNo: 'H1', qualityStatus: 'pending' },
+    ];
+    await w.post('stock-inbound', (await w.inbound(receive)).id);
+    const keeper = (await t.userWith(['warehouse:requisitionOutbound:add'])).token;
+    const available = async (query: Record<string, unknown>, as = keeper) =>
+      (
+        await t.call('GET', '/api/v1/stock-balance/available', {
+          token: as,
+          query: { materialId: m.id, warehouseId: w.warehouseId, ...query },
+        })
+      ).body;
+    expect((await available({})).result).toEqual({ quantity: '12.0000', unitName: m.unitName });
+    expect((await available({ locationId: w.locationA })).result.quantity).toBe('5.0000');
+    expect((await available({ batchNo: 'H2' })).result.quantity).toBe('7.0000');
+    expect((await available({ batchNo: 'H' })).result.quantity).toBe('0');
+    expect((await available({ qualityStatus: 'pending' })).result.quantity).toBe('3.0000');
+    expect((await available({ warehouseId: w.otherWarehouseId })).result.quantity).toBe('0');
+    expect((await available({ materialId: 0 })).code).toBe('400');
+    const stranger = (await t.userWith(['factory:material:list'])).token;
+    expect((await available({}, stranger)).code).toBe('403');
+  });
+
+  it('totals balances per unit, never adding different units into one figure', async () => {
+    const a = await w.material();
+    const b = await w.material();
+    expect(a.unitId).not.toBe(b.unitId);
+    await w.post(
+      'stock-inbound',
+      (
+        await w.inbound([
+          { materialId: a.id, quantity: 100, unitPrice: '1' },
+          { materialId: b.id, quantity: 3, unitPrice: '2' },
+        ])
+      ).id,
+    );
+    const both = await t.call('GET', '/api/v1/stock-balance/page', {
+      token,
+      query: { materialId: a.id },
+    });
+    expect(both.body.result.totalsByUnit).toEqual([{ unitName: a.unitName, quantity: '100.0000' }]);
+    const all = await t.call('GET', '/api/v1/stock-balance/page', { token, query: { pageNum: 0 } });
+    const totals: { unitName: string; quantity: string }[] = all.body.result.totalsByUnit;
+    expect(totals.find((x) => x.unitName === b.unitName)?.quantity).toBe('3.0000');
+    expect(new Set(totals.map((x) => x.unitName)).size).toBe(totals.length);
+    expect(all.body.result).not.toHaveProperty('totalQuantity');
+  });
 });
 
 describe('idempotency', () => {

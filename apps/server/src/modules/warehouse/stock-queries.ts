@@ -1,10 +1,11 @@
-import type { LedgerSummary } from '@ringmes/domain';
+import { type LedgerSummary, stockOutboundResource, stockTransferResource } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
-import { route } from '../../platform/http/route.ts';
+import { notFound } from '../../platform/errors.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { checkAllRows, type Page, pagingFields } from '../../platform/paging.ts';
 
@@ -37,7 +38,7 @@ const BALANCE_SORT: Record<string, string> = {
 export async function balancePage(
   db: Db,
   q: z.infer<typeof balanceQuery>,
-): Promise<Page<any> & { totalQuantity: string; totalAmount: string }> {
+): Promise<Page<any> & { totalsByUnit: { unitName: string; quantity: string }[]; totalAmount: string }> {
   const where = [sql`true`];
   if (q.includeZero !== 'true') where.push(sql`b.quantity > 0`);
   if (q.materialId) where.push(sql`b.material_id = ${q.materialId}`);
@@ -55,11 +56,18 @@ export async function balancePage(
   const dir = q.sortOrder?.startsWith('desc') ? sql`DESC` : sql`ASC`;
   const limit = q.pageNum === 0 ? sql`` : sql`LIMIT ${q.pageSize} OFFSET ${(q.pageNum - 1) * q.pageSize}`;
   const from = sql`FROM stock_balance b JOIN material m ON m.id = b.material_id JOIN warehouse w ON w.id = b.warehouse_id`;
-  const totals = await sql<{ n: number; qty: string; amount: string }>`
-    SELECT count(*)::int AS n, coalesce(sum(b.quantity), 0)::text AS qty,
-           coalesce(sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)), 0)::text AS amount
-      ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id WHERE ${cond}`.execute(db);
-  const t = totals.rows[0];
+  // Quantities are summed per base unit (粒, 件, g and 套 never add up); the money sums across.
+  const byUnit = (
+    await sql<{ unitName: string; n: number; qty: string; allN: number; allAmount: string }>`
+      SELECT unit_name, n, qty, (sum(n) OVER ())::int AS all_n, (sum(amount) OVER ())::text AS all_amount
+        FROM (SELECT coalesce(u.name, '') AS unit_name, count(*)::int AS n, sum(b.quantity)::text AS qty,
+                     sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)) AS amount
+                ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id
+                LEFT JOIN material_unit u ON u.id = m.unit_id
+               WHERE ${cond} GROUP BY u.name) g
+       ORDER BY n DESC, unit_name`.execute(db)
+  ).rows;
+  const t = { n: byUnit[0]?.allN ?? 0, amount: byUnit[0]?.allAmount ?? '0' };
   if (q.pageNum === 0) checkAllRows(t.n);
   const rows = await sql<any>`
     SELECT b.id, b.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
@@ -78,9 +86,39 @@ export async function balancePage(
     total: t.n,
     pageNum: q.pageNum,
     pageSize: q.pageNum === 0 ? rows.rows.length : q.pageSize,
-    totalQuantity: t.qty,
+    totalsByUnit: byUnit.map((r) => ({ unitName: r.unitName, quantity: r.qty })),
     totalAmount: t.amount,
   };
+}
+
+const availableQuery = z.strictObject({
+  materialId: zx.id,
+  warehouseId: zx.id,
+  locationId: zx.id.optional(),
+  batchNo: z.string().trim().max(60).optional(),
+  qualityStatus: z.enum(['qualified', 'pending', 'rejected']).default('qualified'),
+});
+
+/**
+ * What an outbound line could take, in the material's base unit: the balances posting would
+ * draw from (the line's warehouse and quality status; its location and batch when given, any
+ * otherwise). Drafts reserve nothing, so it is the on-hand quantity of those balances.
+ */
+export async function availableQuantity(db: Db, q: z.infer<typeof availableQuery>) {
+  const where = [
+    sql`b.material_id = ${q.materialId}`,
+    sql`b.warehouse_id = ${q.warehouseId}`,
+    sql`b.quality_status = ${q.qualityStatus}`,
+  ];
+  if (q.locationId) where.push(sql`b.location_id = ${q.locationId}`);
+  if (q.batchNo) where.push(sql`b.batch_no = ${q.batchNo}`);
+  const row = await sql<{ quantity: string; unitName: string | null }>`
+    SELECT coalesce((SELECT sum(b.quantity) FROM stock_balance b WHERE ${sql.join(where, sql` AND `)}), 0)::text AS quantity,
+           u.name AS unit_name
+      FROM material m LEFT JOIN material_unit u ON u.id = m.unit_id WHERE m.id = ${q.materialId}`.execute(db);
+  const r = row.rows[0];
+  if (!r) throw notFound('物料不存在或已被删除');
+  return { quantity: r.quantity, unitName: r.unitName ?? '' };
 }
 
 const ledgerQuery = z.strictObject({
@@ -216,6 +254,21 @@ export function stockQueryRoutes(app: App) {
     permission: 'warehouse:stock:list',
     query: balanceQuery,
     handler: ({ query, app: { db } }) => balancePage(db, query),
+  });
+
+  // Outbound and transfer forms show each line's 可用 to whoever may write those documents.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/stock-balance/available',
+    permission: 'warehouse:stock:list',
+    alsoAllowedBy: [stockOutboundResource, stockTransferResource].flatMap((def) =>
+      [def.permission, ...Object.values(def.scopedPermissions?.prefixes ?? {})].flatMap((p) => [
+        `${p}:add` as Permission,
+        `${p}:edit` as Permission,
+      ]),
+    ),
+    query: availableQuery,
+    handler: ({ query, app: { db } }) => availableQuantity(db, query),
   });
 
   route(app, {

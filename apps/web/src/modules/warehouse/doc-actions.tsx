@@ -2,6 +2,7 @@ import type { ResourceDef } from '@ringmes/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Modal } from 'antd';
 import { useState } from 'react';
+import { isApiError } from '../../platform/api/errors.ts';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { docApi, type Row } from './warehouse.api.ts';
@@ -24,12 +25,15 @@ export function PostReverseButtons({
   row,
   size,
   onDone,
+  onError,
   link,
 }: {
   def: ResourceDef;
   row: Row;
   size?: 'small' | 'middle';
   onDone?: () => void;
+  /** The server's reason when 过账 / 冲销 is refused (库存不足…), to keep on screen. */
+  onError?: (action: '过账' | '冲销', message: string) => void;
   link?: boolean;
 }) {
   const may = useRecordPermission(def);
@@ -55,8 +59,9 @@ export function PostReverseButtons({
           toast.success(post ? '过账成功' : '冲销成功');
           refresh();
           onDone?.();
-        } catch {
-          // the client has shown the server's message (库存不足…)
+        } catch (e) {
+          // The client has toasted the server's message (库存不足…); the page may keep it.
+          onError?.(post ? '过账' : '冲销', isApiError(e) ? e.message : String(e));
         } finally {
           setBusy(undefined);
         }

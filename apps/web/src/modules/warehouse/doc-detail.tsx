@@ -10,9 +10,11 @@ import { formatTime } from '../../platform/lib/time.ts';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { PostReverseButtons } from './doc-actions.tsx';
+import { useConversions } from './line-cells.tsx';
 import { type PrintColumn, PrintView } from './print-view.tsx';
-import { Dash, QualityTag, SignedQty, StatusTag } from './shared.tsx';
-import { docApi, type Row, stockApi } from './warehouse.api.ts';
+import { totalsByUnit } from './quantities.ts';
+import { Dash, QualityTag, SignedQty, StatusTag, UnitTotals } from './shared.tsx';
+import { docApi, qty, type Row, stockApi } from './warehouse.api.ts';
 
 export interface DocDetailProps {
   def: ResourceDef;
@@ -87,11 +89,14 @@ export function DocDetail(props: DocDetailProps) {
   const { def, id } = props;
   const may = useRecordPermission(def);
   const [printing, setPrinting] = useState(false);
+  const [failure, setFailure] = useState<{ action: string; message: string }>();
   const record = useQuery({
     queryKey: ['resource', def.name, 'info', id],
     queryFn: () => docApi(def).info(id as number),
     enabled: Boolean(id),
   });
+  // Base units of the lines' materials: the 合计 is per unit (粒 and kg never add up).
+  const conversions = useConversions((record.data?.lines ?? []).map((l: Row) => l.materialId));
   const back = () => leavePage(props.path, props.listPath);
   if (!id || record.error) {
     return (
@@ -105,6 +110,10 @@ export function DocDetail(props: DocDetailProps) {
     );
   }
   const row = record.data;
+  const baseTotals = (row?.lines ?? []).map((l: Row) => ({
+    unitName: conversions.get(l.materialId)?.baseUnitName,
+    quantity: l.baseQuantity,
+  }));
   if (!row) {
     return (
       <PageCard>
@@ -115,7 +124,6 @@ export function DocDetail(props: DocDetailProps) {
   const lines: Row[] = row.lines ?? [];
   const fields = props.fields(row);
   const docName = props.docName(row);
-  const totalQty = lines.reduce((s, l) => s + Number(l.baseQuantity ?? l.quantity ?? 0), 0);
   return (
     <>
       <PageCard
@@ -131,7 +139,12 @@ export function DocDetail(props: DocDetailProps) {
                 编辑
               </Button>
             )}
-            <PostReverseButtons def={def} row={row} />
+            <PostReverseButtons
+              def={def}
+              row={row}
+              onDone={() => setFailure(undefined)}
+              onError={(action, message) => setFailure({ action, message })}
+            />
             <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
               打印
             </Button>
@@ -141,6 +154,17 @@ export function DocDetail(props: DocDetailProps) {
           </Space>
         }
       >
+        {failure && (
+          <Alert
+            type="error"
+            showIcon
+            closable={{ onClose: () => setFailure(undefined) }}
+            style={{ marginBottom: 12 }}
+            title={`${failure.action}失败`}
+            description={failure.message}
+            data-testid="post-error"
+          />
+        )}
         {props.qualifiedOnly && row.status === 'draft' && (
           <Alert
             type="info"
@@ -179,8 +203,9 @@ export function DocDetail(props: DocDetailProps) {
           summary={() => (
             <Table.Summary.Row>
               <Table.Summary.Cell index={0} colSpan={props.lineColumns.length + 1}>
-                基本单位数量合计：
-                <b className="wh-num">{totalQty.toLocaleString('zh-CN', { maximumFractionDigits: 4 })}</b>
+                <span className="wh-totals">
+                  <UnitTotals label="基本单位数量合计" totals={baseTotals} />
+                </span>
               </Table.Summary.Cell>
             </Table.Summary.Row>
           )}
@@ -204,7 +229,11 @@ export function DocDetail(props: DocDetailProps) {
             fields: fields.filter((f) => f.label !== '单据编号'),
             columns: props.lineColumns,
             lines,
-            totals: { 基本单位数量: totalQty.toLocaleString('zh-CN', { maximumFractionDigits: 4 }) },
+            totals: {
+              基本单位数量: totalsByUnit(baseTotals)
+                .map((u) => `${qty(u.quantity)} ${u.unitName}`)
+                .join('；'),
+            },
           }}
         />
       )}

@@ -11,6 +11,7 @@ import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { leavePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { LineBaseTotals } from './line-cells.tsx';
 import { StatusTag } from './shared.tsx';
 import { docApi, fieldPath, type Row } from './warehouse.api.ts';
 
@@ -37,6 +38,8 @@ export interface DocFormProps {
   initialValues?: Record<string, unknown>;
   /** Extra header values from the record (dates are converted here). */
   toBody?: (values: Record<string, any>) => Record<string, unknown>;
+  /** Asked after validation, before saving: false keeps the form open (a warning the user declined). */
+  beforeSave?: (values: Record<string, any>) => Promise<boolean>;
 }
 
 /** The record as form values: the business date as a dayjs, quantities as numbers. */
@@ -92,6 +95,12 @@ function body(def: ResourceDef, values: Record<string, any>, record?: Row): Reco
   });
   if (record?.version !== undefined) out.version = record.version;
   return out;
+}
+
+/** 基本单位数量合计 of the lines as they are typed. */
+function LineTotals({ form }: { form: FormInstance }) {
+  const lines = Form.useWatch('lines', form) as Row[] | undefined;
+  return <LineBaseTotals lines={lines} />;
 }
 
 /**
@@ -175,6 +184,7 @@ export function DocFormPage(props: DocFormProps) {
     }
     setSaving(true);
     try {
+      if (props.beforeSave && !(await props.beforeSave(values))) return;
       // Lines keep the order line they were made from, which no cell shows.
       const all = form.getFieldsValue(true);
       const lines = (values.lines ?? []).map((l: Row, i: number) => ({
@@ -283,6 +293,7 @@ export function DocFormPage(props: DocFormProps) {
                       },
                     ]}
                   />
+                  <LineTotals form={form} />
                   <Button
                     type="dashed"
                     block

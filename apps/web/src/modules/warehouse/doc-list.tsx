@@ -6,6 +6,7 @@ import {
   Button,
   DatePicker,
   Form,
+  Grid,
   Input,
   Popconfirm,
   Select,
@@ -23,6 +24,7 @@ import { ExportButton } from '../../platform/resource/export-button.tsx';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { fitColumns, useNarrow } from '../../platform/ui/responsive.ts';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
 import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
@@ -36,7 +38,7 @@ export interface DocListConfig {
   types?: EnumOption[];
   /** Warehouse filters (仓库, or 调出仓库 / 调入仓库). */
   warehouses: { name: string; label: string }[];
-  /** Columns between 单据编号 and 业务日期. */
+  /** Columns between 状态 and 备注 (the list fits 1,440 px: keep them narrow). */
   columns: NonNullable<TableProps<Row>['columns']>;
   pathsOf: (row: Row) => { edit?: string; detail: string };
   addButton?: ReactNode;
@@ -83,6 +85,8 @@ export function DocList(config: DocListConfig) {
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const paged = useServerTable({ defaultSort: { sortField: 'docNo', sortOrder: 'desc' } });
+  const narrow = useNarrow();
+  const phone = Grid.useBreakpoint().sm === false;
 
   const query = { ...toQuery(filters), ...(fixedType ? { type: fixedType } : {}) };
   const list = useQuery({
@@ -103,11 +107,11 @@ export function DocList(config: DocListConfig) {
     }
   };
 
-  const columns: TableProps<Row>['columns'] = [
+  const wide: NonNullable<TableProps<Row>['columns']> = [
     {
       title: '单据编号',
       dataIndex: 'docNo',
-      width: 160,
+      width: 150,
       fixed: 'left',
       sorter: true,
       sortOrder: paged.sortOrderOf('docNo'),
@@ -122,42 +126,39 @@ export function DocList(config: DocListConfig) {
         </Button>
       ),
     },
-    ...config.columns,
+    // The date and status next to the number: never clipped, never behind 操作.
     {
       title: '业务日期',
       dataIndex: 'bizDate',
-      width: 110,
+      width: 108,
       sorter: true,
       sortOrder: paged.sortOrderOf('bizDate'),
     },
     {
       title: '状态',
       dataIndex: 'status',
-      width: 86,
+      width: 84,
       sorter: true,
       sortOrder: paged.sortOrderOf('status'),
-      render: (v) => <StatusTag value={v} />,
+      render: (v, row) => (
+        <span title={row.postedAt ? `过账 ${row.postedAt}` : `创建 ${formatTime(row.createdAt)}`}>
+          <StatusTag value={v} />
+        </span>
+      ),
     },
+    ...config.columns,
     {
       title: '备注',
       dataIndex: 'remark',
-      width: 160,
+      width: 110,
       ellipsis: true,
       render: (v?: string) => v || <Dash />,
-    },
-    {
-      title: '创建时间',
-      dataIndex: 'createdAt',
-      width: 160,
-      sorter: true,
-      sortOrder: paged.sortOrderOf('createdAt'),
-      render: (v) => formatTime(v),
     },
     {
       title: '操作',
       key: 'actions',
       fixed: 'right',
-      width: 230,
+      width: 192,
       render: (_, row) => {
         const paths = config.pathsOf(row);
         const draft = row.status === 'draft';
@@ -191,6 +192,10 @@ export function DocList(config: DocListConfig) {
       },
     },
   ];
+
+  // Below 992 px: number, date (not on a phone), status and 操作.
+  const columns = fitColumns(wide, narrow, ['docNo', ...(phone ? [] : ['bizDate']), 'status', 'actions']);
+  const scrollX = wide.reduce((sum, c) => sum + Number(c.width ?? 120), 0);
 
   return (
     <>
@@ -259,7 +264,7 @@ export function DocList(config: DocListConfig) {
           columns={columns}
           dataSource={data}
           loading={list.isFetching}
-          scroll={{ x: 'max-content' }}
+          scroll={narrow ? undefined : { x: scrollX }}
           pagination={paged.pagination(total)}
           onChange={paged.onChange}
         />

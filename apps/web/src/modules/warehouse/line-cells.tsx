@@ -1,9 +1,131 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query';
 import { Select, TreeSelect } from 'antd';
+import { useEffect, useState } from 'react';
 import { request } from '../../platform/api/client.ts';
-import { stockApi, whKeys } from './warehouse.api.ts';
+import { compareQuantity, type Shortage, shortages, toBaseQuantity } from './quantities.ts';
+import { Dash, UnitTotals } from './shared.tsx';
+import { type AvailableKey, qty, type Row, stockApi, type UnitConversion, whKeys } from './warehouse.api.ts';
 
 const STALE = 5 * 60_000;
+
+const unitsQuery = (materialId: number) => ({
+  queryKey: whKeys.units(materialId),
+  queryFn: () => stockApi.units(materialId),
+  staleTime: STALE,
+});
+
+/** The unit conversions of each material named (shared with the unit selects through the cache). */
+export function useConversions(materialIds: readonly (number | undefined)[]): Map<number, UnitConversion> {
+  const ids = [...new Set(materialIds.filter((id): id is number => Boolean(id)))];
+  const results = useQueries({ queries: ids.map(unitsQuery) });
+  const out = new Map<number, UnitConversion>();
+  ids.forEach((id, i) => {
+    const data = results[i]?.data;
+    if (data) out.set(id, data);
+  });
+  return out;
+}
+
+/**
+ * A line's quantity in its material's base unit, as the server stores it on save
+ * (round(quantity × factor, 4)); undefined while the material, quantity or factor is unknown.
+ */
+export function lineBase(
+  line: Row | undefined,
+  conv: UnitConversion | undefined,
+): { quantity?: string; unitName?: string } {
+  if (!line || !conv) return {};
+  const unitId = line.unitId ?? conv.baseUnitId;
+  const factor = conv.units.find((u) => u.unitId === unitId)?.factor;
+  return { quantity: toBaseQuantity(line.quantity, factor), unitName: conv.baseUnitName };
+}
+
+/** The 基本单位数量 cell of a line being edited: 2 箱 of 50 show 100 个 as you type. */
+export function BaseQuantityCell({ line, index }: { line?: Row; index: number }) {
+  const convs = useConversions([line?.materialId]);
+  const base = lineBase(line, convs.get(line?.materialId));
+  return (
+    <div className="wh-cell-text wh-num" data-testid={`line-${index}-base`}>
+      {base.quantity === undefined ? <Dash /> : `${qty(base.quantity)} ${base.unitName ?? ''}`}
+    </div>
+  );
+}
+
+/** 合计 of the lines being edited, per base unit, live. */
+export function LineBaseTotals({ lines }: { lines?: (Row | undefined)[] }) {
+  const list = lines ?? [];
+  const convs = useConversions(list.map((l) => l?.materialId));
+  const bases = list.map((l) => lineBase(l, convs.get(l?.materialId)));
+  return (
+    <div className="wh-totals wh-line-totals" data-testid="line-totals">
+      <UnitTotals label="基本单位数量合计" totals={bases} />
+    </div>
+  );
+}
+
+/** A value that settles `ms` after the last change (a batch number being typed). */
+function useSettled(value: string, ms = 400): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
+/** The key an outbound line draws its stock by (undefined until material and warehouse are known). */
+export function availableKey(
+  line: Row | undefined,
+  warehouseId: number | undefined,
+): AvailableKey | undefined {
+  if (!line?.materialId || !warehouseId) return undefined;
+  const batchNo = typeof line.batchNo === 'string' ? line.batchNo.trim() : '';
+  return {
+    materialId: line.materialId,
+    warehouseId,
+    ...(line.locationId ? { locationId: line.locationId } : {}),
+    ...(batchNo ? { batchNo } : {}),
+    qualityStatus: line.qualityStatus ?? 'qualified',
+  };
+}
+
+export const availableQuery = (key: AvailableKey) => ({
+  queryKey: whKeys.available(key),
+  queryFn: () => stockApi.available(key),
+  staleTime: 10_000,
+});
+
+/**
+ * 可用 of an outbound line: what its material, warehouse, quality status, location and batch
+ * hold now, in the base unit; red when the line asks for more.
+ */
+export function AvailableCell({
+  line,
+  warehouseId,
+  index,
+}: {
+  line?: Row;
+  warehouseId?: number;
+  index: number;
+}) {
+  const wanted = availableKey(line, warehouseId);
+  const settled = useSettled(wanted ? JSON.stringify(wanted) : '');
+  const key: AvailableKey | undefined = settled ? JSON.parse(settled) : undefined;
+  const available = useQuery({ ...availableQuery(key as AvailableKey), enabled: Boolean(key) });
+  const convs = useConversions([line?.materialId]);
+  const base = lineBase(line, convs.get(line?.materialId));
+  const have = available.data;
+  const short = have && base.quantity !== undefined && compareQuantity(base.quantity, have.quantity) > 0;
+  return (
+    <div
+      className={`wh-cell-text wh-num${short ? ' wh-loss' : ''}`}
+      data-testid={`line-${index}-available`}
+      title={short ? '超过可用库存' : undefined}
+    >
+      {!key || !have ? <Dash /> : `${qty(have.quantity) || '0'} ${have.unitName}`}
+    </div>
+  );
+}
 
 /** The units a material can be counted in (base unit first), from its unit conversions. */
 export function UnitSelect({
@@ -140,4 +262,36 @@ export function DeptSelect({
       style={{ width: '100%' }}
     />
   );
+}
+
+/**
+ * Before saving an outbound document: the lines asking for more than is available now (fresh
+ * reads), for a warning that names them. Answers [] when the stock cannot be read.
+ */
+export async function outboundShortages(
+  client: QueryClient,
+  lines: readonly Row[],
+  warehouseId: number | undefined,
+): Promise<(Shortage & { unitName: string })[]> {
+  try {
+    const entries = await Promise.all(
+      lines.map(async (l) => {
+        const key = availableKey(l, warehouseId);
+        if (!key) return { line: {} };
+        const [conv, have] = await Promise.all([
+          client.fetchQuery(unitsQuery(key.materialId)),
+          client.fetchQuery({ ...availableQuery(key), staleTime: 0 }),
+        ]);
+        const json = JSON.stringify(key);
+        return { line: { key: json, need: lineBase(l, conv).quantity }, json, have };
+      }),
+    );
+    const have = new Map(entries.filter((e) => e.json).map((e) => [e.json as string, e.have]));
+    return shortages(
+      entries.map((e) => e.line),
+      (k) => have.get(k)?.quantity,
+    ).map((s) => ({ ...s, unitName: have.get(entries[s.lines[0] - 1].json as string)?.unitName ?? '' }));
+  } catch {
+    return [];
+  }
 }

@@ -1,5 +1,6 @@
 import { QUALITY_STATUS, STOCK_DOC_STATUS } from '@ringmes/domain';
 import { Tag } from 'antd';
+import { totalsByUnit } from './quantities.ts';
 import { qty } from './warehouse.api.ts';
 
 const tagOf = (options: typeof STOCK_DOC_STATUS, value: unknown) => {
@@ -24,3 +25,31 @@ export function SignedQty({ value }: { value: unknown }) {
 
 export const QUALITY_OPTIONS = QUALITY_STATUS.map((o) => ({ value: o.value, label: o.label }));
 export const STATUS_OPTIONS = STOCK_DOC_STATUS.map((o) => ({ value: o.value, label: o.label }));
+
+/**
+ * A quantity total per unit: one figure when one unit is shown, otherwise one per unit (粒, 件, g
+ * and 套 are never added up). Items of the same unit are summed here.
+ */
+export function UnitTotals({
+  label = '数量合计',
+  totals,
+}: {
+  label?: string;
+  totals: readonly { unitName?: string | null; quantity?: string | number | null }[];
+}) {
+  const sums = totalsByUnit(totals);
+  return (
+    <span className="wh-unit-totals" data-testid="total-quantity">
+      {label}
+      {sums.length === 0 ? (
+        <b>0</b>
+      ) : (
+        sums.map((u) => (
+          <span key={u.unitName} className="wh-unit-total">
+            <b>{qty(u.quantity)}</b> {u.unitName}
+          </span>
+        ))
+      )}
+    </span>
+  );
+}

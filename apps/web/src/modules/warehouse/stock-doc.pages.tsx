@@ -1,6 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { QUALITY_STATUS } from '@ringmes/domain';
-import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Select } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
@@ -9,7 +10,14 @@ import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { DocDetail } from './doc-detail.tsx';
 import { DocFormPage, type LineColumn } from './doc-form.tsx';
 import { DocList } from './doc-list.tsx';
-import { DeptSelect, LocationSelect, UnitSelect } from './line-cells.tsx';
+import {
+  AvailableCell,
+  BaseQuantityCell,
+  DeptSelect,
+  LocationSelect,
+  outboundShortages,
+  UnitSelect,
+} from './line-cells.tsx';
 import { Dash, QUALITY_OPTIONS } from './shared.tsx';
 import {
   type DocKind,
@@ -78,11 +86,13 @@ export function StockDocListPage({ path }: PageProps) {
       types={kind.types}
       warehouses={[{ name: 'warehouseId', label: '仓库' }]}
       columns={[
-        { title: '类型', dataIndex: 'type', width: 120, render: (v: string) => typeLabel(kind, v) },
-        { title: '仓库', dataIndex: 'warehouseName', width: 110 },
-        { ...partner, key: 'partner', width: 180, ellipsis: true },
+        // A per-type page needs no 类型 column.
+        ...(type
+          ? []
+          : [{ title: '类型', dataIndex: 'type', width: 100, render: (v: string) => typeLabel(kind, v) }]),
+        { title: '仓库', dataIndex: 'warehouseName', width: 100, ellipsis: true },
+        { ...partner, key: 'partner', width: 156, ellipsis: true },
         { title: '来源单号', dataIndex: 'sourceNo', width: 140, render: (v?: string) => v || <Dash /> },
-        { title: '过账时间', dataIndex: 'postedAt', width: 160, render: (v?: string) => v || <Dash /> },
       ]}
       pathsOf={(row) => {
         const p = typePaths(kind, row.type);
@@ -219,8 +229,36 @@ export function materialColumns(): LineColumn[] {
         </Form.Item>
       ),
     },
+    {
+      title: '基本单位数量',
+      name: 'baseQuantity',
+      width: 120,
+      render: (i, form) => (
+        <Form.Item noStyle shouldUpdate>
+          {() => <BaseQuantityCell line={form.getFieldValue(['lines', i])} index={i} />}
+        </Form.Item>
+      ),
+    },
   ];
 }
+
+/** 可用 of an outbound line, as material, warehouse, location, batch and quality are chosen. */
+const availableColumn: LineColumn = {
+  title: '可用',
+  name: 'available',
+  width: 110,
+  render: (i, form) => (
+    <Form.Item noStyle shouldUpdate>
+      {() => (
+        <AvailableCell
+          line={form.getFieldValue(['lines', i])}
+          warehouseId={form.getFieldValue('warehouseId')}
+          index={i}
+        />
+      )}
+    </Form.Item>
+  ),
+};
 
 export const batchColumns: LineColumn[] = [
   {
@@ -289,9 +327,34 @@ function lineColumns(kind: DocKind): LineColumn[] {
     ...materialColumns(),
     location,
     ...batchColumns,
-    ...(kind.key === 'inbound' ? [price] : []),
+    ...(kind.key === 'inbound' ? [price] : [availableColumn]),
     remarkColumn,
   ];
+}
+
+/** Asks before saving lines above what is available (posting would refuse them); true to save. */
+function confirmShortages(short: Awaited<ReturnType<typeof outboundShortages>>): Promise<boolean> {
+  if (!short.length) return Promise.resolve(true);
+  const lines = short.flatMap((s) => s.lines);
+  return new Promise((resolve) => {
+    Modal.confirm({
+      title: `第${lines.join('、')}行超过可用库存`,
+      content: (
+        <div data-testid="shortage-warning">
+          {short.map((s) => (
+            <div key={s.lines.join()}>
+              第{s.lines.join('、')}行：需要 {qty(s.need)} {s.unitName}，可用 {qty(s.available)} {s.unitName}
+            </div>
+          ))}
+          <div style={{ marginTop: 8 }}>草稿可以保存，但库存不足时过账会被拒绝。</div>
+        </div>
+      ),
+      okText: '仍然保存',
+      cancelText: '返回修改',
+      onOk: () => resolve(true),
+      onCancel: () => resolve(false),
+    });
+  });
 }
 
 /** 新增 / 编辑 of an 入库单 or 出库单 (the per-type -add and -edit pages). */
@@ -301,6 +364,7 @@ export function StockDocFormPage({ path }: PageProps) {
   const id = idFromSearch(search);
   const t = type ?? 'other';
   const paths = typePaths(kind, t);
+  const client = useQueryClient();
   return (
     <DocFormPage
       key={id ?? 'new'}
@@ -314,6 +378,12 @@ export function StockDocFormPage({ path }: PageProps) {
       lineColumns={lineColumns(kind)}
       newLine={() => ({ qualityStatus: 'qualified' })}
       initialValues={{ type: t }}
+      beforeSave={
+        kind.key === 'outbound'
+          ? async (values) =>
+              confirmShortages(await outboundShortages(client, values.lines, values.warehouseId))
+          : undefined
+      }
     />
   );
 }

@@ -11,7 +11,7 @@ import {
   Space,
   Switch,
   Table,
-  type TableProps,
+  type TableColumnType,
   Tag,
   Tooltip,
 } from 'antd';
@@ -23,9 +23,10 @@ import { formatTime } from '../../platform/lib/time.ts';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { fitColumns, useNarrow } from '../../platform/ui/responsive.ts';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
-import { Dash, QUALITY_OPTIONS, QualityTag, SignedQty } from './shared.tsx';
+import { Dash, QUALITY_OPTIONS, QualityTag, SignedQty, UnitTotals } from './shared.tsx';
 import {
   FINISHED_PATHS,
   INBOUND,
@@ -99,6 +100,7 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
   });
   const summary = ledger.data?.summary;
   const unitName = ledger.data?.list[0]?.unitName ?? '';
+  const narrow = useNarrow();
   return (
     <div data-testid="material-ledger">
       <TableToolbar
@@ -144,77 +146,100 @@ export function MaterialLedger({ materialId, warehouseId }: { materialId: number
         rowKey="id"
         loading={ledger.isFetching}
         dataSource={ledger.data?.list ?? []}
-        scroll={{ x: 'max-content' }}
         pagination={{ ...paged.pagination(ledger.data?.total ?? 0), size: 'small' }}
         onChange={paged.onChange}
-        columns={[
-          { title: '业务日期', dataIndex: 'bizDate', width: 104 },
-          { title: '单据类型', key: 'kind', width: 130, render: (_, r) => docKindLabel(r) },
-          {
-            title: '单据编号',
-            dataIndex: 'docNo',
-            width: 160,
-            render: (v: string, r) => {
-              const path = docDetailPath(r);
-              return path ? (
-                <Button
-                  type="link"
-                  size="small"
-                  className="rm-link-cell"
-                  onClick={() => openResourcePage(path, r.docId)}
-                >
-                  {v}
-                </Button>
-              ) : (
-                v
-              );
+        scroll={narrow ? undefined : { x: 'max-content' }}
+        columns={fitColumns<TableColumnType<Row>>(
+          [
+            {
+              title: '业务日期',
+              dataIndex: 'bizDate',
+              width: 100,
+              render: (v: string, r) => <span title={`记账 ${formatTime(r.createdAt)}`}>{v}</span>,
             },
-          },
-          { title: '仓库', dataIndex: 'warehouseName', width: 100 },
-          { title: '库位', dataIndex: 'locationName', width: 110, render: (v) => v || <Dash /> },
-          { title: '批次号', dataIndex: 'batchNo', width: 100, render: (v) => v || <Dash /> },
-          {
-            title: '方向',
-            key: 'dir',
-            width: 64,
-            render: (_, r) =>
-              Number(r.quantity) > 0 ? <Tag color="green">入</Tag> : <Tag color="red">出</Tag>,
-          },
-          {
-            title: '数量',
-            dataIndex: 'quantity',
-            width: 100,
-            align: 'right',
-            render: (v) => <SignedQty value={v} />,
-          },
-          {
-            title: '结存数量',
-            dataIndex: 'balanceAfter',
-            width: 100,
-            align: 'right',
-            render: (v: string) => <span className="wh-num">{qty(v)}</span>,
-          },
-          {
-            title: '成本单价',
-            dataIndex: 'unitCost',
-            width: 96,
-            align: 'right',
-            render: (v) => Number(v).toFixed(4),
-          },
-          {
-            title: '金额',
-            dataIndex: 'amount',
-            width: 110,
-            align: 'right',
-            render: (v) => <span className={Number(v) < 0 ? 'wh-loss' : undefined}>{money(v)}</span>,
-          },
-          { title: '操作人', dataIndex: 'createdByName', width: 90, render: (v) => v || <Dash /> },
-          { title: '记账时间', dataIndex: 'createdAt', width: 156, render: (v) => formatTime(v) },
-        ]}
+            { title: '单据类型', key: 'kind', width: 116, render: (_, r) => docKindLabel(r) },
+            {
+              title: '单据编号',
+              dataIndex: 'docNo',
+              width: 150,
+              render: (v: string, r) => {
+                const path = docDetailPath(r);
+                return path ? (
+                  <Button
+                    type="link"
+                    size="small"
+                    className="rm-link-cell"
+                    onClick={() => openResourcePage(path, r.docId)}
+                  >
+                    {v}
+                  </Button>
+                ) : (
+                  v
+                );
+              },
+            },
+            { title: '仓库', dataIndex: 'warehouseName', width: 90, ellipsis: true },
+            {
+              title: '库位',
+              dataIndex: 'locationName',
+              width: 100,
+              ellipsis: true,
+              render: (v) => v || <Dash />,
+            },
+            {
+              title: '批次号',
+              dataIndex: 'batchNo',
+              width: 100,
+              ellipsis: true,
+              render: (v) => v || <Dash />,
+            },
+            // Signed and coloured: + in, − out (no separate direction column).
+            {
+              title: '数量',
+              dataIndex: 'quantity',
+              width: 96,
+              align: 'right',
+              render: (v) => <SignedQty value={v} />,
+            },
+            {
+              title: '结存',
+              dataIndex: 'balanceAfter',
+              width: 96,
+              align: 'right',
+              render: (v: string) => <span className="wh-num">{qty(v)}</span>,
+            },
+            {
+              title: '成本单价',
+              dataIndex: 'unitCost',
+              width: 90,
+              align: 'right',
+              render: (v) => Number(v).toFixed(4),
+            },
+            {
+              title: '金额',
+              dataIndex: 'amount',
+              width: 100,
+              align: 'right',
+              render: (v) => <span className={Number(v) < 0 ? 'wh-loss' : undefined}>{money(v)}</span>,
+            },
+            {
+              title: '操作人',
+              dataIndex: 'createdByName',
+              width: 80,
+              ellipsis: true,
+              render: (v) => v || <Dash />,
+            },
+          ],
+          narrow,
+          ['bizDate', 'docNo', 'quantity', 'balanceAfter'],
+        )}
       />
     </div>
   );
 }
+
+/** The ledger drawer: its 11 columns (1,118 px) without a horizontal scroll at 1,440 px. */
+const LEDGER_DRAWER_WIDTH = () => Math.min(1200, typeof window === 'undefined' ? 1200 : window.innerWidth);
 
 interface BalanceFilters {
   keyword?: string;
@@ -281,9 +306,11 @@ function BalancePage({ finished }: { finished?: boolean }) {
           .map(esc)
           .join(','),
       );
-      lines.push(
-        ['合计', '', '', '', '', '', '', all.totalQuantity, '', '', all.totalAmount].map(esc).join(','),
-      );
+      // One 合计 row per unit; the money total on the first.
+      for (const [i, u] of all.totalsByUnit.entries()) {
+        const amount = i === 0 ? all.totalAmount : '';
+        lines.push(['合计', '', '', '', '', '', '', u.quantity, u.unitName, '', amount].map(esc).join(','));
+      }
       const blob = new Blob([`\ufeff${[head.join(','), ...lines].join('\r\n')}`], {
         type: 'text/csv;charset=utf-8',
       });
@@ -295,7 +322,8 @@ function BalancePage({ finished }: { finished?: boolean }) {
     }
   };
 
-  const columns: TableProps<Row>['columns'] = [
+  const narrow = useNarrow();
+  const wide: TableColumnType<Row>[] = [
     { title: '物料编码', dataIndex: 'materialCode', width: 130, sorter: true, fixed: 'left' },
     { title: '物料名称', dataIndex: 'materialName', width: 160, sorter: true, ellipsis: true },
     { title: '规格', dataIndex: 'spec', width: 150, ellipsis: true, render: (v) => v || <Dash /> },
@@ -398,9 +426,7 @@ function BalancePage({ finished }: { finished?: boolean }) {
         <TableToolbar
           left={
             <div className="wh-totals" data-testid="balance-totals">
-              <span>
-                数量合计<b data-testid="total-quantity">{qty(page.data?.totalQuantity ?? 0)}</b>
-              </span>
+              <UnitTotals totals={page.data?.totalsByUnit ?? []} />
               <span>
                 金额合计<b data-testid="total-amount">¥{money(page.data?.totalAmount ?? 0)}</b>
               </span>
@@ -421,10 +447,11 @@ function BalancePage({ finished }: { finished?: boolean }) {
         <Table<Row>
           rowKey="id"
           size="middle"
-          columns={columns}
+          // Below 992 px: material, quantity, unit and 流水.
+          columns={fitColumns(wide, narrow, ['materialName', 'quantity', 'unitName', 'op'])}
           dataSource={page.data?.list ?? []}
           loading={page.isFetching}
-          scroll={{ x: 'max-content' }}
+          scroll={narrow ? undefined : { x: 'max-content' }}
           onRow={(r) => ({ onClick: () => setDrill(r), style: { cursor: 'pointer' } })}
           pagination={paged.pagination(page.data?.total ?? 0)}
           onChange={paged.onChange}
@@ -433,7 +460,7 @@ function BalancePage({ finished }: { finished?: boolean }) {
       <Drawer
         open={Boolean(drill)}
         onClose={() => setDrill(undefined)}
-        size={1000}
+        size={LEDGER_DRAWER_WIDTH()}
         title={drill ? `库存流水 · ${drill.materialName}（${drill.materialCode}）` : ''}
         destroyOnHidden
         extra={
@@ -489,6 +516,7 @@ export function InventoryAlertPage(_: PageProps) {
   const [filters, setFilters] = useState<{ kind?: string; keyword?: string }>({});
   const paged = useServerTable();
   const [drill, setDrill] = useState<Row | undefined>();
+  const narrow = useNarrow();
   const query = { ...filters, ...paged.query };
   const page = useQuery({
     queryKey: whKeys.alert(query),
@@ -536,61 +564,67 @@ export function InventoryAlertPage(_: PageProps) {
           size="middle"
           loading={page.isFetching}
           dataSource={page.data?.list ?? []}
-          scroll={{ x: 'max-content' }}
+          scroll={narrow ? undefined : { x: 'max-content' }}
           locale={{ emptyText: '暂无预警：所有设置了安全库存的物料都在上下限之间' }}
           pagination={paged.pagination(page.data?.total ?? 0)}
           onChange={paged.onChange}
-          columns={[
-            {
-              title: '预警',
-              dataIndex: 'kind',
-              width: 100,
-              render: (v) =>
-                v === 'below' ? <Tag color="red">库存不足</Tag> : <Tag color="orange">库存积压</Tag>,
-            },
-            { title: '物料编码', dataIndex: 'materialCode', width: 130 },
-            { title: '物料名称', dataIndex: 'materialName', width: 160 },
-            { title: '规格', dataIndex: 'spec', width: 160, render: (v) => v || <Dash /> },
-            { title: '合格库存', dataIndex: 'quantity', width: 110, align: 'right', render: (v) => qty(v) },
-            {
-              title: '安全库存下限',
-              dataIndex: 'safetyStockMin',
-              width: 120,
-              align: 'right',
-              render: (v) => (v == null ? <Dash /> : qty(v)),
-            },
-            {
-              title: '安全库存上限',
-              dataIndex: 'safetyStockMax',
-              width: 120,
-              align: 'right',
-              render: (v) => (v == null ? <Dash /> : qty(v)),
-            },
-            {
-              title: '差额',
-              dataIndex: 'gap',
-              width: 110,
-              align: 'right',
-              render: (v, r) => <span className={r.kind === 'below' ? 'wh-loss' : 'wh-gain'}>{qty(v)}</span>,
-            },
-            { title: '单位', dataIndex: 'unitName', width: 64 },
-            {
-              title: '操作',
-              key: 'op',
-              width: 90,
-              render: (_, r) => (
-                <Button type="link" size="small" onClick={() => setDrill(r)}>
-                  流水
-                </Button>
-              ),
-            },
-          ]}
+          columns={fitColumns<TableColumnType<Row>>(
+            [
+              {
+                title: '预警',
+                dataIndex: 'kind',
+                width: 100,
+                render: (v) =>
+                  v === 'below' ? <Tag color="red">库存不足</Tag> : <Tag color="orange">库存积压</Tag>,
+              },
+              { title: '物料编码', dataIndex: 'materialCode', width: 130 },
+              { title: '物料名称', dataIndex: 'materialName', width: 160 },
+              { title: '规格', dataIndex: 'spec', width: 160, render: (v) => v || <Dash /> },
+              { title: '合格库存', dataIndex: 'quantity', width: 110, align: 'right', render: (v) => qty(v) },
+              {
+                title: '安全库存下限',
+                dataIndex: 'safetyStockMin',
+                width: 120,
+                align: 'right',
+                render: (v) => (v == null ? <Dash /> : qty(v)),
+              },
+              {
+                title: '安全库存上限',
+                dataIndex: 'safetyStockMax',
+                width: 120,
+                align: 'right',
+                render: (v) => (v == null ? <Dash /> : qty(v)),
+              },
+              {
+                title: '差额',
+                dataIndex: 'gap',
+                width: 110,
+                align: 'right',
+                render: (v, r) => (
+                  <span className={r.kind === 'below' ? 'wh-loss' : 'wh-gain'}>{qty(v)}</span>
+                ),
+              },
+              { title: '单位', dataIndex: 'unitName', width: 64 },
+              {
+                title: '操作',
+                key: 'op',
+                width: 90,
+                render: (_, r) => (
+                  <Button type="link" size="small" onClick={() => setDrill(r)}>
+                    流水
+                  </Button>
+                ),
+              },
+            ],
+            narrow,
+            ['kind', 'materialName', 'gap', 'op'],
+          )}
         />
       </PageCard>
       <Drawer
         open={Boolean(drill)}
         onClose={() => setDrill(undefined)}
-        size={1000}
+        size={LEDGER_DRAWER_WIDTH()}
         destroyOnHidden
         title={drill ? `库存流水 · ${drill.materialName}（${drill.materialCode}）` : ''}
       >

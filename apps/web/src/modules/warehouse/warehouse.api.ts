@@ -108,6 +108,7 @@ export const whKeys = {
   ledger: (q: QueryParams) => ['warehouse', 'ledger', q] as const,
   alert: (q: QueryParams) => ['warehouse', 'alert', q] as const,
   units: (materialId: number) => ['warehouse', 'units', materialId] as const,
+  available: (key: AvailableKey) => ['warehouse', 'available', key] as const,
   locations: (warehouseId: number) => ['warehouse', 'locations', warehouseId] as const,
 };
 
@@ -124,8 +125,18 @@ export interface LedgerPage extends Page<Row> {
 }
 
 export interface BalancePage extends Page<Row> {
-  totalQuantity: string;
+  /** Quantity totals per base unit (never one sum over different units). */
+  totalsByUnit: { unitName: string; quantity: string }[];
   totalAmount: string;
+}
+
+/** Where an outbound line draws from: posting's rules (no location or batch → any). */
+export interface AvailableKey {
+  materialId: number;
+  warehouseId: number;
+  locationId?: number;
+  batchNo?: string;
+  qualityStatus?: string;
 }
 
 /** A fresh key per click: a replay of the same click (network retry) moves stock once. */
@@ -162,6 +173,12 @@ export function docApi(def: ResourceDef) {
 export const stockApi = {
   balance: (q: QueryParams) => request<BalancePage>({ url: '/api/v1/stock-balance/page', params: q }),
   ledger: (q: QueryParams) => request<LedgerPage>({ url: '/api/v1/stock-ledger/page', params: q }),
+  /** The base-unit quantity an outbound line could take now. */
+  available: (key: AvailableKey) =>
+    request<{ quantity: string; unitName: string }>({
+      url: '/api/v1/stock-balance/available',
+      params: { ...key },
+    }),
   alert: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-alert/page', params: q }),
   units: (materialId: number) =>
     request<UnitConversion>({ url: `/api/v1/material-info/unitConversion/${materialId}` }),

@@ -8,6 +8,7 @@ import { usePermission } from '../auth/permission.tsx';
 import { toast } from '../feedback.ts';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
+import { fitColumns, useNarrow } from '../ui/responsive.ts';
 import { TableToolbar } from '../ui/search-form.tsx';
 import { useServerTable } from '../ui/server-table.ts';
 import { type ColumnChoice, ColumnSettings, useHiddenColumns } from './column-settings.tsx';
@@ -215,7 +216,8 @@ export function ResourceList({
   // A lifecycle shows at most two transitions per state (审核 + 关闭, 反审核 + 关闭).
   const lifecycleWidth = def.lifecycle ? 110 : 0;
   const actionsWidth = 56 + (canEdit ? 48 : 0) + (canDelete ? 48 : 0) + lifecycleWidth + rowActionsWidth;
-  const columns: TableColumnsType<ResourceRow> = [
+  const narrow = useNarrow();
+  const wide: TableColumnsType<ResourceRow> = [
     ...fieldColumns.filter((c) => !hidden.includes(String(c.key))),
     {
       key: 'actions',
@@ -252,6 +254,14 @@ export function ResourceList({
       ),
     },
   ];
+  // Below 992 px: the code, the name, the status and 操作.
+  const columns = fitColumns(wide, narrow, [
+    linkField?.name ?? '',
+    def.labelField ?? 'name',
+    def.activeField?.name ?? '',
+    'status',
+    'actions',
+  ]);
   const scrollX = columns.reduce((sum, c) => sum + Number(c.width ?? 120), canDelete ? 48 : 0);
 
   const confirmBatchDelete = () => {
@@ -313,7 +323,7 @@ export function ResourceList({
       dataSource={list.data?.list ?? []}
       loading={list.isFetching}
       onChange={paged.onChange}
-      scroll={{ x: scrollX }}
+      scroll={narrow ? undefined : { x: scrollX }}
       size={embedded ? 'small' : undefined}
       rowSelection={
         canDelete

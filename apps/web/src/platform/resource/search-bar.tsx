@@ -1,9 +1,11 @@
-import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type FieldDef, filterFieldsOf, type ResourceDef } from '@ringmes/domain';
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactElement, useMemo, useState } from 'react';
 import { DATE_FORMAT } from '../lib/time.ts';
+import { useNarrow } from '../ui/responsive.ts';
+import { SearchToggle } from '../ui/search-form.tsx';
 import { hasKeyword, isNumeric, keywordHint } from './fields.ts';
 import { RefSelect } from './ref-select.tsx';
 
@@ -107,6 +109,8 @@ export function ResourceSearchBar({
 }) {
   const [form] = Form.useForm();
   const [expanded, setExpanded] = useState(false);
+  // Below 992 px the bar folds to one field, so the rows come first.
+  const folded = useNarrow() ? 1 : collapsedItems;
   const items = useMemo(() => {
     const list = filterFieldsOf(def)
       .filter((f) => !hidden.includes(f.name))
@@ -120,8 +124,8 @@ export function ResourceSearchBar({
     }
     return list;
   }, [def, hidden]);
-  const collapsible = items.length > collapsedItems;
-  const shown = collapsible && !expanded ? items.slice(0, collapsedItems) : items;
+  const collapsible = items.length > folded;
+  const shown = collapsible && !expanded ? items.slice(0, folded) : items;
 
   return (
     <Form
@@ -135,7 +139,7 @@ export function ResourceSearchBar({
     >
       {shown}
       {/* Collapsed filters keep their values. */}
-      {collapsible && !expanded && <div style={{ display: 'none' }}>{items.slice(collapsedItems)}</div>}
+      {collapsible && !expanded && <div style={{ display: 'none' }}>{items.slice(folded)}</div>}
       <Form.Item className="rm-search-actions">
         <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
           搜索
@@ -149,19 +153,7 @@ export function ResourceSearchBar({
         >
           重置
         </Button>
-        {collapsible && (
-          <Button type="link" className="rk-search-toggle" onClick={() => setExpanded(!expanded)}>
-            {expanded ? (
-              <>
-                收起 <UpOutlined />
-              </>
-            ) : (
-              <>
-                展开 <DownOutlined />
-              </>
-            )}
-          </Button>
-        )}
+        {collapsible && <SearchToggle expanded={expanded} onToggle={() => setExpanded(!expanded)} />}
       </Form.Item>
     </Form>
   );

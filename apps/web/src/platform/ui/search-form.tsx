@@ -1,8 +1,29 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, Form, type FormInstance } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { useNarrow } from './responsive.ts';
 
-/** The search bar above a list: inline fields, 搜索 and 重置. */
+/** 展开 / 收起 of a search bar folded to its first field. */
+export function SearchToggle({ expanded, onToggle }: { expanded: boolean; onToggle: () => void }) {
+  return (
+    <Button type="link" className="rk-search-toggle" onClick={onToggle} aria-expanded={expanded}>
+      {expanded ? (
+        <>
+          收起 <UpOutlined />
+        </>
+      ) : (
+        <>
+          展开 <DownOutlined />
+        </>
+      )}
+    </Button>
+  );
+}
+
+/**
+ * The search bar above a list: inline fields, 搜索 and 重置. Below 992 px it folds to its first
+ * field (展开 shows the rest; folded fields keep their values), so the rows come first.
+ */
 export function SearchForm<T extends object>({
   form,
   onSearch,
@@ -19,12 +40,15 @@ export function SearchForm<T extends object>({
   children: ReactNode;
   initialValues?: Partial<T>;
 }) {
+  const narrow = useNarrow();
+  const [expanded, setExpanded] = useState(false);
+  const folded = narrow && !expanded;
   return (
     <Form<T>
       name={name}
       form={form}
       layout="inline"
-      className="rm-search"
+      className={`rm-search${folded ? ' rm-search-folded' : ''}`}
       onFinish={onSearch}
       initialValues={initialValues as T}
       autoComplete="off"
@@ -43,6 +67,7 @@ export function SearchForm<T extends object>({
         >
           重置
         </Button>
+        {narrow && <SearchToggle expanded={expanded} onToggle={() => setExpanded(!expanded)} />}
       </Form.Item>
     </Form>
   );
