@@ -1,4 +1,11 @@
-import { type FieldDef, type LineDef, RESOURCES, type ResourceDef, resourceByName } from '@ringmes/domain';
+import {
+  editableLines,
+  type FieldDef,
+  type LineDef,
+  RESOURCES,
+  type ResourceDef,
+  resourceByName,
+} from '@ringmes/domain';
 import type { TestApp } from './helpers.ts';
 
 let counter = 0;
@@ -100,7 +107,7 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
           b[f.name] = await valueFor(f, def);
       }
       // Lines that filter their header are filled too, so the filter has something to find.
-      for (const l of def.lines ?? [])
+      for (const l of editableLines(def))
         if (!(l.name in overrides) && ((l.min ?? 0) > 0 || l.fields.some((f) => f.filter)))
           b[l.name] = await lineBody(l);
       return { ...b, ...overrides };

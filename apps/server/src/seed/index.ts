@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
+import { seedDemoProduction } from './demo-production.ts';
 import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales } from './demo-sales.ts';
 import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
@@ -220,6 +221,7 @@ export async function seed(db: Db, config: Pick<Config, 'seed' | 'adminPassword'
     await seedDemoSales(trx, seedUser(admin.id));
     await seedDemoPurchase(trx, seedUser(admin.id));
     await seedDemoRequisitions(trx, seedUser(admin.id));
+    await seedDemoProduction(trx, seedUser(admin.id));
     await stampStockDocuments(trx);
     await trx
       .insertInto('message')

@@ -113,7 +113,9 @@ describe('resource registry', () => {
       'customer',
       'equipment',
       'material-info',
+      'production-order',
       'purchase-order',
+      'purchase-requisition',
       'sale-order',
       'supplier',
     ]);

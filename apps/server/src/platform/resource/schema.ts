@@ -1,4 +1,4 @@
-import { type FieldDef, type LineDef, lineFilters, type ResourceDef } from '@ringmes/domain';
+import { editableLines, type FieldDef, type LineDef, lineFilters, type ResourceDef } from '@ringmes/domain';
 import { z } from 'zod';
 import { zx } from '../http/validation.ts';
 import { pagingFields } from '../paging.ts';
@@ -166,13 +166,13 @@ export interface ResourceSchemas {
 
 export function resourceSchemas(def: ResourceDef): ResourceSchemas {
   const lines = Object.fromEntries(
-    (def.lines ?? []).map((l) => [
+    editableLines(def).map((l) => [
       l.name,
       l.min ? lineSchema(l, 'create') : lineSchema(l, 'create').optional(),
     ]),
   );
   const optionalLines = Object.fromEntries(
-    (def.lines ?? []).map((l) => [l.name, lineSchema(l, 'update').optional()]),
+    editableLines(def).map((l) => [l.name, lineSchema(l, 'update').optional()]),
   );
   const create = z.strictObject({ ...bodyShape(def.fields, 'create'), ...lines });
   const update = z.strictObject({
