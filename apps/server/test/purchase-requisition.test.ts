@@ -91,7 +91,10 @@ describe('purchase requisitions', () => {
     // A draft requisition cannot be ordered; a line without a supplier needs one.
     const noSupplier = await toOrders([{ requisitionLineId: r.lines[2].id }]);
     expect(noSupplier.status).toBe(400);
-    expect(noSupplier.body.errors?.[0]).toMatchObject({ field: 'lines.0.supplierId', message: '请选择供应商' });
+    expect(noSupplier.body.errors?.[0]).toMatchObject({
+      field: 'lines.0.supplierId',
+      message: '请选择供应商',
+    });
 
     const made = ok(
       await toOrders([
