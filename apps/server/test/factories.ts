@@ -86,8 +86,9 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
     for (let i = 0; i < count; i++) {
       const item: Record<string, any> = {};
       // Prices too: a document line may need one to be saved (a sales order without a sale price).
+      // Filtered fields too, so the list filters have something to find (a requisition's supplier).
       for (const f of line.fields)
-        if (f.required || (f.kind === 'price' && !f.readonly)) item[f.name] = await valueFor(f);
+        if (f.required || (!f.readonly && (f.kind === 'price' || f.filter))) item[f.name] = await valueFor(f);
       out.push(item);
     }
     return out;

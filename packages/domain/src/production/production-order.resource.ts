@@ -168,6 +168,15 @@ export const productionOrderResource: ResourceDef = {
       help: '保存时按计划开工日期生成，如 SC20261122-0001',
     },
     {
+      name: 'status',
+      label: '状态',
+      kind: 'enum',
+      options: PRODUCTION_ORDER_LIFECYCLE.states,
+      readonly: true,
+      filter: 'eq',
+      sortable: true,
+    },
+    {
       name: 'productId',
       label: '产品',
       kind: 'ref',
@@ -218,15 +227,6 @@ export const productionOrderResource: ResourceDef = {
       options: PRODUCTION_PRIORITY_OPTIONS,
       default: 'normal',
       filter: 'eq',
-    },
-    {
-      name: 'status',
-      label: '状态',
-      kind: 'enum',
-      options: PRODUCTION_ORDER_LIFECYCLE.states,
-      readonly: true,
-      filter: 'eq',
-      sortable: true,
     },
     {
       name: 'sourceType',
