@@ -89,7 +89,7 @@ describe('demo data', () => {
       expect(r.created).toBe(r.orderDate);
     }
     expect(new Set(rows.rows.map((r) => r.status))).toEqual(
-      new Set(['draft', 'approved', 'partly-shipped', 'completed', 'closed']),
+      new Set(['draft', 'approved', 'producing', 'partly-shipped', 'completed', 'closed']),
     );
     // Shipped quantities are exactly what the posted 销售出库 minus 销售退货入库 against each line say.
     const drift = await sql<{ id: number }>`
@@ -175,5 +175,62 @@ describe('demo data', () => {
     const open = await t.call('GET', '/api/v1/purchase-requisition/open-lines', { token: buyer });
     expect(open.status).toBe(200);
     expect(open.body.result.total).toBeGreaterThan(0);
+  });
+
+  it('has production orders of the last six weeks from the sales orders, drafts to completed; the planner has work', async () => {
+    const db = t.database.db;
+    const rows = await sql<{
+      docNo: string;
+      start: string;
+      status: string;
+      created: string;
+      sourceType: string;
+    }>`
+      SELECT doc_no, to_char(planned_start_date, 'YYYYMMDD') AS start, status, source_type,
+             to_char(created_at AT TIME ZONE 'Asia/Shanghai', 'YYYYMMDD') AS created
+        FROM production_order`.execute(db);
+    expect(rows.rows.length).toBeGreaterThanOrEqual(15);
+    expect(rows.rows.length).toBeLessThanOrEqual(20);
+    for (const r of rows.rows) {
+      expect(r.docNo.slice(2, 10)).toBe(r.start);
+      expect(r.created).toBe(r.start);
+    }
+    expect(new Set(rows.rows.map((r) => r.status))).toEqual(
+      new Set(['draft', 'released', 'producing', 'completed', 'closed']),
+    );
+    expect(rows.rows.filter((r) => r.sourceType === 'sales').length).toBeGreaterThanOrEqual(13);
+    // Issued quantities are exactly the posted 领料出库 against each requirement.
+    const drift = await sql<{ id: number }>`
+      SELECT pm.id FROM production_order_material pm
+       WHERE pm.issued_quantity <> COALESCE((SELECT sum(ol.base_quantity) FROM stock_outbound_line ol
+                                               JOIN stock_outbound d ON d.id = ol.stock_outbound_id
+                                              WHERE ol.source_line_id = pm.id AND d.production_order_id = pm.production_order_id
+                                                AND d.status = 'posted'), 0)`.execute(db);
+    expect(drift.rows).toEqual([]);
+    const issued = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM production_order_material WHERE issued_quantity > 0`.execute(db);
+    expect(issued.rows[0].n).toBeGreaterThan(0);
+    // A sales order is 生产中 exactly when one of its production orders is under way.
+    const wrong = await sql<{ docNo: string }>`
+      SELECT o.doc_no FROM sale_order o
+       WHERE o.status IN ('approved', 'producing')
+         AND (o.status = 'producing') <> EXISTS (SELECT 1 FROM production_order p WHERE p.sale_order_id = o.id
+                                                   AND p.status IN ('released', 'producing', 'completed'))`.execute(
+      db,
+    );
+    expect(wrong.rows).toEqual([]);
+    const planner = await t.login('plan01', 'demo123');
+    const released = await t.call('GET', '/api/v1/production-order/page', {
+      token: planner,
+      query: { status: 'released' },
+    });
+    expect(released.body.result.total).toBeGreaterThan(0);
+    const shortages = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM production_order_material pm JOIN production_order p ON p.id = pm.production_order_id
+       WHERE p.status = 'released' AND pm.shortage_quantity > 0`.execute(db);
+    expect(shortages.rows[0].n).toBeGreaterThan(0);
+    const open = await t.call('GET', '/api/v1/production-order/sale-lines', { token: planner });
+    expect(open.status).toBe(200);
   });
 });

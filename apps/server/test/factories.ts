@@ -1,4 +1,11 @@
-import { type FieldDef, type LineDef, RESOURCES, type ResourceDef, resourceByName } from '@ringmes/domain';
+import {
+  editableLines,
+  type FieldDef,
+  type LineDef,
+  RESOURCES,
+  type ResourceDef,
+  resourceByName,
+} from '@ringmes/domain';
 import type { TestApp } from './helpers.ts';
 
 let counter = 0;
@@ -81,8 +88,9 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
     for (let i = 0; i < count; i++) {
       const item: Record<string, any> = {};
       // Prices too: a document line may need one to be saved (a sales order without a sale price).
+      // Filtered fields too, so the list filters have something to find (a requisition's supplier).
       for (const f of line.fields)
-        if (f.required || (f.kind === 'price' && !f.readonly)) item[f.name] = await valueFor(f);
+        if (f.required || (!f.readonly && (f.kind === 'price' || f.filter))) item[f.name] = await valueFor(f);
       out.push(item);
     }
     return out;
@@ -103,7 +111,7 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
           b[f.name] = await valueFor(f, def);
       }
       // Lines that filter their header are filled too, so the filter has something to find.
-      for (const l of def.lines ?? [])
+      for (const l of editableLines(def))
         if (!(l.name in overrides) && ((l.min ?? 0) > 0 || l.fields.some((f) => f.filter)))
           b[l.name] = await lineBody(l);
       return { ...b, ...overrides };

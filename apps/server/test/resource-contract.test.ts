@@ -1,4 +1,11 @@
-import { type FieldDef, lineFilters, RESOURCES, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import {
+  editableLines,
+  type FieldDef,
+  lineFilters,
+  RESOURCES,
+  type ResourceDef,
+  refLabelKey,
+} from '@ringmes/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -190,8 +197,10 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
 
   const referrers = RESOURCES.flatMap((other) =>
     [
-      ...other.fields.map((x) => ({ other, field: x, line: undefined as string | undefined })),
-      ...(other.lines ?? []).flatMap((l) => l.fields.map((x) => ({ other, field: x, line: l.name }))),
+      ...other.fields
+        .filter((x) => !x.readonly)
+        .map((x) => ({ other, field: x, line: undefined as string | undefined })),
+      ...editableLines(other).flatMap((l) => l.fields.map((x) => ({ other, field: x, line: l.name }))),
     ].filter(
       (x) =>
         (x.field.kind === 'ref' || x.field.kind === 'refs') &&
@@ -212,6 +221,9 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
       for (const { other, field, line } of ordered) {
         const value = field.kind === 'ref' ? rec.id : [rec.id];
         let overrides: Record<string, unknown> = { [field.name]: value };
+        // Keep products consistent: a production order names a BOM or route of its own product.
+        if (!line && rec.productId && other.fields.some((x) => x.name === 'productId'))
+          overrides.productId = rec.productId;
         if (line) {
           const l = other.lines!.find((x) => x.name === line)!;
           overrides = {

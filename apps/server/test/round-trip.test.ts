@@ -1,4 +1,4 @@
-import { type FieldDef, RESOURCES, type ResourceDef } from '@ringmes/domain';
+import { editableLines, type FieldDef, RESOURCES, type ResourceDef } from '@ringmes/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -73,7 +73,8 @@ describe.each(editable.map((d) => [d.name, d] as const))('round trip of %s', (_n
     expect(same((await info(def, rec.id))[field], value)).toBe(true);
   });
 
-  for (const line of def.lines ?? []) {
+  // Server-written lines (a production order's frozen BOM…) come back in the record and are dropped.
+  for (const line of editableLines(def)) {
     it(`changes one field of a ${line.label} line and sends the lines back with their labels`, async () => {
       const rec = await f.create(def.name, { [line.name]: await f.lines(line) });
       const read = await info(def, rec.id);

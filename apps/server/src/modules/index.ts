@@ -2,6 +2,7 @@ import type { App } from '../app.ts';
 import { downloadRoutes } from './common/download.routes.ts';
 import { factoryRoutes } from './factory/index.ts';
 import { orderReportRoutes } from './orders/report.ts';
+import { productionRoutes } from './production/index.ts';
 import { purchaseRoutes } from './purchase/index.ts';
 import { salesRoutes } from './sales/index.ts';
 import { deptRoutes } from './system/dept.routes.ts';
@@ -24,6 +25,7 @@ export function registerModules(app: App) {
   settingRoutes(app);
   factoryRoutes(app);
   salesRoutes(app);
+  productionRoutes(app);
   purchaseRoutes(app);
   orderReportRoutes(app);
   warehouseRoutes(app);

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
+import { seedDemoProduction } from './demo-production.ts';
 import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
@@ -232,9 +233,10 @@ export async function seed(
       await seedDemoSales(trx, seedUser(admin.id));
       await seedDemoStockUp(trx, seedUser(admin.id));
     });
-    await step(5, '采购订单、收货与请购单', async () => {
+    await step(5, '采购、请购与生产订单', async () => {
       await seedDemoPurchase(trx, seedUser(admin.id));
       await seedDemoRequisitions(trx, seedUser(admin.id));
+      await seedDemoProduction(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
     await trx

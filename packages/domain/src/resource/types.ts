@@ -94,6 +94,11 @@ export interface LineDef {
   /** At least this many lines (default 0). */
   min?: number;
   max?: number;
+  /**
+   * Written by the server only (a production order's frozen BOM and requirements): answered by
+   * info and shown on detail pages, never accepted in a body nor shown on forms.
+   */
+  readonly?: boolean;
 }
 
 export interface ResourceDef {
@@ -225,6 +230,11 @@ export function lineFilters(def: ResourceDef): { line: LineDef; field: FieldDef 
 /** Every declared filter of a list: the header's, then the lines'. */
 export function filterFieldsOf(def: ResourceDef): FieldDef[] {
   return [...def.fields.filter((f) => f.filter), ...lineFilters(def).map((x) => x.field)];
+}
+
+/** The lines a body carries and a form edits: all but the server-written (`readonly`) ones. */
+export function editableLines(def: ResourceDef): LineDef[] {
+  return (def.lines ?? []).filter((l) => !l.readonly);
 }
 
 /** snake_case column name of a camelCase field name. */

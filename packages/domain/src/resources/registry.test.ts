@@ -113,8 +113,11 @@ describe('resource registry', () => {
       'customer',
       'equipment',
       'material-info',
+      'production-order',
       'purchase-order',
+      'purchase-requisition',
       'sale-order',
+      'stock-up-order',
       'supplier',
     ]);
   });

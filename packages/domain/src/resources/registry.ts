@@ -1,3 +1,4 @@
+import { productionOrderResource } from '../production/production-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
@@ -44,6 +45,8 @@ export const RESOURCES: ResourceDef[] = [
   stockUpOrderResource,
   // 生产部 › 请购单
   purchaseRequisitionResource,
+  // 生产部 › 生产管理
+  productionOrderResource,
   // 采购管理
   purchaseOrderResource,
   // 工厂信息 › 工厂建模

@@ -278,6 +278,15 @@ export const stockOutboundResource: ResourceDef = {
       help: '销售出库：所发货的销售订单；过账后累计订单的已发货数量',
     },
     {
+      name: 'productionOrderId',
+      label: '生产订单',
+      kind: 'ref',
+      ref: 'production-order',
+      filter: 'eq',
+      list: false,
+      help: '领料出库：领料的生产订单；明细按物料对应订单的物料需求，过账后累计已领料数量',
+    },
+    {
       name: 'sourceNo',
       label: '来源单号',
       kind: 'text',

@@ -21,6 +21,7 @@ import {
   validateOrder,
 } from '../orders/order-lines.ts';
 import { reportingTransitions, SALE_REPORT } from '../orders/report.ts';
+import { assertNoProductionOrders } from '../production/production-order.ts';
 
 export const SALE_ORDER_PREFIX = 'XS';
 
@@ -111,7 +112,10 @@ async function approve(ctx: TransitionCtx) {
 export const saleOrderTransitions = reportingTransitions(SALE_REPORT, SALE_ORDER_LIFECYCLE, {
   approve: { effect: approve },
   unapprove: {
-    guard: ({ db, record }) => assertNoStockDocuments(db, 'sale_order_id', record.id),
+    async guard({ db, record }) {
+      await assertNoStockDocuments(db, 'sale_order_id', record.id);
+      await assertNoProductionOrders(db, record.id);
+    },
     async effect({ db, record }) {
       await sql`UPDATE sale_order SET approved_at = NULL, approved_by_id = NULL, over_credit = false
                  WHERE id = ${record.id}`.execute(db);

@@ -32,7 +32,7 @@ import {
   type QualityStatus,
   reversalMoves,
 } from './posting.ts';
-import { applySources, linkSources, postedLines, sourceColumns } from './sources.ts';
+import { applySources, linkSources, postedLines, type StockKind, sourceColumns } from './sources.ts';
 
 type Kind = DocRef['docKind'];
 
@@ -290,7 +290,7 @@ const HEAD_COLUMNS: Record<Kind, string[]> = {
 const isInOut = (spec: DocSpec) => spec.kind === 'inbound' || spec.kind === 'outbound';
 
 async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser) {
-  const cols = [...HEAD_COLUMNS[spec.kind], ...(isInOut(spec) ? sourceColumns() : [])];
+  const cols = [...HEAD_COLUMNS[spec.kind], ...(isInOut(spec) ? sourceColumns(spec.kind as StockKind) : [])];
   const line = sql.table(spec.lineTable);
   const parent = sql.ref(`l.${spec.parentColumn}`);
   const materialCols = sql`m.name AS m_name, m.batch_managed AS m_batch_managed, m.safety_stock_min AS m_safety_stock_min`;
@@ -494,7 +494,7 @@ export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: A
     if (isInOut(spec)) {
       const head = await db
         .selectFrom(spec.def.table)
-        .select(['type', ...sourceColumns()] as any)
+        .select(['type', ...sourceColumns(spec.kind as StockKind)] as any)
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
       const lines = await postedLines(db, spec.lineTable, spec.parentColumn, id);

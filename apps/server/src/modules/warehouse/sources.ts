@@ -56,9 +56,9 @@ export function registerStockSource(source: StockSource) {
   if (!SOURCES.some((s) => s.field === source.field)) SOURCES.push(source);
 }
 
-/** Header columns the posting needs to find the sources (snake case). */
-export const sourceColumns = () =>
-  SOURCES.map((s) => s.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+/** Header columns a document of `kind` has for its sources (snake case): the posting reads them. */
+export const sourceColumns = (kind: StockKind) =>
+  SOURCES.filter((s) => s.types[kind]).map((s) => s.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
 /**
  * Validate hook of inbound and outbound documents: links the lines of a document made against

@@ -1,4 +1,5 @@
 import {
+  editableLines,
   type FieldDef,
   fieldOf,
   type LineDef,
@@ -170,7 +171,12 @@ function answerOnlyOf(fields: FieldDef[]): string[] {
 export function resourceRoundTrip(def: ResourceDef): RoundTrip {
   const status = def.fields.some((f) => f.name === 'status' && f.readonly);
   return {
-    answerOnly: [...AUDIT_KEYS, ...answerOnlyOf(def.fields).filter((k) => !(status && k === 'status'))],
+    answerOnly: [
+      ...AUDIT_KEYS,
+      ...answerOnlyOf(def.fields).filter((k) => !(status && k === 'status')),
+      // Lines only the server writes (a production order's frozen BOM and requirements).
+      ...(def.lines ?? []).filter((l) => l.readonly).map((l) => l.name),
+    ],
     fixed: status ? { id: '记录编号', status: '状态' } : { id: '记录编号' },
   };
 }
@@ -205,13 +211,13 @@ export interface ResourceSchemas {
 
 export function resourceSchemas(def: ResourceDef): ResourceSchemas {
   const lines = Object.fromEntries(
-    (def.lines ?? []).map((l) => [
+    editableLines(def).map((l) => [
       l.name,
       l.min ? lineSchema(l, 'create') : lineSchema(l, 'create').optional(),
     ]),
   );
   const optionalLines = Object.fromEntries(
-    (def.lines ?? []).map((l) => [l.name, lineSchema(l, 'update').optional()]),
+    editableLines(def).map((l) => [l.name, lineSchema(l, 'update').optional()]),
   );
   const create = z.strictObject({ ...bodyShape(def.fields, 'create'), ...lines });
   const editShape = { ...bodyShape(def.fields, 'update'), ...optionalLines, version: zx.version };

@@ -1,8 +1,15 @@
-import { purchaseRequisitionResource } from '@ringmes/domain';
+import { productionOrderResource, purchaseRequisitionResource } from '@ringmes/domain';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 
-/** 生产部: 请购单 from the kit (list, add, edit, detail with its lifecycle buttons). */
+/**
+ * 生产部: 请购单 from the kit (list, add, edit, detail with its lifecycle buttons); 生产订单 from the
+ * kit with 从销售订单生成 on its list and the material requirements (生成请购单) on its detail.
+ */
 export const PRODUCTION_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(purchaseRequisitionResource),
+  ...resourcePageLoaders(productionOrderResource, {
+    list: () => import('./production-order-list.page.tsx').then((m) => m.ProductionOrderListPage),
+    detail: () => import('./production-order-detail.page.tsx').then((m) => m.ProductionOrderDetailPage),
+  }),
 };

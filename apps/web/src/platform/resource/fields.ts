@@ -1,4 +1,5 @@
 import {
+  editableLines,
   type FieldDef,
   type FieldKind,
   type LineDef,
@@ -106,7 +107,7 @@ export function defaultsOf(fields: readonly FieldDef[]): Record<string, unknown>
 
 export function newRecordValues(def: ResourceDef): Record<string, unknown> {
   const values = defaultsOf(formFields(def));
-  for (const line of def.lines ?? []) {
+  for (const line of editableLines(def)) {
     values[line.name] = Array.from({ length: line.min ?? 0 }, () => defaultsOf(line.fields));
   }
   return values;

@@ -1,5 +1,5 @@
 import './kit.css';
-import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { editableLines, type FieldDef, type ResourceDef } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Form, type FormInstance, Modal } from 'antd';
 import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -31,7 +31,7 @@ const STALE_VERSION = /已被他人修改/;
 export function toFormValues(def: ResourceDef, row: ResourceRow): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const f of formFields(def)) values[f.name] = row[f.name] ?? (f.kind === 'refs' ? [] : null);
-  for (const line of def.lines ?? [])
+  for (const line of editableLines(def))
     values[line.name] = (row[line.name] ?? []).map((l: object) => ({ ...l }));
   return values;
 }
@@ -64,7 +64,7 @@ export function toBody(
     if (v === null && f.default !== undefined) continue;
     body[f.name] = v;
   }
-  for (const line of def.lines ?? []) {
+  for (const line of editableLines(def)) {
     const items: Record<string, unknown>[] = values[line.name] ?? [];
     body[line.name] = items.map((item) => {
       const out: Record<string, unknown> = {};
@@ -351,7 +351,7 @@ export function ResourceFormBody({
   /** Wraps each line table (pages put them in cards). */
   lineTitle?: (title: string, content: ReactNode, key: string) => ReactNode;
 }) {
-  const lines = (def.lines ?? []).map((line) => {
+  const lines = editableLines(def).map((line) => {
     const table = <LineTableEditor key={line.name} line={line} form={state.form} />;
     return lineTitle ? (
       lineTitle(line.label, table, line.name)
@@ -419,7 +419,7 @@ export function ResourceFormModal({
   width?: number;
 }) {
   const state = useResourceForm(def, id, { initialValues, fields, submit, enabled: open });
-  const hasLines = Boolean(def.lines?.length);
+  const hasLines = editableLines(def).length > 0;
   const ok = async () => {
     const saved = await state.save();
     if (saved) {

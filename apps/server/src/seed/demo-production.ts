@@ -1,0 +1,158 @@
+import { productionOrderResource, stockOutboundResource } from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import {
+  fromSaleLines,
+  productionOrderHooks,
+  productionOrderTransitions,
+} from '../modules/production/production-order.ts';
+import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
+import type { AuthUser } from '../platform/auth/sessions.ts';
+import type { Db } from '../platform/db/db.ts';
+import { businessDay, dayInstant } from '../platform/numbering.ts';
+import { createRecord } from '../platform/resource/crud.ts';
+import { runTransition } from '../platform/resource/lifecycle.ts';
+
+type Stage = 'completed' | 'producing' | 'released' | 'closed' | 'draft';
+
+/**
+ * Demo 生产订单 of the last six weeks, planned by plan01 from the approved demo sales orders (one per
+ * order line, through 从销售订单生成), oldest first: the oldest completed, then in production with
+ * materials issued (领料出库 from the stores), released with their requirements and shortages,
+ * one closed, and this week's drafts waiting to be released. Two stock-up orders for bearings
+ * without a customer order are made by hand.
+ */
+export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> {
+  const planner = await db
+    .selectFrom('appUser')
+    .select(['id', 'firstName', 'deptId'])
+    .where('userName', '=', 'plan01')
+    .executeTakeFirst();
+  const by: AuthUser = planner
+    ? { ...user, id: planner.id, userName: 'plan01', firstName: planner.firstName, deptId: planner.deptId }
+    : user;
+  const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+  const since = day(-42);
+  const lines = await sql<{ id: number; orderDate: string }>`
+    SELECT l.id, to_char(o.order_date, 'YYYY-MM-DD') AS order_date
+      FROM sale_order_line l JOIN sale_order o ON o.id = l.sale_order_id
+     WHERE o.status IN ('approved', 'partly-shipped', 'producing') AND o.order_date >= ${since}
+       AND EXISTS (SELECT 1 FROM bom b WHERE b.product_id = l.material_id AND b.status = 'active')
+     ORDER BY o.order_date, o.id, l.line_no
+     LIMIT 17`.execute(db);
+  const planned: { id: number; start: string; stage?: Stage }[] = [];
+  for (const l of lines.rows) {
+    const start = l.orderDate < day(-2) ? addDays(l.orderDate, 2) : l.orderDate;
+    const { orders } = await fromSaleLines(db, by, {
+      plannedStartDate: start,
+      priority: planned.length % 5 === 1 ? 'high' : planned.length % 7 === 3 ? 'urgent' : 'normal',
+      lines: [{ saleOrderLineId: Number(l.id) }],
+    });
+    planned.push({ id: orders[0].id, start });
+  }
+  const n = planned.length;
+  const stageOf = (i: number): Stage => {
+    if (i < Math.round(n * 0.25)) return 'completed';
+    if (i === Math.round(n * 0.25)) return 'closed';
+    if (i < Math.round(n * 0.5)) return 'producing';
+    if (i < Math.round(n * 0.8)) return 'released';
+    return 'draft';
+  };
+  for (const [i, o] of planned.entries()) o.stage = stageOf(i);
+  // 备货: bearings made to stock, entered by hand; the big recent one is short of materials.
+  const stockUp = await sql<{ id: number }>`
+    SELECT m.id FROM material m WHERE m.code LIKE 'FG-%'
+       AND EXISTS (SELECT 1 FROM bom b WHERE b.product_id = m.id AND b.status = 'active')
+     ORDER BY m.code LIMIT 2`.execute(db);
+  for (const [i, m] of stockUp.rows.entries()) {
+    const start = day(-20 + i * 12);
+    const id = await createRecord(
+      { db, user: by, def: productionOrderResource },
+      {
+        productId: m.id,
+        quantity: String(i ? 20000 : 800),
+        plannedStartDate: start,
+        dueDate: addDays(start, 21),
+        priority: 'low',
+        remark: '常用型号备货',
+      },
+      productionOrderHooks,
+    );
+    planned.push({ id, start, stage: i ? 'released' : 'producing' });
+  }
+  planned.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.id - b.id));
+
+  for (const o of planned) {
+    const at = dayInstant(o.start);
+    await sql`UPDATE production_order SET created_at = ${at}, updated_at = ${at} WHERE id = ${o.id}`.execute(
+      db,
+    );
+    const stage = o.stage ?? 'draft';
+    if (stage === 'draft') continue;
+    const run = (name: string, reason?: string) =>
+      runTransition(
+        db,
+        by,
+        productionOrderResource,
+        name,
+        o.id,
+        { reason },
+        productionOrderTransitions[name],
+      );
+    await run('release');
+    await sql`UPDATE production_order SET released_at = ${at} WHERE id = ${o.id}`.execute(db);
+    if (stage === 'closed') {
+      await run('close', '客户推迟交货，暂停生产');
+      continue;
+    }
+    if (stage === 'released') continue;
+    await issueMaterials(db, user, o.id, addDays(o.start, 1));
+    if (
+      (await db.selectFrom('productionOrder').select('status').where('id', '=', o.id).executeTakeFirst())
+        ?.status === 'released'
+    )
+      await run('start');
+    if (stage === 'completed') {
+      await sql`UPDATE production_order SET produced_quantity = quantity WHERE id = ${o.id}`.execute(db);
+      await run('complete');
+    }
+  }
+}
+
+/** 领料出库 of an order's requirements from whichever store holds each material, as far as stock allows. */
+async function issueMaterials(db: Db, user: AuthUser, orderId: number, bizDate: string) {
+  const r = await sql<{ id: number; materialId: number; warehouseId: number | null; quantity: string }>`
+    SELECT pm.id, pm.material_id,
+           w.warehouse_id, least(pm.required_quantity, floor(COALESCE(w.q, 0)))::text AS quantity
+      FROM production_order_material pm
+      LEFT JOIN LATERAL (SELECT s.warehouse_id, sum(s.quantity) AS q FROM stock_balance s
+                          WHERE s.material_id = pm.material_id AND s.quality_status = 'qualified'
+                          GROUP BY s.warehouse_id ORDER BY sum(s.quantity) DESC LIMIT 1) w ON true
+     WHERE pm.production_order_id = ${orderId}`.execute(db);
+  const byStore = new Map<number, { materialId: number; quantity: string; sourceLineId: number }[]>();
+  for (const x of r.rows) {
+    if (!x.warehouseId || !new Decimal(x.quantity).gt(0)) continue;
+    const list = byStore.get(Number(x.warehouseId)) ?? [];
+    list.push({ materialId: Number(x.materialId), quantity: x.quantity, sourceLineId: Number(x.id) });
+    byStore.set(Number(x.warehouseId), list);
+  }
+  for (const [warehouseId, lines] of byStore) {
+    const id = await createRecord(
+      { db, user, def: stockOutboundResource },
+      {
+        type: 'requisition',
+        warehouseId,
+        bizDate,
+        productionOrderId: orderId,
+        remark: '按生产订单领料',
+        lines,
+      },
+      DOC_HOOKS['stock-outbound'],
+    );
+    await postDocumentByName(db, 'stock-outbound', id, user);
+  }
+}
+
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}

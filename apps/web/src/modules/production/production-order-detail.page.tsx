@@ -1,0 +1,161 @@
+import { ShoppingCartOutlined } from '@ant-design/icons';
+import { PRODUCTION_ORDER_RESERVING, type ResourceDef } from '@ringmes/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import { http } from '../../platform/api/client.ts';
+import { usePermission } from '../../platform/auth/permission.tsx';
+import { toast } from '../../platform/feedback.ts';
+import { openResourcePage } from '../../platform/resource/nav.ts';
+import type { ResourceRow } from '../../platform/resource/resource-api.ts';
+import { ResourceDetailPage } from '../../platform/resource/resource-detail.page.tsx';
+import type { ResourcePageProps } from '../../platform/resource/routes.ts';
+import { invalidateResource } from '../../platform/resource/use-options.ts';
+import { qty, type Row } from '../warehouse/warehouse.api.ts';
+
+const REQUISITION_DETAIL = '/production-department/buying-requisition-detail';
+
+interface Requirements {
+  list: Row[];
+  requisitions: { id: number; docNo: string; status: string }[];
+}
+
+const positive = (v: unknown) => Number(v) > 0;
+
+/**
+ * 生产订单详情: the kit's detail (header, frozen BOM and route) with the material requirements as
+ * they stand now — required, issued, free stock, shortage — and 生成请购单 for the shortages.
+ */
+export function ProductionOrderDetailPage(props: ResourcePageProps) {
+  // The frozen requirement rows show in the live section below, not as a plain line table.
+  const def: ResourceDef = useMemo(
+    () => ({ ...props.def, lines: props.def.lines?.filter((l) => l.name !== 'materials') }),
+    [props.def],
+  );
+  return <ResourceDetailPage {...props} def={def} sections={(row) => <RequirementsSection order={row} />} />;
+}
+
+function RequirementsSection({ order }: { order: ResourceRow }) {
+  const can = usePermission();
+  const client = useQueryClient();
+  const key = ['resource', 'production-order', 'requirements', order.id, order.version];
+  const data = useQuery({
+    queryKey: key,
+    queryFn: () => http.get<Requirements>(`/api/v1/production-order/requirements/${order.id}`),
+    enabled: order.status !== 'draft',
+  });
+  const make = useMutation({
+    mutationFn: () =>
+      http.post<{ id: number; docNo: string }>(`/api/v1/production-order/to-requisition/${order.id}`, {}),
+    onSuccess: (r) => {
+      toast.success(`已生成请购单 ${r.docNo}（草稿），请审核后交采购`);
+      invalidateResource(client, 'production-order');
+      invalidateResource(client, 'purchase-requisition');
+    },
+  });
+  if (order.status === 'draft') {
+    return (
+      <div className="rk-form-section">
+        <div className="rk-form-section-title">物料需求</div>
+        <Alert type="info" showIcon title="下达后按BOM展开计算物料需求，并与可用库存比对得出缺料。" />
+      </div>
+    );
+  }
+  const list = data.data?.list ?? [];
+  const short = list.filter((r) => positive(r.shortageQuantity));
+  const pending = list.some((r) => positive(r.toRequisition));
+  const holding = PRODUCTION_ORDER_RESERVING.includes(order.status);
+  return (
+    <div className="rk-form-section" data-testid="production-requirements">
+      <div className="rk-form-section-title">
+        物料需求<span className="rk-count">{list.length}</span>
+      </div>
+      <Space style={{ marginBottom: 8 }} wrap>
+        {short.length ? (
+          <Tag color="red" data-testid="shortage-count">
+            缺料 {short.length} 项
+          </Tag>
+        ) : (
+          <Tag color="green">下达时无缺料</Tag>
+        )}
+        {holding && can('production:requisition:add') && (
+          <Popconfirm
+            title="为缺料生成请购单？"
+            description="按下达时的缺料数量减去已请购数量生成一张请购单（草稿）。"
+            onConfirm={() => make.mutate()}
+            disabled={!pending}
+          >
+            <Button
+              type="primary"
+              icon={<ShoppingCartOutlined />}
+              disabled={!pending}
+              loading={make.isPending}
+            >
+              生成请购单
+            </Button>
+          </Popconfirm>
+        )}
+        {(data.data?.requisitions ?? []).map((r) => (
+          <Button
+            key={r.id}
+            type="link"
+            size="small"
+            onClick={() => openResourcePage(REQUISITION_DETAIL, r.id)}
+          >
+            {r.docNo}
+          </Button>
+        ))}
+      </Space>
+      <Table<Row>
+        rowKey="id"
+        size="small"
+        bordered
+        loading={data.isFetching}
+        dataSource={list}
+        pagination={list.length > 50 ? { pageSize: 50, size: 'small' } : false}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { title: '物料编码', dataIndex: 'materialCode', width: 130 },
+          { title: '物料名称', dataIndex: 'materialName', width: 150, ellipsis: true },
+          { title: '规格', dataIndex: 'materialSpec', width: 110, ellipsis: true },
+          { title: '单位', dataIndex: 'unitName', width: 56 },
+          { title: '需求', dataIndex: 'requiredQuantity', width: 90, align: 'right', render: qty },
+          { title: '已领料', dataIndex: 'issuedQuantity', width: 90, align: 'right', render: qty },
+          { title: '下达时预留', dataIndex: 'reservedQuantity', width: 100, align: 'right', render: qty },
+          {
+            title: '下达时缺料',
+            dataIndex: 'shortageQuantity',
+            width: 100,
+            align: 'right',
+            render: (v) =>
+              positive(v) ? (
+                <Typography.Text type="danger" strong>
+                  {qty(v)}
+                </Typography.Text>
+              ) : (
+                qty(v)
+              ),
+          },
+          { title: '现有库存', dataIndex: 'onHand', width: 90, align: 'right', render: qty },
+          { title: '其他订单占用', dataIndex: 'reservedByOthers', width: 110, align: 'right', render: qty },
+          {
+            title: '当前缺料',
+            dataIndex: 'currentShortage',
+            width: 90,
+            align: 'right',
+            render: (v) =>
+              positive(v) ? (
+                <Typography.Text type="danger" strong>
+                  {qty(v)}
+                </Typography.Text>
+              ) : (
+                qty(v)
+              ),
+          },
+          { title: '已请购', dataIndex: 'requisitionedQuantity', width: 90, align: 'right', render: qty },
+          { title: '待请购', dataIndex: 'toRequisition', width: 90, align: 'right', render: qty },
+        ]}
+      />
+    </div>
+  );
+}
