@@ -166,3 +166,24 @@ test.describe('order reports', () => {
     expect((await downloaded).suggestedFilename()).toMatch(/销售统计报表.*\.xlsx$/);
   });
 });
+
+test.describe('采购退货', () => {
+  test('采购员 sees the purchase-return outbounds under 采购管理 and may draft one, not post it', async ({
+    page,
+    request,
+  }) => {
+    const buyer = await Api.login(request, 'buy01', 'demo123');
+    const returns = await buyer.get<{ list: Row[]; total: number }>('/api/v1/stock-outbound/page', {
+      type: 'purchase-return',
+    });
+    expect(returns.total).toBeGreaterThan(0);
+    await signedIn(page, buyer, '/purchase/purchase-rejected');
+    const list = activePage(page);
+    await expect(list.locator('.ant-table-row').filter({ hasText: returns.list[0].docNo })).toBeVisible();
+    await expect(list.getByRole('button', { name: '新增采购退货出库单' })).toBeVisible();
+    await list.locator('.ant-table-row').filter({ hasText: returns.list[0].docNo }).getByText('查看').click();
+    await expect(page).toHaveURL(/\/purchase\/purchase-rejected-detail\?id=/);
+    await expect(activePage(page).getByText(returns.list[0].docNo).first()).toBeVisible();
+    await expect(activePage(page).getByRole('button', { name: /过\s*账/ })).toHaveCount(0);
+  });
+});

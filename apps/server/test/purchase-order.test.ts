@@ -163,6 +163,50 @@ describe('purchase orders', () => {
   });
 });
 
+describe("采购退货 (the buyer's view of 采购退货出库)", () => {
+  it("purchase:return lets a buyer draft, list and edit purchase-return outbounds only; posting stays the keeper's", async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const o = await order(s.id, [{ materialId: m.id, quantity: 10 }]);
+    ok(await act('approve', o.id));
+    ok(await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 10 }]));
+    const buyer = (
+      await t.userWith([
+        'purchase:return:list',
+        'purchase:return:add',
+        'purchase:return:edit',
+        'purchase:return:delete',
+      ])
+    ).token;
+    const body = (type: string) => ({
+      type,
+      warehouseId: w.warehouseId,
+      purchaseOrderId: type === 'purchase-return' ? o.id : undefined,
+      lines: [{ materialId: m.id, quantity: 2 }],
+    });
+    const draft = await t.call('POST', '/api/v1/stock-outbound/add', {
+      token: buyer,
+      body: body('purchase-return'),
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    expect(draft.body.result).toMatchObject({ type: 'purchase-return', supplierId: s.id, sourceNo: o.docNo });
+    const other = await t.call('POST', '/api/v1/stock-outbound/add', { token: buyer, body: body('other') });
+    expect(other.status).toBe(403);
+    const list = await t.call('GET', '/api/v1/stock-outbound/page', {
+      token: buyer,
+      query: { pageSize: 100 },
+    });
+    expect(list.status).toBe(200);
+    expect(new Set(list.body.result.list.map((r: any) => r.type))).toEqual(new Set(['purchase-return']));
+    const post = await t.call('POST', `/api/v1/stock-outbound/post/${draft.body.result.id}`, {
+      token: buyer,
+    });
+    expect(post.status).toBe(403);
+    ok(await w.post('stock-outbound', draft.body.result.id));
+    expect((await info(o.id)).lines[0].returnedQuantity).toBe('2.0000');
+  });
+});
+
 describe('采购订单跟踪', () => {
   it('shows per line ordered, received, returned, open and late, with the trail of stock documents', async () => {
     const s = await f.create('supplier');

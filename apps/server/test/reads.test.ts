@@ -1,5 +1,6 @@
 import {
   allPermissions,
+  allScopePrefixes,
   type FieldDef,
   isConfidential,
   MENU_TREE,
@@ -169,10 +170,7 @@ describe('reads', { timeout: 240_000 }, () => {
   it('shows no money, price or confidential field to roles without finance or purchase rights, on any read route', async () => {
     // A role holding every permission but the reads of records with such fields and the valued stock reports.
     const excluded = [
-      ...confidentialDefs.flatMap((d) => [
-        d.permission,
-        ...Object.values(d.scopedPermissions?.prefixes ?? {}),
-      ]),
+      ...confidentialDefs.flatMap((d) => [d.permission, ...allScopePrefixes(d)]),
       'warehouse:stock',
       'warehouse:stocktake',
     ].map((p) => `${p}:`);

@@ -348,7 +348,8 @@ const purchase = dir('采购管理', PURCHASE, 'ShoppingOutlined', [
   hidden('编辑采购订单', `${PURCHASE}/purchase-edit`, PURCHASE_ORDER),
   hidden('采购订单详情', `${PURCHASE}/purchase-detail`, PURCHASE_ORDER),
   hidden('采购订单跟踪', `${PURCHASE_ORDER}-detail`, PURCHASE_ORDER),
-  list('采购退货', PURCHASE_RETURN, 'purchase:return', RETURN_ACTIONS),
+  // The buyer drafts 采购退货出库 against received orders; the warehouse posts them.
+  list('采购退货', PURCHASE_RETURN, 'purchase:return', ['add', 'edit', 'delete', 'export']),
   hidden('新增采购退货', `${PURCHASE_RETURN}-add`, PURCHASE_RETURN),
   hidden('编辑采购退货', `${PURCHASE_RETURN}-edit`, PURCHASE_RETURN),
   hidden('采购退货详情', `${PURCHASE_RETURN}-detail`, PURCHASE_RETURN),

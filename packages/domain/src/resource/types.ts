@@ -142,7 +142,7 @@ export interface ResourceDef {
    * on the records whose `field` has that value, without the resource-wide permission (the
    * inbound and outbound kind pages: 采购入库 grants purchase inbound documents only).
    */
-  scopedPermissions?: { field: string; prefixes: Record<string, string> };
+  scopedPermissions?: { field: string; prefixes: Record<string, string | readonly string[]> };
   /**
    * A document with states (`status` column): its transitions are `POST …/<transition>/{id}`,
    * each needing `${permission}:<transition>`; edit and delete only in the `editable` states.
@@ -196,9 +196,18 @@ export function mayAct(
   value?: unknown,
 ): boolean {
   if (has(`${def.permission}:${action}`)) return true;
-  const prefix = def.scopedPermissions?.prefixes[String(value)];
-  return value != null && prefix !== undefined && has(`${prefix}:${action}`);
+  return value != null && scopePrefixes(def, String(value)).some((p) => has(`${p}:${action}`));
 }
+
+/** The permission prefixes that scope one value (a kind page's, and another module's view of it). */
+export function scopePrefixes(def: ResourceDef, value: string): readonly string[] {
+  const p = def.scopedPermissions?.prefixes[value];
+  return p === undefined ? [] : typeof p === 'string' ? [p] : p;
+}
+
+/** Every scoped permission prefix of a resource. */
+export const allScopePrefixes = (def: ResourceDef): string[] =>
+  Object.keys(def.scopedPermissions?.prefixes ?? {}).flatMap((v) => [...scopePrefixes(def, v)]);
 
 /** The scope values a user may act on (`null`: every record, through the resource-wide permission). */
 export function allowedScope(
@@ -207,17 +216,14 @@ export function allowedScope(
   action: string,
 ): string[] | null {
   if (has(`${def.permission}:${action}`)) return null;
-  return Object.entries(def.scopedPermissions?.prefixes ?? {})
-    .filter(([, prefix]) => has(`${prefix}:${action}`))
-    .map(([value]) => value);
+  return Object.keys(def.scopedPermissions?.prefixes ?? {}).filter((value) =>
+    scopePrefixes(def, value).some((p) => has(`${p}:${action}`)),
+  );
 }
 
 /** Every permission that can allow `action` on some record of `def`. */
 export function permissionsFor(def: ResourceDef, action: string): string[] {
-  return [
-    `${def.permission}:${action}`,
-    ...Object.values(def.scopedPermissions?.prefixes ?? {}).map((p) => `${p}:${action}`),
-  ];
+  return [`${def.permission}:${action}`, ...allScopePrefixes(def).map((p) => `${p}:${action}`)];
 }
 
 /** The filterable line fields of a resource, each with its line (their names are unique among the filters). */

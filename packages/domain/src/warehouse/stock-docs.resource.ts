@@ -228,7 +228,8 @@ export const stockOutboundResource: ResourceDef = {
       requisition: 'warehouse:requisitionOutbound',
       outsourcing: 'warehouse:outsourcingOutbound',
       sales: 'warehouse:salesOutbound',
-      'purchase-return': 'warehouse:purchaseReturnOutbound',
+      // 采购退货 (/purchase/purchase-rejected) is the buyer's view of the same documents.
+      'purchase-return': ['warehouse:purchaseReturnOutbound', 'purchase:return'],
       other: 'warehouse:otherOutbound',
     },
   },

@@ -1,4 +1,9 @@
-import { type LedgerSummary, stockOutboundResource, stockTransferResource } from '@ringmes/domain';
+import {
+  allScopePrefixes,
+  type LedgerSummary,
+  stockOutboundResource,
+  stockTransferResource,
+} from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -262,7 +267,7 @@ export function stockQueryRoutes(app: App) {
     url: '/api/v1/stock-balance/available',
     permission: 'warehouse:stock:list',
     alsoAllowedBy: [stockOutboundResource, stockTransferResource].flatMap((def) =>
-      [def.permission, ...Object.values(def.scopedPermissions?.prefixes ?? {})].flatMap((p) => [
+      [def.permission, ...allScopePrefixes(def)].flatMap((p) => [
         `${p}:add` as Permission,
         `${p}:edit` as Permission,
       ]),

@@ -1,4 +1,12 @@
-import { allowedScope, columnOf, mayAct, permissionsFor, type ResourceDef } from '@ringmes/domain';
+import {
+  allowedScope,
+  allPermissions,
+  columnOf,
+  MENU_TREE,
+  mayAct,
+  permissionsFor,
+  type ResourceDef,
+} from '@ringmes/domain';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { type AuthUser, can } from '../auth/sessions.ts';
 import { forbidden } from '../errors.ts';
@@ -12,7 +20,14 @@ import type { Permission } from '../http/route.ts';
 
 /** The scoped permissions that also open a route of `action` (its resource-wide one is the route's own). */
 export const scopeGate = (def: ResourceDef, action: string) =>
-  def.scopedPermissions ? (permissionsFor(def, action).slice(1) as Permission[]) : undefined;
+  def.scopedPermissions
+    ? (permissionsFor(def, action)
+        .slice(1)
+        // A view of a kind grants some actions only (采购退货: no 过账): the rest exist nowhere.
+        .filter((p) => GRANTABLE.has(p)) as Permission[])
+    : undefined;
+
+const GRANTABLE = new Set(allPermissions(MENU_TREE));
 
 /** Refuses (403) unless the user may do `action` on `record` (camelCase keys), judged by its scope field. */
 export function assertInScope(user: AuthUser, def: ResourceDef, action: string, record: Record<string, any>) {

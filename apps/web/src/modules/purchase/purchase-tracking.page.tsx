@@ -12,7 +12,7 @@ import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
-import { INBOUND, OUTBOUND, qty, type Row, typePaths } from '../warehouse/warehouse.api.ts';
+import { INBOUND, PURCHASE_RETURN, qty, type Row, typePaths } from '../warehouse/warehouse.api.ts';
 
 const ORDER_DETAIL = '/purchase/purchase-detail';
 const STATES = PURCHASE_ORDER_LIFECYCLE.states.filter((s) => s.value !== 'draft');
@@ -211,7 +211,10 @@ function DocumentTrail({ docs }: { docs: Doc[] }) {
               type="link"
               size="small"
               onClick={() =>
-                openResourcePage(typePaths(d.kind === 'inbound' ? INBOUND : OUTBOUND, d.type).detail, d.id)
+                openResourcePage(
+                  typePaths(d.kind === 'inbound' ? INBOUND : PURCHASE_RETURN, d.type).detail,
+                  d.id,
+                )
               }
             >
               {v}

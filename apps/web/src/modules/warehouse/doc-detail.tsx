@@ -5,7 +5,7 @@ import type { ResourceDef } from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Result, Skeleton, Space, Table, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { useRecordPermission } from '../../platform/auth/permission.tsx';
+import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
 import { formatTime } from '../../platform/lib/time.ts';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
@@ -88,6 +88,8 @@ export function DocLedger({ docNo }: { docNo: string }) {
 export function DocDetail(props: DocDetailProps) {
   const { def, id } = props;
   const may = useRecordPermission(def);
+  // 库存流水 is the warehouse's (a buyer viewing a 采购退货 sees the document, not the ledger).
+  const seesLedger = usePermission()('warehouse:stock:list');
   const [printing, setPrinting] = useState(false);
   const [failure, setFailure] = useState<{ action: string; message: string }>();
   const record = useQuery({
@@ -210,7 +212,7 @@ export function DocDetail(props: DocDetailProps) {
             </Table.Summary.Row>
           )}
         />
-        {row.status !== 'draft' && (
+        {row.status !== 'draft' && seesLedger && (
           <>
             <div className="wh-section-title">库存流水</div>
             <DocLedger docNo={row.docNo} />

@@ -31,6 +31,11 @@ export interface DocKind {
   segments: Record<string, string>;
   /** Page title of the print view. */
   docName: string;
+  /**
+   * Another module's view of one type (采购退货 under 采购管理): its pages are the list path and
+   * its -add/-edit/-detail siblings instead of per-type segments.
+   */
+  view?: boolean;
 }
 
 export const INBOUND: DocKind = {
@@ -63,6 +68,15 @@ export const OUTBOUND: DocKind = {
   docName: '出库单',
 };
 
+/** 采购退货 (/purchase/purchase-rejected): the buyer's pages of the 采购退货出库 documents. */
+export const PURCHASE_RETURN: DocKind = {
+  ...OUTBOUND,
+  listPath: '/purchase/purchase-rejected',
+  types: OUTBOUND_TYPES.filter((t) => t.value === 'purchase-return'),
+  segments: { 'purchase-return': '' },
+  view: true,
+};
+
 export const TRANSFER_PATHS = {
   list: `${WL}/warehouse-allot`,
   panel: `${WL}/warehouse-allot-panel`,
@@ -81,12 +95,13 @@ export { QUALIFIED_ONLY_OUTBOUND, stockTransferResource, stocktakeResource };
 
 /** The per-type pages of a document kind (list, add, edit, detail) for a type value. */
 export function typePaths(kind: DocKind, type: string) {
-  const base = `${kind.listPath}/${kind.segments[type] ?? kind.segments.other}`;
+  const base = kind.view ? kind.listPath : `${kind.listPath}/${kind.segments[type] ?? kind.segments.other}`;
   return { list: base, add: `${base}-add`, edit: `${base}-edit`, detail: `${base}-detail` };
 }
 
 /** Which kind and type a menu path belongs to (`…/purchase-warehousing-edit` → inbound, purchase). */
 export function kindOfPath(path: string): { kind: DocKind; type?: string } | undefined {
+  if (path.startsWith(PURCHASE_RETURN.listPath)) return { kind: PURCHASE_RETURN, type: 'purchase-return' };
   for (const kind of [INBOUND, OUTBOUND]) {
     if (path === kind.listPath) return { kind };
     for (const [type, segment] of Object.entries(kind.segments)) {
