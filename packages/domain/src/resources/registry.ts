@@ -1,4 +1,5 @@
 import { productionOrderResource } from '../production/production-order.resource.ts';
+import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
@@ -47,6 +48,8 @@ export const RESOURCES: ResourceDef[] = [
   purchaseRequisitionResource,
   // 生产部 › 生产管理
   productionOrderResource,
+  workshopTaskResource,
+  workDispatchResource,
   // 采购管理
   purchaseOrderResource,
   // 工厂信息 › 工厂建模
