@@ -178,7 +178,7 @@ function workshop(w: WorkshopKind): MenuNode {
     : [];
   return dir(w.name, base, w.icon, [
     list(`${w.label}任务`, at(w.task), res('Task'), ['dispatch', 'close', 'export']),
-    list(`${w.label}派工`, at(w.dispatch), res('Dispatch'), ['edit', 'delete', 'close', 'export']),
+    list(`${w.label}派工`, at(w.dispatch), res('Dispatch'), ['add', 'edit', 'delete', 'close', 'export']),
     hidden('派工信息', at('dispatch-info'), at(w.dispatch)),
     query(`${w.label}看板`, at(w.panel), res('Panel'), []),
     list('排产计划', at('plan'), res('Plan'), ['edit', 'export']),

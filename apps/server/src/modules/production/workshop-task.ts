@@ -24,7 +24,7 @@ import {
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
-import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
+import { assertInScope, gate } from '../../platform/resource/scope.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 
 /**
@@ -135,14 +135,6 @@ export const workDispatchHooks: ResourceHooks = lifecycleHooks(workDispatchResou
     }
     const task = await taskRow(db, Number(data.taskId), true);
     assertDispatchable(task);
-    if (data.teamId != null) {
-      const team = await sql<{ workshopId: number | null }>`
-        SELECT workshop_id FROM production_team WHERE id = ${data.teamId}`.execute(db);
-      const ws = team.rows[0]?.workshopId;
-      if (ws != null && Number(ws) !== Number(task.workshopId)) {
-        throw fieldError('teamId', '所选班组不属于该任务的车间');
-      }
-    }
     await checkAllowance(db, task, String(data.quantity), before?.id ?? 0);
   },
   async derive({ db }, data) {
@@ -377,8 +369,7 @@ export function workshopTaskRoutes(app: App) {
   route(app, {
     method: 'POST',
     url: '/api/v1/workshop-task/dispatch/:id',
-    permission: `${workshopTaskResource.permission}:dispatch` as Permission,
-    alsoAllowedBy: scopeGate(workshopTaskResource, 'dispatch'),
+    ...gate(workshopTaskResource, 'dispatch'),
     params: idParams,
     body: dispatchBody,
     handler: ({ params, body, user, req, app: { db } }) =>
@@ -387,8 +378,8 @@ export function workshopTaskRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/workshop-task/board',
-    permission: `${workshopTaskResource.permission}:list` as Permission,
-    alsoAllowedBy: [...taskListPerms, ...panelPerms],
+    permission: taskListPerms[0],
+    alsoAllowedBy: [...taskListPerms.slice(1), ...panelPerms],
     query: typeQuery,
     async handler({ query, user, app: { db } }) {
       const k = kindOf(query.workshopType);
@@ -405,8 +396,8 @@ export function workshopTaskRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/work-dispatch/mine',
-    permission: `${workDispatchResource.permission}:list` as Permission,
-    alsoAllowedBy: operatorPerms,
+    permission: operatorPerms[0],
+    alsoAllowedBy: operatorPerms.slice(1),
     query: typeQuery,
     async handler({ query, user, app: { db } }) {
       const k = kindOf(query.workshopType);

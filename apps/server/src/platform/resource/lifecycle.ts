@@ -18,7 +18,7 @@ import { idParams } from '../http/validation.ts';
 import { once, withRetry } from '../idempotency.ts';
 import type { HookCtx, ResourceHooks } from './crud.ts';
 import { getRecord } from './crud.ts';
-import { assertInScope, scopeGate } from './scope.ts';
+import { assertInScope, gate } from './scope.ts';
 
 /** What a transition's guard and effect receive: the locked record (with its lines) and the request. */
 export interface TransitionCtx extends HookCtx {
@@ -148,8 +148,7 @@ export function registerLifecycle(
     route(app, {
       method: 'POST',
       url: `/api/v1/${def.name}/${t.name}/:id`,
-      permission: `${def.permission}:${transitionAction(t)}` as Permission,
-      alsoAllowedBy: scopeGate(def, transitionAction(t)),
+      ...gate(def, transitionAction(t)),
       params: idParams,
       body,
       async handler({ params, body, user, req, app: { db } }) {
