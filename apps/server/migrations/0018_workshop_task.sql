@@ -93,3 +93,10 @@ CREATE INDEX work_dispatch_started_at_idx ON work_dispatch (started_at, id);
 CREATE INDEX workshop_task_board_idx ON workshop_task (workshop_type, status, planned_start_date);
 CREATE INDEX work_dispatch_operator_idx ON work_dispatch (operator_id, workshop_type, status);
 CREATE INDEX work_dispatch_plan_idx ON work_dispatch (workshop_type, work_date);
+
+-- 生成自制件订单: an order for a made-in-house component (a ring of a bearing order) names its parent.
+ALTER TABLE production_order ADD COLUMN parent_order_id bigint REFERENCES production_order (id);
+CREATE INDEX production_order_parent_order_id_idx ON production_order (parent_order_id, id);
+ALTER TABLE production_order DROP CONSTRAINT production_order_source_type_check;
+ALTER TABLE production_order ADD CONSTRAINT production_order_source_type_check
+  CHECK (source_type IN ('sales', 'stock-up', 'manual', 'sub-order'));

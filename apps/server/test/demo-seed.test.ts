@@ -189,8 +189,9 @@ describe('demo data', () => {
       SELECT doc_no, to_char(planned_start_date, 'YYYYMMDD') AS start, status, source_type,
              to_char(created_at AT TIME ZONE 'Asia/Shanghai', 'YYYYMMDD') AS created
         FROM production_order`.execute(db);
-    expect(rows.rows.length).toBeGreaterThanOrEqual(15);
-    expect(rows.rows.length).toBeLessThanOrEqual(20);
+    // About 40: the bearing orders and their rings (生成自制件订单).
+    expect(rows.rows.length).toBeGreaterThanOrEqual(30);
+    expect(rows.rows.length).toBeLessThanOrEqual(60);
     for (const r of rows.rows) {
       expect(r.docNo.slice(2, 10)).toBe(r.start);
       expect(r.created).toBe(r.start);
@@ -232,5 +233,50 @@ describe('demo data', () => {
     expect(shortages.rows[0].n).toBeGreaterThan(0);
     const open = await t.call('GET', '/api/v1/production-order/sale-lines', { token: planner });
     expect(open.status).toBe(200);
+  });
+
+  it('has workshop tasks in every workshop and state; op01 and op02 land on their own queues; the head on his board', async () => {
+    const db = t.database.db;
+    const states = await sql<{ workshopType: string; status: string; n: number }>`
+      SELECT workshop_type, status, count(*)::int AS n FROM workshop_task GROUP BY 1, 2`.execute(db);
+    for (const type of ['machine', 'grinding', 'inspect', 'assembly']) {
+      expect(states.rows.filter((r) => r.workshopType === type).length, type).toBeGreaterThan(1);
+    }
+    for (const status of ['pending', 'dispatched', 'started', 'paused', 'completed', 'closed']) {
+      expect(
+        states.rows.some((r) => r.status === status),
+        status,
+      ).toBe(true);
+    }
+    // Dispatches never exceed their tasks, and every task counts its dispatches.
+    const off = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM workshop_task t
+       WHERE t.dispatched_quantity <> COALESCE((SELECT sum(CASE WHEN d.status = 'closed' THEN d.reported_quantity ELSE d.quantity END)
+                                                 FROM work_dispatch d WHERE d.task_id = t.id), 0)
+          OR t.dispatched_quantity > t.planned_quantity`.execute(db);
+    expect(off.rows[0].n).toBe(0);
+    for (const [user, type] of [
+      ['op01', 'machine'],
+      ['op02', 'grinding'],
+    ]) {
+      const op = await t.login(user, 'demo123');
+      const queue = await t.call('GET', '/api/v1/work-dispatch/mine', {
+        token: op,
+        query: { workshopType: type },
+      });
+      expect(queue.status, user).toBe(200);
+      expect(queue.body.result.list.length, user).toBeGreaterThan(0);
+      expect(
+        queue.body.result.list.some((d: any) => ['started', 'dispatched'].includes(d.status)),
+        user,
+      ).toBe(true);
+    }
+    const head = await t.login('head01', 'demo123');
+    const board = await t.call('GET', '/api/v1/workshop-task/board', {
+      token: head,
+      query: { workshopType: 'machine' },
+    });
+    expect(board.status).toBe(200);
+    expect(board.body.result.list.length).toBeGreaterThan(3);
   });
 });

@@ -348,6 +348,46 @@ describe('production orders', () => {
   });
 });
 
+describe('生成自制件订单', () => {
+  it('rings become orders of their own; the parent then needs the rings, not the steel', async () => {
+    const { P, R, S, B } = await product(0, 0);
+    const o = await order(P.id, 50);
+    ok(await act('release', o.id));
+    expect(row((await info(o.id)).materials, S.id)).toBeDefined();
+    const made = ok(await t.call('POST', `/api/v1/production-order/sub-orders/${o.id}`, { token }));
+    expect(made.orders).toHaveLength(1);
+    const ring = await info(made.orders[0].id);
+    expect(ring).toMatchObject({
+      productId: R.id,
+      quantity: '100.0000',
+      status: 'draft',
+      sourceType: 'sub-order',
+      parentOrderId: o.id,
+      dueDate: '2026-11-02',
+      plannedStartDate: '2026-10-23',
+    });
+    const parent = await info(o.id);
+    expect(row(parent.materials, S.id)).toBeUndefined();
+    expect(row(parent.materials, R.id)).toMatchObject({ requiredQuantity: '100.0000' });
+    expect(row(parent.materials, B.id)).toMatchObject({ requiredQuantity: '402.0000' });
+    // The ring order needs the steel (2 % loss): reserved once.
+    const turn = await f.create('process-manage');
+    await f.create('process-route', {
+      productId: R.id,
+      status: 'active',
+      steps: [{ seq: 10, processId: turn.id }],
+    });
+    ok(await act('release', ring.id));
+    expect(row((await info(ring.id)).materials, S.id)).toMatchObject({ requiredQuantity: '4.0800' });
+    const again = await t.call('POST', `/api/v1/production-order/sub-orders/${o.id}`, { token });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('已生成自制件订单');
+    const draft = await order(P.id, 5);
+    const early = await t.call('POST', `/api/v1/production-order/sub-orders/${draft.id}`, { token });
+    expect(early.status).toBe(409);
+  });
+});
+
 describe.runIf(PG_URL)('production order issue concurrency (PostgreSQL)', () => {
   it('32 clients issuing the last required pieces never issue more than required', async () => {
     const { P, B } = await product(5000, 50);

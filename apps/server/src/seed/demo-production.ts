@@ -6,12 +6,15 @@ import {
   productionOrderHooks,
   productionOrderTransitions,
 } from '../modules/production/production-order.ts';
+import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
+import { makeSubOrders } from '../modules/production/sub-orders.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay, dayInstant } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
+import { seedOrderFloor } from './demo-workshop.ts';
 
 type Stage = 'completed' | 'producing' | 'released' | 'closed' | 'draft';
 
@@ -82,40 +85,89 @@ export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> 
   }
   planned.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.id - b.id));
 
-  for (const o of planned) {
-    const at = dayInstant(o.start);
-    await sql`UPDATE production_order SET created_at = ${at}, updated_at = ${at} WHERE id = ${o.id}`.execute(
+  for (const [n, o] of planned.entries()) {
+    const stage = o.stage ?? 'draft';
+    await stamp(db, o.id, o.start);
+    if (stage === 'draft') continue;
+    await runTransition(
+      db,
+      by,
+      productionOrderResource,
+      'release',
+      o.id,
+      {},
+      productionOrderTransitions.release,
+    );
+    await sql`UPDATE production_order SET released_at = ${dayInstant(o.start)} WHERE id = ${o.id}`.execute(
       db,
     );
-    const stage = o.stage ?? 'draft';
-    if (stage === 'draft') continue;
-    const run = (name: string, reason?: string) =>
-      runTransition(
+    if (stage === 'closed') {
+      await dispatchOrder(db, by, o.id, undefined);
+      await runTransition(
         db,
         by,
         productionOrderResource,
-        name,
+        'close',
         o.id,
-        { reason },
-        productionOrderTransitions[name],
+        { reason: '客户推迟交货，暂停生产' },
+        productionOrderTransitions.close,
       );
-    await run('release');
-    await sql`UPDATE production_order SET released_at = ${at} WHERE id = ${o.id}`.execute(db);
-    if (stage === 'closed') {
-      await run('close', '客户推迟交货，暂停生产');
       continue;
     }
-    if (stage === 'released') continue;
-    await issueMaterials(db, user, o.id, addDays(o.start, 1));
-    if (
-      (await db.selectFrom('productionOrder').select('status').where('id', '=', o.id).executeTakeFirst())
-        ?.status === 'released'
-    )
-      await run('start');
-    if (stage === 'completed') {
-      await sql`UPDATE production_order SET produced_quantity = quantity WHERE id = ${o.id}`.execute(db);
-      await run('complete');
+    // The rings are made first, in turning, heat treatment, grinding and inspection.
+    const { orders: rings } = await makeSubOrders(db, by, o.id);
+    const ringStage: Stage =
+      stage === 'completed' || (stage === 'producing' && n % 2 === 0)
+        ? 'completed'
+        : stage === 'producing' || n % 2 === 1
+          ? 'producing'
+          : 'released';
+    for (const [k, r] of rings.entries()) {
+      const start = addDays(o.start, -10);
+      await stamp(db, r.id, start);
+      await advance(db, user, by, r.id, start, ringStage, n + k);
     }
+    await advance(db, user, by, o.id, o.start, stage, n);
+  }
+}
+
+/** Dates an order's creation on its planned start. */
+async function stamp(db: Db, id: number, start: string) {
+  const at = dayInstant(start);
+  await sql`UPDATE production_order SET created_at = ${at}, updated_at = ${at} WHERE id = ${id}`.execute(db);
+}
+
+/**
+ * Moves a demo order on to `stage`: released on its start date, then materials issued, work on
+ * the floor (tasks and dispatches, see demo-workshop.ts) and, for completed ones, 完工.
+ */
+async function advance(
+  db: Db,
+  user: AuthUser,
+  by: AuthUser,
+  id: number,
+  start: string,
+  stage: 'released' | 'producing' | 'completed',
+  n: number,
+) {
+  const run = (name: string, reason?: string) =>
+    runTransition(db, by, productionOrderResource, name, id, { reason }, productionOrderTransitions[name]);
+  const status = async () =>
+    (await db.selectFrom('productionOrder').select('status').where('id', '=', id).executeTakeFirst())?.status;
+  if ((await status()) === 'draft') {
+    await run('release');
+    await sql`UPDATE production_order SET released_at = ${dayInstant(start)} WHERE id = ${id}`.execute(db);
+  }
+  if (stage === 'released') {
+    await seedOrderFloor(db, user, id, 'released', n);
+    return;
+  }
+  await issueMaterials(db, user, id, addDays(start, 1));
+  if ((await status()) === 'released') await run('start');
+  await seedOrderFloor(db, user, id, stage, n);
+  if (stage === 'completed') {
+    await sql`UPDATE production_order SET produced_quantity = quantity WHERE id = ${id}`.execute(db);
+    await run('complete');
   }
 }
 

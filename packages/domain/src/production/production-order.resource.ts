@@ -68,6 +68,7 @@ export const PRODUCTION_SOURCE_OPTIONS: EnumOption[] = [
   { value: 'sales', label: '销售订单', color: 'blue' },
   { value: 'stock-up', label: '备货单', color: 'purple' },
   { value: 'manual', label: '手工', color: 'default' },
+  { value: 'sub-order', label: '自制件', color: 'cyan' },
 ];
 
 /** 物料需求: one row per leaf material of the exploded BOM, written at release. */
@@ -264,6 +265,17 @@ export const productionOrderResource: ResourceDef = {
       hidden: true,
       list: false,
       help: '由备货单生成时所对应的备货明细行（备货单上线后使用）',
+    },
+    {
+      name: 'parentOrderId',
+      label: '上级订单',
+      kind: 'ref',
+      ref: 'production-order',
+      readonly: true,
+      list: false,
+      filter: 'eq',
+      refActiveOnly: false,
+      help: '由上级订单的自制件（生成自制件订单）生成时，所属的上级生产订单',
     },
     {
       name: 'bomId',

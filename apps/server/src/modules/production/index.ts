@@ -3,6 +3,7 @@ import './issue.ts';
 import { productionOrderRoutes } from './production-order.ts';
 import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
 import { requirementRoutes } from './requirements.ts';
+import { subOrderRoutes } from './sub-orders.ts';
 import { workshopTaskRoutes } from './workshop-task.ts';
 
 export { assertNoProductionOrders, productionOrderHooks } from './production-order.ts';
@@ -16,5 +17,6 @@ export function productionRoutes(app: App) {
   productionOrderRoutes(app);
   requirementRoutes(app);
   productionOrderDispatchRoutes(app);
+  subOrderRoutes(app);
   workshopTaskRoutes(app);
 }

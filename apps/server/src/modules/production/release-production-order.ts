@@ -139,6 +139,21 @@ export async function releaseOrder(db: Db, record: Record<string, any>, user: Au
     RETURNING id`.execute(db);
   if (!steps.rows.length) throw conflict('工艺路线没有工序步骤，不能下达');
 
+  await writeRequirements(db, id);
+
+  await sql`
+    UPDATE production_order SET bom_id = ${bom.id}, route_id = ${route.id}, bom_version_no = ${bom.versionNo},
+           route_version_no = ${route.versionNo}, released_at = now(), released_by_id = ${user.id}
+     WHERE id = ${id}`.execute(db);
+  if (record.saleOrderId) await settleSaleOrder(db, record.saleOrderId);
+}
+
+/**
+ * The order's material requirements from its frozen BOM (the leaves: rows not exploded), netted
+ * against free stock. Releases run one at a time (a transaction-scoped advisory lock), so two
+ * orders never both count the same free stock.
+ */
+export async function writeRequirements(db: Db, id: number) {
   await sql`SELECT pg_advisory_xact_lock(hashtext('production_order.release'))`.execute(db);
   // A statement of its own after the lock, so it sees what the previous release committed.
   await sql`
@@ -161,12 +176,6 @@ export async function releaseOrder(db: Db, record: Record<string, any>, user: Au
     SELECT ${id}, row_number() OVER (ORDER BY m.code, m.id), f.material_id, m.unit_id, f.required, f.free,
            least(f.required, greatest(f.free, 0)), f.required - least(f.required, greatest(f.free, 0))
       FROM free f JOIN material m ON m.id = f.material_id`.execute(db);
-
-  await sql`
-    UPDATE production_order SET bom_id = ${bom.id}, route_id = ${route.id}, bom_version_no = ${bom.versionNo},
-           route_version_no = ${route.versionNo}, released_at = now(), released_by_id = ${user.id}
-     WHERE id = ${id}`.execute(db);
-  if (record.saleOrderId) await settleSaleOrder(db, record.saleOrderId);
 }
 
 /** 反下达: the frozen copies and requirements go; the order is a draft again. */
