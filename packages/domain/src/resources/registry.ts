@@ -1,3 +1,4 @@
+import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
@@ -47,6 +48,7 @@ export const RESOURCES: ResourceDef[] = [
   purchaseRequisitionResource,
   // 生产部 › 生产管理
   productionOrderResource,
+  flowCardResource,
   // 采购管理
   purchaseOrderResource,
   // 工厂信息 › 工厂建模

@@ -1,4 +1,5 @@
 import type { App } from '../../app.ts';
+import { flowCardRoutes } from './flow-card.ts';
 import './issue.ts';
 import { productionOrderRoutes } from './production-order.ts';
 import { requirementRoutes } from './requirements.ts';
@@ -9,4 +10,5 @@ export { assertNoProductionOrders, productionOrderHooks } from './production-ord
 export function productionRoutes(app: App) {
   productionOrderRoutes(app);
   requirementRoutes(app);
+  flowCardRoutes(app);
 }

@@ -17,6 +17,7 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
+import { assertNoFlowCards } from './flow-card.ts';
 import { releaseOrder, settleSaleOrder, unreleaseOrder } from './release-production-order.ts';
 
 /**
@@ -123,7 +124,10 @@ const settle: TransitionHandlers = {
 export const productionOrderTransitions: Record<string, TransitionHandlers> = {
   release: { effect: ({ db, record, user }) => releaseOrder(db, record, user) },
   unrelease: {
-    guard: ({ db, record }) => assertNoIssues(db, record.id),
+    async guard({ db, record }) {
+      await assertNoIssues(db, record.id);
+      await assertNoFlowCards(db, record.id);
+    },
     effect: ({ db, record }) => unreleaseOrder(db, record),
   },
   close: settle,
