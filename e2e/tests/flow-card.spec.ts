@@ -22,7 +22,11 @@ test.describe('流转卡', () => {
     });
     await admin.post(`/api/v1/production-order/release/${order.id}`, {});
 
-    await signedIn(page, admin, `/production-department/production-manage/produce-order-detail?id=${order.id}`);
+    await signedIn(
+      page,
+      admin,
+      `/production-department/production-manage/produce-order-detail?id=${order.id}`,
+    );
     const detail = activePage(page);
     await detail.getByRole('tab', { name: '流转卡' }).click();
     const cards = detail.getByTestId('order-flow-cards');
@@ -45,7 +49,10 @@ test.describe('流转卡', () => {
     const list = (await admin.get<{ list: Row[] }>('/api/v1/flow-card/page', { productionOrderId: order.id }))
       .list;
     const parent = list.find((c) => Number(c.quantity) === 200) as Row;
-    await rows.filter({ hasText: parent.docNo }).getByRole('button', { name: /拆\s*分/ }).click();
+    await rows
+      .filter({ hasText: parent.docNo })
+      .getByRole('button', { name: /拆\s*分/ })
+      .click();
     const splitDialog = page.locator('.ant-modal:visible');
     await expect(splitDialog.getByText(/卡上当前数量 200/)).toBeVisible();
     await splitDialog.getByLabel('新卡 1 数量').fill('120');

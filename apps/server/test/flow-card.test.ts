@@ -133,6 +133,16 @@ describe('flow cards: 开卡', () => {
     expect(un.body.message).toMatch(/已开流转卡/);
   });
 
+  it('lets only one of two planners opening the whole order at once cover it', async () => {
+    const o = await order(100);
+    const [a, b] = await Promise.all([open(o.id, { batchSize: 100 }), open(o.id, { batchSize: 50 })]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const list = ok(
+      await t.call('GET', '/api/v1/flow-card/page', { token, query: { productionOrderId: o.id } }),
+    );
+    expect(list.list.reduce((s: number, c: any) => s + Number(c.quantity), 0)).toBe(100);
+  });
+
   it('rejects bad input with Chinese 400s, never a 500', async () => {
     const o = await order(10);
     for (const body of [
