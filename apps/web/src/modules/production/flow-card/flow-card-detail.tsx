@@ -13,7 +13,7 @@ import {
   Tree,
   type TreeDataNode,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { type Key, useEffect, useState } from 'react';
 import { FieldValue } from '../../../platform/resource/format.tsx';
 import { LifecycleActions } from '../../../platform/resource/lifecycle-actions.tsx';
 import { LineTableView } from '../../../platform/resource/resource-detail.tsx';
@@ -186,7 +186,7 @@ function GenealogySection({ id, onOpen }: { id: number; onOpen?: (id: number) =>
   const g = useQuery({ queryKey: flowCardKeys.genealogy(id), queryFn: () => flowCardApi.genealogy(id) });
   const data = g.data;
   const t = data ? trees(data) : undefined;
-  const open = (keys: React.Key[]) => {
+  const open = (keys: Key[]) => {
     const key = String(keys[0] ?? '');
     const target = Number(key.split('-')[1]);
     if (target && target !== id) onOpen?.(target);

@@ -1,12 +1,14 @@
 import { ScanOutlined } from '@ant-design/icons';
 import { Input, type InputRef } from 'antd';
 import { useRef, useState } from 'react';
+import { CameraScanButton } from './camera-scan.tsx';
 import { type FlowCard, flowCardApi } from './flow-card.api.ts';
 import { FlowCardDrawer } from './flow-card-detail.tsx';
 
 /**
  * 扫码: a USB scanner types the card number and Enter into this field (it works typed by hand
- * too); the card opens in the drawer, or `onFound` gets it. The field clears and keeps the focus
+ * too), or a tablet's camera reads the QR where the browser can; the card opens in the drawer, or
+ * `onFound` gets it. The field clears and keeps the focus
  * for the next scan. An unknown number shows the server's 未找到流转卡 message.
  */
 export function FlowCardScan({
@@ -22,8 +24,8 @@ export function FlowCardScan({
   const [busy, setBusy] = useState(false);
   const [openId, setOpenId] = useState<number>();
   const input = useRef<InputRef>(null);
-  const scan = async () => {
-    const value = code.trim();
+  const scan = async (typed?: string) => {
+    const value = (typed ?? code).trim();
     if (!value || busy) return;
     setBusy(true);
     try {
@@ -44,7 +46,7 @@ export function FlowCardScan({
         ref={input}
         value={code}
         onChange={(e) => setCode(e.target.value)}
-        onPressEnter={scan}
+        onPressEnter={() => scan()}
         prefix={<ScanOutlined />}
         placeholder="扫码或输入流转卡号，回车打开"
         aria-label="扫描流转卡"
@@ -53,6 +55,7 @@ export function FlowCardScan({
         style={{ width }}
         data-testid="flow-card-scan"
       />
+      <CameraScanButton onCode={(c) => scan(c)} />
       {!onFound && <FlowCardDrawer id={openId} onClose={() => setOpenId(undefined)} />}
     </>
   );
