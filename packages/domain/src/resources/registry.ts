@@ -1,5 +1,6 @@
 import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
+import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
@@ -48,6 +49,8 @@ export const RESOURCES: ResourceDef[] = [
   purchaseRequisitionResource,
   // 生产部 › 生产管理
   productionOrderResource,
+  workshopTaskResource,
+  workDispatchResource,
   flowCardResource,
   // 采购管理
   purchaseOrderResource,

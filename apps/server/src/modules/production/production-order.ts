@@ -18,6 +18,7 @@ import {
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { assertNoFlowCards } from './flow-card.ts';
+import { assertNoDispatches, closeTasks, removeTasks } from './production-order-dispatch.ts';
 import { releaseOrder, settleSaleOrder, unreleaseOrder } from './release-production-order.ts';
 
 /**
@@ -116,7 +117,8 @@ async function assertNoIssues(db: Db, id: number) {
 }
 
 const settle: TransitionHandlers = {
-  async effect({ db, record }) {
+  async effect({ db, record, user }) {
+    await closeTasks(db, user, record.id);
     if (record.saleOrderId) await settleSaleOrder(db, record.saleOrderId);
   },
 };
@@ -126,9 +128,13 @@ export const productionOrderTransitions: Record<string, TransitionHandlers> = {
   unrelease: {
     async guard({ db, record }) {
       await assertNoIssues(db, record.id);
+      await assertNoDispatches(db, record.id);
       await assertNoFlowCards(db, record.id);
     },
-    effect: ({ db, record }) => unreleaseOrder(db, record),
+    async effect({ db, record }) {
+      await removeTasks(db, record.id);
+      await unreleaseOrder(db, record);
+    },
   },
   close: settle,
 };
