@@ -279,4 +279,26 @@ describe('demo data', () => {
     expect(board.status).toBe(200);
     expect(board.body.result.list.length).toBeGreaterThan(3);
   });
+
+  it('has flow cards on the orders under way: every order covered, two split, one merged', async () => {
+    const db = t.database.db;
+    const gaps = await sql<{ docNo: string }>`
+      SELECT p.doc_no FROM production_order p
+       WHERE p.status IN ('released', 'producing')
+         AND p.quantity <> (SELECT COALESCE(sum(c.quantity), 0) FROM flow_card c
+                             WHERE c.production_order_id = p.id AND c.origin = 'open' AND c.status <> 'closed')`.execute(
+      db,
+    );
+    expect(gaps.rows).toEqual([]);
+    const by = await sql<{ status: string; n: number }>`
+      SELECT status, count(*)::int AS n FROM flow_card GROUP BY status`.execute(db);
+    const n = Object.fromEntries(by.rows.map((r) => [r.status, r.n]));
+    expect(n).toMatchObject({ split: 2, merged: 2 });
+    expect(n.open).toBeGreaterThan(50);
+    const planner = await t.login('plan01', 'demo123');
+    const card = (await sql<{ id: number }>`SELECT id FROM flow_card WHERE origin = 'merge'`.execute(db))
+      .rows[0];
+    const g = await t.call('GET', `/api/v1/flow-card/genealogy/${card.id}`, { token: planner });
+    expect(g.body.result.ancestors).toHaveLength(2);
+  });
 });

@@ -118,6 +118,7 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
     },
     async create(name, overrides = {}) {
       if (name === 'workshop-task') return workshopTask(overrides);
+      if (name === 'flow-card') return flowCard();
       const def = resourceByName(name);
       if (!def) throw new Error(`unknown resource ${name}`);
       const body = await api.body(def, overrides);
@@ -161,6 +162,21 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
     await call('POST', `/api/v1/production-order/release/${order.id}`, {});
     const { tasks } = await call('POST', `/api/v1/production-order/dispatch/${order.id}`, {});
     return call('GET', `/api/v1/workshop-task/info/${tasks[0].id}`);
+  }
+
+  /** Flow cards are made by 开卡, never added: one card of a released order (a product routed like a task's). */
+  async function flowCard() {
+    const call = async (method: string, url: string, body?: unknown) => {
+      const r = await t.call(method, url, { token: await token(), body });
+      if (r.status !== 200) throw new Error(`${url} failed: ${JSON.stringify(r.body)}`);
+      return r.body.result;
+    };
+    const task = await workshopTask({});
+    const { cards } = await call('POST', `/api/v1/flow-card/open/${task.productionOrderId}`, {
+      batchSize: 1000,
+      heatNo: `L${Date.now().toString(36)}`,
+    });
+    return call('GET', `/api/v1/flow-card/info/${cards[0].id}`);
   }
   return api;
 }

@@ -1,6 +1,7 @@
 import { productionOrderResource, stockOutboundResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { mergeFlowCards, openFlowCards, splitFlowCard } from '../modules/production/flow-card.ts';
 import {
   fromSaleLines,
   productionOrderHooks,
@@ -207,4 +208,51 @@ async function issueMaterials(db: Db, user: AuthUser, orderId: number, bizDate: 
 
 function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Demo 流转卡: every released or producing demo order cut into cards by plan01 (a batch size that
+ * gives up to 25 cards, a steel heat number per order), dated by the order's release; then on the
+ * first order with enough cards two cards are split (the first 60/40, the second in half) and two
+ * others merged.
+ */
+export async function seedDemoFlowCards(db: Db, user: AuthUser): Promise<void> {
+  const planner = await db
+    .selectFrom('appUser')
+    .select(['id', 'firstName', 'deptId'])
+    .where('userName', '=', 'plan01')
+    .executeTakeFirst();
+  const by: AuthUser = planner
+    ? { ...user, id: planner.id, userName: 'plan01', firstName: planner.firstName, deptId: planner.deptId }
+    : user;
+  const orders = await sql<{ id: number; quantity: string; releasedAt: Date | null }>`
+    SELECT o.id, o.quantity::text AS quantity, o.released_at FROM production_order o
+     WHERE o.status IN ('released', 'producing')
+       AND EXISTS (SELECT 1 FROM production_order_step s WHERE s.production_order_id = o.id)
+     ORDER BY o.released_at, o.id`.execute(db);
+  let split: { id: number; quantity: string }[] | undefined;
+  for (const [i, o] of orders.rows.entries()) {
+    const q = new Decimal(o.quantity);
+    const batch =
+      [50, 100, 200, 500, 1000, 2000, 5000].find((b) => q.div(b).lte(25)) ?? q.div(25).ceil().toNumber();
+    const at = o.releasedAt ?? new Date();
+    const { cards } = await openFlowCards(db, Number(o.id), batch, {
+      user: by,
+      heatNo: `L${String(at.getFullYear()).slice(2)}-${String(311 + i * 7).padStart(4, '0')}`,
+      at,
+    });
+    await sql`UPDATE flow_card SET created_at = ${at}, updated_at = ${at} WHERE production_order_id = ${o.id}`.execute(
+      db,
+    );
+    if (!split && cards.length >= 4 && new Decimal(cards[1].quantity).gte(2)) split = cards;
+  }
+  if (!split) return;
+  const [a, b, c, d] = split;
+  const part = (quantity: string, share: number) => {
+    const first = new Decimal(quantity).times(share).floor();
+    return [first.toString(), new Decimal(quantity).minus(first).toString()];
+  };
+  await splitFlowCard(db, by, a.id, part(a.quantity, 0.6));
+  await splitFlowCard(db, by, b.id, part(b.quantity, 0.5));
+  await mergeFlowCards(db, by, [c.id, d.id]);
 }

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
-import { seedDemoProduction } from './demo-production.ts';
+import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
@@ -237,6 +237,7 @@ export async function seed(
       await seedDemoPurchase(trx, seedUser(admin.id));
       await seedDemoRequisitions(trx, seedUser(admin.id));
       await seedDemoProduction(trx, seedUser(admin.id));
+      await seedDemoFlowCards(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
     await trx

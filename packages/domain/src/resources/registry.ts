@@ -1,3 +1,4 @@
+import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
 import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
@@ -50,6 +51,7 @@ export const RESOURCES: ResourceDef[] = [
   productionOrderResource,
   workshopTaskResource,
   workDispatchResource,
+  flowCardResource,
   // 采购管理
   purchaseOrderResource,
   // 工厂信息 › 工厂建模

@@ -1,4 +1,5 @@
 import type { App } from '../../app.ts';
+import { flowCardRoutes } from './flow-card.ts';
 import './issue.ts';
 import { productionOrderRoutes } from './production-order.ts';
 import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
@@ -19,4 +20,5 @@ export function productionRoutes(app: App) {
   productionOrderDispatchRoutes(app);
   subOrderRoutes(app);
   workshopTaskRoutes(app);
+  flowCardRoutes(app);
 }

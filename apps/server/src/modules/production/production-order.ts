@@ -17,6 +17,7 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
+import { assertNoFlowCards } from './flow-card.ts';
 import { assertNoDispatches, closeTasks, removeTasks } from './production-order-dispatch.ts';
 import { releaseOrder, settleSaleOrder, unreleaseOrder } from './release-production-order.ts';
 
@@ -128,6 +129,7 @@ export const productionOrderTransitions: Record<string, TransitionHandlers> = {
     async guard({ db, record }) {
       await assertNoIssues(db, record.id);
       await assertNoDispatches(db, record.id);
+      await assertNoFlowCards(db, record.id);
     },
     async effect({ db, record }) {
       await removeTasks(db, record.id);

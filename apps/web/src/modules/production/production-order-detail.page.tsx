@@ -1,7 +1,7 @@
 import { ShoppingCartOutlined } from '@ant-design/icons';
 import { PRODUCTION_ORDER_RESERVING, type ResourceDef } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Popconfirm, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
@@ -12,6 +12,7 @@ import { ResourceDetailPage } from '../../platform/resource/resource-detail.page
 import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
+import { OrderFlowCards } from './flow-card/order-flow-cards.tsx';
 
 const REQUISITION_DETAIL = '/production-department/buying-requisition-detail';
 
@@ -24,7 +25,8 @@ const positive = (v: unknown) => Number(v) > 0;
 
 /**
  * 生产订单详情: the kit's detail (header, frozen BOM and route) with the material requirements as
- * they stand now — required, issued, free stock, shortage — and 生成请购单 for the shortages.
+ * they stand now — required, issued, free stock, shortage — and 生成请购单 for the shortages; and
+ * its 流转卡 (开卡, 拆分, 合并) in a second tab.
  */
 export function ProductionOrderDetailPage(props: ResourcePageProps) {
   // The frozen requirement rows show in the live section below, not as a plain line table.
@@ -32,7 +34,20 @@ export function ProductionOrderDetailPage(props: ResourcePageProps) {
     () => ({ ...props.def, lines: props.def.lines?.filter((l) => l.name !== 'materials') }),
     [props.def],
   );
-  return <ResourceDetailPage {...props} def={def} sections={(row) => <RequirementsSection order={row} />} />;
+  return (
+    <ResourceDetailPage
+      {...props}
+      def={def}
+      sections={(row) => (
+        <Tabs
+          items={[
+            { key: 'requirements', label: '物料需求', children: <RequirementsSection order={row} /> },
+            { key: 'flow-cards', label: '流转卡', children: <OrderFlowCards order={row} /> },
+          ]}
+        />
+      )}
+    />
+  );
 }
 
 function RequirementsSection({ order }: { order: ResourceRow }) {
