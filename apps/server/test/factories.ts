@@ -41,7 +41,12 @@ function numberFor(f: FieldDef): string {
  */
 const RECIPES: Record<
   string,
-  (api: Factory, t: TestApp, token: string, overrides: Record<string, unknown>) => Promise<Record<string, any>>
+  (
+    api: Factory,
+    t: TestApp,
+    token: string,
+    overrides: Record<string, unknown>,
+  ) => Promise<Record<string, any>>
 > = {
   async 'inspection-record'(api, t, token, o) {
     const checklist = o.checklistId

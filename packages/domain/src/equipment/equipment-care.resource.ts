@@ -318,7 +318,7 @@ export const inspectionChecklistResource: ResourceDef = {
       name: 'items',
       label: '点检项目',
       table: 'inspection_checklist_item',
-      parentColumn: 'checklist_id',
+      parentColumn: 'inspection_checklist_id',
       min: 1,
       max: 100,
       fields: checkItemFields,
@@ -372,7 +372,7 @@ export const inspectionRecordResource: ResourceDef = {
       name: 'items',
       label: '点检结果',
       table: 'inspection_record_item',
-      parentColumn: 'record_id',
+      parentColumn: 'inspection_record_id',
       min: 1,
       max: 100,
       fields: [

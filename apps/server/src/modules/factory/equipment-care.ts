@@ -12,8 +12,8 @@ import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
-import { idParams } from '../../platform/http/validation.ts';
 import { route } from '../../platform/http/route.ts';
+import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
@@ -52,20 +52,22 @@ export async function refreshFaultState(db: Db, equipmentIds: number[], without:
 // ------------------------------------------------------------------ 报修
 
 export const repairHooks: ResourceHooks = lifecycleHooks(equipmentRepairResource, {
-  async prepare({ db, user }) {
-    return { docNo: await nextDocNo(db, REPAIR_PREFIX), reporterId: user.id, reportedAt: new Date() };
+  // The API never carries the readonly report time; the demo seed backdates its repairs with it.
+  async prepare({ db, user }, data) {
+    const at = data.reportedAt ? new Date(data.reportedAt) : new Date();
+    return { docNo: await nextDocNo(db, REPAIR_PREFIX, undefined, at), reporterId: user.id, reportedAt: at };
   },
   async validate({ db }, data, before) {
     if (before && Number(before.equipmentId) === Number(data.equipmentId)) return;
-    const eq = await sql<{ status: string }>`SELECT status FROM equipment WHERE id = ${data.equipmentId}`.execute(
-      db,
-    );
+    const eq = await sql<{
+      status: string;
+    }>`SELECT status FROM equipment WHERE id = ${data.equipmentId}`.execute(db);
     if (eq.rows[0]?.status === 'scrapped') throw fieldError('equipmentId', '所选设备已报废，不能报修');
   },
   async afterSave({ db }, id) {
-    const r = await sql<{ equipmentId: number }>`SELECT equipment_id FROM equipment_repair WHERE id = ${id}`.execute(
-      db,
-    );
+    const r = await sql<{
+      equipmentId: number;
+    }>`SELECT equipment_id FROM equipment_repair WHERE id = ${id}`.execute(db);
     await refreshFaultState(db, [r.rows[0].equipmentId]);
   },
   async beforeDelete({ db }, ids) {
@@ -250,7 +252,7 @@ interface ChecklistItem {
 async function hasRepairs(db: Db, recordIds: number[]) {
   const r = await sql<{ docNo: string }>`
     SELECT r.doc_no FROM inspection_record_item i JOIN equipment_repair r ON r.id = i.repair_id
-     WHERE i.record_id = ANY(${sql.val(recordIds)}::bigint[]) LIMIT 1`.execute(db);
+     WHERE i.inspection_record_id = ANY(${sql.val(recordIds)}::bigint[]) LIMIT 1`.execute(db);
   return r.rows[0]?.docNo;
 }
 
@@ -277,7 +279,7 @@ export const inspectionRecordHooks: ResourceHooks = {
     const items = (
       await sql<ChecklistItem>`
         SELECT id, item_name, value_type FROM inspection_checklist_item
-         WHERE checklist_id = ${data.checklistId} ORDER BY line_no`.execute(db)
+         WHERE inspection_checklist_id = ${data.checklistId} ORDER BY line_no`.execute(db)
     ).rows;
     const byId = new Map(items.map((x) => [Number(x.id), x]));
     const seen = new Set<number>();
@@ -311,12 +313,12 @@ export const inspectionRecordHooks: ResourceHooks = {
                                OR (c.upper_limit IS NOT NULL AND i.measured_value > c.upper_limit) THEN 'ng' ELSE 'ok' END
                         ELSE i.result END
         FROM inspection_checklist_item c
-       WHERE c.id = i.checklist_item_id AND i.record_id = ${id}`.execute(db);
+       WHERE c.id = i.checklist_item_id AND i.inspection_record_id = ${id}`.execute(db);
     await sql`
       UPDATE inspection_record r
          SET equipment_id = c.equipment_id,
-             ng_count = (SELECT count(*) FROM inspection_record_item i WHERE i.record_id = r.id AND i.result = 'ng'),
-             result = CASE WHEN EXISTS (SELECT 1 FROM inspection_record_item i WHERE i.record_id = r.id AND i.result = 'ng')
+             ng_count = (SELECT count(*) FROM inspection_record_item i WHERE i.inspection_record_id = r.id AND i.result = 'ng'),
+             result = CASE WHEN EXISTS (SELECT 1 FROM inspection_record_item i WHERE i.inspection_record_id = r.id AND i.result = 'ng')
                            THEN 'ng' ELSE 'ok' END
         FROM inspection_checklist c WHERE c.id = r.checklist_id AND r.id = ${id}`.execute(db);
   },
@@ -351,17 +353,17 @@ export async function repairFromCheck(
     SELECT i.id, i.item_name, i.result, i.measured_value::text AS measured_value, i.expected, i.note, i.repair_id,
            h.equipment_id, to_char(h.check_date, 'YYYY-MM-DD') AS check_date, h.shift, c.name AS checklist_name
       FROM inspection_record_item i
-      JOIN inspection_record h ON h.id = i.record_id
+      JOIN inspection_record h ON h.id = i.inspection_record_id
       JOIN inspection_checklist c ON c.id = h.checklist_id
-     WHERE i.id = ${itemId} AND i.record_id = ${recordId}
+     WHERE i.id = ${itemId} AND i.inspection_record_id = ${recordId}
        FOR UPDATE OF i`.execute(db);
   const item = r.rows[0];
   if (!item) throw notFound('点检项目不存在或已被删除');
   if (item.result !== 'ng') throw conflict(`「${item.itemName}」点检合格，不需要报修`);
   if (item.repairId) {
-    const doc = await sql<{ docNo: string }>`SELECT doc_no FROM equipment_repair WHERE id = ${item.repairId}`.execute(
-      db,
-    );
+    const doc = await sql<{
+      docNo: string;
+    }>`SELECT doc_no FROM equipment_repair WHERE id = ${item.repairId}`.execute(db);
     throw conflict(`「${item.itemName}」已报修（${doc.rows[0]?.docNo ?? item.repairId}）`);
   }
   const shift = SHIFT_OPTIONS.find((s) => s.value === item.shift)?.label ?? item.shift;
@@ -412,7 +414,7 @@ export async function equipmentCare(db: Db, id: number) {
     SELECT h.id, to_char(h.check_date, 'YYYY-MM-DD') AS check_date, h.shift, h.result, h.ng_count,
            c.name AS checklist_name, u.first_name AS checker_name,
            (SELECT string_agg(i.item_name, '、' ORDER BY i.line_no) FROM inspection_record_item i
-             WHERE i.record_id = h.id AND i.result = 'ng') AS ng_items
+             WHERE i.inspection_record_id = h.id AND i.result = 'ng') AS ng_items
       FROM inspection_record h
       JOIN inspection_checklist c ON c.id = h.checklist_id
       LEFT JOIN app_user u ON u.id = h.checker_id
