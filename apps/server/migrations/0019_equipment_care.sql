@@ -121,7 +121,7 @@ CREATE TABLE inspection_record (
   checklist_id bigint NOT NULL REFERENCES inspection_checklist (id),
   equipment_id bigint REFERENCES equipment (id),
   check_date date NOT NULL DEFAULT CURRENT_DATE,
-  shift varchar(20) NOT NULL CHECK (shift IN ('day', 'middle', 'night')),
+  shift varchar(20) NOT NULL CHECK (shift IN ('day', 'night')),
   checker_id bigint REFERENCES app_user (id),
   result varchar(20) CHECK (result IN ('ok', 'ng')),
   ng_count integer NOT NULL DEFAULT 0,

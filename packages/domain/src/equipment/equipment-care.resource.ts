@@ -1,3 +1,4 @@
+import { SHIFT_OPTIONS } from '../production/workshop-task.resource.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField, statusField } from '../resources/fields.ts';
@@ -277,12 +278,6 @@ export const CHECK_RESULT_OPTIONS: EnumOption[] = [
   { value: 'ng', label: 'NG', color: 'red' },
 ];
 
-export const SHIFT_OPTIONS: EnumOption[] = [
-  { value: 'day', label: '白班', color: 'gold' },
-  { value: 'middle', label: '中班', color: 'blue' },
-  { value: 'night', label: '夜班', color: 'purple' },
-];
-
 const checkItemFields: FieldDef[] = [
   { name: 'itemName', label: '点检项目', kind: 'text', max: 60, required: true },
   { name: 'method', label: '点检方法', kind: 'text', max: 100, help: '如 目视、听音、测温枪' },
@@ -353,7 +348,15 @@ export const inspectionRecordResource: ResourceDef = {
       sortable: true,
       filter: 'range',
     },
-    { name: 'shift', label: '班次', kind: 'enum', options: SHIFT_OPTIONS, required: true, filter: 'eq' },
+    {
+      name: 'shift',
+      label: '班次',
+      kind: 'enum',
+      options: SHIFT_OPTIONS,
+      required: true,
+      filter: 'eq',
+      help: '与派工的班次相同：白班、夜班',
+    },
     { name: 'checkerId', label: '点检人', kind: 'ref', ref: 'user', filter: 'eq', help: '不填为登记人' },
     {
       name: 'result',

@@ -161,7 +161,7 @@ export async function runTransition(
 
 /**
  * `POST /api/v1/<resource>/<transition>/{id}` for every declared transition, body
- * `{ version?, reason? }`, header `Idempotency-Key` honoured, retried on deadlocks. The route needs
+ * `{ version?, reason?, …input }`, header `Idempotency-Key` honoured, retried on deadlocks. The route needs
  * `${permission}:${action}`, or a scoped permission of the action for records of its kind.
  */
 export function registerLifecycle(

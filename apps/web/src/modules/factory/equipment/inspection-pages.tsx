@@ -42,10 +42,10 @@ const checklistField: FieldDef = {
   ref: 'inspection-checklist',
 };
 
-/** The shift now: 白班 08–16, 中班 16–24, 夜班 00–08. */
+/** The shift now: 白班 08–20, else 夜班. */
 function currentShift(): string {
   const h = new Date().getHours();
-  return h >= 8 && h < 16 ? 'day' : h >= 16 ? 'middle' : 'night';
+  return h >= 8 && h < 20 ? 'day' : 'night';
 }
 
 interface Answer {
