@@ -195,6 +195,7 @@ describe('保养', () => {
       }),
     );
     expect(rec).toMatchObject({ equipmentId: eq.id, doneByName: expect.any(String), minutes: 45 });
+    expect(rec.docNo).toBe(`BY${daysFrom(day, -2).replaceAll('-', '')}-${rec.docNo.slice(-4)}`);
     expect(ok(await t.call('GET', `/api/v1/maintenance-plan/info/${plan.id}`, { token }))).toMatchObject({
       lastDoneDate: daysFrom(day, -2),
       nextDueDate: daysFrom(day, 5),
@@ -274,6 +275,7 @@ describe('点检', () => {
 
     const good = ok(await t.call('POST', '/api/v1/inspection-record/add', { token, body: body('60') }));
     expect(good).toMatchObject({ result: 'ok', ngCount: 0, equipmentId: eq.id });
+    expect(good.docNo).toMatch(new RegExp(`^DJ${today().replaceAll('-', '')}-\\d{4}$`));
     const dup = await t.call('POST', '/api/v1/inspection-record/add', { token, body: body('30') });
     expect(dup.status).toBe(409);
     expect(dup.body.message).toMatch(/已有点检记录/);

@@ -229,8 +229,20 @@ export const maintenanceRecordResource: ResourceDef = {
   label: '保养记录',
   table: 'maintenance_record',
   permission: 'factory:maintenance',
-  labelField: 'doneDate',
+  labelField: 'docNo',
+  codeField: 'docNo',
   fields: [
+    {
+      name: 'docNo',
+      label: '保养单号',
+      kind: 'text',
+      max: 30,
+      readonly: true,
+      unique: true,
+      filter: 'like',
+      sortable: true,
+      help: '保存时按保养日期生成，如 BY20261125-0001',
+    },
     {
       name: 'planId',
       label: '保养计划',
@@ -328,8 +340,20 @@ export const inspectionRecordResource: ResourceDef = {
   label: '点检记录',
   table: 'inspection_record',
   permission: 'factory:inspection',
-  labelField: 'checkDate',
+  labelField: 'docNo',
+  codeField: 'docNo',
   fields: [
+    {
+      name: 'docNo',
+      label: '点检单号',
+      kind: 'text',
+      max: 30,
+      readonly: true,
+      unique: true,
+      filter: 'like',
+      sortable: true,
+      help: '保存时按点检日期生成，如 DJ20261125-0001',
+    },
     {
       name: 'checklistId',
       label: '点检表',

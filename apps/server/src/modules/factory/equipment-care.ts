@@ -14,7 +14,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { businessDay, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -24,6 +24,8 @@ import {
 import { notify } from '../system/message.routes.ts';
 
 export const REPAIR_PREFIX = 'BX';
+export const MAINTENANCE_PREFIX = 'BY';
+export const CHECK_PREFIX = 'DJ';
 const REPAIR_DETAIL = '/factory-info/equipment-manage/report-for-repair-detail';
 const OPEN = sql.join(REPAIR_OPEN_STATES.map((s) => sql.lit(s)));
 
@@ -128,6 +130,10 @@ export const repairTransitions: Record<string, TransitionHandlers> = {
 
 // ------------------------------------------------------------------ 保养
 
+/** A business date of a body: the declared default `today` (or none) is the factory's today. */
+const day = (value: unknown): string =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : businessDay();
+
 /** Recomputes plans' 上次保养 and 下次保养 from their records, leaving out records about to be deleted. */
 async function refreshPlans(db: Db, planIds: number[], without: number[] = []) {
   await sql`
@@ -146,8 +152,13 @@ export const maintenancePlanHooks: ResourceHooks = {
 };
 
 export const maintenanceRecordHooks: ResourceHooks = {
-  async prepare({ user }, data) {
-    return { doneById: data.doneById ?? user.id };
+  async prepare({ db, user }, data) {
+    const doneDate = day(data.doneDate);
+    return {
+      doneDate,
+      docNo: await nextDocNo(db, MAINTENANCE_PREFIX, undefined, dayInstant(doneDate)),
+      doneById: data.doneById ?? user.id,
+    };
   },
   async validate({ db }, data, before) {
     if (before && Number(before.planId) !== Number(data.planId))
@@ -257,8 +268,13 @@ async function hasRepairs(db: Db, recordIds: number[]) {
 }
 
 export const inspectionRecordHooks: ResourceHooks = {
-  async prepare({ user }, data) {
-    return { checkerId: data.checkerId ?? user.id };
+  async prepare({ db, user }, data) {
+    const checkDate = day(data.checkDate);
+    return {
+      checkDate,
+      docNo: await nextDocNo(db, CHECK_PREFIX, undefined, dayInstant(checkDate)),
+      checkerId: data.checkerId ?? user.id,
+    };
   },
   async validate({ db }, data, before) {
     if (before) {
