@@ -302,3 +302,26 @@ describe('demo data', () => {
     expect(g.body.result.ancestors).toHaveLength(2);
   });
 });
+
+describe('demo equipment care', () => {
+  it('has repairs in several states, one overdue plan and one NG check item that opened a repair', async () => {
+    const db = t.database.db;
+    const states = await sql<{ status: string }>`SELECT DISTINCT status FROM equipment_repair`.execute(db);
+    expect(states.rows.map((r) => r.status).sort()).toEqual(
+      ['closed', 'confirmed', 'dispatched', 'repaired', 'repairing', 'reported'].sort(),
+    );
+    const due = await t.call('GET', '/api/v1/maintenance-plan/due', { token });
+    expect(due.body.result.overdue).toBe(1);
+    const ng = await sql<{ repairId: number | null }>`
+      SELECT repair_id FROM inspection_record_item WHERE result = 'ng'`.execute(db);
+    expect(ng.rows).toHaveLength(1);
+    expect(ng.rows[0].repairId).toBeTruthy();
+    const faulty = await t.call('GET', '/api/v1/equipment/page', { token, query: { faultState: 'fault' } });
+    expect(faulty.body.result.total).toBe(3);
+    const lathe = faulty.body.result.list.find((e: any) => e.code === 'EQ-CJ-001');
+    const care = await t.call('GET', `/api/v1/equipment/care/${lathe.id}`, { token });
+    expect(care.body.result.repairs.length).toBeGreaterThan(0);
+    expect(care.body.result.checks.length).toBeGreaterThan(0);
+    expect(care.body.result.maintenance.length).toBe(2);
+  });
+});

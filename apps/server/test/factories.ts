@@ -35,6 +35,37 @@ function numberFor(f: FieldDef): string {
   return String(f.max !== undefined && v > f.max ? f.max : v);
 }
 
+/**
+ * Resources whose valid body depends on another record's lines: the fields they need given the
+ * overrides (a check record answers every item of its checklist).
+ */
+const RECIPES: Record<
+  string,
+  (
+    api: Factory,
+    t: TestApp,
+    token: string,
+    overrides: Record<string, unknown>,
+  ) => Promise<Record<string, any>>
+> = {
+  async 'inspection-record'(api, t, token, o) {
+    const checklist = o.checklistId
+      ? (await t.call('GET', `/api/v1/inspection-checklist/info/${o.checklistId}`, { token })).body.result
+      : await api.create('inspection-checklist');
+    return {
+      checklistId: checklist.id,
+      // Given items (a round trip's) keep their values but answer this checklist's items.
+      items: checklist.items.map((i: any, k: number) => ({
+        result: 'ok',
+        ...(i.valueType === 'value' ? { measuredValue: String(i.lowerLimit ?? i.upperLimit) } : {}),
+        ...((o.items as Record<string, unknown>[] | undefined)?.[k] ?? {}),
+        checklistItemId: i.id,
+        itemName: i.itemName,
+      })),
+    };
+  },
+};
+
 export interface Factory {
   /** Creates a valid record of a resource through the API (parents created as needed); answers the stored record. */
   create(name: string, overrides?: Record<string, unknown>): Promise<Record<string, any>>;
@@ -114,7 +145,8 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
       for (const l of editableLines(def))
         if (!(l.name in overrides) && ((l.min ?? 0) > 0 || l.fields.some((f) => f.filter)))
           b[l.name] = await lineBody(l);
-      return { ...b, ...overrides };
+      const recipe = RECIPES[def.name];
+      return { ...b, ...overrides, ...(recipe ? await recipe(api, t, await token(), overrides) : {}) };
     },
     async create(name, overrides = {}) {
       if (name === 'workshop-task') return workshopTask(overrides);

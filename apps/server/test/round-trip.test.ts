@@ -25,6 +25,10 @@ let n = 0;
 function changeOf(fields: FieldDef[]): [string, string] {
   const x =
     fields.find((d) => d.kind === 'textarea' && !d.readonly && !d.hidden) ??
+    // A free note before a required name, which the server may copy from a master (a check item's).
+    fields.find(
+      (d) => d.kind === 'text' && !d.readonly && !d.hidden && !d.pattern && !d.unique && !d.required,
+    ) ??
     fields.find((d) => d.kind === 'text' && !d.readonly && !d.hidden && !d.pattern && !d.unique);
   if (x) return [x.name, `回写${++n}`.slice(0, x.max ?? 100)];
   const num = fields.find((d) => ['decimal', 'quantity'].includes(d.kind) && !d.readonly && !d.hidden);

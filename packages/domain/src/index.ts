@@ -1,3 +1,4 @@
+export * from './equipment/equipment-care.resource.ts';
 export * from './menu/menu-tree.ts';
 export * from './menu/menu-utils.ts';
 export type { MenuNode } from './menu/types.ts';

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Config } from '../config.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
+import { seedDemoEquipment } from './demo-equipment.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
@@ -41,6 +42,7 @@ const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match
       '/production-department/production-manage',
       '/workshop-dashboard',
       '/quality-testing',
+      '/factory-info/equipment-manage',
     ],
   },
   {
@@ -60,6 +62,7 @@ const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match
     prefixes: ['/home', '/quality-testing', '/measure-check', '/statistics-report'],
   },
   { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
+  { roleKey: 'equipment', roleName: '设备员', prefixes: ['/home', '/factory-info/equipment-manage'] },
   {
     roleKey: 'buyer',
     roleName: '采购员',
@@ -93,6 +96,7 @@ const DEMO_USERS: { userName: string; firstName: string; dept: string; role: str
   { userName: 'qc01', firstName: '陈静', dept: '质量部', role: 'quality', phone: '13800000007' },
   { userName: 'fin01', firstName: '周敏', dept: '财务部', role: 'finance', phone: '13800000008' },
   { userName: 'buy01', firstName: '吴磊', dept: '采购部', role: 'buyer', phone: '13800000009' },
+  { userName: 'eq01', firstName: '马超', dept: '设备部', role: 'equipment', phone: '13800000010' },
 ];
 
 /**
@@ -154,10 +158,10 @@ export async function seed(
 
     const t0 = Date.now();
     const step = async (n: number, what: string, fn: () => Promise<unknown>) => {
-      progress(`正在生成演示数据 ${n}/5：${what}…`);
+      progress(`正在生成演示数据 ${n}/6：${what}…`);
       await fn();
     };
-    progress('正在生成演示数据 1/5：部门、角色与账号…');
+    progress('正在生成演示数据 1/6：部门、角色与账号…');
     const deptIds = new Map<string, number>();
     for (const [i, [name, parent]] of DEMO_DEPTS.entries()) {
       const row = await trx
@@ -240,6 +244,7 @@ export async function seed(
       await seedDemoFlowCards(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
+    await step(6, '设备报修、保养与点检', () => seedDemoEquipment(trx, seedUser(admin.id)));
     await trx
       .insertInto('message')
       .values({

@@ -1,4 +1,4 @@
-import type { EnumOption } from './types.ts';
+import type { EnumOption, FieldDef } from './types.ts';
 
 /**
  * A document's lifecycle, declared once: its states and the transitions between them. The server
@@ -18,6 +18,12 @@ export interface TransitionDef {
   to: string;
   /** A reason must be given (closing, un-approving): stored on the audit row and in `statusReason`. */
   reason?: boolean;
+  /**
+   * Values the transition takes beyond the reason (派工的维修人, 维修内容): asked for in its
+   * dialog, checked by the server (required ones refused with 400 when missing) and handed to the
+   * handlers as `ctx.input`; the resource's effect stores them.
+   */
+  input?: FieldDef[];
   /** Ask before running it (the button's confirmation text). */
   confirm?: string;
   /** Ant Design button look: `primary` for the forward path, `danger` for closing. */

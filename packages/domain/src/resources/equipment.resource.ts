@@ -1,3 +1,4 @@
+import { EQUIPMENT_FAULT_OPTIONS } from '../equipment/equipment-care.resource.ts';
 import type { EnumOption, ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField } from './fields.ts';
 
@@ -41,6 +42,16 @@ export const equipmentResource: ResourceDef = {
       help: '维修和报废的设备不能派工',
     },
     {
+      name: 'faultState',
+      label: '运行状况',
+      kind: 'enum',
+      options: EQUIPMENT_FAULT_OPTIONS,
+      default: 'normal',
+      readonly: true,
+      filter: 'eq',
+      help: '有未修复的报修单（已报修、已派工、维修中）时为「故障」，由系统维护',
+    },
+    {
       name: 'maintenanceCycleDays',
       label: '保养周期(天)',
       kind: 'int',
@@ -59,6 +70,6 @@ export const equipmentResource: ResourceDef = {
     remarkField(),
   ],
   defaultSort: { field: 'code', order: 'asc' },
-  options: { remote: true },
+  options: { remote: true, fields: ['faultState'] },
   importable: true,
 };

@@ -1,3 +1,10 @@
+import {
+  equipmentRepairResource,
+  inspectionChecklistResource,
+  inspectionRecordResource,
+  maintenancePlanResource,
+  maintenanceRecordResource,
+} from '../equipment/equipment-care.resource.ts';
 import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
 import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
@@ -62,6 +69,11 @@ export const RESOURCES: ResourceDef[] = [
   shelfLocationResource,
   // 设备管理
   equipmentResource,
+  equipmentRepairResource,
+  maintenancePlanResource,
+  maintenanceRecordResource,
+  inspectionChecklistResource,
+  inspectionRecordResource,
   // 生产班组
   productionTeamResource,
   // 物料管理

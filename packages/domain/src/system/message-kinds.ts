@@ -3,6 +3,7 @@ export const MESSAGE_KINDS = {
   system: { label: '系统通知', color: 'blue' },
   export: { label: '导出', color: 'green' },
   'stock-alert': { label: '库存预警', color: 'orange' },
+  repair: { label: '设备维修', color: 'red' },
 } as const satisfies Record<string, { label: string; color: string }>;
 
 export type MessageKind = keyof typeof MESSAGE_KINDS;

@@ -7,6 +7,7 @@ import { purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
 import { saleOrderHooks, stockUpHooks } from '../sales/index.ts';
 import { DOC_HOOKS } from '../warehouse/index.ts';
 import { bomHooks, bomRoutes } from './bom.ts';
+import { EQUIPMENT_CARE_HOOKS, equipmentCareRoutes } from './equipment-care.ts';
 import { materialHooks, materialRoutes, templateHooks } from './material.ts';
 
 /** Hooks by resource name: the rules of a resource that its declaration cannot say. */
@@ -21,6 +22,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   'purchase-requisition': requisitionHooks,
   'production-order': productionOrderHooks,
   'work-dispatch': workDispatchHooks,
+  ...EQUIPMENT_CARE_HOOKS,
 };
 
 export function factoryRoutes(app: App) {
@@ -30,4 +32,5 @@ export function factoryRoutes(app: App) {
   }
   bomRoutes(app);
   materialRoutes(app);
+  equipmentCareRoutes(app);
 }

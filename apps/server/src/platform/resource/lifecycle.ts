@@ -17,7 +17,8 @@ import { makeSerializer } from '../http/serialize.ts';
 import { idParams } from '../http/validation.ts';
 import { once, withRetry } from '../idempotency.ts';
 import type { HookCtx, ResourceHooks } from './crud.ts';
-import { getRecord } from './crud.ts';
+import { checkReferences, getRecord } from './crud.ts';
+import { fieldSchema } from './schema.ts';
 import { assertInScope, gate } from './scope.ts';
 
 /** What a transition's guard and effect receive: the locked record (with its lines) and the request. */
@@ -25,6 +26,8 @@ export interface TransitionCtx extends HookCtx {
   record: Record<string, any>;
   transition: TransitionDef;
   reason?: string;
+  /** The values the transition declares in `input` (派工的维修人…), validated. */
+  input: Record<string, any>;
   requestId?: string;
 }
 
@@ -45,12 +48,19 @@ export interface TransitionResult {
   version: number;
 }
 
-const body = z
-  .strictObject({
-    version: z.number().int().min(0).optional(),
-    reason: z.string().trim().max(500).optional(),
-  })
-  .optional();
+/** A transition's body: version, reason and the values it declares (each optional here, required ones checked in `runTransition`). */
+function bodyOf(t: TransitionDef) {
+  const extra: Record<string, z.ZodType> = {};
+  for (const f of t.input ?? [])
+    extra[f.name] = z.preprocess((v) => (v === '' ? null : v), fieldSchema(f).nullable()).optional();
+  return z
+    .strictObject({
+      version: z.number().int().min(0).optional(),
+      reason: z.string().trim().max(500).optional(),
+      ...extra,
+    })
+    .optional();
+}
 
 function lifecycleOf(def: ResourceDef): LifecycleDef {
   if (!def.lifecycle) throw new Error(`${def.name} declares no lifecycle`);
@@ -68,7 +78,7 @@ export async function runTransition(
   def: ResourceDef,
   name: string,
   id: number,
-  input: { version?: number; reason?: string } = {},
+  input: { version?: number; reason?: string; [field: string]: unknown } = {},
   handlers: TransitionHandlers = {},
   requestId?: string,
 ): Promise<TransitionResult> {
@@ -90,7 +100,24 @@ export async function runTransition(
     throw conflict(`${def.label}当前为「${stateLabel(lifecycle, record.status)}」，不能${transition.label}`);
   }
   if (transition.reason && !input.reason) throw fieldError('reason', `请填写${transition.label}原因`);
-  const ctx: TransitionCtx = { db, user, def, record, transition, reason: input.reason, requestId };
+  const values: Record<string, any> = {};
+  for (const f of transition.input ?? []) {
+    const v = input[f.name];
+    if (f.required && (v === undefined || v === null || (typeof v === 'string' && !v.trim())))
+      throw fieldError(f.name, `${f.kind === 'ref' ? '请选择' : '请填写'}${f.label}`);
+    if (v !== undefined) values[f.name] = v;
+  }
+  await checkReferences(db, transition.input ?? [], values);
+  const ctx: TransitionCtx = {
+    db,
+    user,
+    def,
+    record,
+    transition,
+    reason: input.reason,
+    input: values,
+    requestId,
+  };
   await handlers.guard?.(ctx);
   const moved = await db
     .updateTable(def.table)
@@ -114,7 +141,7 @@ export async function runTransition(
       entityId: id,
       action: name,
       before: { status: record.status },
-      after: { status: transition.to, ...(input.reason ? { reason: input.reason } : {}) },
+      after: { status: transition.to, ...(input.reason ? { reason: input.reason } : {}), ...values },
     },
     requestId,
   ).execute(db);
@@ -134,7 +161,7 @@ export async function runTransition(
 
 /**
  * `POST /api/v1/<resource>/<transition>/{id}` for every declared transition, body
- * `{ version?, reason? }`, header `Idempotency-Key` honoured, retried on deadlocks. The route needs
+ * `{ version?, reason?, …input }`, header `Idempotency-Key` honoured, retried on deadlocks. The route needs
  * `${permission}:${action}`, or a scoped permission of the action for records of its kind.
  */
 export function registerLifecycle(
@@ -150,7 +177,7 @@ export function registerLifecycle(
       url: `/api/v1/${def.name}/${t.name}/:id`,
       ...gate(def, transitionAction(t)),
       params: idParams,
-      body,
+      body: bodyOf(t),
       async handler({ params, body, user, req, app: { db } }) {
         const key = req.headers['idempotency-key'];
         return withRetry(() =>

@@ -3,7 +3,10 @@ import {
   customerResource,
   customGradeResource,
   customLabelResource,
+  equipmentRepairResource,
   equipmentResource,
+  inspectionChecklistResource,
+  maintenancePlanResource,
   manufacturingMethodResource,
   materialClassificationResource,
   materialInfoResource,
@@ -15,18 +18,34 @@ import {
   productBomResource,
   productGroupResource,
   productionTeamResource,
+  type ResourceDef,
   shelfLocationResource,
   supplierClassifyResource,
   supplierResource,
   warehouseManagementResource,
   workshopResource,
 } from '@ringmes/domain';
+import { type ComponentType, createElement } from 'react';
+import type { PageProps } from '../../app/page-registry.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
-import { resourcePageLoaders, resourceRoutes } from '../../platform/resource/routes.ts';
+import {
+  type ResourcePageProps,
+  resourcePageLoaders,
+  resourceRoutes,
+} from '../../platform/resource/routes.ts';
 
 const material = () => import('./material/material-list.page.tsx');
 const template = () => import('./material-template/template-pages.tsx');
 const bom = () => import('./product-bom/bom-pages.tsx');
+const maintenance = () => import('./equipment/maintenance-pages.tsx');
+const inspection = () => import('./equipment/inspection-pages.tsx');
+const kitDetail = () => import('../../platform/resource/resource-detail.page.tsx');
+const EQUIPMENT = '/factory-info/equipment-manage';
+
+/** A page of a module bound to a resource definition, at a route the kit does not derive (-view). */
+function viewPage(def: ResourceDef, load: () => Promise<ComponentType<ResourcePageProps>>): PageLoader {
+  return () => load().then((Page) => (props: PageProps) => createElement(Page, { ...props, def }));
+}
 
 /**
  * 工厂信息: every master resource with a route gets its list/add/edit/detail screens from the kit
@@ -38,7 +57,28 @@ export const FACTORY_PAGES: Record<string, PageLoader> = {
     import('./factory-model/factory-model.page.tsx').then((m) => m.FactoryModelPage),
   ...resourcePageLoaders(warehouseManagementResource),
   ...resourcePageLoaders(shelfLocationResource),
-  ...resourcePageLoaders(equipmentResource),
+  ...resourcePageLoaders(equipmentResource, {
+    detail: () => import('./equipment/equipment-detail.page.tsx').then((m) => m.EquipmentDetailPage),
+  }),
+  // 报修: the kit's list and detail (派工, 开始维修, 维修完成, 确认 from the lifecycle); 查看报修 is the
+  // same read-only detail reached from messages and the equipment history.
+  ...resourcePageLoaders(equipmentRepairResource),
+  [`${EQUIPMENT}/report-for-repair-view`]: viewPage(equipmentRepairResource, () =>
+    kitDetail().then((m) => m.ResourceDetailPage),
+  ),
+  ...resourcePageLoaders(maintenancePlanResource, {
+    list: () => maintenance().then((m) => m.MaintenancePlanListPage),
+    detail: () => maintenance().then((m) => m.MaintenancePlanDetailPage),
+  }),
+  [`${EQUIPMENT}/maintenance-view`]: viewPage(maintenancePlanResource, () =>
+    maintenance().then((m) => m.MaintenanceRecordsPage),
+  ),
+  ...resourcePageLoaders(inspectionChecklistResource, {
+    detail: () => inspection().then((m) => m.ChecklistDetailPage),
+  }),
+  [`${EQUIPMENT}/inspection-view`]: viewPage(inspectionChecklistResource, () =>
+    inspection().then((m) => m.InspectionRecordsPage),
+  ),
   ...resourcePageLoaders(productionTeamResource),
   ...resourcePageLoaders(materialInfoResource, {
     list: () => material().then((m) => m.MaterialListPage),

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { request } from '../api/client.ts';
 import { useRecordPermission } from '../auth/permission.tsx';
 import { toast } from '../feedback.ts';
+import { FieldInput, fieldRules } from './field-input.tsx';
 import type { ResourceRow } from './resource-api.ts';
 import { invalidateResource } from './use-options.ts';
 
@@ -15,8 +16,8 @@ export function isEditable(def: ResourceDef, row: ResourceRow): boolean {
 
 /**
  * The buttons of a document's lifecycle that start from its current state and that the user may
- * run (审核, 反审核, 关闭…), from the declaration. A transition that needs a reason asks for it;
- * one with a confirmation text asks first. Each sends the record's version (a stale one is a 409).
+ * run (审核, 反审核, 关闭…), from the declaration. A transition that needs a reason or declares
+ * input fields (派工的维修人) asks for them in a dialog; one with a confirmation text asks first. Each sends the record's version (a stale one is a 409).
  */
 export function LifecycleActions({
   def,
@@ -33,13 +34,13 @@ export function LifecycleActions({
   const may = useRecordPermission(def);
   const client = useQueryClient();
   const [asking, setAsking] = useState<TransitionDef>();
-  const [form] = Form.useForm<{ reason: string }>();
+  const [form] = Form.useForm<Record<string, any>>();
   const run = useMutation({
-    mutationFn: ({ t, reason }: { t: TransitionDef; reason?: string }) =>
+    mutationFn: ({ t, values }: { t: TransitionDef; values?: Record<string, any> }) =>
       request<{ status: string }>({
         url: `/api/v1/${def.name}/${t.name}/${record.id}`,
         method: 'POST',
-        data: { version: record.version, ...(reason ? { reason } : {}) },
+        data: { version: record.version, ...values },
       }),
     onSuccess: (_, { t }) => {
       toast.success(`${t.label}成功`);
@@ -50,7 +51,7 @@ export function LifecycleActions({
   });
   if (!def.lifecycle) return null;
   const start = (t: TransitionDef) => {
-    if (t.reason) return setAsking(t);
+    if (t.reason || t.input?.length) return setAsking(t);
     if (!t.confirm) return run.mutate({ t });
     Modal.confirm({
       title: `${t.label}${def.label}`,
@@ -91,20 +92,27 @@ export function LifecycleActions({
         onOk={() =>
           form
             .validateFields()
-            .then(({ reason }) => run.mutateAsync({ t: asking as TransitionDef, reason }))
+            .then((values) => run.mutateAsync({ t: asking as TransitionDef, values }))
             .catch(() => undefined)
         }
         destroyOnHidden
       >
         {asking?.confirm && <p>{asking.confirm}</p>}
         <Form form={form} layout="vertical">
-          <Form.Item
-            name="reason"
-            label={`${asking?.label ?? ''}原因`}
-            rules={[{ required: true, whitespace: true, message: `请填写${asking?.label ?? ''}原因` }]}
-          >
-            <Input.TextArea rows={3} maxLength={500} showCount autoFocus />
-          </Form.Item>
+          {asking?.input?.map((f) => (
+            <Form.Item key={f.name} name={f.name} label={f.label} tooltip={f.help} rules={fieldRules(f)}>
+              <FieldInput field={f} />
+            </Form.Item>
+          ))}
+          {asking?.reason && (
+            <Form.Item
+              name="reason"
+              label={`${asking.label}原因`}
+              rules={[{ required: true, whitespace: true, message: `请填写${asking.label}原因` }]}
+            >
+              <Input.TextArea rows={3} maxLength={500} showCount autoFocus />
+            </Form.Item>
+          )}
         </Form>
       </Modal>
     </>

@@ -78,6 +78,10 @@ export interface ResourceListProps {
   rowActionsWidth?: number;
   /** Buttons a module adds to the toolbar. */
   toolbarExtra?: ReactNode;
+  /** Opens the module's own add dialog instead of the kit's form (登记点检 fills a checklist's items). */
+  onAdd?: () => void;
+  /** A class for some rows (逾期的保养计划 in red). */
+  rowClassName?: (row: ResourceRow) => string;
   /** Form inputs a module overrides (template attributes). */
   overrides?: FieldOverrides;
   /** Embedded (inside another page): no separate search card. */
@@ -103,6 +107,8 @@ export function ResourceList({
   rowActions,
   rowActionsWidth = 0,
   toolbarExtra,
+  rowClassName,
+  onAdd,
   overrides,
   embedded,
   title,
@@ -286,7 +292,7 @@ export function ResourceList({
         <>
           {title && <span className="rk-list-title">{title}</span>}
           {writable && perm('add') && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={add}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={onAdd ?? add}>
               新增{embedded ? '' : def.label}
             </Button>
           )}
@@ -324,6 +330,7 @@ export function ResourceList({
     <Table<ResourceRow>
       rowKey="id"
       className="rk-table"
+      rowClassName={rowClassName}
       columns={columns}
       dataSource={list.data?.list ?? []}
       loading={list.isFetching}
