@@ -1,4 +1,5 @@
 import { productionOrderResource } from '../production/production-order.resource.ts';
+import { outsourcingOrderResource } from '../purchase/outsourcing-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
@@ -49,6 +50,7 @@ export const RESOURCES: ResourceDef[] = [
   productionOrderResource,
   // 采购管理
   purchaseOrderResource,
+  outsourcingOrderResource,
   // 工厂信息 › 工厂建模
   workshopResource,
   productionLineResource,
