@@ -4,7 +4,7 @@ import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoProduction } from './demo-production.ts';
-import { seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
+import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
 import { syncMenus } from './menus.ts';
@@ -53,6 +53,8 @@ const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match
     roleKey: 'warehouse',
     roleName: '仓管员',
     prefixes: ['/home', '/warehouse-logistics', '/factory-info/warehouse-modeling'],
+    // 委外退货出库 has no page of its own under 仓储物流: the keeper posts it from 委外退货.
+    match: /^\/purchase\/outsourcing-rejected/,
   },
   {
     roleKey: 'quality',
@@ -233,10 +235,11 @@ export async function seed(
       await seedDemoSales(trx, seedUser(admin.id));
       await seedDemoStockUp(trx, seedUser(admin.id));
     });
-    await step(5, '采购、请购与生产订单', async () => {
+    await step(5, '采购、委外、请购与生产订单', async () => {
       await seedDemoPurchase(trx, seedUser(admin.id));
       await seedDemoRequisitions(trx, seedUser(admin.id));
       await seedDemoProduction(trx, seedUser(admin.id));
+      await seedDemoOutsourcing(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
     await trx

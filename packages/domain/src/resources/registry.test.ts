@@ -122,6 +122,7 @@ describe('resource registry', () => {
       'customer',
       'equipment',
       'material-info',
+      'outsourcing-order',
       'production-order',
       'purchase-order',
       'purchase-requisition',

@@ -123,7 +123,10 @@ function header(kind: DocKind, fixedType: string | undefined) {
         {({ getFieldValue }) => {
           const t = getFieldValue('type');
           const supplier =
-            kind.key === 'inbound' ? ['purchase', 'outsourced'] : ['outsourcing', 'purchase-return'];
+            kind.key === 'inbound'
+              ? ['purchase', 'outsourced']
+              : ['outsourcing', 'purchase-return', 'outsourcing-return'];
+          const outsourcing = kind.key === 'inbound' ? ['outsourced'] : ['outsourcing', 'outsourcing-return'];
           const customer = kind.key === 'inbound' ? ['sales-return'] : ['sales'];
           return (
             <>
@@ -145,6 +148,15 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   tooltip="按采购订单收货/退货：明细按物料关联订单行，过账时累计订单的已入库（已退货）数量"
                 >
                   <RefSelect field={ref('purchaseOrderId', '采购订单', 'purchase-order')} />
+                </Form.Item>
+              )}
+              {outsourcing.includes(t) && (
+                <Form.Item
+                  name="outsourcingOrderId"
+                  label="委外订单"
+                  tooltip="按委外订单发料/收货/退货：明细按物料关联订单行，过账时累计订单的已发料（已收回、已退货）数量和重量"
+                >
+                  <RefSelect field={ref('outsourcingOrderId', '委外订单', 'outsourcing-order')} />
                 </Form.Item>
               )}
               {customer.includes(t) && (
@@ -423,6 +435,22 @@ export function StockDocDetailPage({ path }: PageProps) {
               },
             ]
           : []),
+        ...(row.outsourcingOrderId
+          ? [
+              {
+                label: '委外订单',
+                value: (
+                  <a
+                    onClick={() =>
+                      openResourcePage('/purchase/outsourcing-manage-info', row.outsourcingOrderId)
+                    }
+                  >
+                    {row.outsourcingOrderName ?? row.sourceNo}
+                  </a>
+                ),
+              },
+            ]
+          : []),
         row.saleOrderId
           ? {
               label: '销售订单',
@@ -432,7 +460,10 @@ export function StockDocDetailPage({ path }: PageProps) {
                 </a>
               ),
             }
-          : { label: '来源单号', value: row.purchaseOrderId ? undefined : row.sourceNo },
+          : {
+              label: '来源单号',
+              value: row.purchaseOrderId || row.outsourcingOrderId ? undefined : row.sourceNo,
+            },
         { label: '过账时间', value: row.postedAt },
         { label: '过账人', value: row.postedByName },
         ...(row.reversedAt
