@@ -145,3 +145,50 @@ test.describe('outsourcing flow', () => {
     await expect(activePage(page).locator('.ant-tag').filter({ hasText: '部分收回' }).first()).toBeVisible();
   });
 });
+
+test.describe('委外退货', () => {
+  test('采购员 drafts a 委外退货 against the demo order from 采购管理; the keeper posts it there', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    const order = (
+      await admin.get<{ list: Row[] }>('/api/v1/outsourcing-order/page', {
+        status: 'partly-received',
+        pageSize: 1,
+      })
+    ).list[0];
+    const full = await admin.get<Row>(`/api/v1/outsourcing-order/info/${order.id}`);
+    const store = (
+      await admin.get<{ list: Row[] }>('/api/v1/warehouse-management/page', { pageSize: 20 })
+    ).list.find((w) => w.code === 'WH-SF') as Row;
+    const buyer = await Api.login(request, 'buy01', 'demo123');
+    const back = await buyer.post<Row>(`/api/v1/outsourcing-order/return-goods/${order.id}`, {
+      warehouseId: store.id,
+      lines: [{ lineId: full.lines[0].id, quantity: '1' }],
+    });
+    expect(back).toMatchObject({ type: 'outsourcing-return', status: 'draft', sourceNo: order.docNo });
+
+    await signedIn(page, buyer, '/purchase/outsourcing-rejected');
+    const list = activePage(page);
+    await expect(list.getByRole('button', { name: '新增委外退货出库单' })).toBeVisible();
+    await list.locator('.ant-table-row').filter({ hasText: back.docNo }).getByText('查看').click();
+    await expect(page).toHaveURL(/\/purchase\/outsourcing-rejected-detail\?id=/);
+    await expect(activePage(page).getByText(order.docNo).first()).toBeVisible();
+    await expect(activePage(page).getByRole('button', { name: /过\s*账/ })).toHaveCount(0);
+
+    const keeper = await Api.login(request, 'wh01', 'demo123');
+    await signedIn(page, keeper, `/purchase/outsourcing-rejected-detail?id=${back.id}`);
+    await activePage(page)
+      .getByRole('button', { name: /过\s*账/ })
+      .first()
+      .click();
+    await page
+      .locator('.ant-modal-confirm:visible')
+      .getByRole('button', { name: /^过\s*账$/ })
+      .click();
+    await expect(toast(page, '过账成功')).toBeVisible();
+    const after = await admin.get<Row>(`/api/v1/outsourcing-order/info/${order.id}`);
+    expect(Number(after.lines[0].returnedQuantity)).toBe(Number(full.lines[0].returnedQuantity) + 1);
+  });
+});
