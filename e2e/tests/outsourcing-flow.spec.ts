@@ -147,7 +147,7 @@ test.describe('outsourcing flow', () => {
 });
 
 test.describe('委外退货', () => {
-  test('采购员 drafts a 委外退货 against the demo order from 采购管理; the keeper posts it there', async ({
+  test('采购员 drafts a 委外退货 from 采购管理, choosing the order to take its lines; the keeper posts it there', async ({
     page,
     request,
   }) => {
@@ -163,18 +163,24 @@ test.describe('委外退货', () => {
       await admin.get<{ list: Row[] }>('/api/v1/warehouse-management/page', { pageSize: 20 })
     ).list.find((w) => w.code === 'WH-SF') as Row;
     const buyer = await Api.login(request, 'buy01', 'demo123');
-    const back = await buyer.post<Row>(`/api/v1/outsourcing-order/return-goods/${order.id}`, {
-      warehouseId: store.id,
-      lines: [{ lineId: full.lines[0].id, quantity: '1' }],
-    });
-    expect(back).toMatchObject({ type: 'outsourcing-return', status: 'draft', sourceNo: order.docNo });
-
     await signedIn(page, buyer, '/purchase/outsourcing-rejected');
-    const list = activePage(page);
-    await expect(list.getByRole('button', { name: '新增委外退货出库单' })).toBeVisible();
-    await list.locator('.ant-table-row').filter({ hasText: back.docNo }).getByText('查看').click();
-    await expect(page).toHaveURL(/\/purchase\/outsourcing-rejected-detail\?id=/);
+    await activePage(page).getByRole('button', { name: '新增委外退货出库单' }).click();
+    await expect(page).toHaveURL(/\/purchase\/outsourcing-rejected-add$/);
+    // Choosing the order takes its returnable lines (received − returned).
+    const form = activePage(page);
+    await choose(page, 'wh-stock-outbound_warehouseId', store.name);
+    await choose(page, 'wh-stock-outbound_outsourcingOrderId', order.docNo);
+    const returnable = Number(full.lines[0].receivedQuantity) - Number(full.lines[0].returnedQuantity);
+    await expect(form.getByLabel('第1行数量')).toHaveValue(returnable.toFixed(4));
+    await form.getByLabel('第1行数量').fill('1');
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page).toHaveURL(/\/purchase\/outsourcing-rejected-detail\?id=\d+/);
     await expect(activePage(page).getByText(order.docNo).first()).toBeVisible();
+    const back = await admin.get<Row>(
+      `/api/v1/stock-outbound/info/${new URL(page.url()).searchParams.get('id')}`,
+    );
+    expect(back).toMatchObject({ type: 'outsourcing-return', status: 'draft', sourceNo: order.docNo });
+    expect(back.lines[0]).toMatchObject({ sourceLineId: full.lines[0].id, quantity: '1.0000' });
     await expect(activePage(page).getByRole('button', { name: /过\s*账/ })).toHaveCount(0);
 
     const keeper = await Api.login(request, 'wh01', 'demo123');
