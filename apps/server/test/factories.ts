@@ -117,6 +117,7 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
       return { ...b, ...overrides };
     },
     async create(name, overrides = {}) {
+      if (name === 'workshop-task') return workshopTask(overrides);
       const def = resourceByName(name);
       if (!def) throw new Error(`unknown resource ${name}`);
       const body = await api.body(def, overrides);
@@ -126,6 +127,41 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
       return r.body.result;
     },
   };
+
+  /**
+   * Workshop tasks are made by 派单, never added: a product routed through one turning step,
+   * ordered, released and dispatched; answers the task (in `overrides.workshopType`'s workshop).
+   */
+  async function workshopTask(overrides: Record<string, unknown>) {
+    const call = async (method: string, url: string, body?: unknown) => {
+      const r = await t.call(method, url, { token: await token(), body });
+      if (r.status !== 200) throw new Error(`${url} failed: ${JSON.stringify(r.body)}`);
+      return r.body.result;
+    };
+    const workshop = await api.create('workshop', { type: overrides.workshopType ?? 'machine' });
+    const product = await api.create('material-info');
+    const part = await api.create('material-info');
+    await api.create('product-bom', {
+      productId: product.id,
+      status: 'active',
+      lines: [{ materialId: part.id, quantity: 1, unitId: part.unitId }],
+    });
+    const process = await api.create('process-manage');
+    await api.create('process-route', {
+      productId: product.id,
+      status: 'active',
+      steps: [{ seq: 10, processId: process.id, workshopId: workshop.id, standardMinutes: '2' }],
+    });
+    const order = await call('POST', '/api/v1/production-order/add', {
+      productId: product.id,
+      quantity: 1000,
+      plannedStartDate: '2026-11-02',
+      dueDate: '2026-11-20',
+    });
+    await call('POST', `/api/v1/production-order/release/${order.id}`, {});
+    const { tasks } = await call('POST', `/api/v1/production-order/dispatch/${order.id}`, {});
+    return call('GET', `/api/v1/workshop-task/info/${tasks[0].id}`);
+  }
   return api;
 }
 

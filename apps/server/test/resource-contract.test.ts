@@ -54,7 +54,8 @@ function filterQuery(field: FieldDef, rec: Record<string, any>): Record<string, 
 describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name, def) => {
   const p = paths(def);
 
-  it('creates a valid record and answers it with reference labels', async () => {
+  // Records made by commands only (workshop tasks by 派单) have no add, edit or delete calls.
+  it.skipIf(def.readonlyApi)('creates a valid record and answers it with reference labels', async () => {
     const body = await f.body(def);
     const r = await t.call('POST', `/api/v1/${def.name}/add`, { token, body });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -75,7 +76,8 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
     });
   });
 
-  it('rejects a body missing every required field, naming each one', async () => {
+  // Records made by commands only (workshop tasks by 派单) have no add, edit or delete calls.
+  it.skipIf(def.readonlyApi)('rejects a body missing every required field, naming each one', async () => {
     const required = def.fields
       .filter((x) => x.required && x.default === undefined && !x.readonly)
       .map((x) => x.name);
@@ -149,7 +151,8 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
     expect(unknown.status).toBe(400);
   });
 
-  it('gets, updates with the version and refuses a stale version', async () => {
+  // Records made by commands only (workshop tasks by 派单) have no add, edit or delete calls.
+  it.skipIf(def.readonlyApi)('gets, updates with the version and refuses a stale version', async () => {
     const rec = await f.create(def.name);
     const info = await t.call('GET', p.info(rec.id), { token });
     expect(info.body.result.id).toBe(rec.id);
@@ -172,7 +175,8 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
     expect(stale).toMatchObject({ status: 409, body: { code: '409' } });
   });
 
-  it('deletes, then answers 404', async () => {
+  // Records made by commands only (workshop tasks by 派单) have no add, edit or delete calls.
+  it.skipIf(def.readonlyApi)('deletes, then answers 404', async () => {
     const rec = await f.create(def.name);
     const d = p.del(rec.id);
     expect((await t.call(d.method, d.url, { token, body: d.body })).status).toBe(200);
@@ -182,10 +186,12 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
 
   it('answers 403 without the permission', async () => {
     expect((await t.call('GET', p.page, { token: noRole })).status).toBe(403);
-    expect((await t.call('POST', `/api/v1/${def.name}/add`, { token: noRole, body: {} })).status).toBe(403);
+    const add = await t.call('POST', `/api/v1/${def.name}/add`, { token: noRole, body: {} });
+    expect(add.status).toBe(def.readonlyApi ? 404 : 403);
   });
 
-  it('refuses duplicates of unique fields with 409', async () => {
+  // Records made by commands only (workshop tasks by 派单) have no add, edit or delete calls.
+  it.skipIf(def.readonlyApi)('refuses duplicates of unique fields with 409', async () => {
     const unique = def.fields.find((x) => x.unique && !x.readonly);
     if (!unique) return;
     const rec = await f.create(def.name);

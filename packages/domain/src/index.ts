@@ -2,6 +2,8 @@ export * from './menu/menu-tree.ts';
 export * from './menu/menu-utils.ts';
 export type { MenuNode } from './menu/types.ts';
 export * from './production/production-order.resource.ts';
+export * from './production/workshop-task.resource.ts';
+export * from './production/workshops.ts';
 export * from './purchase/outsourcing-order.resource.ts';
 export * from './purchase/purchase-order.resource.ts';
 export * from './purchase/purchase-requisition.resource.ts';

@@ -34,6 +34,7 @@
  * - Permissions are area:resource:action. Lists and documents use :list, reports and dashboards
  *   use :query; buttons carry the actions.
  */
+import { WORKSHOP_KINDS, type WorkshopKind } from '../production/workshops.ts';
 import type { MenuNode } from './types.ts';
 
 const ACTION_NAMES = {
@@ -165,23 +166,7 @@ const WORK_REPORT_RECORD = `${PROD_MANAGE}/work-report-record`;
 const PRODUCE_OUTSOURCING = `${PROD}/produce-outsourcing`;
 const PROD_STATS = `${PROD}/statisticalStatement`;
 
-interface Workshop {
-  /** Directory segment under production-manage. */
-  segment: string;
-  name: string;
-  icon: string;
-  /** Title prefix of the workshop's own pages (车加工任务, 车加工派工, 车加工看板). */
-  label: string;
-  /** Permission resource prefix (production:lathingTask:list …). */
-  resource: string;
-  task: string;
-  dispatch: string;
-  panel: string;
-  /** add-report-work and workshop-report-record (the spec lists them for turning only). */
-  reportRecords?: boolean;
-}
-
-function workshop(w: Workshop): MenuNode {
+function workshop(w: WorkshopKind): MenuNode {
   const base = `${PROD_MANAGE}/${w.segment}`;
   const at = (segment: string) => `${base}/${segment}`;
   const res = (name: string) => `production:${w.resource}${name}`;
@@ -193,7 +178,7 @@ function workshop(w: Workshop): MenuNode {
     : [];
   return dir(w.name, base, w.icon, [
     list(`${w.label}任务`, at(w.task), res('Task'), ['dispatch', 'close', 'export']),
-    list(`${w.label}派工`, at(w.dispatch), res('Dispatch'), ['edit', 'delete', 'close', 'export']),
+    list(`${w.label}派工`, at(w.dispatch), res('Dispatch'), ['add', 'edit', 'delete', 'close', 'export']),
     hidden('派工信息', at('dispatch-info'), at(w.dispatch)),
     query(`${w.label}看板`, at(w.panel), res('Panel'), []),
     list('排产计划', at('plan'), res('Plan'), ['edit', 'export']),
@@ -246,47 +231,7 @@ const production = dir('生产部', PROD, 'ToolOutlined', [
     hidden('生产订单详情', `${PROD_MANAGE}/produce-order-detail`, PRODUCTION_ORDER),
     list('报工记录', WORK_REPORT_RECORD, 'production:reportRecord', ['export']),
     hidden('报工记录详情', `${WORK_REPORT_RECORD}-detail`, WORK_REPORT_RECORD),
-    workshop({
-      segment: 'machine',
-      name: '车加工车间',
-      icon: 'ToolOutlined',
-      label: '车加工',
-      resource: 'lathing',
-      task: 'lathing',
-      dispatch: 'lathing-dispatch',
-      panel: 'lathing-panel',
-      reportRecords: true,
-    }),
-    workshop({
-      segment: 'grinding',
-      name: '磨加工车间',
-      icon: 'SlidersOutlined',
-      label: '磨加工',
-      resource: 'grinding',
-      task: 'grinding-process',
-      dispatch: 'grinding-dispatch',
-      panel: 'grinding-panel',
-    }),
-    workshop({
-      segment: 'inspect-workshop',
-      name: '检测车间',
-      icon: 'FileSearchOutlined',
-      label: '检测',
-      resource: 'inspect',
-      task: 'inspect',
-      dispatch: 'inspect-dispatch',
-      panel: 'inspect-panel',
-    }),
-    workshop({
-      segment: 'assembly-workshop',
-      name: '装配车间',
-      icon: 'BuildOutlined',
-      label: '装配',
-      resource: 'assembly',
-      task: 'assembly',
-      dispatch: 'dispatch',
-      panel: 'assembly-panel',
-    }),
+    ...WORKSHOP_KINDS.map(workshop),
   ]),
   list('生产委外', PRODUCE_OUTSOURCING, 'production:outsourcing', [
     'add',

@@ -22,7 +22,15 @@ export interface TransitionDef {
   confirm?: string;
   /** Ant Design button look: `primary` for the forward path, `danger` for closing. */
   tone?: 'primary' | 'danger' | 'default';
+  /**
+   * The permission action it needs when not its own name: an operator's 暂停 / 继续 / 完工 go with
+   * 开工 (`start`), since the menu grants one button for running a dispatch.
+   */
+  action?: string;
 }
+
+/** The permission action of a transition: `${permission}:${action}`. */
+export const transitionAction = (t: TransitionDef) => t.action ?? t.name;
 
 export interface LifecycleDef {
   /** The states, in the order of the normal path; `value` is stored in the `status` column. */

@@ -3,6 +3,7 @@ import { MENU_TREE } from '../menu/menu-tree.ts';
 import { allPermissions, flattenMenu } from '../menu/menu-utils.ts';
 import {
   allowedScope,
+  allScopePrefixes,
   type FieldDef,
   filterFieldsOf,
   isConfidential,
@@ -64,6 +65,16 @@ describe('resource registry', () => {
         .filter((p) => p.startsWith(`${def.permission}:`))
         .map((p) => p.slice(def.permission.length + 1))
         .filter((a) => a !== 'import');
+      if (!actions.length) {
+        // Granted per kind only (a workshop's screens): every kind is listed through its own page.
+        for (const value of Object.keys(scope.prefixes)) {
+          expect(
+            scopePrefixes(def, value).some((p) => permissions.has(`${p}:list`)),
+            value,
+          ).toBe(true);
+        }
+        return;
+      }
       // The kind page's prefix has every button of the resource; another module's view of the
       // kind (采购退货) some of them, and nothing the resource does not have.
       for (const value of Object.keys(scope.prefixes)) {
@@ -94,7 +105,14 @@ describe('resource registry', () => {
   it.each(RESOURCES.map((d) => [d.name, d] as const))(
     '%s: list permission and route are in the menu',
     (_, def) => {
-      expect(permissions, `${def.permission}:list`).toContain(`${def.permission}:list`);
+      // A resource granted per kind only (a workshop's tasks) is listed on each kind's page.
+      const lists = [def.permission, ...(def.scopedPermissions ? allScopePrefixes(def) : [])].map(
+        (p) => `${p}:list`,
+      );
+      expect(
+        lists.some((p) => permissions.has(p)),
+        `${def.permission}:list`,
+      ).toBe(true);
       if (def.route) expect(pagePaths, def.route).toContain(def.route);
     },
   );
@@ -102,7 +120,10 @@ describe('resource registry', () => {
   it('gives every resource with a page of its own the add, edit and delete buttons', () => {
     for (const def of RESOURCES.filter((d) => d.route && !d.readonlyApi)) {
       for (const action of ['add', 'edit', 'delete'])
-        expect(permissions, `${def.name}`).toContain(`${def.permission}:${action}`);
+        expect(
+          permissionsFor(def, action).some((p) => permissions.has(p)),
+          `${def.name} ${action}`,
+        ).toBe(true);
     }
   });
 
@@ -129,6 +150,8 @@ describe('resource registry', () => {
       'sale-order',
       'stock-up-order',
       'supplier',
+      'work-dispatch',
+      'workshop-task',
     ]);
   });
 

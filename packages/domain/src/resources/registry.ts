@@ -1,4 +1,5 @@
 import { productionOrderResource } from '../production/production-order.resource.ts';
+import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
 import { outsourcingOrderResource } from '../purchase/outsourcing-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
@@ -48,6 +49,8 @@ export const RESOURCES: ResourceDef[] = [
   purchaseRequisitionResource,
   // 生产部 › 生产管理
   productionOrderResource,
+  workshopTaskResource,
+  workDispatchResource,
   // 采购管理
   purchaseOrderResource,
   outsourcingOrderResource,

@@ -2,7 +2,7 @@ import { RESOURCES } from '@ringmes/domain';
 import type { App } from '../../app.ts';
 import { type ResourceHooks, registerResource } from '../../platform/resource/crud.ts';
 import { registerExcel } from '../../platform/resource/excel.ts';
-import { productionOrderHooks } from '../production/index.ts';
+import { productionOrderHooks, workDispatchHooks } from '../production/index.ts';
 import { outsourcingOrderHooks, purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
 import { saleOrderHooks, stockUpHooks } from '../sales/index.ts';
 import { DOC_HOOKS } from '../warehouse/index.ts';
@@ -21,6 +21,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   'outsourcing-order': outsourcingOrderHooks,
   'purchase-requisition': requisitionHooks,
   'production-order': productionOrderHooks,
+  'work-dispatch': workDispatchHooks,
 };
 
 export function factoryRoutes(app: App) {

@@ -1,12 +1,20 @@
 import type { App } from '../../app.ts';
 import './issue.ts';
 import { productionOrderRoutes } from './production-order.ts';
+import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
 import { requirementRoutes } from './requirements.ts';
+import { workshopTaskRoutes } from './workshop-task.ts';
 
 export { assertNoProductionOrders, productionOrderHooks } from './production-order.ts';
+export { workDispatchHooks } from './workshop-task.ts';
 
-/** 生产部: production orders' transitions, 从销售订单生成, requirements and 生成请购单; 领料 is the warehouse's. */
+/**
+ * 生产部: production orders' transitions, 从销售订单生成, requirements and 生成请购单 (领料 is the
+ * warehouse's); 派单 into workshop tasks; 派工 and the dispatches' lifecycle; boards and queues.
+ */
 export function productionRoutes(app: App) {
   productionOrderRoutes(app);
   requirementRoutes(app);
+  productionOrderDispatchRoutes(app);
+  workshopTaskRoutes(app);
 }

@@ -17,6 +17,7 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
+import { assertNoDispatches, closeTasks, removeTasks } from './production-order-dispatch.ts';
 import { releaseOrder, settleSaleOrder, unreleaseOrder } from './release-production-order.ts';
 
 /**
@@ -115,7 +116,8 @@ async function assertNoIssues(db: Db, id: number) {
 }
 
 const settle: TransitionHandlers = {
-  async effect({ db, record }) {
+  async effect({ db, record, user }) {
+    await closeTasks(db, user, record.id);
     if (record.saleOrderId) await settleSaleOrder(db, record.saleOrderId);
   },
 };
@@ -123,8 +125,14 @@ const settle: TransitionHandlers = {
 export const productionOrderTransitions: Record<string, TransitionHandlers> = {
   release: { effect: ({ db, record, user }) => releaseOrder(db, record, user) },
   unrelease: {
-    guard: ({ db, record }) => assertNoIssues(db, record.id),
-    effect: ({ db, record }) => unreleaseOrder(db, record),
+    async guard({ db, record }) {
+      await assertNoIssues(db, record.id);
+      await assertNoDispatches(db, record.id);
+    },
+    async effect({ db, record }) {
+      await removeTasks(db, record.id);
+      await unreleaseOrder(db, record);
+    },
   },
   close: settle,
 };

@@ -13,7 +13,7 @@ import { registerOptions } from './options.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, refTarget, targetOfResource } from './refs.ts';
 import { resourceRoundTrip, resourceSchemas } from './schema.ts';
-import { assertInScope, inScope, scopeGate } from './scope.ts';
+import { assertInScope, gate, inScope } from './scope.ts';
 
 export interface HookCtx {
   db: Db;
@@ -266,8 +266,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
   route(app, {
     method: 'GET',
     url: `${base}/${def.api?.page ?? 'page'}`,
-    permission: perm(def, 'list'),
-    alsoAllowedBy: scopeGate(def, 'list'),
+    ...gate(def, 'list'),
     query: schemas.query,
     async handler({ query, user, app: { db } }) {
       const page = await paginate<Record<string, any>>(
@@ -288,8 +287,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
   route(app, {
     method: 'GET',
     url: `${base}/listAll`,
-    permission: perm(def, 'list'),
-    alsoAllowedBy: scopeGate(def, 'list'),
+    ...gate(def, 'list'),
     async handler({ user, app: { db } }) {
       const t = targetOfResource(def);
       let q = inScope(baseQuery(db, def), user, def, 'list');
@@ -302,8 +300,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
   route(app, {
     method: 'GET',
     url: `${base}/info/:id`,
-    permission: perm(def, 'list'),
-    alsoAllowedBy: scopeGate(def, 'list'),
+    ...gate(def, 'list'),
     params: idParam,
     async handler({ params, user, app: { db } }) {
       const row = await getRecord(db, def, params.id);
@@ -317,8 +314,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
   route(app, {
     method: 'POST',
     url: `${base}/add`,
-    permission: perm(def, 'add'),
-    alsoAllowedBy: scopeGate(def, 'add'),
+    ...gate(def, 'add'),
     body: schemas.create,
     async handler({ body, user, req, app: { db } }) {
       const id = await db
@@ -333,8 +329,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     route(app, {
       method: 'PUT',
       url: `${base}/${edit.path}/:id`,
-      permission: perm(def, 'edit'),
-      alsoAllowedBy: scopeGate(def, 'edit'),
+      ...gate(def, 'edit'),
       params: idParam,
       body: schemas.update,
       async handler({ params, body, user, req, app: { db } }) {
@@ -348,8 +343,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     route(app, {
       method: 'POST',
       url: `${base}/${edit.path}`,
-      permission: perm(def, 'edit'),
-      alsoAllowedBy: scopeGate(def, 'edit'),
+      ...gate(def, 'edit'),
       body: schemas.updateById,
       async handler({ body, user, req, app: { db } }) {
         const { id, ...rest } = body as Record<string, any>;
@@ -366,8 +360,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     route(app, {
       method: 'DELETE',
       url: `${base}/${del.path}/:id`,
-      permission: perm(def, 'delete'),
-      alsoAllowedBy: scopeGate(def, 'delete'),
+      ...gate(def, 'delete'),
       params: z.strictObject({ id: z.string().max(6000) }),
       async handler({ params, user, req, app: { db } }) {
         const ids = parseIds(params.id);
@@ -379,8 +372,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     route(app, {
       method: 'POST',
       url: `${base}/${del.path}`,
-      permission: perm(def, 'delete'),
-      alsoAllowedBy: scopeGate(def, 'delete'),
+      ...gate(def, 'delete'),
       body: z.union(
         [z.strictObject({ id: zx.id }), z.strictObject({ ids: z.array(zx.id).min(1).max(500) })],
         { error: '请提供 id 或 ids' },

@@ -14,7 +14,7 @@ import { runExport } from './excel-export.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
 import { resourceSchemas } from './schema.ts';
-import { inScope, scopeGate } from './scope.ts';
+import { gate, inScope } from './scope.ts';
 import { readFirstSheet } from './xlsx-read.ts';
 
 export const MAX_IMPORT_ROWS = 20_000;
@@ -277,8 +277,7 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
   route(app, {
     method: 'GET',
     url: `${base}/export`,
-    permission: perm('export'),
-    alsoAllowedBy: scopeGate(def, 'export'),
+    ...gate(def, 'export'),
     query: schemas.query,
     async handler({ query, user, req, app: { db, dbKind, config } }) {
       const fields = sheetFields(def);

@@ -1,4 +1,10 @@
-import { type LifecycleDef, type ResourceDef, stateLabel, type TransitionDef } from '@ringmes/domain';
+import {
+  type LifecycleDef,
+  type ResourceDef,
+  stateLabel,
+  type TransitionDef,
+  transitionAction,
+} from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -12,6 +18,7 @@ import { idParams } from '../http/validation.ts';
 import { once, withRetry } from '../idempotency.ts';
 import type { HookCtx, ResourceHooks } from './crud.ts';
 import { getRecord } from './crud.ts';
+import { assertInScope, gate } from './scope.ts';
 
 /** What a transition's guard and effect receive: the locked record (with its lines) and the request. */
 export interface TransitionCtx extends HookCtx {
@@ -76,6 +83,8 @@ export async function runTransition(
     .executeTakeFirst();
   if (!locked) throw notFound(`${def.label}不存在或已被删除`);
   const record = await getRecord(db, def, id);
+  // Scoped documents (a workshop's dispatches): the user's permission must cover this record's kind.
+  assertInScope(user, def, transitionAction(transition), record);
   if (input.version !== undefined && record.version !== input.version) throw conflict(STALE_VERSION);
   if (!transition.from.includes(record.status)) {
     throw conflict(`${def.label}当前为「${stateLabel(lifecycle, record.status)}」，不能${transition.label}`);
@@ -125,7 +134,8 @@ export async function runTransition(
 
 /**
  * `POST /api/v1/<resource>/<transition>/{id}` for every declared transition, body
- * `{ version?, reason? }`, header `Idempotency-Key` honoured, retried on deadlocks.
+ * `{ version?, reason? }`, header `Idempotency-Key` honoured, retried on deadlocks. The route needs
+ * `${permission}:${action}`, or a scoped permission of the action for records of its kind.
  */
 export function registerLifecycle(
   app: App,
@@ -138,7 +148,7 @@ export function registerLifecycle(
     route(app, {
       method: 'POST',
       url: `/api/v1/${def.name}/${t.name}/:id`,
-      permission: `${def.permission}:${t.name}` as Permission,
+      ...gate(def, transitionAction(t)),
       params: idParams,
       body,
       async handler({ params, body, user, req, app: { db } }) {

@@ -15,7 +15,7 @@ import { zx } from '../http/validation.ts';
 import { ALL_ROWS_MAX } from '../paging.ts';
 import { refLabelSelects } from './query.ts';
 import { targetOfResource } from './refs.ts';
-import { inScope, scopeGate } from './scope.ts';
+import { gate, inScope } from './scope.ts';
 
 /**
  * What dropdowns read (docs/api.md, "Options"): `GET …/options` and, for tree resources,
@@ -50,9 +50,7 @@ export const optionQueryFields = {
 
 /** Who may read a resource's options: anyone signed in for master data, the read permission for documents. */
 function access(def: ResourceDef): { permission: Permission; alsoAllowedBy?: Permission[] } {
-  return optionsNeedRead(def)
-    ? { permission: `${def.permission}:list` as Permission, alsoAllowedBy: scopeGate(def, 'list') }
-    : { permission: 'authenticated' };
+  return optionsNeedRead(def) ? gate(def, 'list') : { permission: 'authenticated' };
 }
 
 function optionFields(def: ResourceDef): FieldDef[] {

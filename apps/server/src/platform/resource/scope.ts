@@ -29,6 +29,21 @@ export const scopeGate = (def: ResourceDef, action: string) =>
 
 const GRANTABLE = new Set(allPermissions(MENU_TREE));
 
+/**
+ * The permissions that open a route of `action` on `def`. A resource granted per kind only (a
+ * workshop's tasks: no menu page grants all four) has no grantable resource-wide permission; the
+ * route then opens on its kinds' permissions (and to administrators).
+ */
+export function gate(
+  def: ResourceDef,
+  action: string,
+): { permission: Permission; alsoAllowedBy?: Permission[] } {
+  const own = `${def.permission}:${action}` as Permission;
+  const scoped = scopeGate(def, action) ?? [];
+  if (GRANTABLE.has(own) || !scoped.length) return { permission: own, alsoAllowedBy: scopeGate(def, action) };
+  return { permission: scoped[0], alsoAllowedBy: scoped.slice(1) };
+}
+
 /** Refuses (403) unless the user may do `action` on `record` (camelCase keys), judged by its scope field. */
 export function assertInScope(user: AuthUser, def: ResourceDef, action: string, record: Record<string, any>) {
   if (!def.scopedPermissions) return;

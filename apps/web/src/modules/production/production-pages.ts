@@ -1,10 +1,12 @@
 import { productionOrderResource, purchaseRequisitionResource } from '@ringmes/domain';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
+import { workshopPages } from './workshop/workshop-pages.ts';
 
 /**
  * 生产部: 请购单 from the kit (list, add, edit, detail with its lifecycle buttons); 生产订单 from the
- * kit with 从销售订单生成 on its list and the material requirements (生成请购单) on its detail.
+ * kit with 从销售订单生成 on its list and the material requirements (生成请购单) on its detail;
+ * 派单; the four workshops' screens (one set of pages parameterised by the workshop).
  */
 export const PRODUCTION_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(purchaseRequisitionResource),
@@ -12,4 +14,7 @@ export const PRODUCTION_PAGES: Record<string, PageLoader> = {
     list: () => import('./production-order-list.page.tsx').then((m) => m.ProductionOrderListPage),
     detail: () => import('./production-order-detail.page.tsx').then((m) => m.ProductionOrderDetailPage),
   }),
+  '/production-department/production-manage/produce-order-dispatch': () =>
+    import('./order-dispatch.page.tsx').then((m) => m.ProductionOrderDispatchPage),
+  ...workshopPages(),
 };

@@ -1,9 +1,9 @@
-import { type ResourceDef, type TransitionDef, transitionsFrom } from '@ringmes/domain';
+import { type ResourceDef, type TransitionDef, transitionAction, transitionsFrom } from '@ringmes/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { request } from '../api/client.ts';
-import { usePermission } from '../auth/permission.tsx';
+import { useRecordPermission } from '../auth/permission.tsx';
 import { toast } from '../feedback.ts';
 import type { ResourceRow } from './resource-api.ts';
 import { invalidateResource } from './use-options.ts';
@@ -30,7 +30,7 @@ export function LifecycleActions({
   /** Render as link buttons (list rows). */
   link?: boolean;
 }) {
-  const can = usePermission();
+  const may = useRecordPermission(def);
   const client = useQueryClient();
   const [asking, setAsking] = useState<TransitionDef>();
   const [form] = Form.useForm<{ reason: string }>();
@@ -61,8 +61,10 @@ export function LifecycleActions({
       onOk: () => run.mutateAsync({ t }).catch(() => undefined),
     });
   };
+  // A scoped document (a workshop's dispatch) needs the permission of its own kind.
+  const scope = def.scopedPermissions ? (record[def.scopedPermissions.field] ?? null) : undefined;
   const allowed = transitionsFrom(def.lifecycle, record.status).filter((t) =>
-    can(`${def.permission}:${t.name}`),
+    may(transitionAction(t), scope),
   );
   return (
     <>

@@ -3,7 +3,7 @@ import type { ResourceDef } from '@ringmes/domain';
 import { Button, Result, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { usePermission } from '../auth/permission.tsx';
+import { useRecordPermission } from '../auth/permission.tsx';
 import { PageCard } from '../ui/page-card.tsx';
 import { codeFieldOf, labelFieldOf } from './fields.ts';
 import { FieldValue } from './format.tsx';
@@ -12,7 +12,7 @@ import { idFromSearch, leavePage, openResourcePage } from './nav.ts';
 import type { ResourceRow } from './resource-api.ts';
 import { ResourceDetailView, useRecord } from './resource-detail.tsx';
 import { ResourceFormModal } from './resource-form.tsx';
-import { type ResourcePageProps, resourceRoutes } from './routes.ts';
+import { type ResourcePageProps, type ResourceRoutes, resourceRoutes } from './routes.ts';
 
 /** The status field shown beside the title: the definition's active field when it is an enum. */
 function statusField(def: ResourceDef) {
@@ -29,14 +29,17 @@ export function ResourceDetailPage({
   path,
   sections,
   actions,
+  routes: givenRoutes,
 }: ResourcePageProps & {
   sections?: (record: ResourceRow) => ReactNode;
   actions?: (record: ResourceRow) => ReactNode;
+  /** The list and edit pages when not the definition's own (a workshop's screens). */
+  routes?: ResourceRoutes;
 }) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
-  const can = usePermission();
-  const routes = resourceRoutes(def);
+  const may = useRecordPermission(def);
+  const routes = givenRoutes ?? resourceRoutes(def);
   const record = useRecord(def, id);
   const [editing, setEditing] = useState(false);
   const row = record.data;
@@ -78,11 +81,14 @@ export function ResourceDetailPage({
           <Space>
             {row && actions?.(row)}
             {row && <LifecycleActions def={def} record={row} />}
-            {row && can(`${def.permission}:edit`) && !def.readonlyApi && isEditable(def, row) && (
-              <Button type="primary" icon={<EditOutlined />} onClick={edit}>
-                编辑
-              </Button>
-            )}
+            {row &&
+              may('edit', def.scopedPermissions ? row[def.scopedPermissions.field] : undefined) &&
+              !def.readonlyApi &&
+              isEditable(def, row) && (
+                <Button type="primary" icon={<EditOutlined />} onClick={edit}>
+                  编辑
+                </Button>
+              )}
             <Button icon={<ArrowLeftOutlined />} onClick={back}>
               返回
             </Button>

@@ -4,7 +4,7 @@ import type { FieldDef, ResourceDef } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
-import { usePermission } from '../auth/permission.tsx';
+import { useRecordPermission } from '../auth/permission.tsx';
 import { toast } from '../feedback.ts';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
@@ -84,6 +84,8 @@ export interface ResourceListProps {
   embedded?: boolean;
   /** Title over the table (embedded lists). */
   title?: ReactNode;
+  /** Where 查看 / 编辑 / 新增 go when not the definition's own pages (a workshop's screens). */
+  routes?: ResourceRoutes;
 }
 
 /**
@@ -104,12 +106,15 @@ export function ResourceList({
   overrides,
   embedded,
   title,
+  routes: givenRoutes,
 }: ResourceListProps) {
-  const can = usePermission();
+  const may = useRecordPermission(def);
   const client = useQueryClient();
   const api = useMemo(() => resourceApi(def), [def]);
-  const routes: ResourceRoutes | undefined = def.route ? resourceRoutes(def) : undefined;
-  const perm = (action: string) => can(`${def.permission}:${action}`);
+  const routes: ResourceRoutes | undefined = givenRoutes ?? (def.route ? resourceRoutes(def) : undefined);
+  // A page fixed to one kind of a scoped resource (a workshop) answers for that kind's permissions.
+  const scopeField = def.scopedPermissions?.field;
+  const perm = (action: string) => may(action, scopeField ? fixedFilters?.[scopeField] : undefined);
   const writable = !def.readonlyApi;
 
   const [filters, setFilters] = useState<Filters>({});

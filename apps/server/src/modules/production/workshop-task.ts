@@ -1,0 +1,408 @@
+import {
+  type FieldDef,
+  mayAct,
+  PRODUCTION_ORDER_RESERVING,
+  WORKSHOP_KINDS,
+  workDispatchResource,
+  workshopPermission,
+  workshopTaskResource,
+} from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { type AuthUser, can } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
+import { idParams } from '../../platform/http/validation.ts';
+import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
+import {
+  lifecycleHooks,
+  registerLifecycle,
+  type TransitionHandlers,
+} from '../../platform/resource/lifecycle.ts';
+import { fieldSchema } from '../../platform/resource/schema.ts';
+import { assertInScope, gate } from '../../platform/resource/scope.ts';
+import { percentSetting, qty } from '../orders/order-lines.ts';
+
+/**
+ * 车间任务 and 派工单 (workshop tasks and dispatches), one implementation for the four workshops.
+ * A task's dispatched quantity and state are recounted from its dispatches under the task's row
+ * lock whenever a dispatch is made, edited, deleted or moves; a task never dispatches more than
+ * planned × (1 + 超派比例/100). Tasks are made by 派单 (production-order-dispatch.ts).
+ */
+
+export const DISPATCH_PREFIX = 'PG';
+/** Over-dispatch allowance in percent of the task's planned quantity (超派比例); default 0. */
+export const OVER_DISPATCH = 'production.overDispatchPercent';
+
+interface TaskRow {
+  id: number;
+  taskNo: string;
+  status: string;
+  workshopType: string;
+  workshopId: number;
+  productionOrderId: number;
+  productId: number;
+  processId: number;
+  plannedQuantity: string;
+  standardMinutes: string | null;
+  orderStatus: string;
+  orderNo: string;
+}
+
+/** The task with its order's state, locked when `lock` (every change of its dispatches). */
+export async function taskRow(db: Db, id: number, lock = false): Promise<TaskRow> {
+  if (lock) await sql`SELECT id FROM workshop_task WHERE id = ${id} FOR UPDATE`.execute(db);
+  const r = await sql<TaskRow>`
+    SELECT t.id, t.task_no, t.status, t.workshop_type, t.workshop_id, t.production_order_id, t.product_id,
+           t.process_id, t.planned_quantity::text AS planned_quantity, t.standard_minutes::text AS standard_minutes,
+           o.status AS order_status, o.doc_no AS order_no
+      FROM workshop_task t JOIN production_order o ON o.id = t.production_order_id
+     WHERE t.id = ${id}`.execute(db);
+  if (!r.rows[0]) throw notFound('车间任务不存在或已被删除');
+  return r.rows[0];
+}
+
+/** What a task's dispatches count against its plan: open ones in full, closed ones what they reported. */
+const dispatchedSql = (taskId: number, exceptIds: number[]) => sql<string>`
+  COALESCE((SELECT sum(CASE WHEN d.status = 'closed' THEN d.reported_quantity ELSE d.quantity END)
+              FROM work_dispatch d WHERE d.task_id = ${taskId}
+               AND NOT (d.id = ANY(${sql.val(exceptIds)}::bigint[]))), 0)`;
+
+/**
+ * Recounts a task from its dispatches (the caller holds the task's lock): 待派工 with nothing
+ * dispatched, 已开工 while any runs, 暂停 while the running ones are all paused, 已派工 while one
+ * waits or the plan is not covered, else 已完工. A closed task stays closed.
+ */
+export async function recountTask(db: Db, taskId: number, exceptIds: number[] = []) {
+  await sql`
+    UPDATE workshop_task t SET dispatched_quantity = d.q,
+           status = CASE WHEN d.q = 0 THEN 'pending'
+                         WHEN d.started > 0 THEN 'started'
+                         WHEN d.paused > 0 THEN 'paused'
+                         WHEN d.waiting > 0 OR (d.q < t.planned_quantity AND t.completed_quantity < t.planned_quantity)
+                           THEN 'dispatched'
+                         ELSE 'completed' END,
+           updated_at = now(), version = t.version + 1
+      FROM (SELECT ${dispatchedSql(taskId, exceptIds)} AS q,
+                   count(*) FILTER (WHERE status = 'started') AS started,
+                   count(*) FILTER (WHERE status = 'paused') AS paused,
+                   count(*) FILTER (WHERE status = 'dispatched') AS waiting
+              FROM work_dispatch WHERE task_id = ${taskId} AND NOT (id = ANY(${sql.val(exceptIds)}::bigint[]))) d
+     WHERE t.id = ${taskId} AND t.status <> 'closed'`.execute(db);
+}
+
+/** Refuses a dispatch quantity beyond the task's plan plus the allowance (the task is locked). */
+async function checkAllowance(db: Db, task: TaskRow, quantity: string, exceptId: number) {
+  const r = await sql<{ q: string }>`SELECT ${dispatchedSql(task.id, [exceptId])}::text AS q`.execute(db);
+  const others = new Decimal(r.rows[0].q);
+  const allowance = await percentSetting(db, OVER_DISPATCH);
+  const most = new Decimal(task.plannedQuantity).times(allowance.plus(100)).dividedBy(100);
+  if (others.plus(quantity).gt(most)) {
+    throw conflict(
+      `超出任务可派工数量：任务 ${task.taskNo} 计划 ${qty(task.plannedQuantity)}，已派工 ${qty(others)}，` +
+        `最多还可派 ${qty(Decimal.max(most.minus(others), 0))}` +
+        (allowance.gt(0) ? `（含超派 ${allowance.toString()}%）` : ''),
+    );
+  }
+}
+
+const ORDER_STATE_TEXT: Record<string, string> = {
+  draft: '未下达',
+  completed: '已完工',
+  closed: '已关闭',
+};
+
+function assertDispatchable(task: TaskRow) {
+  if (task.status === 'closed') throw conflict(`车间任务 ${task.taskNo} 已关闭，不能派工`);
+  if (!PRODUCTION_ORDER_RESERVING.includes(task.orderStatus)) {
+    throw conflict(
+      `生产订单 ${task.orderNo} ${ORDER_STATE_TEXT[task.orderStatus] ?? '不在生产中'}，不能派工或开工`,
+    );
+  }
+}
+
+export const workDispatchHooks: ResourceHooks = lifecycleHooks(workDispatchResource, {
+  async prepare({ db }, data) {
+    return { docNo: await nextDocNo(db, DISPATCH_PREFIX, undefined, dayInstant(data.workDate)) };
+  },
+  async validate({ db }, data, before) {
+    if (before && Number(before.taskId) !== Number(data.taskId)) {
+      throw fieldError('taskId', '派工单的车间任务不能更改，请关闭后重新派工');
+    }
+    const task = await taskRow(db, Number(data.taskId), true);
+    assertDispatchable(task);
+    await checkAllowance(db, task, String(data.quantity), before?.id ?? 0);
+  },
+  async derive({ db }, data) {
+    const task = await taskRow(db, Number(data.taskId));
+    return {
+      productionOrderId: task.productionOrderId,
+      productId: task.productId,
+      processId: task.processId,
+      workshopId: task.workshopId,
+      workshopType: task.workshopType,
+      plannedMinutes: new Decimal(task.standardMinutes ?? 0)
+        .times(data.quantity)
+        .toDecimalPlaces(2)
+        .toString(),
+    };
+  },
+  async afterSave({ db }, id) {
+    const r = await sql<{ taskId: number }>`SELECT task_id FROM work_dispatch WHERE id = ${id}`.execute(db);
+    await recountTask(db, Number(r.rows[0].taskId));
+  },
+  async beforeDelete({ db }, ids) {
+    const r = await sql<{ taskId: number }>`
+      SELECT DISTINCT task_id FROM work_dispatch WHERE id = ANY(${sql.val(ids)}::bigint[]) ORDER BY task_id`.execute(
+      db,
+    );
+    for (const t of r.rows) {
+      await taskRow(db, Number(t.taskId), true);
+      await recountTask(db, Number(t.taskId), ids);
+    }
+  },
+});
+
+// ------------------------------------------------------------------ transitions
+
+const recount: TransitionHandlers['effect'] = async ({ db, record }) => {
+  await taskRow(db, Number(record.taskId), true);
+  await recountTask(db, Number(record.taskId));
+};
+
+export const workDispatchTransitions: Record<string, TransitionHandlers> = {
+  start: {
+    async guard({ db, record }) {
+      assertDispatchable(await taskRow(db, Number(record.taskId)));
+    },
+    async effect(ctx) {
+      await sql`UPDATE work_dispatch SET started_at = COALESCE(started_at, now()) WHERE id = ${ctx.record.id}`.execute(
+        ctx.db,
+      );
+      // The first work on the floor puts a released order into production.
+      await sql`UPDATE production_order SET status = 'producing', updated_at = now(), version = version + 1
+                 WHERE id = ${ctx.record.productionOrderId} AND status = 'released'`.execute(ctx.db);
+      await recount(ctx);
+    },
+  },
+  pause: { effect: recount },
+  resume: {
+    async guard({ db, record }) {
+      assertDispatchable(await taskRow(db, Number(record.taskId)));
+    },
+    effect: recount,
+  },
+  complete: {
+    async effect(ctx) {
+      await sql`UPDATE work_dispatch SET finished_at = now() WHERE id = ${ctx.record.id}`.execute(ctx.db);
+      await recount(ctx);
+    },
+  },
+  close: { effect: recount },
+};
+
+export const workshopTaskTransitions: Record<string, TransitionHandlers> = {
+  close: {
+    async guard({ db, record }) {
+      const r = await sql<{ docNo: string }>`
+        SELECT doc_no FROM work_dispatch WHERE task_id = ${record.id} AND status IN ('started', 'paused')
+         ORDER BY doc_no LIMIT 1`.execute(db);
+      if (r.rows[0]) throw conflict(`派工单 ${r.rows[0].docNo} 正在生产，请先完工或关闭后再关闭任务`);
+    },
+    async effect({ db, record, reason, user }) {
+      await sql`
+        UPDATE work_dispatch SET status = 'closed', status_reason = ${`任务关闭：${reason ?? ''}`},
+               updated_by = ${user.id}, updated_at = now(), version = version + 1
+         WHERE task_id = ${record.id} AND status = 'dispatched'`.execute(db);
+      const r = await sql<{ q: string }>`SELECT ${dispatchedSql(record.id, [])}::text AS q`.execute(db);
+      await sql`UPDATE workshop_task SET dispatched_quantity = ${r.rows[0].q} WHERE id = ${record.id}`.execute(
+        db,
+      );
+    },
+  },
+};
+
+// ------------------------------------------------------------------ 派工
+
+const dispatchField = (name: string): FieldDef => {
+  const f = workDispatchResource.fields.find((x) => x.name === name);
+  if (!f) throw new Error(`work-dispatch has no field ${name}`);
+  return f;
+};
+const optional = (name: string) => fieldSchema(dispatchField(name)).nullable().optional();
+
+export const dispatchBody = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        teamId: optional('teamId'),
+        operatorId: fieldSchema(dispatchField('operatorId')),
+        equipmentId: optional('equipmentId'),
+        workDate: fieldSchema(dispatchField('workDate')),
+        shift: fieldSchema(dispatchField('shift')),
+        quantity: fieldSchema(dispatchField('quantity')),
+        remark: optional('remark'),
+      }),
+      { error: '请填写派工明细' },
+    )
+    .min(1, '请填写派工明细')
+    .max(50, '一次最多派 50 行'),
+});
+
+/** The user with `production:workDispatch:add` for the dispatches a permitted 派工 creates. */
+const granting = (user: AuthUser, permission: string): AuthUser => ({
+  ...user,
+  permissions: new Set([...user.permissions, permission]),
+});
+
+/**
+ * 派工: dispatch lines of one task (team, operator, machine, date, shift, quantity), each a
+ * 派工单 checked against the plan plus allowance one after the other under the task's lock.
+ */
+export async function dispatchTask(
+  db: Db,
+  user: AuthUser,
+  taskId: number,
+  body: z.infer<typeof dispatchBody>,
+  requestId?: string,
+) {
+  const task = await taskRow(db, taskId, true);
+  assertInScope(user, workshopTaskResource, 'dispatch', task);
+  assertDispatchable(task);
+  const ctx = {
+    db,
+    def: workDispatchResource,
+    user: granting(user, `${workDispatchResource.permission}:add`),
+  };
+  const out: { id: number; docNo: string }[] = [];
+  for (const [i, line] of body.lines.entries()) {
+    try {
+      const id = await createRecord(ctx, { ...line, taskId }, workDispatchHooks, requestId);
+      const r = await sql<{ docNo: string }>`SELECT doc_no FROM work_dispatch WHERE id = ${id}`.execute(db);
+      out.push({ id, docNo: r.rows[0].docNo });
+    } catch (e: any) {
+      if (body.lines.length > 1 && typeof e?.message === 'string') e.message = `第 ${i + 1} 行：${e.message}`;
+      if (Array.isArray(e?.errors)) {
+        for (const fe of e.errors)
+          if (fe.field && !fe.field.startsWith('lines.')) fe.field = `lines.${i}.${fe.field}`;
+      }
+      throw e;
+    }
+  }
+  return { dispatches: out };
+}
+
+// ------------------------------------------------------------------ 看板 and 操作工任务
+
+const typeQuery = z.strictObject({
+  workshopType: z.enum(WORKSHOP_KINDS.map((k) => k.type) as [string, ...string[]], {
+    error: '车间类型只能是：车加工、磨加工、检测、装配',
+  }),
+});
+
+const kindOf = (type: string) =>
+  WORKSHOP_KINDS.find((k) => k.type === type) as (typeof WORKSHOP_KINDS)[number];
+const taskListPerms = WORKSHOP_KINDS.map((k) => `${workshopPermission(k, 'Task')}:list` as Permission);
+const panelPerms = WORKSHOP_KINDS.map((k) => `${workshopPermission(k, 'Panel')}:query` as Permission);
+const operatorPerms = WORKSHOP_KINDS.map(
+  (k) => `${workshopPermission(k, 'OperatorTask')}:list` as Permission,
+);
+
+/** The board of a workshop: open tasks (and those finished in the last 7 days) with their dispatches. */
+export async function taskBoard(db: Db, workshopType: string) {
+  const r = await sql<Record<string, any>>`
+    SELECT t.id, t.task_no, t.status, t.seq, t.priority, t.planned_quantity, t.dispatched_quantity,
+           t.completed_quantity, t.scrap_quantity, to_char(t.planned_start_date, 'YYYY-MM-DD') AS planned_start_date,
+           to_char(t.planned_finish_date, 'YYYY-MM-DD') AS planned_finish_date,
+           o.doc_no AS order_no, o.id AS production_order_id, m.code AS product_code, m.name AS product_name,
+           m.spec AS product_spec, p.name AS process_name, w.name AS workshop_name,
+           COALESCE(d.operators, '') AS operators, COALESCE(d.n, 0) AS dispatch_count
+      FROM workshop_task t
+      JOIN production_order o ON o.id = t.production_order_id
+      JOIN material m ON m.id = t.product_id
+      JOIN process p ON p.id = t.process_id
+      LEFT JOIN workshop w ON w.id = t.workshop_id
+      LEFT JOIN LATERAL (
+        SELECT count(*) AS n, string_agg(DISTINCT u.first_name, '、') AS operators
+          FROM work_dispatch x JOIN app_user u ON u.id = x.operator_id
+         WHERE x.task_id = t.id AND x.status <> 'closed') d ON true
+     WHERE t.workshop_type = ${workshopType}
+       AND (t.status IN ('pending', 'dispatched', 'started', 'paused')
+            OR (t.status = 'completed' AND t.updated_at > now() - interval '7 days'))
+     ORDER BY CASE t.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END,
+              t.planned_start_date, t.task_no
+     LIMIT 5000`.execute(db);
+  return { list: r.rows };
+}
+
+/** The operator's own queue: dispatches not closed (finished ones of the last 3 days too), running first. */
+export async function operatorQueue(db: Db, operatorId: number, workshopType: string) {
+  const r = await sql<Record<string, any>>`
+    SELECT x.id, x.doc_no, x.status, x.quantity, x.reported_quantity, x.shift,
+           to_char(x.work_date, 'YYYY-MM-DD') AS work_date, x.started_at, x.finished_at, x.version,
+           x.task_id, t.task_no, o.doc_no AS order_no, m.code AS product_code, m.name AS product_name,
+           m.spec AS product_spec, p.name AS process_name, e.name AS equipment_name, tm.name AS team_name,
+           x.planned_minutes
+      FROM work_dispatch x
+      JOIN workshop_task t ON t.id = x.task_id
+      JOIN production_order o ON o.id = x.production_order_id
+      JOIN material m ON m.id = x.product_id
+      JOIN process p ON p.id = x.process_id
+      LEFT JOIN equipment e ON e.id = x.equipment_id
+      LEFT JOIN production_team tm ON tm.id = x.team_id
+     WHERE x.operator_id = ${operatorId} AND x.workshop_type = ${workshopType}
+       AND (x.status IN ('dispatched', 'started', 'paused')
+            OR (x.status = 'completed' AND x.finished_at > now() - interval '3 days'))
+     ORDER BY CASE x.status WHEN 'started' THEN 0 WHEN 'paused' THEN 1 WHEN 'dispatched' THEN 2 ELSE 3 END,
+              x.work_date, x.shift, x.doc_no
+     LIMIT 200`.execute(db);
+  return { list: r.rows };
+}
+
+export function workshopTaskRoutes(app: App) {
+  registerLifecycle(app, workshopTaskResource, workshopTaskTransitions);
+  registerLifecycle(app, workDispatchResource, workDispatchTransitions);
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/workshop-task/dispatch/:id',
+    ...gate(workshopTaskResource, 'dispatch'),
+    params: idParams,
+    body: dispatchBody,
+    handler: ({ params, body, user, req, app: { db } }) =>
+      db.transaction().execute((trx) => dispatchTask(trx, user, params.id, body, req.id)),
+  });
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/workshop-task/board',
+    permission: taskListPerms[0],
+    alsoAllowedBy: [...taskListPerms.slice(1), ...panelPerms],
+    query: typeQuery,
+    async handler({ query, user, app: { db } }) {
+      const k = kindOf(query.workshopType);
+      const has = (p: string) => can(user, p);
+      if (
+        !has(`${workshopPermission(k, 'Panel')}:query`) &&
+        !mayAct(has, workshopTaskResource, 'list', k.type)
+      ) {
+        throw forbidden();
+      }
+      return taskBoard(db, k.type);
+    },
+  });
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/work-dispatch/mine',
+    permission: operatorPerms[0],
+    alsoAllowedBy: operatorPerms.slice(1),
+    query: typeQuery,
+    async handler({ query, user, app: { db } }) {
+      const k = kindOf(query.workshopType);
+      if (!mayAct((p) => can(user, p), workDispatchResource, 'list', k.type)) throw forbidden();
+      return operatorQueue(db, user.id, k.type);
+    },
+  });
+}

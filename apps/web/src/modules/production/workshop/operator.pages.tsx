@@ -1,0 +1,345 @@
+import { ArrowLeftOutlined, PauseCircleOutlined, PlayCircleOutlined, ScanOutlined } from '@ant-design/icons';
+import { SHIFT_OPTIONS, WORK_DISPATCH_LIFECYCLE, type WorkshopKind, workshopPaths } from '@ringmes/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Descriptions, Empty, Input, Modal, Result, Skeleton, Tag } from 'antd';
+import dayjs from 'dayjs';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { navigateTo } from '../../../app/navigation.ts';
+import type { PageProps } from '../../../app/page-registry.ts';
+import { useRecordPermission } from '../../../platform/auth/permission.tsx';
+import { toast } from '../../../platform/feedback.ts';
+import { idFromSearch } from '../../../platform/resource/nav.ts';
+import { invalidateResource } from '../../../platform/resource/use-options.ts';
+import { PageCard } from '../../../platform/ui/page-card.tsx';
+import { qty } from '../../warehouse/warehouse.api.ts';
+import { kindOf, type Row, workDispatchResource, workshopApi } from './workshop.api.ts';
+import './workshop.css';
+
+const STATE = new Map(WORK_DISPATCH_LIFECYCLE.states.map((s) => [s.value, s]));
+const SHIFT = new Map(SHIFT_OPTIONS.map((s) => [s.value, s.label]));
+
+function StateTag({ status }: { status: string }) {
+  const s = STATE.get(status);
+  return <Tag color={s?.color}>{s?.label ?? status}</Tag>;
+}
+
+/** The sheet a dispatch opens on: 开工 for one waiting, the running sheet otherwise. */
+function sheetOf(kind: WorkshopKind, row: { id: number; status: string }) {
+  const p = workshopPaths(kind);
+  return `${row.status === 'dispatched' ? p.sheetAdd : p.sheetStart}?id=${row.id}`;
+}
+
+/**
+ * 操作工任务: the signed-in operator's own queue on a workshop tablet (10-inch, landscape): running
+ * work first, then what is dispatched to him by date and shift. A USB scanner types the 派工单号
+ * into the scan field (or the operator does) and Enter opens its sheet.
+ */
+export function OperatorTaskPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  const [code, setCode] = useState('');
+  const [scanError, setScanError] = useState<string>();
+  const queue = useQuery({
+    queryKey: ['resource', 'work-dispatch', 'mine', kind.type],
+    queryFn: () => workshopApi.mine(kind),
+    refetchInterval: 30_000,
+  });
+  const scan = async () => {
+    const text = code.trim().toUpperCase();
+    if (!text) return;
+    setScanError(undefined);
+    const mine = queue.data?.list.find((r) => r.docNo === text);
+    const found = mine ?? (await workshopApi.findDispatch(text)).list.find((r) => r.docNo === text);
+    if (!found) return setScanError(`没有找到派工单 ${text}`);
+    setCode('');
+    navigateTo(sheetOf(kind, found as Row & { id: number; status: string }));
+  };
+  const rows = queue.data?.list ?? [];
+  return (
+    <PageCard className="op-page" title={`${kind.label} · 我的任务`}>
+      <div className="op-scan">
+        <Input
+          autoFocus
+          size="large"
+          prefix={<ScanOutlined />}
+          placeholder="扫描或输入派工单号，回车打开"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          onPressEnter={() => void scan()}
+          aria-label="扫码"
+          data-testid="operator-scan"
+        />
+        <Button size="large" type="primary" onClick={() => void scan()}>
+          打开
+        </Button>
+      </div>
+      {scanError && <Alert type="warning" showIcon title={scanError} style={{ marginBottom: 16 }} />}
+      {queue.isLoading ? (
+        <Skeleton active />
+      ) : rows.length === 0 ? (
+        <Empty description="暂无派给你的任务" />
+      ) : (
+        <div className="op-queue" data-testid="operator-queue">
+          {rows.map((r) => (
+            <article key={r.id} className={`op-card${r.status === 'started' ? ' op-running' : ''}`}>
+              <h3>
+                <span>{r.docNo}</span>
+                <StateTag status={r.status} />
+              </h3>
+              <div>
+                <b>{r.productName}</b> {r.productSpec}
+              </div>
+              <div>工序：{r.processName}</div>
+              <div>
+                数量：<b>{qty(r.quantity)}</b>　已报工 {qty(r.reportedQuantity)}
+              </div>
+              <div>
+                {r.workDate} {SHIFT.get(r.shift)}
+                {r.equipmentName ? ` · ${r.equipmentName}` : ''}
+              </div>
+              <div className="ws-muted">
+                订单 {r.orderNo} · 任务 {r.taskNo}
+              </div>
+              <div className="op-actions">
+                <Button
+                  size="large"
+                  type={r.status === 'completed' ? 'default' : 'primary'}
+                  icon={r.status === 'dispatched' ? <PlayCircleOutlined /> : undefined}
+                  onClick={() => navigateTo(sheetOf(kind, r as Row & { id: number; status: string }))}
+                >
+                  {r.status === 'dispatched' ? '开工单' : r.status === 'completed' ? '查看' : '进入作业'}
+                </Button>
+              </div>
+            </article>
+          ))}
+        </div>
+      )}
+    </PageCard>
+  );
+}
+
+function useDispatch(id: number | undefined) {
+  return useQuery({
+    queryKey: ['resource', 'work-dispatch', 'info', id],
+    queryFn: () => workshopApi.dispatchInfo(id as number),
+    enabled: Boolean(id),
+  });
+}
+
+function SheetDetails({ row }: { row: Row }) {
+  return (
+    <Descriptions bordered column={2} size="middle" className="op-sheet">
+      <Descriptions.Item label="派工单">{row.docNo}</Descriptions.Item>
+      <Descriptions.Item label="状态">
+        <StateTag status={row.status} />
+      </Descriptions.Item>
+      <Descriptions.Item label="产品">{row.productName}</Descriptions.Item>
+      <Descriptions.Item label="工序">{row.processName}</Descriptions.Item>
+      <Descriptions.Item label="派工数量">{qty(row.quantity)}</Descriptions.Item>
+      <Descriptions.Item label="已报工">{qty(row.reportedQuantity)}</Descriptions.Item>
+      <Descriptions.Item label="生产日期">
+        {row.workDate} {SHIFT.get(row.shift)}
+      </Descriptions.Item>
+      <Descriptions.Item label="设备">{row.equipmentName ?? '—'}</Descriptions.Item>
+      <Descriptions.Item label="生产订单">{row.productionOrderName}</Descriptions.Item>
+      <Descriptions.Item label="车间任务">{row.taskName}</Descriptions.Item>
+      <Descriptions.Item label="计划工时">
+        {row.plannedMinutes ? `${row.plannedMinutes} 分钟` : '—'}
+      </Descriptions.Item>
+      <Descriptions.Item label="实际开工">{row.startedAt ?? '—'}</Descriptions.Item>
+      {row.remark && (
+        <Descriptions.Item label="备注" span={2}>
+          {row.remark}
+        </Descriptions.Item>
+      )}
+    </Descriptions>
+  );
+}
+
+function useRun(id: number | undefined, after?: (name: string) => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, row }: { name: string; row: Row }) =>
+      workshopApi.transition(name, row.id, row.version),
+    onSuccess: (_, { name }) => {
+      const t = WORK_DISPATCH_LIFECYCLE.transitions.find((x) => x.name === name);
+      toast.success(`${t?.label ?? ''}成功`);
+      invalidateResource(client, 'work-dispatch');
+      invalidateResource(client, 'workshop-task');
+      void client.invalidateQueries({ queryKey: ['resource', 'work-dispatch', 'info', id] });
+      after?.(name);
+    },
+  });
+}
+
+function Missing({ back }: { back: () => void }) {
+  return (
+    <PageCard>
+      <Result
+        status="404"
+        title="派工单不存在或已被删除"
+        extra={<Button onClick={back}>返回我的任务</Button>}
+      />
+    </PageCard>
+  );
+}
+
+/** 工序任务单新增: the sheet of a waiting dispatch; 开工 records the actual start. */
+export function ProcessTaskSheetAddPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const may = useRecordPermission(workDispatchResource);
+  const info = useDispatch(id);
+  const back = () => navigateTo(workshopPaths(kind).operatorTask);
+  const run = useRun(id, () => navigateTo(`${workshopPaths(kind).sheetStart}?id=${id}`));
+  if (!id || info.error) return <Missing back={back} />;
+  const row = info.data;
+  return (
+    <PageCard
+      className="op-page"
+      title="工序任务单"
+      extra={
+        <Button size="large" icon={<ArrowLeftOutlined />} onClick={back}>
+          我的任务
+        </Button>
+      }
+    >
+      {!row ? (
+        <Skeleton active />
+      ) : (
+        <>
+          <SheetDetails row={row} />
+          <div className="op-actions op-sheet">
+            {row.status === 'dispatched' ? (
+              may('start', row.workshopType) && (
+                <Button
+                  size="large"
+                  type="primary"
+                  icon={<PlayCircleOutlined />}
+                  loading={run.isPending}
+                  onClick={() => run.mutate({ name: 'start', row })}
+                  data-testid="sheet-start"
+                >
+                  开工
+                </Button>
+              )
+            ) : (
+              <Button
+                size="large"
+                type="primary"
+                onClick={() => navigateTo(`${workshopPaths(kind).sheetStart}?id=${id}`)}
+              >
+                已开工，进入作业
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+    </PageCard>
+  );
+}
+
+function Elapsed({ since }: { since?: string | null }) {
+  const [now, setNow] = useState(() => dayjs());
+  useEffect(() => {
+    const t = setInterval(() => setNow(dayjs()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  if (!since) return null;
+  const s = Math.max(now.diff(dayjs(since), 'second'), 0);
+  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) =>
+    String(n).padStart(2, '0'),
+  );
+  return <span className="op-elapsed">{hms.join(':')}</span>;
+}
+
+/** 工序任务单开工: the running sheet — time since the start, 暂停 / 继续 / 完工. */
+export function ProcessTaskSheetStartPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const may = useRecordPermission(workDispatchResource);
+  const info = useDispatch(id);
+  const back = () => navigateTo(workshopPaths(kind).operatorTask);
+  const run = useRun(id, (name) => name === 'complete' && back());
+  if (!id || info.error) return <Missing back={back} />;
+  const row = info.data;
+  const can = row ? may('start', row.workshopType) : false;
+  const go = (name: string) => row && run.mutate({ name, row });
+  return (
+    <PageCard
+      className="op-page"
+      title="工序任务单 · 作业中"
+      extra={
+        <Button size="large" icon={<ArrowLeftOutlined />} onClick={back}>
+          我的任务
+        </Button>
+      }
+    >
+      {!row ? (
+        <Skeleton active />
+      ) : (
+        <>
+          {row.status === 'started' && (
+            <div style={{ marginBottom: 16 }}>
+              已开工 <Elapsed since={row.startedAt} />
+            </div>
+          )}
+          <SheetDetails row={row} />
+          <div className="op-actions op-sheet">
+            {row.status === 'dispatched' && (
+              <Button
+                size="large"
+                type="primary"
+                onClick={() => navigateTo(`${workshopPaths(kind).sheetAdd}?id=${id}`)}
+              >
+                去开工
+              </Button>
+            )}
+            {can && row.status === 'started' && (
+              <Button
+                size="large"
+                icon={<PauseCircleOutlined />}
+                loading={run.isPending}
+                onClick={() => go('pause')}
+              >
+                暂停
+              </Button>
+            )}
+            {can && row.status === 'paused' && (
+              <Button
+                size="large"
+                type="primary"
+                icon={<PlayCircleOutlined />}
+                loading={run.isPending}
+                onClick={() => go('resume')}
+              >
+                继续
+              </Button>
+            )}
+            {can && ['started', 'paused'].includes(row.status) && (
+              <Button
+                size="large"
+                type="primary"
+                loading={run.isPending}
+                data-testid="sheet-complete"
+                onClick={() =>
+                  Modal.confirm({
+                    title: '完工',
+                    content: `确定 ${row.docNo} 完工？完工后不再开工。`,
+                    okText: '完工',
+                    cancelText: '取消',
+                    onOk: () => run.mutateAsync({ name: 'complete', row }).catch(() => undefined),
+                  })
+                }
+              >
+                完工
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+    </PageCard>
+  );
+}

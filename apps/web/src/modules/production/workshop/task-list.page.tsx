@@ -1,0 +1,298 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { SHIFT_OPTIONS, type WorkshopKind } from '@ringmes/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  DatePicker,
+  Descriptions,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Progress,
+  Select,
+  Table,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import type { PageProps } from '../../../app/page-registry.ts';
+import type { ApiError } from '../../../platform/api/errors.ts';
+import { useRecordPermission } from '../../../platform/auth/permission.tsx';
+import { toast } from '../../../platform/feedback.ts';
+import { RefSelect } from '../../../platform/resource/ref-select.tsx';
+import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
+import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
+import { invalidateResource } from '../../../platform/resource/use-options.ts';
+import { qty } from '../../warehouse/warehouse.api.ts';
+import {
+  kindOf,
+  taskRoutes,
+  workDispatchResource,
+  workshopApi,
+  workshopTaskResource,
+} from './workshop.api.ts';
+
+const field = (name: string) => workDispatchResource.fields.find((f) => f.name === name) as never;
+
+/** 车加工任务 / 磨加工任务 / 检测任务 / 装配任务: the workshop's tasks with progress and 派工. */
+export function WorkshopTaskListPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  const may = useRecordPermission(workshopTaskResource);
+  const [dispatching, setDispatching] = useState<ResourceRow>();
+  return (
+    <>
+      <ResourceListPage
+        path={path}
+        def={workshopTaskResource}
+        routes={taskRoutes(kind)}
+        fixedFilters={{ workshopType: kind.type }}
+        hiddenFilters={['workshopType']}
+        rowActionsWidth={48}
+        rowActions={(row) =>
+          may('dispatch', row.workshopType) &&
+          ['pending', 'dispatched', 'started', 'paused'].includes(row.status) && (
+            <Button type="link" size="small" onClick={() => setDispatching(row)} data-testid="task-dispatch">
+              派工
+            </Button>
+          )
+        }
+      />
+      {dispatching && (
+        <DispatchModal kind={kind} task={dispatching} onClose={() => setDispatching(undefined)} />
+      )}
+    </>
+  );
+}
+
+interface LineValues {
+  teamId?: number | null;
+  operatorId?: number;
+  equipmentId?: number | null;
+  workDate?: Dayjs;
+  shift?: string;
+  quantity?: number | string;
+  remark?: string;
+}
+
+/** 派工: split what is left of a task among operators, machines, dates and shifts. */
+export function DispatchModal({
+  kind,
+  task,
+  onClose,
+}: {
+  kind: WorkshopKind;
+  task: ResourceRow;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const [form] = Form.useForm<{ lines: LineValues[] }>();
+  const [error, setError] = useState<string>();
+  const left = Math.max(Number(task.plannedQuantity) - Number(task.dispatchedQuantity), 0);
+  const submit = useMutation({
+    mutationFn: (lines: LineValues[]) =>
+      workshopApi.dispatch(
+        task.id,
+        lines.map((l) => ({
+          teamId: l.teamId ?? null,
+          operatorId: Number(l.operatorId),
+          equipmentId: l.equipmentId ?? null,
+          workDate: (l.workDate ?? dayjs()).format('YYYY-MM-DD'),
+          shift: l.shift ?? 'day',
+          quantity: String(l.quantity),
+          remark: l.remark || undefined,
+        })),
+      ),
+    onSuccess: ({ dispatches }) => {
+      toast.success(`已派工：${dispatches.map((d) => d.docNo).join('、')}`);
+      invalidateResource(client, 'workshop-task');
+      invalidateResource(client, 'work-dispatch');
+      onClose();
+    },
+    onError: (e: ApiError) => {
+      setError(e.message);
+      form.setFields(
+        (e.errors ?? [])
+          .filter((x) => /^lines\.\d+\./.test(x.field))
+          .map((x) => {
+            const [, i, name] = x.field.split('.');
+            return { name: ['lines', Number(i), name] as never, errors: [x.message] };
+          }),
+      );
+    },
+  });
+  const percent = Number(task.plannedQuantity)
+    ? (Number(task.dispatchedQuantity) / Number(task.plannedQuantity)) * 100
+    : 0;
+  return (
+    <Modal
+      open
+      width={1100}
+      title={`${kind.label}派工 · ${task.taskNo}`}
+      okText="确定派工"
+      confirmLoading={submit.isPending}
+      onCancel={onClose}
+      onOk={() =>
+        form
+          .validateFields()
+          .then((v) => {
+            setError(undefined);
+            submit.mutate(v.lines);
+          })
+          .catch(() => undefined)
+      }
+      destroyOnHidden
+    >
+      <Descriptions size="small" column={4} style={{ marginBottom: 12 }}>
+        <Descriptions.Item label="生产订单">{task.productionOrderName}</Descriptions.Item>
+        <Descriptions.Item label="产品">{task.productName}</Descriptions.Item>
+        <Descriptions.Item label="工序">{task.processName}</Descriptions.Item>
+        <Descriptions.Item label="计划">
+          {task.plannedStartDate} ~ {task.plannedFinishDate}
+        </Descriptions.Item>
+        <Descriptions.Item label="计划数量">{qty(task.plannedQuantity)}</Descriptions.Item>
+        <Descriptions.Item label="已派工">{qty(task.dispatchedQuantity)}</Descriptions.Item>
+        <Descriptions.Item label="待派数量">
+          <b>{qty(left)}</b>
+        </Descriptions.Item>
+        <Descriptions.Item label="派工进度">
+          <Progress percent={Math.round(percent)} size="small" style={{ width: 140 }} />
+        </Descriptions.Item>
+      </Descriptions>
+      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
+      <Form
+        form={form}
+        name="dispatch"
+        initialValues={{ lines: [{ workDate: dayjs(), shift: 'day', quantity: left || undefined }] }}
+      >
+        <Form.List name="lines">
+          {(rows, { add, remove }) => (
+            <>
+              <Table
+                size="small"
+                rowKey="key"
+                pagination={false}
+                dataSource={rows}
+                columns={[
+                  {
+                    title: '班组',
+                    width: 150,
+                    render: (_, r) => (
+                      <Form.Item name={[r.name, 'teamId']} noStyle>
+                        <RefSelect field={field('teamId')} placeholder="可选" style={{ width: '100%' }} />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '操作工',
+                    width: 170,
+                    render: (_, r) => (
+                      <Form.Item
+                        name={[r.name, 'operatorId']}
+                        rules={[{ required: true, message: '请选择操作工' }]}
+                        style={{ margin: 0 }}
+                      >
+                        <RefSelect
+                          field={field('operatorId')}
+                          placeholder="选择操作工"
+                          style={{ width: '100%' }}
+                        />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '设备',
+                    width: 170,
+                    render: (_, r) => (
+                      <Form.Item name={[r.name, 'equipmentId']} noStyle>
+                        <RefSelect
+                          field={field('equipmentId')}
+                          placeholder="可选"
+                          style={{ width: '100%' }}
+                        />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '生产日期',
+                    width: 140,
+                    render: (_, r) => (
+                      <Form.Item
+                        name={[r.name, 'workDate']}
+                        rules={[{ required: true, message: '请选择日期' }]}
+                        style={{ margin: 0 }}
+                      >
+                        <DatePicker allowClear={false} style={{ width: '100%' }} />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '班次',
+                    width: 90,
+                    render: (_, r) => (
+                      <Form.Item name={[r.name, 'shift']} style={{ margin: 0 }}>
+                        <Select options={SHIFT_OPTIONS} />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '派工数量',
+                    width: 120,
+                    render: (_, r) => (
+                      <Form.Item
+                        name={[r.name, 'quantity']}
+                        rules={[
+                          { required: true, message: '请填写数量' },
+                          {
+                            validator: (_r, v) =>
+                              v == null || Number(v) > 0
+                                ? Promise.resolve()
+                                : Promise.reject(new Error('数量须大于 0')),
+                          },
+                        ]}
+                        style={{ margin: 0 }}
+                      >
+                        <InputNumber min={0} precision={4} style={{ width: '100%' }} stringMode />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '备注',
+                    render: (_, r) => (
+                      <Form.Item name={[r.name, 'remark']} noStyle>
+                        <Input maxLength={500} />
+                      </Form.Item>
+                    ),
+                  },
+                  {
+                    title: '',
+                    width: 40,
+                    render: (_, r) =>
+                      rows.length > 1 && (
+                        <Button
+                          type="text"
+                          danger
+                          icon={<DeleteOutlined />}
+                          aria-label="删除此行"
+                          onClick={() => remove(r.name)}
+                        />
+                      ),
+                  },
+                ]}
+              />
+              <Button
+                icon={<PlusOutlined />}
+                type="dashed"
+                block
+                style={{ marginTop: 8 }}
+                onClick={() => add({ workDate: dayjs(), shift: 'day' })}
+              >
+                添加一行（分给多人、多台设备或多个班次）
+              </Button>
+            </>
+          )}
+        </Form.List>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,24 @@
+import { WORKSHOP_KINDS, workshopPaths } from '@ringmes/domain';
+import type { PageLoader } from '../../../platform/resource/area-pages.ts';
+
+const tasks = () => import('./task-list.page.tsx');
+const dispatches = () => import('./dispatch.pages.tsx');
+const panel = () => import('./panel.page.tsx');
+const operator = () => import('./operator.pages.tsx');
+
+/** The screens of the four workshops: one set of pages, each told its workshop by its path. */
+export function workshopPages(): Record<string, PageLoader> {
+  const out: Record<string, PageLoader> = {};
+  for (const kind of WORKSHOP_KINDS) {
+    const p = workshopPaths(kind);
+    out[p.task] = () => tasks().then((m) => m.WorkshopTaskListPage);
+    out[p.dispatch] = () => dispatches().then((m) => m.WorkDispatchListPage);
+    out[p.dispatchInfo] = () => dispatches().then((m) => m.DispatchInfoPage);
+    out[p.workshopOperatorTask] = () => dispatches().then((m) => m.WorkshopOperatorTaskPage);
+    out[p.panel] = () => panel().then((m) => m.WorkshopPanelPage);
+    out[p.operatorTask] = () => operator().then((m) => m.OperatorTaskPage);
+    out[p.sheetAdd] = () => operator().then((m) => m.ProcessTaskSheetAddPage);
+    out[p.sheetStart] = () => operator().then((m) => m.ProcessTaskSheetStartPage);
+  }
+  return out;
+}
