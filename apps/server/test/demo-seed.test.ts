@@ -143,6 +143,34 @@ describe('demo data', () => {
     expect(page.body.result.total).toBeGreaterThan(0);
   });
 
+  it('has one outsourcing order out for heat treatment: sent in full, partly back, agreeing with its documents', async () => {
+    const r = await sql<Record<string, any>>`
+      SELECT o.doc_no, o.status, to_char(o.order_date, 'YYYYMMDD') AS order_date, p.name AS process,
+             l.base_quantity, l.sent_quantity, l.received_quantity, l.sent_weight,
+             (SELECT COALESCE(sum(ol.base_quantity), 0) FROM stock_outbound_line ol JOIN stock_outbound d ON d.id = ol.stock_outbound_id
+               WHERE ol.source_line_id = l.id AND d.outsourcing_order_id = o.id AND d.status = 'posted' AND d.type = 'outsourcing') AS sent_docs,
+             (SELECT COALESCE(sum(il.base_quantity), 0) FROM stock_inbound_line il JOIN stock_inbound d ON d.id = il.stock_inbound_id
+               WHERE il.source_line_id = l.id AND d.outsourcing_order_id = o.id AND d.status = 'posted') AS received_docs
+        FROM outsourcing_order o JOIN outsourcing_order_line l ON l.outsourcing_order_id = o.id
+        JOIN process p ON p.id = o.process_id`.execute(t.database.db);
+    expect(r.rows.length).toBeGreaterThan(0);
+    for (const x of r.rows) {
+      expect(x).toMatchObject({ status: 'partly-received', process: '热处理' });
+      expect(x.docNo.slice(2, 10)).toBe(x.orderDate);
+      expect(Number(x.sentQuantity)).toBe(Number(x.baseQuantity));
+      expect(Number(x.receivedQuantity)).toBeGreaterThan(0);
+      expect(Number(x.receivedQuantity)).toBeLessThan(Number(x.sentQuantity));
+      expect(Number(x.sentWeight)).toBeGreaterThan(0);
+      expect([Number(x.sentDocs), Number(x.receivedDocs)]).toEqual([
+        Number(x.sentQuantity),
+        Number(x.receivedQuantity),
+      ]);
+    }
+    const buyer = await t.login('buy01', 'demo123');
+    const page = await t.call('GET', '/api/v1/outsourcing-order/page', { token: buyer });
+    expect(page.body.result.total).toBe(1);
+  });
+
   it('has stock-up orders drafted, approved and closed, numbered by their dates', async () => {
     const r = await sql<{ status: string; docNo: string; orderDate: string }>`
       SELECT status, doc_no, to_char(order_date, 'YYYYMMDD') AS order_date FROM stock_up_order`.execute(

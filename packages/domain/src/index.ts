@@ -6,6 +6,7 @@ export * from './production/flow-card.resource.ts';
 export * from './production/production-order.resource.ts';
 export * from './production/workshop-task.resource.ts';
 export * from './production/workshops.ts';
+export * from './purchase/outsourcing-order.resource.ts';
 export * from './purchase/purchase-order.resource.ts';
 export * from './purchase/purchase-requisition.resource.ts';
 export * from './resource/ddl.ts';

@@ -1,4 +1,5 @@
 import {
+  outsourcingOrderResource,
   purchaseOrderResource,
   purchaseRequisitionResource,
   stockInboundResource,
@@ -6,6 +7,7 @@ import {
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { outsourcingOrderHooks, outsourcingOrderTransitions } from '../modules/purchase/outsourcing-order.ts';
 import { purchaseOrderHooks, purchaseOrderTransitions } from '../modules/purchase/purchase-order.ts';
 import { requisitionHooks, requisitionTransitions, toOrders } from '../modules/purchase/requisition.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
@@ -210,4 +212,103 @@ export async function seedDemoRequisitions(db: Db, user: AuthUser): Promise<void
       await runTransition(db, user, purchaseRequisitionResource, 'close', id, { reason: '客户取消试制' });
     }
   }
+}
+
+/**
+ * One 委外订单 out for heat treatment (热处理) at the heat-treatment supplier, three weeks old: the
+ * turned rings went out on a 委外发料出库 and about 60% came back on a 委外入库 into the
+ * semi-finished store's 热处理返回待检区; the rest is still at the supplier.
+ */
+export async function seedDemoOutsourcing(db: Db, user: AuthUser): Promise<void> {
+  const process = await db.selectFrom('process').select('id').where('name', '=', '热处理').executeTakeFirst();
+  const supplier =
+    (await db
+      .selectFrom('supplier as s')
+      .innerJoin('supplierClassify as c', 'c.id', 's.classifyId')
+      .select('s.id')
+      .where('c.name', '=', '热处理外协')
+      .orderBy('s.id')
+      .executeTakeFirst()) ?? (await db.selectFrom('supplier').select('id').orderBy('id').executeTakeFirst());
+  const store = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH-SF').executeTakeFirst();
+  if (!process || !supplier || !store) return;
+  // Rings with qualified stock in the semi-finished store, sent out in round tens.
+  const rings = (
+    await sql<{ materialId: number; quantity: string }>`
+    SELECT b.material_id, sum(b.quantity)::text AS quantity FROM stock_balance b
+     WHERE b.warehouse_id = ${store.id} AND b.quality_status = 'qualified'
+     GROUP BY b.material_id HAVING sum(b.quantity) >= 20 ORDER BY b.material_id LIMIT 2`.execute(db)
+  ).rows;
+  if (!rings.length) return;
+  const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+  const send = rings.map((r) => Decimal.min(new Decimal(r.quantity), 400).div(10).floor().times(10));
+  const id = await createRecord(
+    { db, user, def: outsourcingOrderResource },
+    {
+      supplierId: supplier.id,
+      processId: process.id,
+      orderDate: day(-21),
+      deliveryDate: day(-7),
+      remark: '车加工套圈委外淬火+回火，返回检验硬度 HRC 60–64',
+      lines: rings.map((r, k) => ({
+        materialId: r.materialId,
+        quantity: send[k].toString(),
+        unitPrice: '0.85',
+      })),
+    },
+    outsourcingOrderHooks,
+  );
+  await sql`UPDATE outsourcing_order SET created_at = ${dayInstant(day(-21))}, updated_at = ${dayInstant(day(-21))}
+             WHERE id = ${id}`.execute(db);
+  await runTransition(
+    db,
+    user,
+    outsourcingOrderResource,
+    'approve',
+    id,
+    {},
+    outsourcingOrderTransitions.approve,
+  );
+  const lines = (await db
+    .selectFrom('outsourcingOrderLine')
+    .select(['id', 'materialId', 'baseQuantity'])
+    .where('outsourcingOrderId', '=', id)
+    .orderBy('lineNo')
+    .execute()) as any[];
+  const out = await createRecord(
+    { db, user, def: stockOutboundResource },
+    {
+      type: 'outsourcing',
+      warehouseId: store.id,
+      bizDate: day(-19),
+      outsourcingOrderId: id,
+      remark: '送常州热处理',
+      lines: lines.map((l) => ({ materialId: l.materialId, quantity: l.baseQuantity, sourceLineId: l.id })),
+    },
+    DOC_HOOKS['stock-outbound'],
+  );
+  await postDocumentByName(db, 'stock-outbound', out, user);
+  const returnArea = await db
+    .selectFrom('shelfLocation')
+    .select('id')
+    .where('warehouseId', '=', store.id)
+    .where('code', '=', 'SF-Q01')
+    .executeTakeFirst();
+  const back = await createRecord(
+    { db, user, def: stockInboundResource },
+    {
+      type: 'outsourced',
+      warehouseId: store.id,
+      bizDate: day(-9),
+      outsourcingOrderId: id,
+      remark: '第一批热处理件返回',
+      lines: lines.map((l) => ({
+        materialId: l.materialId,
+        quantity: new Decimal(l.baseQuantity).times(0.6).floor().toString(),
+        sourceLineId: l.id,
+        locationId: returnArea?.id,
+      })),
+    },
+    DOC_HOOKS['stock-inbound'],
+  );
+  await postDocumentByName(db, 'stock-inbound', back, user);
 }

@@ -276,19 +276,10 @@ const PURCHASE_RETURN = `${PURCHASE}/purchase-rejected`;
 const OUTSOURCING = `${PURCHASE}/outsourcing-manage`;
 const OUTSOURCING_RETURN = `${PURCHASE}/outsourcing-rejected`;
 const PURCHASE_STATS = `${PURCHASE_ORDER}/statisticalStatement`;
-const ORDER_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'approve', 'close', 'export'];
-const RETURN_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'approve', 'export'];
+const ORDER_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'approve', 'unapprove', 'close', 'export'];
 
 const purchase = dir('采购管理', PURCHASE, 'ShoppingOutlined', [
-  list('采购订单', PURCHASE_ORDER, 'purchase:order', [
-    'add',
-    'edit',
-    'delete',
-    'approve',
-    'unapprove',
-    'close',
-    'export',
-  ]),
+  list('采购订单', PURCHASE_ORDER, 'purchase:order', ORDER_ACTIONS),
   hidden('新增采购订单', `${PURCHASE}/purchase-add`, PURCHASE_ORDER),
   hidden('编辑采购订单', `${PURCHASE}/purchase-edit`, PURCHASE_ORDER),
   hidden('采购订单详情', `${PURCHASE}/purchase-detail`, PURCHASE_ORDER),
@@ -302,7 +293,8 @@ const purchase = dir('采购管理', PURCHASE, 'ShoppingOutlined', [
   hidden('委外订单详情', `${OUTSOURCING}-info`, OUTSOURCING),
   hidden('新增委外订单', `${PURCHASE}/outsourcing-add`, OUTSOURCING),
   hidden('编辑委外订单', `${PURCHASE}/outsourcing-edit`, OUTSOURCING),
-  list('委外退货', OUTSOURCING_RETURN, 'purchase:outsourcingReturn', RETURN_ACTIONS),
+  // The buyer drafts 委外退货出库 against received outsourcing orders; the warehouse posts them.
+  list('委外退货', OUTSOURCING_RETURN, 'purchase:outsourcingReturn', ['add', 'edit', 'delete', 'export']),
   hidden('新增委外退货', `${OUTSOURCING_RETURN}-add`, OUTSOURCING_RETURN),
   hidden('编辑委外退货', `${OUTSOURCING_RETURN}-edit`, OUTSOURCING_RETURN),
   hidden('委外退货详情', `${OUTSOURCING_RETURN}-detail`, OUTSOURCING_RETURN),

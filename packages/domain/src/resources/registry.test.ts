@@ -143,6 +143,7 @@ describe('resource registry', () => {
       'customer',
       'equipment',
       'material-info',
+      'outsourcing-order',
       'production-order',
       'purchase-order',
       'purchase-requisition',

@@ -8,6 +8,7 @@ import {
 import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
 import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
+import { outsourcingOrderResource } from '../purchase/outsourcing-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
@@ -61,6 +62,7 @@ export const RESOURCES: ResourceDef[] = [
   flowCardResource,
   // 采购管理
   purchaseOrderResource,
+  outsourcingOrderResource,
   // 工厂信息 › 工厂建模
   workshopResource,
   productionLineResource,

@@ -27,6 +27,7 @@ export const OUTBOUND_TYPES: EnumOption[] = [
   { value: 'outsourcing', label: '委外发料出库' },
   { value: 'sales', label: '销售出库' },
   { value: 'purchase-return', label: '采购退货出库' },
+  { value: 'outsourcing-return', label: '委外退货出库' },
   { value: 'other', label: '其他出库' },
 ];
 
@@ -175,6 +176,15 @@ export const stockInboundResource: ResourceDef = {
       help: '采购入库：所收货的采购订单；过账后累计订单的已入库数量',
     },
     {
+      name: 'outsourcingOrderId',
+      label: '委外订单',
+      kind: 'ref',
+      ref: 'outsourcing-order',
+      filter: 'eq',
+      list: false,
+      help: '委外入库：收回加工件的委外订单；过账后累计订单的已收回数量和重量',
+    },
+    {
       name: 'customerId',
       label: '客户',
       kind: 'ref',
@@ -230,6 +240,8 @@ export const stockOutboundResource: ResourceDef = {
       sales: 'warehouse:salesOutbound',
       // 采购退货 (/purchase/purchase-rejected) is the buyer's view of the same documents.
       'purchase-return': ['warehouse:purchaseReturnOutbound', 'purchase:return'],
+      // 委外退货 (/purchase/outsourcing-rejected): the 委外发料 keeper posts it, the buyer drafts it.
+      'outsourcing-return': ['warehouse:outsourcingOutbound', 'purchase:outsourcingReturn'],
       other: 'warehouse:otherOutbound',
     },
   },
@@ -267,6 +279,15 @@ export const stockOutboundResource: ResourceDef = {
       filter: 'eq',
       list: false,
       help: '采购退货出库：退回的采购订单；过账后累计订单的已退货数量',
+    },
+    {
+      name: 'outsourcingOrderId',
+      label: '委外订单',
+      kind: 'ref',
+      ref: 'outsourcing-order',
+      filter: 'eq',
+      list: false,
+      help: '委外发料出库 / 委外退货出库：所对应的委外订单；过账后累计订单的已发料（已退货）数量和重量',
     },
     { name: 'customerId', label: '客户', kind: 'ref', ref: 'customer', filter: 'eq', help: '销售出库填写' },
     {

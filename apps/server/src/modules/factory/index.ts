@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { type ResourceHooks, registerResource } from '../../platform/resource/crud.ts';
 import { registerExcel } from '../../platform/resource/excel.ts';
 import { productionOrderHooks, workDispatchHooks } from '../production/index.ts';
-import { purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
+import { outsourcingOrderHooks, purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
 import { saleOrderHooks, stockUpHooks } from '../sales/index.ts';
 import { DOC_HOOKS } from '../warehouse/index.ts';
 import { bomHooks, bomRoutes } from './bom.ts';
@@ -19,6 +19,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   'sale-order': saleOrderHooks,
   'stock-up-order': stockUpHooks,
   'purchase-order': purchaseOrderHooks,
+  'outsourcing-order': outsourcingOrderHooks,
   'purchase-requisition': requisitionHooks,
   'production-order': productionOrderHooks,
   'work-dispatch': workDispatchHooks,

@@ -30,13 +30,13 @@ export async function unitErrors(db: Db, lines: Record<string, any>[]): Promise<
 
 /** How an order prices its lines: its tables, its party and the material's fallback price. */
 export interface OrderPricing {
-  table: 'sale_order' | 'purchase_order';
-  lineTable: 'sale_order_line' | 'purchase_order_line';
-  parentColumn: 'sale_order_id' | 'purchase_order_id';
+  table: 'sale_order' | 'purchase_order' | 'outsourcing_order';
+  lineTable: 'sale_order_line' | 'purchase_order_line' | 'outsourcing_order_line';
+  parentColumn: 'sale_order_id' | 'purchase_order_id' | 'outsourcing_order_id';
   /** The customer or supplier: last prices are this party's. */
   partyColumn: 'customer_id' | 'supplier_id';
-  /** The material's price when the party has none: sale price, or standard cost. */
-  fallbackColumn: 'sale_price' | 'standard_cost';
+  /** The material's price when the party has none: sale price, or standard cost (none for processing fees). */
+  fallbackColumn: 'sale_price' | 'standard_cost' | null;
   /** Said when a line has neither. */
   noPrice: string;
 }
@@ -59,7 +59,7 @@ export async function priceOrder(db: Db, p: OrderPricing, id: number) {
              CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
                   ELSE (SELECT c.factor FROM material_unit_conversion c
                         WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END AS factor,
-             ${sql.ref(`m.${p.fallbackColumn}`)} AS fallback_price, o.tax_rate, o.delivery_date
+             ${p.fallbackColumn ? sql.ref(`m.${p.fallbackColumn}`) : sql`NULL::numeric`} AS fallback_price, o.tax_rate, o.delivery_date
         FROM ${lt} l JOIN ${t} o ON o.id = ${parent('l')} JOIN material m ON m.id = l.material_id
        WHERE ${parent('l')} = ${id}
     ), priced AS (
@@ -106,7 +106,7 @@ export async function validateOrder(db: Db, data: Record<string, any>) {
 /** 反审核 guard: refused (409) while a stock document (not reversed) names the order in `column`. */
 export async function assertNoStockDocuments(
   db: Db,
-  column: 'sale_order_id' | 'purchase_order_id',
+  column: 'sale_order_id' | 'purchase_order_id' | 'outsourcing_order_id',
   id: number,
 ) {
   const c = sql.ref(column);

@@ -1,15 +1,14 @@
-import { purchaseOrderResource } from '@ringmes/domain';
+import { outsourcingOrderResource, purchaseOrderResource } from '@ringmes/domain';
 import { createElement } from 'react';
 import type { PageProps } from '../../app/page-registry.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
-import { PURCHASE_RETURN, typePaths } from '../warehouse/warehouse.api.ts';
+import { type DocKind, OUTSOURCING_RETURN, PURCHASE_RETURN, typePaths } from '../warehouse/warehouse.api.ts';
 
-/** 采购管理: the purchase order's screens from the kit (its list adds 从请购单生成), lifecycle buttons included. */
-/** 采购退货: the 采购退货出库 pages of the warehouse, under 采购管理 with the buyer's permissions. */
-function purchaseReturnPages(): Record<string, PageLoader> {
+/** 采购退货 / 委外退货: the warehouse's pages of one outbound type, under 采购管理 with the buyer's permissions. */
+function returnPages(kind: DocKind): Record<string, PageLoader> {
   const docs = () => import('../warehouse/stock-doc.pages.tsx');
-  const p = typePaths(PURCHASE_RETURN, 'purchase-return');
+  const p = typePaths(kind, kind.types[0].value);
   return {
     [p.list]: () => docs().then((m) => m.StockDocListPage),
     [p.add]: () => docs().then((m) => m.StockDocFormPage),
@@ -18,6 +17,7 @@ function purchaseReturnPages(): Record<string, PageLoader> {
   };
 }
 
+/** 采购管理: the purchase order's screens from the kit (its list adds 从请购单生成), lifecycle buttons included. */
 export const PURCHASE_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(purchaseOrderResource, {
     list: () => import('./purchase-order-list.page.tsx').then((m) => m.PurchaseOrderListPage),
@@ -26,7 +26,12 @@ export const PURCHASE_PAGES: Record<string, PageLoader> = {
     import('../orders/order-report.page.tsx').then(
       (m) => (props: PageProps) => createElement(m.OrderReportPage, { ...props, spec: m.PURCHASE_REPORT }),
     ),
-  ...purchaseReturnPages(),
+  ...returnPages(PURCHASE_RETURN),
+  // 委外订单: the kit's list and form; its -info detail adds 发料/收货/退货 and the document trail.
+  ...resourcePageLoaders(outsourcingOrderResource, {
+    detail: () => import('./outsourcing-detail.page.tsx').then((m) => m.OutsourcingDetailPage),
+  }),
+  ...returnPages(OUTSOURCING_RETURN),
   '/purchase/purchase-manage-detail': () =>
     import('./purchase-tracking.page.tsx').then((m) => m.PurchaseTrackingPage),
 };

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
+import { http } from '../../platform/api/client.ts';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
@@ -103,6 +104,54 @@ export function StockDocListPage({ path }: PageProps) {
   );
 }
 
+/** What is open on an outsourcing order line for a document type (base unit): to send, to receive back, returnable. */
+const OUTSOURCING_OPEN: Record<string, (l: Row) => number> = {
+  outsourcing: (l) => Number(l.baseQuantity) - Number(l.sentQuantity),
+  outsourced: (l) => Number(l.sentQuantity) - (Number(l.receivedQuantity) - Number(l.returnedQuantity)),
+  'outsourcing-return': (l) => Number(l.receivedQuantity) - Number(l.returnedQuantity),
+};
+
+/** The 委外订单 of a document; choosing one on a document without lines takes the order's open lines. */
+function OutsourcingOrderSelect({
+  type,
+  id,
+  value,
+  onChange,
+}: {
+  type: string;
+  /** The input id the Form.Item hands down. */
+  id?: string;
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+}) {
+  const form = Form.useFormInstance();
+  return (
+    <RefSelect
+      id={id}
+      field={ref('outsourcingOrderId', '委外订单', 'outsourcing-order')}
+      value={value}
+      onChange={(v) => {
+        onChange?.(v as number | null);
+        const open = OUTSOURCING_OPEN[type];
+        const typed = (form.getFieldValue('lines') ?? []).some((l: Row | undefined) => l?.materialId);
+        if (typeof v !== 'number' || !open || typed) return;
+        void http.get<Row>(`/api/v1/outsourcing-order/info/${v}`).then((order) => {
+          const lines = (order.lines as Row[])
+            .filter((l) => open(l) > 0)
+            .map((l) => ({
+              materialId: l.materialId,
+              materialName: l.materialName,
+              quantity: open(l),
+              sourceLineId: l.id,
+              qualityStatus: 'qualified',
+            }));
+          if (lines.length) form.setFieldsValue({ lines });
+        });
+      }}
+    />
+  );
+}
+
 function header(kind: DocKind, fixedType: string | undefined) {
   return () => (
     <>
@@ -123,7 +172,10 @@ function header(kind: DocKind, fixedType: string | undefined) {
         {({ getFieldValue }) => {
           const t = getFieldValue('type');
           const supplier =
-            kind.key === 'inbound' ? ['purchase', 'outsourced'] : ['outsourcing', 'purchase-return'];
+            kind.key === 'inbound'
+              ? ['purchase', 'outsourced']
+              : ['outsourcing', 'purchase-return', 'outsourcing-return'];
+          const outsourcing = kind.key === 'inbound' ? ['outsourced'] : ['outsourcing', 'outsourcing-return'];
           const customer = kind.key === 'inbound' ? ['sales-return'] : ['sales'];
           return (
             <>
@@ -145,6 +197,15 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   tooltip="按采购订单收货/退货：明细按物料关联订单行，过账时累计订单的已入库（已退货）数量"
                 >
                   <RefSelect field={ref('purchaseOrderId', '采购订单', 'purchase-order')} />
+                </Form.Item>
+              )}
+              {outsourcing.includes(t) && (
+                <Form.Item
+                  name="outsourcingOrderId"
+                  label="委外订单"
+                  tooltip="按委外订单发料/收货/退货：选择订单带出未完成的明细；明细按物料关联订单行，过账时累计订单的已发料（已收回、已退货）数量和重量"
+                >
+                  <OutsourcingOrderSelect type={t} />
                 </Form.Item>
               )}
               {customer.includes(t) && (
@@ -423,6 +484,22 @@ export function StockDocDetailPage({ path }: PageProps) {
               },
             ]
           : []),
+        ...(row.outsourcingOrderId
+          ? [
+              {
+                label: '委外订单',
+                value: (
+                  <a
+                    onClick={() =>
+                      openResourcePage('/purchase/outsourcing-manage-info', row.outsourcingOrderId)
+                    }
+                  >
+                    {row.outsourcingOrderName ?? row.sourceNo}
+                  </a>
+                ),
+              },
+            ]
+          : []),
         row.saleOrderId
           ? {
               label: '销售订单',
@@ -432,7 +509,10 @@ export function StockDocDetailPage({ path }: PageProps) {
                 </a>
               ),
             }
-          : { label: '来源单号', value: row.purchaseOrderId ? undefined : row.sourceNo },
+          : {
+              label: '来源单号',
+              value: row.purchaseOrderId || row.outsourcingOrderId ? undefined : row.sourceNo,
+            },
         { label: '过账时间', value: row.postedAt },
         { label: '过账人', value: row.postedByName },
         ...(row.reversedAt

@@ -77,6 +77,18 @@ export const PURCHASE_RETURN: DocKind = {
   view: true,
 };
 
+/** 委外退货 (/purchase/outsourcing-rejected): the pages of the 委外退货出库 documents. */
+export const OUTSOURCING_RETURN: DocKind = {
+  ...OUTBOUND,
+  listPath: '/purchase/outsourcing-rejected',
+  types: OUTBOUND_TYPES.filter((t) => t.value === 'outsourcing-return'),
+  segments: { 'outsourcing-return': '' },
+  view: true,
+};
+
+/** Views of one type (another module's pages); a type without a page of its own kind opens its view. */
+const VIEWS: DocKind[] = [PURCHASE_RETURN, OUTSOURCING_RETURN];
+
 export const TRANSFER_PATHS = {
   list: `${WL}/warehouse-allot`,
   panel: `${WL}/warehouse-allot-panel`,
@@ -94,14 +106,19 @@ export const ALERT_PATH = '/finance-department/inventory-alert';
 export { QUALIFIED_ONLY_OUTBOUND, stockTransferResource, stocktakeResource };
 
 /** The per-type pages of a document kind (list, add, edit, detail) for a type value. */
-export function typePaths(kind: DocKind, type: string) {
+export function typePaths(kind: DocKind, type: string): Record<'list' | 'add' | 'edit' | 'detail', string> {
+  const view =
+    !kind.view && !kind.segments[type] && VIEWS.find((v) => v.key === kind.key && type in v.segments);
+  if (view) return typePaths(view, type);
   const base = kind.view ? kind.listPath : `${kind.listPath}/${kind.segments[type] ?? kind.segments.other}`;
   return { list: base, add: `${base}-add`, edit: `${base}-edit`, detail: `${base}-detail` };
 }
 
 /** Which kind and type a menu path belongs to (`…/purchase-warehousing-edit` → inbound, purchase). */
 export function kindOfPath(path: string): { kind: DocKind; type?: string } | undefined {
-  if (path.startsWith(PURCHASE_RETURN.listPath)) return { kind: PURCHASE_RETURN, type: 'purchase-return' };
+  for (const view of VIEWS) {
+    if (path.startsWith(view.listPath)) return { kind: view, type: view.types[0].value };
+  }
   for (const kind of [INBOUND, OUTBOUND]) {
     if (path === kind.listPath) return { kind };
     for (const [type, segment] of Object.entries(kind.segments)) {

@@ -7,7 +7,8 @@ import type { PageLoader } from './area-pages.ts';
  * Where a resource's screens live. The list path is the definition's `route`; the add, edit and
  * detail pages are its hidden siblings in the menu tree (activeMenu = the list path). A resource
  * without an edit page is edited in a modal on its list, one without a detail page shows details
- * in a drawer. `-info` pages (设备信息) are the form for both adding and editing.
+ * in a drawer. `-info` pages (设备信息) are the form for both adding and editing, unless the
+ * resource has -add and -edit pages: then `-info` is its detail (委外订单详情).
  */
 export interface ResourceRoutes {
   list: string;
@@ -31,12 +32,14 @@ export function resourceRoutes(def: ResourceDef): ResourceRoutes {
   const pages = hiddenPagesOf(def.route).map((n) => n.path as string);
   const ending = (suffix: string) => pages.find((p) => p.endsWith(suffix));
   const info = ending('-info');
+  const add = ending('-add');
   const edit = ending('-edit') ?? info;
   const routes: ResourceRoutes = {
     list: def.route,
-    add: ending('-add') ?? info,
+    add: add ?? info,
     edit,
-    detail: ending('-detail'),
+    // With pages of its own to add and edit, an `-info` page is the detail (委外订单详情).
+    detail: ending('-detail') ?? (add && ending('-edit') ? info : undefined),
     formOnPage: Boolean(edit),
   };
   cache.set(def.name, routes);
