@@ -5,9 +5,11 @@ import { productionOrderRoutes } from './production-order.ts';
 import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
 import { requirementRoutes } from './requirements.ts';
 import { subOrderRoutes } from './sub-orders.ts';
+import { workReportRoutes } from './work-report.ts';
 import { workshopTaskRoutes } from './workshop-task.ts';
 
 export { assertNoProductionOrders, productionOrderHooks } from './production-order.ts';
+export { workReportHooks } from './work-report.ts';
 export { workDispatchHooks } from './workshop-task.ts';
 
 /**
@@ -20,5 +22,6 @@ export function productionRoutes(app: App) {
   productionOrderDispatchRoutes(app);
   subOrderRoutes(app);
   workshopTaskRoutes(app);
+  workReportRoutes(app);
   flowCardRoutes(app);
 }
