@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import { auditInsert } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError } from '../../platform/errors.ts';
@@ -400,6 +401,16 @@ export function workReportRoutes(app: App) {
   registerLifecycle(app, workReportResource, workReportTransitions);
   route(app, {
     method: 'POST',
+    url: '/api/v1/flow-card/outsource/:id',
+    permission: 'production:outsourcing:edit',
+    alsoAllowedBy: ['production:order:dispatch'],
+    params: idParams,
+    body: outsourceBody,
+    handler: ({ params, body, user, req, app: { db } }) =>
+      db.transaction().execute((trx) => outsourceStep(trx, user, params.id, body, req.id)),
+  });
+  route(app, {
+    method: 'POST',
     url: '/api/v1/work-dispatch/report/:id',
     ...gate(workDispatchResource, 'report'),
     params: idParams,
@@ -407,4 +418,89 @@ export function workReportRoutes(app: App) {
     handler: ({ params, body, user, req, app: { db } }) =>
       db.transaction().execute((trx) => quickReport(trx, user, params.id, body, req.id)),
   });
+}
+
+// ------------------------------------------------------------------ 委外工序 on the card
+
+export const outsourceBody = z.strictObject({
+  action: z.enum(['send', 'return', 'reconcile'], { error: '操作只能是：发出、收回、差异核销' }),
+  quantity: fieldSchema({ name: 'quantity', label: '数量', kind: 'quantity', min: 0.0001 }).optional(),
+  weight: fieldSchema({ name: 'weight', label: '重量(kg)', kind: 'decimal', scale: 3, min: 0 }).optional(),
+  supplierId: z.coerce.number().int().positive().optional(),
+  hardnessHrc: fieldSchema({
+    name: 'hardnessHrc',
+    label: '硬度(HRC)',
+    kind: 'decimal',
+    scale: 1,
+    min: 0,
+    max: 100,
+  }).optional(),
+});
+
+/**
+ * An outsourced step (热处理) on a card, at the card's current step: 发出 the pieces that arrived
+ * (quantity, weight, supplier), 收回 what comes back (with the hardness found), the returned pieces
+ * arriving at the next step, and 差异核销: what was sent and never came back is written off as
+ * 料废, so the card can move on.
+ */
+export async function outsourceStep(
+  db: Db,
+  user: AuthUser,
+  cardId: number,
+  body: z.infer<typeof outsourceBody>,
+  requestId?: string,
+) {
+  const { card, step } = await lockCardStep(db, cardId);
+  if (!step.outsourced) throw conflict(`流转卡 ${card.docNo} 当前第 ${step.seq} 道工序不是委外工序`);
+  const sent = new Decimal(step.sentQuantity ?? 0);
+  const back = new Decimal(step.returnedQuantity ?? 0);
+  const q = new Decimal((body.quantity as string | undefined) ?? 0);
+  if (body.action !== 'reconcile' && q.lte(0)) throw fieldError('quantity', '请填写数量');
+  if (body.action === 'send') {
+    if (!body.supplierId && !step.supplierId) throw fieldError('supplierId', '请选择委外供应商');
+    if (sent.plus(q).gt(step.inputQuantity)) {
+      throw conflict(
+        `流转卡 ${card.docNo} 本工序到达 ${qty(step.inputQuantity)}，已发出 ${qty(sent)}，最多还可发出 ${qty(new Decimal(step.inputQuantity).minus(sent))}`,
+      );
+    }
+    await sql`
+      UPDATE flow_card_step SET sent_quantity = ${sent.plus(q).toString()}::numeric,
+             sent_weight = COALESCE(sent_weight, 0) + ${(body.weight as string | undefined) ?? '0'}::numeric,
+             supplier_id = COALESCE(${body.supplierId ?? null}, supplier_id), in_time = COALESCE(in_time, now())
+       WHERE id = ${step.id}`.execute(db);
+  } else {
+    const out = sent.minus(back).minus(step.materialScrapQuantity);
+    const take = body.action === 'return' ? q : out;
+    if (body.action === 'return' && q.gt(out)) {
+      throw conflict(`流转卡 ${card.docNo} 在外 ${qty(out)}，不能收回 ${qty(q)}`);
+    }
+    if (body.action === 'reconcile' && out.lte(0)) throw conflict(`流转卡 ${card.docNo} 没有在外未回的数量`);
+    await sql`
+      UPDATE flow_card_step SET
+             returned_quantity = COALESCE(returned_quantity, 0) + ${body.action === 'return' ? take.toString() : '0'}::numeric,
+             good_quantity = good_quantity + ${body.action === 'return' ? take.toString() : '0'}::numeric,
+             material_scrap_quantity = material_scrap_quantity + ${body.action === 'reconcile' ? take.toString() : '0'}::numeric,
+             hardness_hrc = COALESCE(${(body.hardnessHrc as string | undefined) ?? null}::numeric, hardness_hrc),
+             out_time = now()
+       WHERE id = ${step.id}`.execute(db);
+    if (body.action === 'return') {
+      const next = await nextStep(db, cardId, step.seq);
+      if (next) {
+        await sql`UPDATE flow_card_step SET input_quantity = input_quantity + ${take.toString()}::numeric
+                   WHERE id = ${next.id}`.execute(db);
+      }
+    }
+  }
+  await settleCard(db, cardId);
+  await auditInsert(
+    user,
+    {
+      entity: 'flow-card',
+      entityId: cardId,
+      action: `outsource-${body.action}`,
+      after: { seq: step.seq, ...body },
+    },
+    requestId,
+  ).execute(db);
+  return { id: cardId, docNo: card.docNo, seq: step.seq };
 }
