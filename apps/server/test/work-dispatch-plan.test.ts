@@ -247,7 +247,7 @@ describe('改派: dragging a bar re-dispatches under the dispatch rules', () => 
     expect((await put('/api/v1/work-dispatch/plan/99999999', body)).status).toBe(404);
     const bad = await put(`/api/v1/work-dispatch/plan/${g.id}`, { workDate: '2026-02-30', shift: 'dusk' });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: any) => e.field)).toEqual(
+    expect((bad.body.errors ?? []).map((e: any) => e.field)).toEqual(
       expect.arrayContaining(['workDate', 'shift', 'version']),
     );
     const extra = await put(`/api/v1/work-dispatch/plan/${g.id}`, { ...body, quantity: 1 });
