@@ -108,4 +108,10 @@ test('车加工排产计划: bars per machine, load per shift, drag a 已派工 
   await expect
     .poll(async () => (await admin.get<Row>(`/api/v1/work-dispatch/info/${bar.id}`)).shift)
     .toBe(bar.shift);
+
+  // Per operator: the dispatch's operator has a row with the bar.
+  await view.getByText('按操作工').click();
+  await expect(
+    view.getByTestId(`plan-row-${bar.operatorId}`).getByTestId(`plan-bar-${bar.docNo}`),
+  ).toBeVisible();
 });

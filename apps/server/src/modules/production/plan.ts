@@ -182,7 +182,7 @@ export async function readPlan(db: Db, q: PlanQuery) {
 async function overloadWarnings(db: Db, id: number): Promise<string[]> {
   const r = await sql<Record<string, any>>`
     SELECT x.equipment_id, x.operator_id, to_char(x.work_date, 'YYYY-MM-DD') AS work_date, x.shift,
-           e.name AS equipment_name, u.first_name AS operator_name,
+           e.code AS equipment_code, e.name AS equipment_name, u.first_name AS operator_name,
            (SELECT sum(y.planned_minutes) FROM work_dispatch y WHERE y.status <> 'closed'
                AND y.equipment_id = x.equipment_id AND y.work_date = x.work_date AND y.shift = x.shift)::text AS equipment_load,
            (SELECT sum(y.planned_minutes) FROM work_dispatch y WHERE y.status <> 'closed'
@@ -199,7 +199,7 @@ async function overloadWarnings(db: Db, id: number): Promise<string[]> {
       out.push(`${who} ${when} 负荷 ${new Decimal(minutes).toString()} 分钟，超过班次 ${SHIFT_MINUTES} 分钟`);
     }
   };
-  if (x.equipmentId != null) check(`设备 ${x.equipmentName}`, x.equipmentLoad);
+  if (x.equipmentId != null) check(`设备 ${x.equipmentCode} ${x.equipmentName}`, x.equipmentLoad);
   check(`操作工 ${x.operatorName}`, x.operatorLoad);
   return out;
 }
