@@ -6,6 +6,7 @@ const dispatches = () => import('./dispatch.pages.tsx');
 const panel = () => import('./panel.page.tsx');
 const operator = () => import('./operator.pages.tsx');
 const reports = () => import('./report.pages.tsx');
+const plan = () => import('./plan.page.tsx');
 
 /** The screens of the four workshops: one set of pages, each told its workshop by its path. */
 export function workshopPages(): Record<string, PageLoader> {
@@ -17,6 +18,7 @@ export function workshopPages(): Record<string, PageLoader> {
     out[p.dispatchInfo] = () => dispatches().then((m) => m.DispatchInfoPage);
     out[p.workshopOperatorTask] = () => dispatches().then((m) => m.WorkshopOperatorTaskPage);
     out[p.panel] = () => panel().then((m) => m.WorkshopPanelPage);
+    out[p.plan] = () => plan().then((m) => m.WorkshopPlanPage);
     out[p.operatorTask] = () => operator().then((m) => m.OperatorTaskPage);
     out[p.sheetAdd] = () => operator().then((m) => m.ProcessTaskSheetAddPage);
     out[p.sheetStart] = () => operator().then((m) => m.ProcessTaskSheetStartPage);
