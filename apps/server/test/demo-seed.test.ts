@@ -10,7 +10,7 @@ let token: string;
 beforeAll(async () => {
   t = await createTestApp({}, 'demo');
   token = await t.login();
-}, 120_000);
+}, 300_000);
 afterAll(() => t.close());
 
 describe('demo data', () => {

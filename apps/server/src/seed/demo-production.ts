@@ -215,12 +215,10 @@ function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Batches of about a dozen cards an order (a bearing order of 2,000 → 200 a card). */
+/** Batches of about three cards an order (a bearing order of 2,000 → 1,000 a card). */
 function batchOf(quantity: string): number {
   const q = new Decimal(quantity);
-  return (
-    [20, 50, 100, 200, 500, 1000, 2000, 5000].find((b) => q.div(b).lte(12)) ?? q.div(12).ceil().toNumber()
-  );
+  return [20, 50, 100, 200, 500, 1000, 2000, 5000].find((b) => q.div(b).lte(3)) ?? q.div(3).ceil().toNumber();
 }
 
 let heat = 0;
@@ -255,17 +253,25 @@ export async function seedDemoFlowCards(db: Db, user: AuthUser): Promise<void> {
   const by: AuthUser = planner
     ? { ...user, id: planner.id, userName: 'plan01', firstName: planner.firstName, deptId: planner.deptId }
     : user;
-  const r = await sql<{ id: number; quantity: string }>`
-    SELECT c.id, c.quantity::text AS quantity FROM flow_card c
-     WHERE c.production_order_id = (
+  // Open cards of released orders not started yet, two orders' worth: split two of the first,
+  // merge two of the second.
+  const r = await sql<{ id: number; quantity: string; orderId: number }>`
+    SELECT c.id, c.quantity::text AS quantity, c.production_order_id AS order_id FROM flow_card c
+     WHERE c.status = 'open' AND c.production_order_id IN (
              SELECT o.id FROM production_order o WHERE o.status = 'released'
-                AND (SELECT count(*) FROM flow_card x WHERE x.production_order_id = o.id AND x.status = 'open') >= 4
+                AND (SELECT count(*) FROM flow_card x WHERE x.production_order_id = o.id AND x.status = 'open') >= 2
                 AND NOT EXISTS (SELECT 1 FROM flow_card_step s JOIN flow_card x ON x.id = s.flow_card_id
                                  WHERE x.production_order_id = o.id AND (s.in_time IS NOT NULL OR s.good_quantity > 0))
-              ORDER BY o.released_at DESC, o.id LIMIT 1)
-     ORDER BY c.id LIMIT 4`.execute(db);
-  if (r.rows.length < 4) return;
-  const [a, b, c, d] = r.rows.map((x) => ({ id: Number(x.id), quantity: x.quantity }));
+              ORDER BY o.released_at DESC, o.id LIMIT 2)
+     ORDER BY c.production_order_id, c.id`.execute(db);
+  const orders = [...new Set(r.rows.map((x) => Number(x.orderId)))];
+  if (orders.length < 2) return;
+  const of = (orderId: number) =>
+    r.rows
+      .filter((x) => Number(x.orderId) === orderId)
+      .map((x) => ({ id: Number(x.id), quantity: x.quantity }));
+  const [a, b] = of(orders[0]);
+  const [c, d] = of(orders[1]);
   const part = (quantity: string, share: number) => {
     const first = new Decimal(quantity).times(share).floor();
     return [first.toString(), new Decimal(quantity).minus(first).toString()];

@@ -7,6 +7,7 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
+import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
@@ -139,30 +140,6 @@ export async function seedDemoStock(db: Db, adminId: number): Promise<void> {
     }
   }
 
-  // A rush shipment leaves one finished bearing below its safety minimum, so 库存预警 and the
-  // keepers' messages have something to show.
-  const rush = finished.find((m) => m.safetyStockMin);
-  if (fgWh && rush && customers.length) {
-    const onHand = await db
-      .selectFrom('stockBalance')
-      .select((eb) => eb.fn.sum<string>('quantity').as('q'))
-      .where('materialId', '=', rush.id)
-      .where('warehouseId', '=', fgWh)
-      .executeTakeFirst();
-    const quantity = new Decimal(onHand?.q ?? 0).minus(new Decimal(rush.safetyStockMin).div(2).floor());
-    if (quantity.gt(0)) {
-      await post(stockOutboundResource, {
-        type: 'sales',
-        warehouseId: fgWh,
-        bizDate: day(-1),
-        customerId: customers[0],
-        sourceNo: `XS${day(-1).replaceAll('-', '')}-018`,
-        remark: '大客户紧急发货',
-        lines: [{ materialId: rush.id, quantity: quantity.toString() }],
-      });
-    }
-  }
-
   const semi = materials.filter((m) => m.warehouseCode === 'WH-SF');
   const sfWh = warehouses.get('WH-SF');
   const axWh = warehouses.get('WH-AX');
@@ -236,4 +213,41 @@ export async function stampStockDocuments(db: Db): Promise<void> {
                 FROM ${sql.table(table)} d
                WHERE l.doc_no = d.doc_no AND d.posted_at IS NOT NULL`.execute(db);
   }
+}
+
+/**
+ * A rush shipment, after the demo's production has received its bearings, leaves one finished
+ * bearing below its safety minimum, so 库存预警 and the keepers' messages have something to show.
+ */
+export async function seedRushShipment(db: Db, user: AuthUser): Promise<void> {
+  const r = await sql<{ id: number; min: string; warehouseId: number; q: string }>`
+    SELECT m.id, m.safety_stock_min::text AS min, s.warehouse_id, sum(s.quantity)::text AS q
+      FROM material m JOIN stock_balance s ON s.material_id = m.id JOIN warehouse w ON w.id = s.warehouse_id
+     WHERE m.code LIKE 'FG-%' AND m.safety_stock_min > 0 AND w.type = 'finished' AND s.quality_status = 'qualified'
+     GROUP BY m.id, m.code, m.safety_stock_min, s.warehouse_id
+    HAVING sum(s.quantity) > m.safety_stock_min
+     ORDER BY m.code DESC LIMIT 1`.execute(db);
+  const customer = await sql<{ id: number }>`SELECT id FROM customer ORDER BY id LIMIT 1`.execute(db);
+  const rush = r.rows[0];
+  if (!rush || !customer.rows[0]) return;
+  const yesterday = businessDay(new Date(Date.now() - 86_400_000));
+  const id = await createRecord(
+    { db, user, def: stockOutboundResource },
+    {
+      type: 'sales',
+      warehouseId: Number(rush.warehouseId),
+      bizDate: yesterday,
+      customerId: Number(customer.rows[0].id),
+      sourceNo: `XS${yesterday.replaceAll('-', '')}-018`,
+      remark: '大客户紧急发货',
+      lines: [
+        {
+          materialId: Number(rush.id),
+          quantity: new Decimal(rush.q).minus(new Decimal(rush.min).div(2).floor()).toString(),
+        },
+      ],
+    },
+    DOC_HOOKS['stock-outbound'],
+  );
+  await postDocumentByName(db, 'stock-outbound', id, user);
 }

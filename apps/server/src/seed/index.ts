@@ -7,7 +7,7 @@ import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
-import { seedDemoStock, stampStockDocuments } from './demo-stock.ts';
+import { seedDemoStock, seedRushShipment, stampStockDocuments } from './demo-stock.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
 
@@ -245,6 +245,7 @@ export async function seed(
       await seedDemoProduction(trx, seedUser(admin.id));
       await seedDemoFlowCards(trx, seedUser(admin.id));
       await seedDemoOutsourcing(trx, seedUser(admin.id));
+      await seedRushShipment(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
     await step(6, '设备报修、保养与点检', () => seedDemoEquipment(trx, seedUser(admin.id)));
