@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Api, activePage, expect, rows, signedIn, test, toast, unique } from './support.ts';
+import { Api, activePage, expect, rows, shot, signedIn, test, toast, unique } from './support.ts';
 
 test.describe('system settings and third-party apps', () => {
   let api: Api;
@@ -23,6 +23,7 @@ test.describe('system settings and third-party apps', () => {
 
     const secretBox = page.getByTestId('app-secret');
     await expect(secretBox).toBeVisible();
+    await shot(page, 'three-app-secret');
     const appKey = (await page.getByTestId('app-key-value').innerText()).trim();
     const secret = (await page.getByTestId('app-secret-value').innerText()).trim();
     expect(appKey).toMatch(/^ak_/);
@@ -33,6 +34,7 @@ test.describe('system settings and third-party apps', () => {
     // The list shows the app but never its secret.
     await expect(rows(page).filter({ hasText: name })).toHaveCount(1);
     await expect(pageEl).not.toContainText(secret);
+    await shot(page, 'three-app-list');
 
     // The key and secret sign a call (docs/api.md).
     const path = '/api/v1/role/page?pageSize=5';

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The example docs/api.md shows, run here against the test server.
@@ -80,6 +81,15 @@ describe('third-party apps', () => {
       .where('id', '=', client.id)
       .executeTakeFirstOrThrow();
     expect(Buffer.from(row.secretEnc).toString('utf8')).not.toContain(client.secret);
+  });
+
+  it('documents the example that this test runs', () => {
+    const example = fs.readFileSync(
+      new URL('../../../docs/examples/signed-call.mjs', import.meta.url),
+      'utf8',
+    );
+    const fn = example.slice(example.indexOf('export async function'), example.indexOf('\n}\n') + 2);
+    expect(fs.readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8')).toContain(fn);
   });
 
   it('runs the documented example: a valid signed call acts with the client scopes and is audited', async () => {

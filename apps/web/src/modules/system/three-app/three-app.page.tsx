@@ -288,7 +288,12 @@ export function ThreeAppPage() {
   const expired = (a: ApiClient) => Boolean(a.expiresAt && dayjs(a.expiresAt).isBefore(dayjs()));
   const columns: TableProps<ApiClient>['columns'] = [
     { title: '应用名称', dataIndex: 'name' },
-    { title: '应用标识', dataIndex: 'appKey', render: (v: string) => <span className="rm-code">{v}</span> },
+    {
+      title: '应用标识',
+      dataIndex: 'appKey',
+      width: 260,
+      render: (v: string) => <span className="rm-code">{v}</span>,
+    },
     {
       title: '授权范围',
       dataIndex: 'scopes',
