@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { registerModules } from './modules/index.ts';
+import { SecretBox } from './platform/auth/api-clients.ts';
 import { LoginThrottle } from './platform/auth/login-throttle.ts';
 import { SessionService } from './platform/auth/sessions.ts';
 import type { Database } from './platform/db/db.ts';
@@ -48,12 +49,20 @@ export async function buildApp(
     config,
     sessions: new SessionService(database.db, config.session),
     throttle: new LoginThrottle(database.db, config.login),
+    secrets: new SecretBox(config),
   };
   app.decorate('ringmes', ctx);
   app.decorate('ringmesRoutes', []);
   app.decorateRequest('user', undefined);
 
   app.setReplySerializer(makeSerializer(config.timeZone));
+  // JSON bodies as Fastify parses them; a signed call of a third-party app also keeps the raw
+  // text, which its signature covers.
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (req.headers['x-app-key'] !== undefined) req.rawBody = body as string;
+    parseJson(req, body as string, done);
+  });
   // Excel uploads (imports) arrive as the raw file.
   app.addContentTypeParser(
     ['application/octet-stream', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],

@@ -11,7 +11,13 @@ export interface Config {
   timeZone: string;
   exportDir: string;
   webDist: string;
+  /** Defaults of the session timeouts; 系统设置 overrides them at run time. */
   session: { idleMinutes: number; absoluteHours: number };
+  /**
+   * Key material for the secrets of third-party apps (API_SECRET_KEY). Unset: a random key kept in
+   * DATA_DIR/api-secret.key, made on first use — set it when several processes share one database.
+   */
+  apiSecretKey: string | undefined;
   login: { maxFailsPerUser: number; maxFailsPerIp: number; windowMinutes: number };
   logLevel: string;
   pgPoolMax: number;
@@ -45,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       idleMinutes: int('SESSION_IDLE_MINUTES', 120),
       absoluteHours: int('SESSION_ABSOLUTE_HOURS', 24),
     },
+    apiSecretKey: env.API_SECRET_KEY || undefined,
     login: {
       maxFailsPerUser: int('LOGIN_MAX_FAILS_PER_USER', 5),
       maxFailsPerIp: int('LOGIN_MAX_FAILS_PER_IP', 30),

@@ -38,6 +38,8 @@ describe('authorization matrix', { timeout: 240_000 }, () => {
     expect(publicOnes.sort()).toEqual([
       'GET /api/health',
       'GET /api/v1/sso/getUserByToken',
+      // The company name and logo the login page shows.
+      'GET /api/v1/sysSetting/brand',
       'POST /api/v1/sso/exchange',
       'POST /api/v1/sso/login',
     ]);

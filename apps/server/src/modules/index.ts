@@ -11,6 +11,7 @@ import { messageRoutes } from './system/message.routes.ts';
 import { roleRoutes } from './system/role.routes.ts';
 import { settingRoutes } from './system/setting.routes.ts';
 import { ssoRoutes } from './system/sso.routes.ts';
+import { threeAppRoutes } from './system/three-app.routes.ts';
 import { userRoutes } from './system/user.routes.ts';
 import { warehouseRoutes } from './warehouse/index.ts';
 
@@ -23,6 +24,7 @@ export function registerModules(app: App) {
   menuRoutes(app);
   messageRoutes(app);
   settingRoutes(app);
+  threeAppRoutes(app);
   factoryRoutes(app);
   salesRoutes(app);
   productionRoutes(app);

@@ -37,6 +37,10 @@ export const PAGE_REGISTRY: Record<string, LazyExoticComponent<PageComponent>> =
     () => import('../modules/system/setting/setting.page.tsx'),
     'SystemSettingPage',
   ),
+  '/system/three-app/manage': page(
+    () => import('../modules/system/three-app/three-app.page.tsx'),
+    'ThreeAppPage',
+  ),
 };
 
 /** The placeholder for pages whose module is not built yet. */

@@ -3,6 +3,7 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useBrand } from '../app/brand.ts';
 import { loadBuiltPages } from '../app/built-pages.ts';
 import { prefetchAppChunks, preloadPage } from '../app/chunks.ts';
 import { Logo } from '../app/logo.tsx';
@@ -44,6 +45,7 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
   const features = useFeatures();
+  const brand = useBrand();
 
   useEffect(() => {
     document.title = '登录 - RingMES 轴承制造管理系统';
@@ -72,7 +74,11 @@ export function LoginPage() {
       <section className="rm-login-brand" aria-hidden="true">
         <div className="rm-login-brand-inner">
           <div className="rm-login-logo">
-            <Logo size={56} />
+            {brand?.logo ? (
+              <img src={brand.logo} alt="" style={{ height: 56, maxWidth: 160, objectFit: 'contain' }} />
+            ) : (
+              <Logo size={56} />
+            )}
             <div>
               <div className="rm-login-product">RingMES</div>
               <div className="rm-login-product-sub">轴承制造管理系统</div>
@@ -96,9 +102,18 @@ export function LoginPage() {
       <section className="rm-login-panel">
         <div className="rm-login-card">
           <div className="rm-login-card-logo">
-            <Logo size={40} />
+            {brand?.logo ? (
+              <img src={brand.logo} alt="" style={{ height: 40, maxWidth: 120, objectFit: 'contain' }} />
+            ) : (
+              <Logo size={40} />
+            )}
             <span>RingMES 轴承制造管理系统</span>
           </div>
+          {brand?.companyName && (
+            <div className="rm-login-company" data-testid="login-company">
+              {brand.companyName}
+            </div>
+          )}
           <h2 className="rm-login-title">账号登录</h2>
           <p className="rm-login-subtitle">欢迎回来，请使用您的系统账号登录</p>
           {error && (

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import { STOCK_DOC_PREFIX } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -10,10 +12,195 @@ import {
 } from '../../platform/auth/password-policy.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { route } from '../../platform/http/route.ts';
+import { type AppContext, route } from '../../platform/http/route.ts';
+import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
+import { CHECK_PREFIX, MAINTENANCE_PREFIX, REPAIR_PREFIX } from '../factory/equipment-care.ts';
+import { FLOW_CARD_PREFIX } from '../production/flow-card.ts';
+import { PRODUCTION_ORDER_PREFIX } from '../production/production-order.ts';
+import { DISPATCH_PREFIX } from '../production/workshop-task.ts';
+import { OUTSOURCING_ORDER_PREFIX } from '../purchase/outsourcing-order.ts';
+import { PURCHASE_ORDER_PREFIX } from '../purchase/purchase-order.ts';
+import { REQUISITION_PREFIX } from '../purchase/requisition.ts';
+import { SALE_ORDER_PREFIX } from '../sales/sale-order.ts';
+import { STOCK_UP_PREFIX } from '../sales/stock-up.ts';
 
 /** sys_setting key: menus also list pages whose screens are not built yet (建设中). */
 export const SHOW_UNFINISHED_PAGES_SETTING = 'ui.showUnfinishedPages';
+
+/** A logo is kept in the database as a data URL (there is no file store): PNG, JPEG, WebP or GIF up to 200 KB. */
+export const LOGO_MAX_BYTES = 200 * 1024;
+const LOGO_PATTERN = /^data:image\/(png|jpeg|webp|gif);base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/** Document-number prefixes as the code fixes them today (shown read-only). */
+const DOC_PREFIXES: { docType: string; prefix: string }[] = [
+  { docType: '销售订单', prefix: SALE_ORDER_PREFIX },
+  { docType: '备货单', prefix: STOCK_UP_PREFIX },
+  { docType: '生产订单', prefix: PRODUCTION_ORDER_PREFIX },
+  { docType: '派工单', prefix: DISPATCH_PREFIX },
+  { docType: '流转卡', prefix: FLOW_CARD_PREFIX },
+  { docType: '请购单', prefix: REQUISITION_PREFIX },
+  { docType: '采购订单', prefix: PURCHASE_ORDER_PREFIX },
+  { docType: '委外订单', prefix: OUTSOURCING_ORDER_PREFIX },
+  { docType: '入库单', prefix: STOCK_DOC_PREFIX['stock-inbound'] },
+  { docType: '出库单', prefix: STOCK_DOC_PREFIX['stock-outbound'] },
+  { docType: '调拨单', prefix: STOCK_DOC_PREFIX['stock-transfer'] },
+  { docType: '盘点单', prefix: STOCK_DOC_PREFIX.stocktake },
+  { docType: '报修单', prefix: REPAIR_PREFIX },
+  { docType: '保养记录', prefix: MAINTENANCE_PREFIX },
+  { docType: '点检记录', prefix: CHECK_PREFIX },
+];
+
+const percent = (label: string) =>
+  z
+    .union([z.number({ error: `请输入${label}` }), z.string({ error: `请输入${label}` })], {
+      error: `请输入${label}`,
+    })
+    .transform((v) => String(v).trim())
+    .refine((v) => /^\d{1,3}(\.\d{1,2})?$/.test(v), `${label}必须是 0 到 100 之间、最多两位小数的数`)
+    .refine((v) => Number(v) <= 100, `${label}不能超过 100%`)
+    .transform((v) => String(Number(v)));
+
+/**
+ * One group of settings: its keys, how a stored value reads (with the default when unset),
+ * the body a change must match, and who reads it. Each group is one page section and one
+ * GET/PUT pair under /api/v1/sysSetting/<name>.
+ */
+interface Group<T extends Record<string, unknown>> {
+  name: string;
+  label: string;
+  keys: { [K in keyof T]: string };
+  read(stored: Map<string, unknown>, ctx: AppContext): T;
+  body: z.ZodType<T>;
+  /** What the audit trail keeps of a value (the logo only as its size and digest). */
+  auditView?(v: T): unknown;
+}
+
+const str = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
+const pct = (v: unknown) => {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
+  return /^\d+(\.\d+)?$/.test(s) ? String(Number(s)) : '0';
+};
+const int = (v: unknown, fallback: number) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
+interface Company extends Record<string, unknown> {
+  companyName: string;
+  logo: string | null;
+}
+const company: Group<Company> = {
+  name: 'company',
+  label: '公司信息',
+  keys: { companyName: SETTING_KEYS.companyName, logo: SETTING_KEYS.companyLogo },
+  read: (s) => ({
+    companyName: str(s.get(SETTING_KEYS.companyName), 'RingMES 轴承有限公司'),
+    logo:
+      typeof s.get(SETTING_KEYS.companyLogo) === 'string'
+        ? (s.get(SETTING_KEYS.companyLogo) as string)
+        : null,
+  }),
+  body: z.strictObject({
+    companyName: z
+      .string({ error: '请输入公司名称' })
+      .trim()
+      .min(1, '请输入公司名称')
+      .max(60, '公司名称不能超过 60 个字'),
+    logo: z
+      .string({ error: '公司标志必须是图片' })
+      .nullable()
+      .refine((v) => v === null || LOGO_PATTERN.test(v), '公司标志必须是 PNG、JPEG、WebP 或 GIF 图片')
+      .refine(
+        (v) => v === null || Buffer.byteLength(v.replace(/^data:[^,]*,/, ''), 'base64') <= LOGO_MAX_BYTES,
+        `公司标志图片不能超过 ${LOGO_MAX_BYTES / 1024} KB`,
+      ),
+  }),
+  auditView: (v) => ({
+    companyName: v.companyName,
+    logo: v.logo
+      ? `图片 ${v.logo.length} 字符，sha256 ${crypto.createHash('sha256').update(v.logo).digest('hex').slice(0, 16)}`
+      : null,
+  }),
+};
+
+interface Session extends Record<string, unknown> {
+  idleMinutes: number;
+  absoluteHours: number;
+}
+const session: Group<Session> = {
+  name: 'session',
+  label: '会话超时',
+  keys: { idleMinutes: SETTING_KEYS.sessionIdleMinutes, absoluteHours: SETTING_KEYS.sessionAbsoluteHours },
+  read: (s, ctx) => ({
+    idleMinutes: int(s.get(SETTING_KEYS.sessionIdleMinutes), ctx.config.session.idleMinutes),
+    absoluteHours: int(s.get(SETTING_KEYS.sessionAbsoluteHours), ctx.config.session.absoluteHours),
+  }),
+  body: z
+    .strictObject({
+      idleMinutes: z
+        .number({ error: '请输入空闲超时（分钟）' })
+        .int('空闲超时必须是整数分钟')
+        .min(5, '空闲超时不能少于 5 分钟')
+        .max(10_080, '空闲超时不能超过 10080 分钟（7 天）'),
+      absoluteHours: z
+        .number({ error: '请输入会话最长时长（小时）' })
+        .int('会话最长时长必须是整数小时')
+        .min(1, '会话最长时长不能少于 1 小时')
+        .max(720, '会话最长时长不能超过 720 小时（30 天）'),
+    })
+    .refine((v) => v.idleMinutes <= v.absoluteHours * 60, {
+      path: ['idleMinutes'],
+      message: '空闲超时不能长于会话最长时长',
+    }),
+};
+
+interface Allowances extends Record<string, unknown> {
+  overShipPercent: string;
+  overIssuePercent: string;
+  overDispatchPercent: string;
+  overReceivePercent: string;
+}
+const allowances: Group<Allowances> = {
+  name: 'allowances',
+  label: '超量允差',
+  keys: {
+    overShipPercent: SETTING_KEYS.overShipPercent,
+    overIssuePercent: SETTING_KEYS.overIssuePercent,
+    overDispatchPercent: SETTING_KEYS.overDispatchPercent,
+    overReceivePercent: SETTING_KEYS.overReceivePercent,
+  },
+  read: (s) => ({
+    overShipPercent: pct(s.get(SETTING_KEYS.overShipPercent)),
+    overIssuePercent: pct(s.get(SETTING_KEYS.overIssuePercent)),
+    overDispatchPercent: pct(s.get(SETTING_KEYS.overDispatchPercent)),
+    overReceivePercent: pct(s.get(SETTING_KEYS.overReceivePercent)),
+  }),
+  body: z.strictObject({
+    overShipPercent: percent('超发比例'),
+    overIssuePercent: percent('超领比例'),
+    overDispatchPercent: percent('超派比例'),
+    overReceivePercent: percent('超收比例'),
+  }),
+};
+
+interface Inspection extends Record<string, unknown> {
+  shipmentInspectionRequired: boolean;
+}
+const inspection: Group<Inspection> = {
+  name: 'inspection',
+  label: '出货检验',
+  keys: { shipmentInspectionRequired: SETTING_KEYS.shipmentInspectionRequired },
+  read: (s) => ({ shipmentInspectionRequired: s.get(SETTING_KEYS.shipmentInspectionRequired) === true }),
+  body: z.strictObject({
+    shipmentInspectionRequired: z.boolean({ error: '请选择发货前是否必须出货检验合格' }),
+  }),
+};
+
+const GROUPS = [company, session, allowances, inspection] as Group<Record<string, unknown>>[];
+
+async function readGroup(db: Db, ctx: AppContext, g: Group<Record<string, unknown>>) {
+  return g.read(await readSettings(db, Object.values(g.keys)), ctx);
+}
 
 async function showUnfinishedPages(db: Db): Promise<boolean> {
   const row = await db
@@ -24,16 +211,8 @@ async function showUnfinishedPages(db: Db): Promise<boolean> {
   return row?.value === true;
 }
 
-/** Stores one setting and audits the change, in the caller's transaction. */
-async function saveSetting(
-  trx: Db,
-  user: AuthUser,
-  requestId: string,
-  key: string,
-  before: unknown,
-  after: Record<string, unknown>,
-  value: unknown,
-) {
+/** Stores one setting, in the caller's transaction. */
+async function storeSetting(trx: Db, user: AuthUser, key: string, value: unknown) {
   const json = JSON.stringify(value);
   await trx
     .insertInto('sysSetting')
@@ -47,15 +226,81 @@ async function saveSetting(
       }),
     )
     .execute();
+}
+
+/** Stores one setting and audits the change, in the caller's transaction. */
+async function saveSetting(
+  trx: Db,
+  user: AuthUser,
+  requestId: string,
+  key: string,
+  before: unknown,
+  after: Record<string, unknown>,
+  value: unknown,
+) {
+  await storeSetting(trx, user, key, value);
   await audit(trx, user, { entity: 'setting', entityId: key, action: 'update', before, after }, requestId);
 }
 
 /**
  * The settings of 系统设置 (sys_setting). Every signed-in user reads them (the change-password
- * dialog shows the minimum; the menus follow the interface setting); changing them needs
- * `system:setting:edit`. The password minimum may only raise the spec's 6.
+ * dialog shows the minimum; the menus follow the interface setting; printouts show the company);
+ * changing them needs `system:setting:edit`. The password minimum may only raise the spec's 6.
+ * Each change is one transaction that stores the values and writes one audit row (before/after).
  */
 export function settingRoutes(app: App) {
+  for (const g of GROUPS) {
+    route(app, {
+      method: 'GET',
+      url: `/api/v1/sysSetting/${g.name}`,
+      permission: 'authenticated',
+      handler: ({ app: ctx }) => readGroup(ctx.db, ctx, g),
+    });
+    route(app, {
+      method: 'PUT',
+      url: `/api/v1/sysSetting/${g.name}`,
+      permission: 'system:setting:edit',
+      body: g.body,
+      async handler({ body, user, req, app: ctx }) {
+        await ctx.db.transaction().execute(async (trx) => {
+          // Serialises concurrent changes of the same group (the before of the audit row is exact).
+          await sql`SELECT pg_advisory_xact_lock(724101, ${GROUPS.indexOf(g)})`.execute(trx);
+          const before = await readGroup(trx, ctx, g);
+          for (const [field, key] of Object.entries(g.keys)) await storeSetting(trx, user, key, body[field]);
+          const view = g.auditView ?? ((v: unknown) => v);
+          await audit(
+            trx,
+            user,
+            {
+              entity: 'setting',
+              entityId: g.name,
+              action: 'update',
+              before: view(before),
+              after: view(body),
+            },
+            req.id,
+          );
+        });
+        return readGroup(ctx.db, ctx, g);
+      },
+    });
+  }
+
+  // The login page shows the company before anyone signs in: its name and logo only.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/sysSetting/brand',
+    permission: 'public',
+    handler: ({ app: ctx }) => readGroup(ctx.db, ctx, company as Group<Record<string, unknown>>),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/sysSetting/docPrefixes',
+    permission: 'authenticated',
+    handler: async () => DOC_PREFIXES.map((d) => ({ ...d, pattern: `${d.prefix}YYYYMMDD-0001` })),
+  });
+
   route(app, {
     method: 'GET',
     url: '/api/v1/sysSetting/passwordPolicy',

@@ -37,7 +37,8 @@ async function knownAddress(db: Db, userId: number, ip: string): Promise<boolean
 /** A new session: the token in the answer (the spec's header token) and in the HttpOnly cookie. */
 async function startSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, userId: number) {
   const token = await ctx.sessions.create(userId, req.ip ?? 'unknown', req.headers['user-agent']);
-  setCookie(req, reply, SESSION_COOKIE, token, { maxAgeSeconds: ctx.config.session.absoluteHours * 3600 });
+  const { absoluteHours } = await ctx.sessions.timeouts();
+  setCookie(req, reply, SESSION_COOKIE, token, { maxAgeSeconds: absoluteHours * 3600 });
   return { token };
 }
 

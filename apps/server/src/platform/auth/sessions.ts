@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { intSettingSql, SETTING_KEYS } from '../settings.ts';
 
 export interface AuthUser {
   id: number;
@@ -24,7 +25,9 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 /**
  * Opaque session tokens (256 random bits), stored only as SHA-256. A session ends at logout,
  * password change, user disable, after `idleMinutes` without use and `absoluteHours` after
- * sign-in. Resolved sessions are cached for a few seconds; every change that can end a session
+ * sign-in. Both timeouts are 系统设置 values (`session.idleMinutes`, `session.absoluteHours`)
+ * read inside the resolving query, so a change applies to every process and to sessions already
+ * open; the environment (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS) only gives the defaults. Resolved sessions are cached for a few seconds; every change that can end a session
  * or alter permissions clears the cache (`invalidate`).
  */
 export class SessionService {
@@ -37,6 +40,23 @@ export class SessionService {
     private readonly opts: { idleMinutes: number; absoluteHours: number },
   ) {}
 
+  private idleMinutesSql() {
+    return intSettingSql(SETTING_KEYS.sessionIdleMinutes, this.opts.idleMinutes);
+  }
+
+  private absoluteHoursSql() {
+    return intSettingSql(SETTING_KEYS.sessionAbsoluteHours, this.opts.absoluteHours);
+  }
+
+  /** The session timeouts in force (settings over the environment's defaults). */
+  async timeouts(db: Db = this.db): Promise<{ idleMinutes: number; absoluteHours: number }> {
+    const r = await sql<{ idleMinutes: number; absoluteHours: number }>`
+      SELECT ${this.idleMinutesSql()} AS idle_minutes, ${this.absoluteHoursSql()} AS absolute_hours`.execute(
+      db,
+    );
+    return r.rows[0];
+  }
+
   async create(userId: number, ip: string, userAgent: string | undefined): Promise<string> {
     const token = crypto.randomBytes(32).toString('base64url');
     await this.db
@@ -46,7 +66,7 @@ export class SessionService {
         userId,
         ip: ip.slice(0, 64),
         userAgent: userAgent?.slice(0, 300) ?? null,
-        expiresAt: new Date(Date.now() + this.opts.absoluteHours * 3_600_000),
+        expiresAt: sql<Date>`now() + make_interval(hours => ${this.absoluteHoursSql()})`,
       })
       .execute();
     return token;
@@ -68,7 +88,9 @@ export class SessionService {
       .where('s.tokenHash', '=', key)
       .where('s.revokedAt', 'is', null)
       .where('s.expiresAt', '>', sql<Date>`now()`)
-      .where('s.lastSeenAt', '>', sql<Date>`now() - make_interval(mins => ${this.opts.idleMinutes})`)
+      // A shortened absolute timeout also ends sessions opened before the change.
+      .where('s.createdAt', '>', sql<Date>`now() - make_interval(hours => ${this.absoluteHoursSql()})`)
+      .where('s.lastSeenAt', '>', sql<Date>`now() - make_interval(mins => ${this.idleMinutesSql()})`)
       .where('u.status', '=', '1')
       .executeTakeFirst();
     if (!row) return undefined;

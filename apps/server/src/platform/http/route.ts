@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { APP_KEY_HEADER, authenticateSignedCall, type SecretBox } from '../auth/api-clients.ts';
 import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { cookieFrom, SESSION_COOKIE } from '../auth/session-cookie.ts';
 import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
@@ -20,6 +21,8 @@ export interface AppContext {
   config: Config;
   sessions: SessionService;
   throttle: LoginThrottle;
+  /** Encrypts the secrets of third-party apps. */
+  secrets: SecretBox;
 }
 
 export interface Ctx<B, Q, P> {
@@ -63,6 +66,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user?: AuthUser;
+    /** A signed call of a third-party app, authenticated once its body is read. */
+    signedCall?: boolean;
   }
 }
 
@@ -86,23 +91,41 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     permission: spec.permission,
     alsoAllowedBy: spec.alsoAllowedBy,
   });
+  const authorize = (user: AuthUser) => {
+    if (
+      spec.permission !== 'authenticated' &&
+      !can(user, spec.permission as string) &&
+      !spec.alsoAllowedBy?.some((p) => can(user, p))
+    ) {
+      throw forbidden();
+    }
+  };
   app.route({
     method: spec.method,
     url: spec.url,
     onRequest: async (req) => {
       if (spec.permission === 'public') return;
       const token = tokenFrom(req, !!spec.cookieToken);
+      if (!token && req.headers[APP_KEY_HEADER] !== undefined) {
+        // The signature covers the body: checked in preValidation, after the body is read.
+        req.signedCall = true;
+        return;
+      }
       if (!token) throw unauthenticated('未登录或登录已过期，请重新登录');
       const user = await app.ringmes.sessions.resolve(token);
       if (!user) throw unauthenticated('登录已失效，请重新登录');
       req.user = user;
-      if (
-        spec.permission !== 'authenticated' &&
-        !can(user, spec.permission) &&
-        !spec.alsoAllowedBy?.some((p) => can(user, p))
-      ) {
-        throw forbidden();
-      }
+      authorize(user);
+    },
+    preValidation: async (req) => {
+      if (!req.signedCall) return;
+      const { db, secrets, sessions } = app.ringmes;
+      const user = await authenticateSignedCall(db, secrets, sessions, req);
+      req.user = user;
+      // An app acts only through permissions: routes open to any signed-in user (profile,
+      // password, messages) are not for apps.
+      if (spec.permission === 'authenticated') throw forbidden('第三方应用不能调用该接口');
+      authorize(user);
     },
     handler: async (req, reply) => {
       const ctx: Ctx<B, Q, P> = {

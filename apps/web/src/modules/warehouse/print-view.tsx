@@ -2,8 +2,10 @@ import { CloseOutlined, PrinterOutlined } from '@ant-design/icons';
 import { Button, QRCode } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { createPortal } from 'react-dom';
+import { useBrand } from '../../app/brand.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 
+/** The printout heading when 系统设置 names no company. */
 export const COMPANY_TITLE = 'RingMES 轴承有限公司';
 
 export interface PrintColumn {
@@ -39,6 +41,7 @@ export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void
     };
   }, [onClose]);
 
+  const brand = useBrand();
   const signatures = doc.signatures ?? ['制单', '仓管', '审核'];
   return createPortal(
     <div
@@ -58,7 +61,10 @@ export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void
       <div className="wh-print-sheet">
         <div className="wh-print-head">
           <div>
-            <div className="wh-print-company">{COMPANY_TITLE}</div>
+            <div className="wh-print-company">
+              {brand?.logo && <img src={brand.logo} alt="" className="wh-print-logo" />}
+              {brand?.companyName || COMPANY_TITLE}
+            </div>
             <div className="wh-print-docname">{doc.docName}</div>
             <div className="wh-print-no">单据编号：{doc.docNo}</div>
           </div>

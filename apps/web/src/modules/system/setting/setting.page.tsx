@@ -1,90 +1,315 @@
+import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, InputNumber, Space, Switch } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Form, Input, InputNumber, Space, Switch, Table, Tabs, Upload } from 'antd';
+import { type ReactNode, useEffect, useState } from 'react';
+import { BRAND_KEY } from '../../../app/brand.ts';
 import { loadMenuFilter, type UiSettings } from '../../../app/built-pages.ts';
 import { sessionStore } from '../../../app/session.ts';
 import { http } from '../../../platform/api/client.ts';
+import { isApiError } from '../../../platform/api/errors.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
+import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
 
-const keys = {
-  password: ['sysSetting', 'passwordPolicy'] as const,
-  ui: ['sysSetting', 'ui'] as const,
-};
+const LOGO_MAX_KB = 200;
+const PERCENT_RULES = [
+  { required: true, message: '请输入比例' },
+  {
+    validator: (_: unknown, v: unknown) =>
+      v === null || v === undefined || /^\d{1,3}(\.\d{1,2})?$/.test(String(v))
+        ? Promise.resolve()
+        : Promise.reject(new Error('最多两位小数')),
+  },
+];
 
-/** 系统设置: the password minimum and whether menus list unfinished (建设中) pages. */
-export function SystemSettingPage() {
+/**
+ * One settings group (GET/PUT /api/v1/sysSetting/<group>) as a form: rules check inline, the
+ * server's field errors land on their fields, 保存 only for `system:setting:edit`.
+ */
+function SettingsForm<V extends object>({
+  group,
+  title,
+  saved,
+  children,
+  afterSave,
+}: {
+  group: string;
+  title: string;
+  saved: string;
+  children: ReactNode;
+  afterSave?: () => void;
+}) {
   const can = usePermission();
   const editable = can('system:setting:edit');
   const client = useQueryClient();
-  const policy = useQuery({
-    queryKey: keys.password,
-    queryFn: () => http.get<{ minLength: number }>('/api/v1/sysSetting/passwordPolicy'),
-  });
-  const ui = useQuery({ queryKey: keys.ui, queryFn: () => http.get<UiSettings>('/api/v1/sysSetting/ui') });
-  const [minLength, setMinLength] = useState<number | null>(null);
-  useEffect(() => {
-    if (policy.data) setMinLength(policy.data.minLength);
-  }, [policy.data]);
+  const [form] = Form.useForm<V>();
   const [saving, setSaving] = useState(false);
+  const key = ['sysSetting', group];
+  const data = useQuery({ queryKey: key, queryFn: () => http.get<V>(`/api/v1/sysSetting/${group}`) });
+  useEffect(() => {
+    if (data.data) form.setFieldsValue(data.data as any);
+  }, [data.data, form]);
 
-  const savePolicy = async () => {
-    if (minLength === null) return;
+  const save = async (values: V) => {
     setSaving(true);
     try {
-      await http.put('/api/v1/sysSetting/passwordPolicy', { minLength });
-      toast.success('密码策略已保存');
-      await client.invalidateQueries({ queryKey: keys.password });
+      await http.put(`/api/v1/sysSetting/${group}`, values);
+      toast.success(saved);
+      await client.invalidateQueries({ queryKey: key });
+      afterSave?.();
+    } catch (e) {
+      if (isApiError(e)) applyFieldErrors(form, e.errors);
     } finally {
       setSaving(false);
     }
   };
 
+  return (
+    <PageCard title={title}>
+      <Form<V>
+        form={form}
+        name={`${group}Settings`}
+        layout="horizontal"
+        labelCol={{ flex: '160px' }}
+        disabled={!editable || data.isLoading}
+        onFinish={save}
+        style={{ maxWidth: 720 }}
+        data-testid={`settings-${group}`}
+      >
+        {children}
+        {editable && (
+          <Form.Item label=" " colon={false}>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              保存
+            </Button>
+          </Form.Item>
+        )}
+      </Form>
+    </PageCard>
+  );
+}
+
+/** The company logo as a data URL: PNG, JPEG, WebP or GIF up to 200 KB. */
+function LogoInput({ value, onChange }: { value?: string | null; onChange?: (v: string | null) => void }) {
+  return (
+    <Space align="center">
+      {value ? (
+        <img src={value} alt="公司标志" style={{ height: 48, maxWidth: 160, objectFit: 'contain' }} />
+      ) : (
+        <span className="rm-muted">未设置（使用系统标志）</span>
+      )}
+      <Upload
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        showUploadList={false}
+        beforeUpload={(file) => {
+          if (!/^image\/(png|jpeg|webp|gif)$/.test(file.type)) {
+            toast.error('公司标志必须是 PNG、JPEG、WebP 或 GIF 图片');
+          } else if (file.size > LOGO_MAX_KB * 1024) {
+            toast.error(`公司标志图片不能超过 ${LOGO_MAX_KB} KB`);
+          } else {
+            const reader = new FileReader();
+            reader.onload = () => onChange?.(String(reader.result));
+            reader.readAsDataURL(file);
+          }
+          return false;
+        }}
+      >
+        <Button icon={<UploadOutlined />}>选择图片</Button>
+      </Upload>
+      {value && (
+        <Button icon={<DeleteOutlined />} onClick={() => onChange?.(null)}>
+          清除
+        </Button>
+      )}
+    </Space>
+  );
+}
+
+function DocPrefixes() {
+  const list = useQuery({
+    queryKey: ['sysSetting', 'docPrefixes'],
+    queryFn: () =>
+      http.get<{ docType: string; prefix: string; pattern: string }[]>('/api/v1/sysSetting/docPrefixes'),
+  });
+  return (
+    <PageCard title="单据编号规则">
+      <p className="rm-muted">编号由前缀、业务日期和当日流水号组成，当前由系统固定，仅供查看。</p>
+      <Table
+        rowKey="docType"
+        size="small"
+        pagination={false}
+        loading={list.isLoading}
+        dataSource={list.data ?? []}
+        style={{ maxWidth: 560 }}
+        columns={[
+          { title: '单据类型', dataIndex: 'docType' },
+          { title: '前缀', dataIndex: 'prefix', render: (v: string) => <span className="rm-code">{v}</span> },
+          {
+            title: '编号格式',
+            dataIndex: 'pattern',
+            render: (v: string) => <span className="rm-code">{v}</span>,
+          },
+        ]}
+      />
+    </PageCard>
+  );
+}
+
+function UiSection() {
+  const can = usePermission();
+  const editable = can('system:setting:edit');
+  const client = useQueryClient();
+  const ui = useQuery({
+    queryKey: ['sysSetting', 'ui'],
+    queryFn: () => http.get<UiSettings>('/api/v1/sysSetting/ui'),
+  });
   const toggleUnfinished = async (showUnfinishedPages: boolean) => {
     await http.put('/api/v1/sysSetting/ui', { showUnfinishedPages });
-    await client.invalidateQueries({ queryKey: keys.ui });
+    await client.invalidateQueries({ queryKey: ['sysSetting', 'ui'] });
     // Redraw the menus with the new filter.
     await loadMenuFilter();
     const user = sessionStore.get().user;
     if (user) sessionStore.set({ user: { ...user } });
     toast.success(showUnfinishedPages ? '菜单已显示建设中的页面' : '菜单已隐藏建设中的页面');
   };
-
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <PageCard title="密码策略">
-        <Space wrap>
-          <span>密码最小长度</span>
-          <InputNumber<number>
-            min={6}
-            max={64}
-            precision={0}
-            value={minLength}
-            onChange={setMinLength}
-            disabled={!editable}
-            aria-label="密码最小长度"
-          />
-          {editable && (
-            <Button type="primary" loading={saving} onClick={savePolicy}>
-              保存
-            </Button>
-          )}
-        </Space>
-      </PageCard>
-      <PageCard title="界面">
-        <Space>
-          <Switch
-            checked={Boolean(ui.data?.showUnfinishedPages)}
-            loading={ui.isLoading}
-            disabled={!editable}
-            onChange={toggleUnfinished}
-            aria-label="菜单显示建设中的页面"
-          />
-          <span>菜单显示建设中的页面</span>
-          <span className="rm-muted">（默认隐藏；隐藏时仍可通过地址访问）</span>
-        </Space>
-      </PageCard>
-    </Space>
+    <PageCard title="界面">
+      <Space>
+        <Switch
+          checked={Boolean(ui.data?.showUnfinishedPages)}
+          loading={ui.isLoading}
+          disabled={!editable}
+          onChange={toggleUnfinished}
+          aria-label="菜单显示建设中的页面"
+        />
+        <span>菜单显示建设中的页面</span>
+        <span className="rm-muted">（默认隐藏；隐藏时仍可通过地址访问）</span>
+      </Space>
+    </PageCard>
   );
+}
+
+const pct = (name: string, label: string, help: string) => (
+  <Form.Item label={label} name={name} rules={PERCENT_RULES} extra={help}>
+    <InputNumber<string>
+      stringMode
+      min="0"
+      max="100"
+      precision={2}
+      addonAfter="%"
+      style={{ width: 200 }}
+      aria-label={label}
+    />
+  </Form.Item>
+);
+
+/** 系统设置: one tab per group of settings. */
+export function SystemSettingPage() {
+  const client = useQueryClient();
+  const items = [
+    {
+      key: 'company',
+      label: '公司信息',
+      children: (
+        <SettingsForm
+          group="company"
+          title="公司信息"
+          saved="公司信息已保存"
+          afterSave={() => client.invalidateQueries({ queryKey: BRAND_KEY })}
+        >
+          <Form.Item
+            label="公司名称"
+            name="companyName"
+            extra="显示在登录页和打印单据的抬头"
+            rules={[
+              { required: true, whitespace: true, message: '请输入公司名称' },
+              { max: 60, message: '公司名称不能超过 60 个字' },
+            ]}
+          >
+            <Input maxLength={60} placeholder="如：洛阳精密轴承有限公司" />
+          </Form.Item>
+          <Form.Item label="公司标志" name="logo" extra={`PNG、JPEG、WebP 或 GIF，不超过 ${LOGO_MAX_KB} KB`}>
+            <LogoInput />
+          </Form.Item>
+        </SettingsForm>
+      ),
+    },
+    { key: 'numbering', label: '单据编号', children: <DocPrefixes /> },
+    {
+      key: 'security',
+      label: '密码与会话',
+      children: (
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <SettingsForm group="passwordPolicy" title="密码策略" saved="密码策略已保存">
+            <Form.Item
+              label="密码最小长度"
+              name="minLength"
+              rules={[{ required: true, message: '请输入密码最小长度' }]}
+              extra="不少于 6 位；常见密码和与用户名相同的密码始终被拒绝"
+            >
+              <InputNumber<number> min={6} max={128} precision={0} aria-label="密码最小长度" />
+            </Form.Item>
+          </SettingsForm>
+          <SettingsForm group="session" title="会话超时" saved="会话超时已保存">
+            <Form.Item
+              label="空闲超时（分钟）"
+              name="idleMinutes"
+              dependencies={['absoluteHours']}
+              extra="无操作超过该时长后需重新登录，5–10080 分钟"
+              rules={[
+                { required: true, message: '请输入空闲超时' },
+                ({ getFieldValue }) => ({
+                  validator: (_, v) =>
+                    v && getFieldValue('absoluteHours') && v > getFieldValue('absoluteHours') * 60
+                      ? Promise.reject(new Error('空闲超时不能长于会话最长时长'))
+                      : Promise.resolve(),
+                }),
+              ]}
+            >
+              <InputNumber<number> min={5} max={10080} precision={0} aria-label="空闲超时" />
+            </Form.Item>
+            <Form.Item
+              label="最长时长（小时）"
+              name="absoluteHours"
+              extra="登录后超过该时长必须重新登录，1–720 小时；缩短后对已登录的会话立即生效"
+              rules={[{ required: true, message: '请输入会话最长时长' }]}
+            >
+              <InputNumber<number> min={1} max={720} precision={0} aria-label="会话最长时长" />
+            </Form.Item>
+          </SettingsForm>
+        </Space>
+      ),
+    },
+    {
+      key: 'allowances',
+      label: '超量允差',
+      children: (
+        <SettingsForm group="allowances" title="超量允差" saved="超量允差已保存">
+          {pct('overShipPercent', '超发比例', '销售发货可超过订单数量的比例')}
+          {pct('overIssuePercent', '超领比例', '生产领料可超过需求数量的比例')}
+          {pct('overDispatchPercent', '超派比例', '派工可超过生产订单数量的比例')}
+          {pct('overReceivePercent', '超收比例', '采购和委外到货可超过订单数量的比例')}
+        </SettingsForm>
+      ),
+    },
+    {
+      key: 'inspection',
+      label: '出货检验',
+      children: (
+        <SettingsForm group="inspection" title="出货检验" saved="出货检验设置已保存">
+          <Form.Item
+            label="发货前必须检验合格"
+            name="shipmentInspectionRequired"
+            valuePropName="checked"
+            extra="开启后，销售出库前须有合格的出货检验"
+          >
+            <Switch aria-label="发货前必须检验合格" />
+          </Form.Item>
+        </SettingsForm>
+      ),
+    },
+    { key: 'ui', label: '界面', children: <UiSection /> },
+  ];
+  return <Tabs items={items} destroyOnHidden={false} />;
 }

@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import type { Db } from './db/db.ts';
+
+/**
+ * 系统设置 values live in `sys_setting` (key → jsonb) and are read from the database where they
+ * are used, so a change made through any server process takes effect on every other one at its
+ * next read, without a restart and without a cache to invalidate (the table is a few dozen rows
+ * read by primary key). The one cache in front of them is the session cache (5 s).
+ */
+export const SETTING_KEYS = {
+  companyName: 'companyName',
+  companyLogo: 'companyLogo',
+  sessionIdleMinutes: 'session.idleMinutes',
+  sessionAbsoluteHours: 'session.absoluteHours',
+  overShipPercent: 'sales.overShipPercent',
+  overIssuePercent: 'production.overIssuePercent',
+  overDispatchPercent: 'production.overDispatchPercent',
+  overReceivePercent: 'purchase.overReceivePercent',
+  shipmentInspectionRequired: 'shipmentInspectionRequired',
+} as const;
+
+/** The stored values of some keys (absent keys are missing from the map). */
+export async function readSettings(db: Db, keys: readonly string[]): Promise<Map<string, unknown>> {
+  if (!keys.length) return new Map();
+  const rows = await db.selectFrom('sysSetting').select(['key', 'value']).where('key', 'in', keys).execute();
+  return new Map(rows.map((r) => [r.key as string, r.value as unknown]));
+}
+
+/**
+ * A whole-number setting as an SQL expression, with `fallback` when it is unset or not a whole
+ * number (sessions embed their timeouts in the query that resolves a token).
+ */
+export function intSettingSql(key: string, fallback: number) {
+  return sql<number>`COALESCE((SELECT CASE WHEN value #>> '{}' ~ '^[0-9]{1,7}$' THEN (value #>> '{}')::int END
+                                 FROM sys_setting WHERE key = ${key}), ${fallback}::int)`;
+}
