@@ -81,6 +81,7 @@ export async function createTestApp(
   const config: Config = {
     ...loadConfig({}),
     exportDir,
+    attachmentDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-files-')),
     webDist: path.join(os.tmpdir(), 'ringmes-no-web'),
     login: { maxFailsPerUser: 1000, maxFailsPerIp: 1000, windowMinutes: 15 },
     ...overrides,
