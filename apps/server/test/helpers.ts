@@ -87,7 +87,11 @@ export async function createTestApp(
     ...overrides,
   };
   await migrate(database.db);
-  await seed(database.db, { seed: seedMode, adminPassword: ADMIN_PASSWORD });
+  await seed(database.db, {
+    seed: seedMode,
+    adminPassword: ADMIN_PASSWORD,
+    attachmentDir: config.attachmentDir,
+  });
   const app = await buildApp(database, config, { logger: !!process.env.TEST_LOG || !!logStream, logStream });
   await app.ready();
 
