@@ -48,6 +48,10 @@ const RECIPES: Record<
     overrides: Record<string, unknown>,
   ) => Promise<Record<string, any>>
 > = {
+  // A technical document belongs to a product or a process (at least one).
+  async 'technical-document'(api, _t, _token, o) {
+    return o.materialId || o.processId ? {} : { materialId: (await api.create('material-info')).id };
+  },
   async 'inspection-record'(api, t, token, o) {
     const checklist = o.checklistId
       ? (await t.call('GET', `/api/v1/inspection-checklist/info/${o.checklistId}`, { token })).body.result

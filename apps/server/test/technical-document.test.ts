@@ -318,3 +318,42 @@ describe('attachments', () => {
     expect(fs.existsSync(path.join(t.config.attachmentDir, row.storageKey))).toBe(false);
   });
 });
+
+describe('attachments at the default limit', () => {
+  it('takes a 3 MB file (far above the 1 MB JSON limit) and answers it byte for byte', async () => {
+    const d = await createTestApp();
+    try {
+      const admin = await d.login();
+      expect(d.config.attachmentMaxBytes).toBe(20 * 1_048_576);
+      const proc = await factory(d, async () => admin).create('process-manage');
+      const doc = ok(
+        await d.call('POST', '/api/v1/technical-document/add', {
+          token: admin,
+          body: { title: '大文件', docType: 'process-card', processId: proc.id },
+        }),
+      );
+      ok(await d.call('POST', `/api/v1/technical-document/revise/${doc.id}`, { token: admin, body: {} }));
+      const [rev] = ok<any[]>(
+        await d.call('GET', `/api/v1/technical-document/revisions/${doc.id}`, { token: admin }),
+      );
+      const big = crypto.randomBytes(3 * 1_048_576);
+      const body = multipart('工艺卡扫描件.zip', big);
+      const res = await d.app.inject({
+        method: 'POST',
+        url: `/api/v1/attachment/upload/technical-document-revision/${rev.id}`,
+        headers: { ...body.headers, authorization: `Bearer ${admin}` },
+        payload: body.payload,
+      });
+      const file = ok({ status: res.statusCode, body: res.json() });
+      expect(file).toMatchObject({ size: big.length, mimeType: 'application/zip' });
+      const back = await d.app.inject({
+        method: 'GET',
+        url: `/api/v1/attachment/download/${file.id}`,
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(back.rawPayload.equals(big)).toBe(true);
+    } finally {
+      await d.close();
+    }
+  });
+});
