@@ -52,6 +52,35 @@ const RECIPES: Record<
   async 'technical-document'(api, _t, _token, o) {
     return o.materialId || o.processId ? {} : { materialId: (await api.create('material-info')).id };
   },
+  /** A report of a started dispatch on a card of the same order (a task made by 派单, a card by 开卡). */
+  async 'work-report'(api, t, token, o) {
+    const call = async (method: string, url: string, body?: unknown) => {
+      const r = await t.call(method, url, { token, body });
+      if (r.status !== 200) throw new Error(`${url} failed: ${JSON.stringify(r.body)}`);
+      return r.body.result;
+    };
+    const card = await api.create('flow-card');
+    const task = (await call('GET', `/api/v1/workshop-task/page?productionOrderId=${card.productionOrderId}`))
+      .list[0];
+    const admin = await t.database.db
+      .selectFrom('appUser')
+      .select('id')
+      .where('userName', '=', 'admin')
+      .executeTakeFirstOrThrow();
+    const { dispatches } = await call('POST', `/api/v1/workshop-task/dispatch/${task.id}`, {
+      lines: [{ operatorId: admin.id, quantity: 10, workDate: '2026-11-03', shift: 'day' }],
+    });
+    await call('POST', `/api/v1/work-dispatch/start/${dispatches[0].id}`, {});
+    return {
+      dispatchId: dispatches[0].id,
+      flowCardId: card.id,
+      goodQuantity: o.goodQuantity ?? '1',
+      workScrapQuantity: o.workScrapQuantity ?? '0',
+      materialScrapQuantity: o.materialScrapQuantity ?? '0',
+      reworkQuantity: o.reworkQuantity ?? '0',
+      scrapReason: o.scrapReason ?? null,
+    };
+  },
   async 'inspection-record'(api, t, token, o) {
     const checklist = o.checklistId
       ? (await t.call('GET', `/api/v1/inspection-checklist/info/${o.checklistId}`, { token })).body.result

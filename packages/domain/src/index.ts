@@ -4,6 +4,7 @@ export * from './menu/menu-utils.ts';
 export type { MenuNode } from './menu/types.ts';
 export * from './production/flow-card.resource.ts';
 export * from './production/production-order.resource.ts';
+export * from './production/work-report.resource.ts';
 export * from './production/workshop-task.resource.ts';
 export * from './production/workshops.ts';
 export * from './purchase/outsourcing-order.resource.ts';

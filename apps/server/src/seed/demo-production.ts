@@ -159,6 +159,11 @@ async function advance(
     await run('release');
     await sql`UPDATE production_order SET released_at = ${dayInstant(start)} WHERE id = ${id}`.execute(db);
   }
+  if (
+    !(await sql`SELECT 1 FROM flow_card WHERE production_order_id = ${id} LIMIT 1`.execute(db)).rows.length
+  ) {
+    await openDemoCards(db, by, id, start);
+  }
   if (stage === 'released') {
     await seedOrderFloor(db, user, id, 'released', n);
     return;
@@ -210,11 +215,36 @@ function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Batches of about a dozen cards an order (a bearing order of 2,000 → 200 a card). */
+function batchOf(quantity: string): number {
+  const q = new Decimal(quantity);
+  return (
+    [20, 50, 100, 200, 500, 1000, 2000, 5000].find((b) => q.div(b).lte(12)) ?? q.div(12).ceil().toNumber()
+  );
+}
+
+let heat = 0;
+
+/** 开卡 for a released demo order: cards of its batch size, each with the steel's heat number. */
+export async function openDemoCards(db: Db, by: AuthUser, orderId: number, start: string) {
+  const o = await sql<{
+    quantity: string;
+  }>`SELECT quantity::text AS quantity FROM production_order WHERE id = ${orderId}`.execute(db);
+  const at = dayInstant(start);
+  heat += 1;
+  await openFlowCards(db, orderId, batchOf(o.rows[0].quantity), {
+    user: by,
+    heatNo: `L${start.slice(2, 4)}-${String(311 + heat * 7).padStart(4, '0')}`,
+    at,
+  });
+  await sql`UPDATE flow_card SET created_at = ${at}, updated_at = ${at} WHERE production_order_id = ${orderId}`.execute(
+    db,
+  );
+}
+
 /**
- * Demo 流转卡: every released or producing demo order cut into cards by plan01 (a batch size that
- * gives up to 25 cards, a steel heat number per order), dated by the order's release; then on the
- * first order with enough cards two cards are split (the first 60/40, the second in half) and two
- * others merged.
+ * The demo's split and merged cards: on a released order whose cards have not started, two cards
+ * are split (60/40 and half) and two merged.
  */
 export async function seedDemoFlowCards(db: Db, user: AuthUser): Promise<void> {
   const planner = await db
@@ -225,29 +255,17 @@ export async function seedDemoFlowCards(db: Db, user: AuthUser): Promise<void> {
   const by: AuthUser = planner
     ? { ...user, id: planner.id, userName: 'plan01', firstName: planner.firstName, deptId: planner.deptId }
     : user;
-  const orders = await sql<{ id: number; quantity: string; releasedAt: Date | null }>`
-    SELECT o.id, o.quantity::text AS quantity, o.released_at FROM production_order o
-     WHERE o.status IN ('released', 'producing')
-       AND EXISTS (SELECT 1 FROM production_order_step s WHERE s.production_order_id = o.id)
-     ORDER BY o.released_at, o.id`.execute(db);
-  let split: { id: number; quantity: string }[] | undefined;
-  for (const [i, o] of orders.rows.entries()) {
-    const q = new Decimal(o.quantity);
-    const batch =
-      [50, 100, 200, 500, 1000, 2000, 5000].find((b) => q.div(b).lte(25)) ?? q.div(25).ceil().toNumber();
-    const at = o.releasedAt ?? new Date();
-    const { cards } = await openFlowCards(db, Number(o.id), batch, {
-      user: by,
-      heatNo: `L${String(at.getFullYear()).slice(2)}-${String(311 + i * 7).padStart(4, '0')}`,
-      at,
-    });
-    await sql`UPDATE flow_card SET created_at = ${at}, updated_at = ${at} WHERE production_order_id = ${o.id}`.execute(
-      db,
-    );
-    if (!split && cards.length >= 4 && new Decimal(cards[1].quantity).gte(2)) split = cards;
-  }
-  if (!split) return;
-  const [a, b, c, d] = split;
+  const r = await sql<{ id: number; quantity: string }>`
+    SELECT c.id, c.quantity::text AS quantity FROM flow_card c
+     WHERE c.production_order_id = (
+             SELECT o.id FROM production_order o WHERE o.status = 'released'
+                AND (SELECT count(*) FROM flow_card x WHERE x.production_order_id = o.id AND x.status = 'open') >= 4
+                AND NOT EXISTS (SELECT 1 FROM flow_card_step s JOIN flow_card x ON x.id = s.flow_card_id
+                                 WHERE x.production_order_id = o.id AND (s.in_time IS NOT NULL OR s.good_quantity > 0))
+              ORDER BY o.released_at DESC, o.id LIMIT 1)
+     ORDER BY c.id LIMIT 4`.execute(db);
+  if (r.rows.length < 4) return;
+  const [a, b, c, d] = r.rows.map((x) => ({ id: Number(x.id), quantity: x.quantity }));
   const part = (quantity: string, share: number) => {
     const first = new Decimal(quantity).times(share).floor();
     return [first.toString(), new Decimal(quantity).minus(first).toString()];

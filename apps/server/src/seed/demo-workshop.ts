@@ -68,6 +68,9 @@ export async function seedOrderFloor(
   }
 }
 
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
 /** Dispatches a task (two shifts when big) and moves its dispatches to `stage`, dated on the plan. */
 async function work(
   db: Db,
@@ -80,12 +83,20 @@ async function work(
   const operator = as(names[task.seq % names.length]);
   const machine = await sql<{ id: number }>`
     SELECT id FROM equipment WHERE workshop_id = ${task.workshopId} ORDER BY id
-     OFFSET ${task.seq % 3} LIMIT 1`.execute(db);
+     OFFSET ${(task.seq + task.id) % 3} LIMIT 1`.execute(db);
   const team = await sql<{ id: number }>`
     SELECT id FROM production_team WHERE workshop_id = ${task.workshopId} ORDER BY id LIMIT 1`.execute(db);
   const planned = new Decimal(task.plannedQuantity);
-  // Work still to do is dispatched for today; finished work on its planned day.
-  const day = stage === 'completed' ? (task.plannedStartDate < today ? task.plannedStartDate : today) : today;
+  // Finished work on its planned day, running work today; work waiting for its turn over the
+  // next days (the 排产计划 shows a week with bars to move).
+  const day =
+    stage === 'completed'
+      ? task.plannedStartDate < today
+        ? task.plannedStartDate
+        : today
+      : stage === 'dispatched'
+        ? addDays(today, task.id % 3)
+        : today;
   const halves = planned.gt(500)
     ? [planned.dividedBy(2).floor(), planned.minus(planned.dividedBy(2).floor())]
     : [planned];

@@ -7,6 +7,7 @@ import {
 } from '../equipment/equipment-care.resource.ts';
 import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
+import { workReportResource } from '../production/work-report.resource.ts';
 import { workDispatchResource, workshopTaskResource } from '../production/workshop-task.resource.ts';
 import { outsourcingOrderResource } from '../purchase/outsourcing-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
@@ -60,6 +61,7 @@ export const RESOURCES: ResourceDef[] = [
   productionOrderResource,
   workshopTaskResource,
   workDispatchResource,
+  workReportResource,
   flowCardResource,
   // 技术部
   technicalDocumentResource,

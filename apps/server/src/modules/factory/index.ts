@@ -2,7 +2,7 @@ import { RESOURCES } from '@ringmes/domain';
 import type { App } from '../../app.ts';
 import { type ResourceHooks, registerResource } from '../../platform/resource/crud.ts';
 import { registerExcel } from '../../platform/resource/excel.ts';
-import { productionOrderHooks, workDispatchHooks } from '../production/index.ts';
+import { productionOrderHooks, workDispatchHooks, workReportHooks } from '../production/index.ts';
 import { outsourcingOrderHooks, purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
 import { saleOrderHooks, stockUpHooks } from '../sales/index.ts';
 import { technicalDocumentHooks } from '../technology/technical-document.ts';
@@ -24,6 +24,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   'purchase-requisition': requisitionHooks,
   'production-order': productionOrderHooks,
   'work-dispatch': workDispatchHooks,
+  'work-report': workReportHooks,
   ...EQUIPMENT_CARE_HOOKS,
   'technical-document': technicalDocumentHooks,
 };

@@ -516,6 +516,13 @@ export function postDocumentByName(db: Db, name: string, id: number, user: AuthU
   return postDocument(db, spec, id, user, opts);
 }
 
+/** Reverses a posted document of the named kind inside the caller's transaction (commands). */
+export function reverseDocumentByName(db: Db, name: string, id: number, user: AuthUser) {
+  const spec = SPECS.find((s) => s.def.name === name);
+  if (!spec) throw new Error(`unknown stock document ${name}`);
+  return reverseDocument(db, spec, id, user);
+}
+
 export const DOC_HOOKS: Record<string, ResourceHooks> = Object.fromEntries(
   SPECS.map((s) => [s.def.name, docHooks(s)]),
 );

@@ -1,4 +1,4 @@
-import { productionOrderResource, purchaseRequisitionResource } from '@ringmes/domain';
+import { productionOrderResource, purchaseRequisitionResource, workReportResource } from '@ringmes/domain';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 import { workshopPages } from './workshop/workshop-pages.ts';
@@ -16,5 +16,6 @@ export const PRODUCTION_PAGES: Record<string, PageLoader> = {
   }),
   '/production-department/production-manage/produce-order-dispatch': () =>
     import('./order-dispatch.page.tsx').then((m) => m.ProductionOrderDispatchPage),
+  ...resourcePageLoaders(workReportResource),
   ...workshopPages(),
 };

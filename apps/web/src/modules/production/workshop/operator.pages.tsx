@@ -1,12 +1,39 @@
-import { ArrowLeftOutlined, PauseCircleOutlined, PlayCircleOutlined, ScanOutlined } from '@ant-design/icons';
-import { SHIFT_OPTIONS, WORK_DISPATCH_LIFECYCLE, type WorkshopKind, workshopPaths } from '@ringmes/domain';
+import {
+  ArrowLeftOutlined,
+  FormOutlined,
+  PauseCircleOutlined,
+  PlayCircleOutlined,
+  ScanOutlined,
+} from '@ant-design/icons';
+import {
+  SCRAP_REASON_OPTIONS,
+  SHIFT_OPTIONS,
+  WORK_DISPATCH_LIFECYCLE,
+  type WorkshopKind,
+  workshopPaths,
+} from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Empty, Input, Modal, Result, Skeleton, Tag } from 'antd';
+import {
+  Alert,
+  Button,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Result,
+  Select,
+  Skeleton,
+  Tag,
+} from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { navigateTo } from '../../../app/navigation.ts';
 import type { PageProps } from '../../../app/page-registry.ts';
+import { http } from '../../../platform/api/client.ts';
+import type { ApiError } from '../../../platform/api/errors.ts';
 import { useRecordPermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { idFromSearch } from '../../../platform/resource/nav.ts';
@@ -266,6 +293,8 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
   if (!id || info.error) return <Missing back={back} />;
   const row = info.data;
   const can = row ? may('start', row.workshopType) : false;
+  const mayReport = row ? may('report', row.workshopType) : false;
+  const [reporting, setReporting] = useState(false);
   const go = (name: string) => row && run.mutate({ name, row });
   return (
     <PageCard
@@ -318,6 +347,17 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
                 继续
               </Button>
             )}
+            {mayReport && ['started', 'paused', 'completed'].includes(row.status) && (
+              <Button
+                size="large"
+                type="primary"
+                icon={<FormOutlined />}
+                onClick={() => setReporting(true)}
+                data-testid="sheet-report"
+              >
+                报工
+              </Button>
+            )}
             {can && ['started', 'paused'].includes(row.status) && (
               <Button
                 size="large"
@@ -338,8 +378,155 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
               </Button>
             )}
           </div>
+          {reporting && <ReportModal dispatch={row} onClose={() => setReporting(false)} />}
         </>
       )}
     </PageCard>
+  );
+}
+
+interface ReportValues {
+  goodQuantity?: number | string;
+  workScrapQuantity?: number | string;
+  materialScrapQuantity?: number | string;
+  scrapReason?: string;
+  reworkQuantity?: number | string;
+  hours?: number | string;
+}
+
+/**
+ * 报工 on the tablet: scan the flow card (or type its number), then good, scrap and rework
+ * pieces; submitted at once for the workshop to approve.
+ */
+function ReportModal({ dispatch, onClose }: { dispatch: Row; onClose: () => void }) {
+  const client = useQueryClient();
+  const [form] = Form.useForm<ReportValues>();
+  const [code, setCode] = useState('');
+  const [card, setCard] = useState<Row>();
+  const [error, setError] = useState<string>();
+  const scan = async () => {
+    setError(undefined);
+    try {
+      const found = await http.get<Row>('/api/v1/flow-card/scan', { code: code.trim() }, { silent: true });
+      if (Number(found.productionOrderId) !== Number(dispatch.productionOrderId)) {
+        setCard(undefined);
+        return setError(`流转卡 ${found.docNo} 不是本派工单生产订单的卡`);
+      }
+      setCard(found);
+    } catch (e) {
+      setCard(undefined);
+      setError((e as Error).message);
+    }
+  };
+  const step = card?.steps?.find((s: Row) => Number(s.processId) === Number(dispatch.processId));
+  const submit = useMutation({
+    mutationFn: (v: ReportValues) =>
+      http.post<Row>(
+        `/api/v1/work-dispatch/report/${dispatch.id}`,
+        {
+          flowCardId: card?.id,
+          goodQuantity: String(v.goodQuantity ?? 0),
+          workScrapQuantity: String(v.workScrapQuantity ?? 0),
+          materialScrapQuantity: String(v.materialScrapQuantity ?? 0),
+          scrapReason: v.scrapReason ?? null,
+          reworkQuantity: String(v.reworkQuantity ?? 0),
+          hours: v.hours == null || v.hours === '' ? null : String(v.hours),
+        },
+        { silent: true },
+      ),
+    onSuccess: (r) => {
+      toast.success(`已报工 ${r.docNo}，等待审核`);
+      invalidateResource(client, 'work-report');
+      invalidateResource(client, 'work-dispatch');
+      onClose();
+    },
+    onError: (e: ApiError) => setError(e.message),
+  });
+  const big = { size: 'large' as const, style: { width: '100%' } };
+  return (
+    <Modal
+      open
+      width={760}
+      title={`报工 · ${dispatch.docNo}`}
+      okText="提交报工"
+      okButtonProps={{ size: 'large', disabled: !card, 'data-testid': 'report-submit' } as never}
+      cancelButtonProps={{ size: 'large' }}
+      confirmLoading={submit.isPending}
+      onCancel={onClose}
+      onOk={() =>
+        form
+          .validateFields()
+          .then((v) => submit.mutate(v))
+          .catch(() => undefined)
+      }
+      className="op-page"
+      destroyOnHidden
+    >
+      <div className="op-scan">
+        <Input
+          autoFocus
+          size="large"
+          prefix={<ScanOutlined />}
+          placeholder="扫描流转卡二维码或输入卡号，回车"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          onPressEnter={() => void scan()}
+          aria-label="流转卡号"
+          data-testid="report-card"
+        />
+        <Button size="large" onClick={() => void scan()}>
+          查找
+        </Button>
+      </div>
+      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
+      {card && (
+        <Alert
+          type="success"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`流转卡 ${card.docNo}${card.heatNo ? ` · 炉号 ${card.heatNo}` : ''}：本工序到达 ${qty(step?.inputQuantity ?? 0)}，已报合格 ${qty(step?.goodQuantity ?? 0)}`}
+        />
+      )}
+      <Form form={form} layout="vertical" name="quick-report" initialValues={{ goodQuantity: undefined }}>
+        <Form.Item name="goodQuantity" label="合格数" rules={[{ required: true, message: '请填写合格数' }]}>
+          <InputNumber min={0} precision={4} stringMode {...big} />
+        </Form.Item>
+        <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 12 }}>
+          <Form.Item name="workScrapQuantity" label="工废">
+            <InputNumber min={0} precision={4} stringMode {...big} />
+          </Form.Item>
+          <Form.Item name="materialScrapQuantity" label="料废">
+            <InputNumber min={0} precision={4} stringMode {...big} />
+          </Form.Item>
+          <Form.Item name="reworkQuantity" label="返工">
+            <InputNumber min={0} precision={4} stringMode {...big} />
+          </Form.Item>
+        </div>
+        <div style={{ display: 'grid', gridTemplateColumns: '2fr 1fr', gap: 12 }}>
+          <Form.Item
+            name="scrapReason"
+            label="废品原因"
+            dependencies={['workScrapQuantity', 'materialScrapQuantity']}
+            rules={[
+              ({ getFieldValue }) => ({
+                validator: (_r, v) =>
+                  v ||
+                  !(
+                    Number(getFieldValue('workScrapQuantity') || 0) +
+                    Number(getFieldValue('materialScrapQuantity') || 0)
+                  )
+                    ? Promise.resolve()
+                    : Promise.reject(new Error('有废品时请选择废品原因')),
+              }),
+            ]}
+          >
+            <Select size="large" allowClear options={SCRAP_REASON_OPTIONS} placeholder="有废品时必填" />
+          </Form.Item>
+          <Form.Item name="hours" label="工时(小时)">
+            <InputNumber min={0} max={24} precision={2} stringMode {...big} />
+          </Form.Item>
+        </div>
+      </Form>
+    </Modal>
   );
 }

@@ -5,6 +5,8 @@ const tasks = () => import('./task-list.page.tsx');
 const dispatches = () => import('./dispatch.pages.tsx');
 const panel = () => import('./panel.page.tsx');
 const operator = () => import('./operator.pages.tsx');
+const reports = () => import('./report.pages.tsx');
+const plan = () => import('./plan.page.tsx');
 
 /** The screens of the four workshops: one set of pages, each told its workshop by its path. */
 export function workshopPages(): Record<string, PageLoader> {
@@ -16,9 +18,15 @@ export function workshopPages(): Record<string, PageLoader> {
     out[p.dispatchInfo] = () => dispatches().then((m) => m.DispatchInfoPage);
     out[p.workshopOperatorTask] = () => dispatches().then((m) => m.WorkshopOperatorTaskPage);
     out[p.panel] = () => panel().then((m) => m.WorkshopPanelPage);
+    out[p.plan] = () => plan().then((m) => m.WorkshopPlanPage);
     out[p.operatorTask] = () => operator().then((m) => m.OperatorTaskPage);
     out[p.sheetAdd] = () => operator().then((m) => m.ProcessTaskSheetAddPage);
     out[p.sheetStart] = () => operator().then((m) => m.ProcessTaskSheetStartPage);
+    out[p.reportWork] = () => reports().then((m) => m.ReportWorkPage);
+    if (kind.reportRecords) {
+      out[p.addReportWork] = () => reports().then((m) => m.AddReportWorkPage);
+      out[p.workshopReportRecord] = () => reports().then((m) => m.WorkshopReportRecordPage);
+    }
   }
   return out;
 }

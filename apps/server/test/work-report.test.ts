@@ -1,0 +1,309 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Factory, factory } from './factories.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+import { stockInvariantViolations } from './stock-helpers.ts';
+
+let t: TestApp;
+let token: string;
+let f: Factory;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login();
+  f = factory(t, async () => token);
+  await f.create('warehouse-management', { type: 'finished', status: '1' });
+});
+afterAll(() => t?.close());
+
+const ok = <T = any>(r: { status: number; body: any }): T => {
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.result as T;
+};
+const post = (url: string, body: unknown = {}, as = token) => t.call('POST', url, { token: as, body });
+const get = (url: string, as = token) => t.call('GET', url, { token: as }).then(ok);
+
+/**
+ * A bearing made over turning (10, 0.15 a piece) and grinding (20, flagged for inspection),
+ * ordered for `quantity`, released, split into tasks, one flow card, both tasks dispatched and
+ * started: the ids a test needs.
+ */
+async function floor(quantity = 100) {
+  const turning = await f.create('workshop', { type: 'machine' });
+  const grinding = await f.create('workshop', { type: 'grinding' });
+  const P = await f.create('material-info');
+  const S = await f.create('material-info');
+  await f.create('product-bom', {
+    productId: P.id,
+    status: 'active',
+    lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
+  });
+  const turn = await f.create('process-manage', { pieceRate: '0.15' });
+  const grind = await f.create('process-manage', { pieceRate: '0.2' });
+  await f.create('process-route', {
+    productId: P.id,
+    status: 'active',
+    steps: [
+      { seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '2' },
+      {
+        seq: 20,
+        processId: grind.id,
+        workshopId: grinding.id,
+        standardMinutes: '1',
+        inspectionRequired: true,
+      },
+    ],
+  });
+  const order = ok(
+    await post('/api/v1/production-order/add', {
+      productId: P.id,
+      quantity,
+      plannedStartDate: '2026-11-02',
+      dueDate: '2026-11-09',
+    }),
+  );
+  ok(await post(`/api/v1/production-order/release/${order.id}`));
+  const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
+  const { cards } = ok(
+    await post(`/api/v1/flow-card/open/${order.id}`, { batchSize: quantity, heatNo: 'H2611' }),
+  );
+  const op = await t.userWith([
+    'production:lathingOperatorTask:list',
+    'production:lathingOperatorTask:report',
+  ]);
+  const dispatches: number[] = [];
+  for (const task of tasks) {
+    const { dispatches: made } = ok(
+      await post(`/api/v1/workshop-task/dispatch/${task.id}`, {
+        lines: [{ operatorId: op.userId, quantity, workDate: '2026-11-03', shift: 'day' }],
+      }),
+    );
+    ok(await post(`/api/v1/work-dispatch/start/${made[0].id}`));
+    dispatches.push(made[0].id);
+  }
+  return {
+    order,
+    P,
+    card: cards[0].id as number,
+    turnTask: tasks[0].id,
+    grindTask: tasks[1].id,
+    dispatches,
+    op,
+  };
+}
+
+const report = (dispatchId: number, flowCardId: number, extra: Record<string, unknown> = {}, as = token) =>
+  post(
+    '/api/v1/work-report/add',
+    { dispatchId, flowCardId, reportDate: '2026-11-04', goodQuantity: 0, ...extra },
+    as,
+  );
+const approve = async (id: number) => {
+  ok(await post(`/api/v1/work-report/submit/${id}`));
+  return ok(await post(`/api/v1/work-report/approve/${id}`));
+};
+const step = (card: any, seq: number) => card.steps.find((s: any) => s.seq === seq);
+const balance = async (materialId: number) =>
+  Number(
+    (
+      await sql<{
+        q: string;
+      }>`SELECT COALESCE(sum(quantity), 0)::text AS q FROM stock_balance WHERE material_id = ${materialId}`.execute(
+        t.database.db,
+      )
+    ).rows[0].q,
+  );
+
+describe('报工: report, approve, post, and take it all back', () => {
+  it('posting moves good pieces on, counts progress and wages; the last step receives the bearings; 反审核 undoes every quantity', async () => {
+    const w = await floor(100);
+    const r1 = ok(
+      await report(w.dispatches[0], w.card, {
+        goodQuantity: 95,
+        workScrapQuantity: 2,
+        materialScrapQuantity: 1,
+        scrapReason: 'size',
+        reworkQuantity: 2,
+        hours: '3.5',
+      }),
+    );
+    expect(r1).toMatchObject({
+      status: 'draft',
+      seq: 10,
+      workshopType: 'machine',
+      productionOrderId: w.order.id,
+    });
+    expect(r1.docNo).toMatch(/^BG20261104-\d{4}$/);
+    expect((await approve(r1.id)).status).toBe('posted');
+    let card = await get(`/api/v1/flow-card/card/${w.card}`);
+    expect(step(card, 10)).toMatchObject({
+      goodQuantity: '95.0000',
+      workScrapQuantity: '2.0000',
+      reworkQuantity: '2.0000',
+    });
+    expect(step(card, 20).inputQuantity).toBe('95.0000');
+    expect(card.currentSeq).toBe(10); // two pieces are still in rework at turning
+    expect(await get(`/api/v1/workshop-task/info/${w.turnTask}`)).toMatchObject({
+      completedQuantity: '95.0000',
+      scrapQuantity: '3.0000',
+    });
+    expect((await get(`/api/v1/work-dispatch/info/${w.dispatches[0]}`)).reportedQuantity).toBe('95.0000');
+    const wage = await sql<{
+      amount: string;
+    }>`SELECT amount::text FROM piece_wage WHERE work_report_id = ${r1.id}`.execute(t.database.db);
+    expect(wage.rows[0].amount).toBe('14.25');
+    // Grinding cannot report more than arrived.
+    const over = await report(w.dispatches[1], w.card, { goodQuantity: 96 });
+    expect(over.status).toBe(409);
+    expect(over.body.message).toContain('最多还可报 95');
+    // Grinding is inspected before it is posted; its posting receives the bearings.
+    const r2 = ok(
+      await report(w.dispatches[1], w.card, { goodQuantity: 90, workScrapQuantity: 5, scrapReason: 'burn' }),
+    );
+    expect((await approve(r2.id)).status).toBe('inspecting');
+    expect(await balance(w.P.id)).toBe(0);
+    ok(await post(`/api/v1/work-report/inspect/${r2.id}`));
+    const posted = await get(`/api/v1/work-report/info/${r2.id}`);
+    expect(posted).toMatchObject({ status: 'posted', wageAmount: '18.00' });
+    expect(posted.stockInboundId).toBeTruthy();
+    expect(await balance(w.P.id)).toBe(90);
+    expect((await get(`/api/v1/production-order/info/${w.order.id}`)).producedQuantity).toBe('90.0000');
+    // Turning cannot be taken back while grinding has reported what it received.
+    const early = await post(`/api/v1/work-report/unapprove/${r1.id}`, { reason: '录错' });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toContain('下道工序已报工');
+    // Take it all back, last step first: every quantity returns.
+    ok(await post(`/api/v1/work-report/unapprove/${r2.id}`, { reason: '检验复判' }));
+    expect(await balance(w.P.id)).toBe(0);
+    ok(await t.call('DELETE', `/api/v1/work-report/delete/${r2.id}`, { token }));
+    ok(await post(`/api/v1/work-report/unapprove/${r1.id}`, { reason: '录错' }));
+    card = await get(`/api/v1/flow-card/card/${w.card}`);
+    for (const s of card.steps) {
+      expect(Number(s.goodQuantity) + Number(s.workScrapQuantity) + Number(s.materialScrapQuantity)).toBe(0);
+    }
+    expect(step(card, 20).inputQuantity).toBe('0.0000');
+    expect(step(card, 10).inputQuantity).toBe('100.0000');
+    expect(await get(`/api/v1/workshop-task/info/${w.turnTask}`)).toMatchObject({
+      completedQuantity: '0.0000',
+      scrapQuantity: '0.0000',
+    });
+    expect((await get(`/api/v1/production-order/info/${w.order.id}`)).producedQuantity).toBe('0.0000');
+    const wages = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM piece_wage WHERE production_order_id = ${w.order.id}`.execute(
+      t.database.db,
+    );
+    expect(wages.rows[0].n).toBe(0);
+    expect(await stockInvariantViolations(t.database.db)).toEqual([]);
+  });
+
+  it('two operators reporting the last pieces at once: exactly one gets them', async () => {
+    const w = await floor(100);
+    ok(await report(w.dispatches[0], w.card, { goodQuantity: 60 }));
+    const both = await Promise.all([
+      report(w.dispatches[0], w.card, { goodQuantity: 40 }),
+      report(w.dispatches[0], w.card, { goodQuantity: 40 }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it('the operator reports his own dispatch from the sheet; bad input is a Chinese 400', async () => {
+    const w = await floor(20);
+    const mine = ok(
+      await post(
+        `/api/v1/work-dispatch/report/${w.dispatches[0]}`,
+        { flowCardId: w.card, goodQuantity: 18, workScrapQuantity: 1, scrapReason: 'setup' },
+        w.op.token,
+      ),
+    );
+    expect(mine).toMatchObject({ status: 'submitted', operatorId: w.op.userId, goodQuantity: '18.0000' });
+    const other = await t.userWith(['production:lathingOperatorTask:report']);
+    const notHis = await post(
+      `/api/v1/work-dispatch/report/${w.dispatches[0]}`,
+      { flowCardId: w.card, goodQuantity: 1 },
+      other.token,
+    );
+    expect(notHis.status).toBe(400);
+    expect(notHis.body.message).toContain('不是派给你的');
+    const grinder = await post(
+      `/api/v1/work-dispatch/report/${w.dispatches[1]}`,
+      { flowCardId: w.card, goodQuantity: 1 },
+      w.op.token,
+    );
+    expect(grinder.status).toBe(403);
+    const noReason = await report(w.dispatches[0], w.card, { goodQuantity: 0, workScrapQuantity: 1 });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.errors?.[0]).toMatchObject({ field: 'scrapReason' });
+    const negative = await report(w.dispatches[0], w.card, { goodQuantity: -1 });
+    expect(negative.status).toBe(400);
+    expect(negative.body.message).toMatch(/[\u4e00-\u9fa5]/);
+    const nothing = await report(w.dispatches[0], w.card, { goodQuantity: 0 });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.message).toContain('至少填一项');
+  });
+
+  it('a card goes to heat treatment and back: sent, returned with its hardness, the difference written off', async () => {
+    const shop = await f.create('workshop', { type: 'machine' });
+    const P = await f.create('material-info');
+    const S = await f.create('material-info');
+    await f.create('product-bom', {
+      productId: P.id,
+      status: 'active',
+      lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
+    });
+    const [turn, heat, grind] = [
+      await f.create('process-manage'),
+      await f.create('process-manage'),
+      await f.create('process-manage'),
+    ];
+    await f.create('process-route', {
+      productId: P.id,
+      status: 'active',
+      steps: [
+        { seq: 10, processId: turn.id, workshopId: shop.id },
+        { seq: 20, processId: heat.id, outsourced: true },
+        { seq: 30, processId: grind.id, workshopId: shop.id },
+      ],
+    });
+    const order = ok(
+      await post('/api/v1/production-order/add', {
+        productId: P.id,
+        quantity: 100,
+        plannedStartDate: '2026-11-02',
+        dueDate: '2026-11-09',
+      }),
+    );
+    ok(await post(`/api/v1/production-order/release/${order.id}`));
+    const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
+    expect(tasks).toHaveLength(2);
+    const { cards } = ok(await post(`/api/v1/flow-card/open/${order.id}`, { batchSize: 100 }));
+    const admin = (await get('/api/v1/sso/getUserByToken')).user?.userId ?? 1;
+    const { dispatches } = ok(
+      await post(`/api/v1/workshop-task/dispatch/${tasks[0].id}`, {
+        lines: [{ operatorId: admin, quantity: 100, workDate: '2026-11-03', shift: 'day' }],
+      }),
+    );
+    ok(await post(`/api/v1/work-dispatch/start/${dispatches[0].id}`));
+    const r = ok(await report(dispatches[0].id, cards[0].id, { goodQuantity: 100 }));
+    await approve(r.id);
+    const out = (body: Record<string, unknown>) => post(`/api/v1/flow-card/outsource/${cards[0].id}`, body);
+    const supplier = await f.create('supplier');
+    expect((await out({ action: 'send', quantity: 101, supplierId: supplier.id })).status).toBe(409);
+    ok(await out({ action: 'send', quantity: 100, weight: '25.5', supplierId: supplier.id }));
+    ok(await out({ action: 'return', quantity: 98, hardnessHrc: '62' }));
+    let card = await get(`/api/v1/flow-card/card/${cards[0].id}`);
+    expect(step(card, 20)).toMatchObject({
+      sentQuantity: '100.0000',
+      returnedQuantity: '98.0000',
+      hardnessHrc: '62.0',
+      goodQuantity: '98.0000',
+    });
+    expect(step(card, 30).inputQuantity).toBe('98.0000');
+    expect(card.currentSeq).toBe(20); // two pieces still out
+    ok(await out({ action: 'reconcile' }));
+    card = await get(`/api/v1/flow-card/card/${cards[0].id}`);
+    expect(step(card, 20).materialScrapQuantity).toBe('2.0000');
+    expect(card.currentSeq).toBe(30);
+    expect((await out({ action: 'return', quantity: 1 })).status).toBe(409);
+  });
+});

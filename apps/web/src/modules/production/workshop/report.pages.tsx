@@ -1,0 +1,155 @@
+import type { WorkshopKind } from '@ringmes/domain';
+import { workReportResource, workshopPaths } from '@ringmes/domain';
+import { useQuery } from '@tanstack/react-query';
+import { Form, Select } from 'antd';
+import { useState } from 'react';
+import { navigateTo } from '../../../app/navigation.ts';
+import type { PageProps } from '../../../app/page-registry.ts';
+import { http } from '../../../platform/api/client.ts';
+import type { Page } from '../../../platform/api/types.ts';
+import type { FieldOverride, FieldOverrides } from '../../../platform/resource/resource-form.tsx';
+import { ResourceFormModal } from '../../../platform/resource/resource-form.tsx';
+import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
+import { qty } from '../../warehouse/warehouse.api.ts';
+import { kindOf, type Row } from './workshop.api.ts';
+
+const REPORTABLE = ['started', 'paused', 'completed'];
+
+/** 派工单 of the workshop that may be reported (开工, 暂停 or 完工), newest first. */
+function dispatchPicker(kind: WorkshopKind): FieldOverride {
+  return function DispatchPicker({ field, disabled, fallbackLabel, form }) {
+    const value = Form.useWatch(field.name, form);
+    const list = useQuery({
+      queryKey: ['resource', 'work-dispatch', 'reportable', kind.type],
+      queryFn: () =>
+        http.get<Page<Row>>('/api/v1/work-dispatch/page', {
+          workshopType: kind.type,
+          pageSize: 200,
+          sortField: 'docNo',
+          sortOrder: 'desc',
+        }),
+    });
+    const options = (list.data?.list ?? [])
+      .filter((d) => REPORTABLE.includes(d.status) || d.id === value)
+      .map((d) => ({
+        value: d.id,
+        label: `${d.docNo} ${d.productName ?? ''} ${d.processName ?? ''} ${d.operatorName ?? ''} 派 ${qty(d.quantity)}`,
+      }));
+    if (value && !options.some((o) => o.value === value) && fallbackLabel)
+      options.push({ value, label: String(fallbackLabel) });
+    return (
+      <Select
+        showSearch
+        optionFilterProp="label"
+        loading={list.isLoading}
+        disabled={disabled}
+        value={value}
+        options={options}
+        placeholder="选择已开工的派工单"
+        onChange={(v) => {
+          form.setFieldValue(field.name, v);
+          form.setFieldValue('flowCardId', undefined);
+        }}
+      />
+    );
+  };
+}
+
+/** 流转卡 (在制) of the chosen dispatch's production order. */
+const CardPicker: FieldOverride = ({ field, disabled, fallbackLabel, form }) => {
+  const dispatchId = Form.useWatch('dispatchId', form);
+  const value = Form.useWatch(field.name, form);
+  const dispatch = useQuery({
+    queryKey: ['resource', 'work-dispatch', 'info', dispatchId],
+    queryFn: () => http.get<Row>(`/api/v1/work-dispatch/info/${dispatchId}`),
+    enabled: Boolean(dispatchId),
+  });
+  const orderId = dispatch.data?.productionOrderId;
+  const cards = useQuery({
+    queryKey: ['resource', 'flow-card', 'of-order', orderId],
+    queryFn: () =>
+      http.get<Page<Row>>('/api/v1/flow-card/page', {
+        productionOrderId: orderId,
+        status: 'open',
+        pageSize: 500,
+      }),
+    enabled: Boolean(orderId),
+  });
+  const options = (cards.data?.list ?? []).map((c) => ({
+    value: c.id,
+    label: `${c.docNo} 数量 ${qty(c.quantity)}${c.heatNo ? ` 炉号 ${c.heatNo}` : ''}`,
+  }));
+  if (value && !options.some((o) => o.value === value) && fallbackLabel)
+    options.push({ value, label: String(fallbackLabel) });
+  return (
+    <Select
+      showSearch
+      optionFilterProp="label"
+      disabled={disabled || !dispatchId}
+      loading={cards.isFetching}
+      value={value}
+      options={options}
+      placeholder={dispatchId ? '选择或输入流转卡号' : '先选择派工单'}
+      onChange={(v) => form.setFieldValue(field.name, v)}
+    />
+  );
+};
+
+const overridesFor = (kind: WorkshopKind): FieldOverrides => ({
+  dispatchId: dispatchPicker(kind),
+  flowCardId: CardPicker,
+});
+
+/** 报工 of a workshop: its reports by state, add / edit drafts, 提交, 审核, 检验完成, 反审核. */
+export function ReportWorkPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  return (
+    <ResourceListPage
+      path={path}
+      def={workReportResource}
+      routes={{ list: workshopPaths(kind).reportWork, formOnPage: false }}
+      fixedFilters={{ workshopType: kind.type }}
+      hiddenFilters={['workshopType']}
+      overrides={overridesFor(kind)}
+    />
+  );
+}
+
+/** 新增报工 (车加工): the add form over the workshop's report list. */
+export function AddReportWorkPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  const [open, setOpen] = useState(true);
+  const back = () => navigateTo(workshopPaths(kind).reportWork);
+  return (
+    <>
+      <ReportWorkPage path={workshopPaths(kind).reportWork} />
+      <ResourceFormModal
+        def={workReportResource}
+        open={open}
+        overrides={overridesFor(kind)}
+        onClose={() => {
+          setOpen(false);
+          back();
+        }}
+        onSaved={() => {
+          setOpen(false);
+          back();
+        }}
+      />
+    </>
+  );
+}
+
+/** 车间报工记录: every report of the workshop (read and export). */
+export function WorkshopReportRecordPage({ path }: PageProps) {
+  const kind = kindOf(path);
+  return (
+    <ResourceListPage
+      path={path}
+      def={workReportResource}
+      routes={{ list: workshopPaths(kind).workshopReportRecord, formOnPage: false }}
+      fixedFilters={{ workshopType: kind.type }}
+      hiddenFilters={['workshopType']}
+    />
+  );
+}
