@@ -67,9 +67,9 @@ test.describe('application shell', () => {
     await expect(side.getByText('用户管理')).toHaveCount(0);
     await expect(side.getByText('销售统计')).toBeVisible();
     // Unfinished pages (建设中) are not listed; an area of them is gone; they still open by address.
-    await expect(topMenu(page).getByText('技术部')).toHaveCount(0);
-    await page.goto('/technology-dept/technology-manage');
-    await expect(activePage(page).getByTestId('module-page')).toContainText('技术部');
+    await expect(topMenu(page).getByText('统计报表')).toHaveCount(0);
+    await page.goto('/statistics-report/track-measure');
+    await expect(activePage(page).getByTestId('module-page')).toContainText('统计报表');
   });
 
   test('a hidden page highlights its list; every menu route opens a real page', async ({ page }) => {

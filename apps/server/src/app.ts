@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
@@ -69,6 +70,9 @@ export async function buildApp(
     { parseAs: 'buffer', bodyLimit: 20 * 1_048_576 },
     (_req, body, done) => done(null, body),
   );
+  // Attachment uploads (platform/attachments): streamed part by part, never buffered; the size
+  // limit is applied per route from the configuration.
+  await app.register(fastifyMultipart, { limits: { fileSize: config.attachmentMaxBytes, files: 1 } });
   app.addHook('onResponse', (req, reply, done) => {
     if (reply.statusCode >= 500 || reply.elapsedTime > 1_000) {
       req.log.warn(

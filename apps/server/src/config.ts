@@ -10,6 +10,10 @@ export interface Config {
   adminPassword: string | undefined;
   timeZone: string;
   exportDir: string;
+  /** Where uploaded attachments live (the filesystem store; see platform/attachments/storage.ts). */
+  attachmentDir: string;
+  /** Largest accepted upload in bytes (ATTACHMENT_MAX_MB, default 20 MB). */
+  attachmentMaxBytes: number;
   webDist: string;
   /** Defaults of the session timeouts; 系统设置 overrides them at run time. */
   session: { idleMinutes: number; absoluteHours: number };
@@ -46,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     adminPassword: env.ADMIN_PASSWORD || undefined,
     timeZone: env.TZ_DISPLAY || 'Asia/Shanghai',
     exportDir: path.resolve(root, env.EXPORT_DIR || path.join(dataDir, 'exports')),
+    attachmentDir: path.resolve(root, env.ATTACHMENT_DIR || path.join(dataDir, 'attachments')),
+    attachmentMaxBytes: Math.max(1, int('ATTACHMENT_MAX_MB', 20)) * 1_048_576,
     webDist: path.resolve(root, env.WEB_DIST || 'apps/web/dist'),
     session: {
       idleMinutes: int('SESSION_IDLE_MINUTES', 120),

@@ -353,3 +353,43 @@ describe('demo equipment care', () => {
     expect(care.body.result.maintenance.length).toBe(2);
   });
 });
+
+describe('demo technical documents', () => {
+  it('has published drawings of two bearings, one in its second revision with the first superseded, files readable', async () => {
+    const db = t.database.db;
+    const products = await sql<{ id: number; code: string }>`
+      SELECT id, code FROM material WHERE code IN ('FG-6204-2RS', 'FG-6205-2RS') ORDER BY code`.execute(db);
+    const planner = await t.login('plan01', 'demo123');
+    const current = [];
+    for (const p of products.rows) {
+      const r = await t.call('GET', '/api/v1/technical-document/current', {
+        token: planner,
+        query: { productId: p.id },
+      });
+      current.push(r.body.result);
+    }
+    expect(current.map((c) => c?.revisionNo)).toEqual(['B', 'A']);
+    const revs = await t.call('GET', `/api/v1/technical-document/revisions/${current[0].documentId}`, {
+      token: planner,
+    });
+    expect(revs.body.result.map((r: any) => [r.revisionNo, r.status])).toEqual([
+      ['B', 'current'],
+      ['A', 'superseded'],
+    ]);
+    const files = current[0].attachments;
+    expect(files.map((a: any) => a.mimeType).sort()).toEqual(['application/pdf', 'image/png']);
+    for (const a of files) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/attachment/download/${a.id}?inline=true`,
+        headers: { authorization: `Bearer ${planner}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/^inline; /);
+      expect(res.rawPayload.length).toBe(a.size);
+    }
+    const draft = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM technical_document WHERE status = 'draft'`.execute(db);
+    expect(draft.rows[0].n).toBe(1);
+  });
+});

@@ -48,6 +48,10 @@ const RECIPES: Record<
     overrides: Record<string, unknown>,
   ) => Promise<Record<string, any>>
 > = {
+  // A technical document belongs to a product or a process (at least one).
+  async 'technical-document'(api, _t, _token, o) {
+    return o.materialId || o.processId ? {} : { materialId: (await api.create('material-info')).id };
+  },
   /** A report of a started dispatch on a card of the same order (a task made by 派单, a card by 开卡). */
   async 'work-report'(api, t, token, o) {
     const call = async (method: string, url: string, body?: unknown) => {

@@ -81,12 +81,17 @@ export async function createTestApp(
   const config: Config = {
     ...loadConfig({}),
     exportDir,
+    attachmentDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-files-')),
     webDist: path.join(os.tmpdir(), 'ringmes-no-web'),
     login: { maxFailsPerUser: 1000, maxFailsPerIp: 1000, windowMinutes: 15 },
     ...overrides,
   };
   await migrate(database.db);
-  await seed(database.db, { seed: seedMode, adminPassword: ADMIN_PASSWORD });
+  await seed(database.db, {
+    seed: seedMode,
+    adminPassword: ADMIN_PASSWORD,
+    attachmentDir: config.attachmentDir,
+  });
   const app = await buildApp(database, config, { logger: !!process.env.TEST_LOG || !!logStream, logStream });
   await app.ready();
 

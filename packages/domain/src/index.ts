@@ -42,6 +42,7 @@ export * from './resources/workshop.resource.ts';
 export * from './sales/sale-order.resource.ts';
 export * from './sales/stock-up-order.resource.ts';
 export * from './system/message-kinds.ts';
+export * from './technology/technical-document.resource.ts';
 export type { LedgerSummary } from './warehouse/ledger.ts';
 export * from './warehouse/stock-docs.resource.ts';
 export type { DifferenceReport } from './warehouse/stocktake-report.ts';

@@ -1,4 +1,5 @@
 import type { App } from '../app.ts';
+import { attachmentRoutes } from '../platform/attachments/attachments.ts';
 import { downloadRoutes } from './common/download.routes.ts';
 import { factoryRoutes } from './factory/index.ts';
 import { orderReportRoutes } from './orders/report.ts';
@@ -13,6 +14,7 @@ import { settingRoutes } from './system/setting.routes.ts';
 import { ssoRoutes } from './system/sso.routes.ts';
 import { threeAppRoutes } from './system/three-app.routes.ts';
 import { userRoutes } from './system/user.routes.ts';
+import { revisionAttachmentOwner, technicalDocumentRoutes } from './technology/technical-document.ts';
 import { warehouseRoutes } from './warehouse/index.ts';
 
 /** Every module's routes, in menu order. */
@@ -28,8 +30,11 @@ export function registerModules(app: App) {
   factoryRoutes(app);
   salesRoutes(app);
   productionRoutes(app);
+  technicalDocumentRoutes(app);
   purchaseRoutes(app);
   orderReportRoutes(app);
   warehouseRoutes(app);
   downloadRoutes(app);
+  // Files of every module's records: one owner per kind of record that carries files.
+  attachmentRoutes(app, [revisionAttachmentOwner]);
 }

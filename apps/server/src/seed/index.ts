@@ -8,6 +8,7 @@ import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, seedRushShipment, stampStockDocuments } from './demo-stock.ts';
+import { seedDemoTechnology } from './demo-technology.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
 
@@ -107,7 +108,8 @@ const DEMO_USERS: { userName: string; firstName: string; dept: string; role: str
  */
 export async function seed(
   db: Db,
-  config: Pick<Config, 'seed' | 'adminPassword'>,
+  /** `attachmentDir`: where the demo's technical-document files go (without it they are left out). */
+  config: Pick<Config, 'seed' | 'adminPassword'> & Partial<Pick<Config, 'attachmentDir'>>,
   /** Progress lines for the console (`npm start` prints them while the demo seed runs). */
   progress: (message: string) => void = () => {},
 ): Promise<SeedResult> {
@@ -160,10 +162,10 @@ export async function seed(
 
     const t0 = Date.now();
     const step = async (n: number, what: string, fn: () => Promise<unknown>) => {
-      progress(`正在生成演示数据 ${n}/6：${what}…`);
+      progress(`正在生成演示数据 ${n}/7：${what}…`);
       await fn();
     };
-    progress('正在生成演示数据 1/6：部门、角色与账号…');
+    progress('正在生成演示数据 1/7：部门、角色与账号…');
     const deptIds = new Map<string, number>();
     for (const [i, [name, parent]] of DEMO_DEPTS.entries()) {
       const row = await trx
@@ -249,6 +251,9 @@ export async function seed(
       await stampStockDocuments(trx);
     });
     await step(6, '设备报修、保养与点检', () => seedDemoEquipment(trx, seedUser(admin.id)));
+    const { attachmentDir } = config;
+    if (attachmentDir)
+      await step(7, '技术文档与图纸', () => seedDemoTechnology(trx, seedUser(admin.id), attachmentDir));
     await trx
       .insertInto('message')
       .values({

@@ -13,6 +13,9 @@ export const RESOURCE_PAGES = {
   ...areaPages('/production-department', () =>
     import('../modules/production/production-pages.ts').then((m) => m.PRODUCTION_PAGES),
   ),
+  ...areaPages('/technology-dept', () =>
+    import('../modules/technology/technology-pages.ts').then((m) => m.TECHNOLOGY_PAGES),
+  ),
   ...areaPages('/factory-info', () =>
     import('../modules/factory/factory-pages.ts').then((m) => m.FACTORY_PAGES),
   ),

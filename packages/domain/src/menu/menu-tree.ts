@@ -264,7 +264,13 @@ const TECH = '/technology-dept';
 const TECH_MANAGE = `${TECH}/technology-manage`;
 
 const technology = dir('技术部', TECH, 'ExperimentOutlined', [
-  list('技术文档', TECH_MANAGE, 'technology:document', CRUD),
+  list('技术文档', TECH_MANAGE, 'technology:document', [
+    ...CRUD,
+    ['approve', '审批'],
+    ['unapprove', '反审批'],
+    ['publish', '发布'],
+    ['void', '作废'],
+  ]),
   hidden('技术文档详情', `${TECH_MANAGE}-detail`, TECH_MANAGE),
 ]);
 

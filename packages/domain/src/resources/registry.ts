@@ -15,6 +15,7 @@ import { purchaseRequisitionResource } from '../purchase/purchase-requisition.re
 import type { ResourceDef } from '../resource/types.ts';
 import { saleOrderResource } from '../sales/sale-order.resource.ts';
 import { stockUpOrderResource } from '../sales/stock-up-order.resource.ts';
+import { technicalDocumentResource } from '../technology/technical-document.resource.ts';
 import {
   stockInboundResource,
   stockOutboundResource,
@@ -62,6 +63,8 @@ export const RESOURCES: ResourceDef[] = [
   workDispatchResource,
   workReportResource,
   flowCardResource,
+  // 技术部
+  technicalDocumentResource,
   // 采购管理
   purchaseOrderResource,
   outsourcingOrderResource,

@@ -5,6 +5,7 @@ import { registerExcel } from '../../platform/resource/excel.ts';
 import { productionOrderHooks, workDispatchHooks, workReportHooks } from '../production/index.ts';
 import { outsourcingOrderHooks, purchaseOrderHooks, requisitionHooks } from '../purchase/index.ts';
 import { saleOrderHooks, stockUpHooks } from '../sales/index.ts';
+import { technicalDocumentHooks } from '../technology/technical-document.ts';
 import { DOC_HOOKS } from '../warehouse/index.ts';
 import { bomHooks, bomRoutes } from './bom.ts';
 import { EQUIPMENT_CARE_HOOKS, equipmentCareRoutes } from './equipment-care.ts';
@@ -25,6 +26,7 @@ const HOOKS: Record<string, ResourceHooks> = {
   'work-dispatch': workDispatchHooks,
   'work-report': workReportHooks,
   ...EQUIPMENT_CARE_HOOKS,
+  'technical-document': technicalDocumentHooks,
 };
 
 export function factoryRoutes(app: App) {
