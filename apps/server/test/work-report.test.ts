@@ -142,6 +142,20 @@ describe('报工: report, approve, post, and take it all back', () => {
       reworkQuantity: '2.0000',
     });
     expect(step(card, 20).inputQuantity).toBe('95.0000');
+    // Turning's semi-finished: the 95 pieces waiting at grinding.
+    const semi = ok(
+      await t.call('GET', '/api/v1/flow-card/semi', { token, query: { workshopType: 'machine' } }),
+    );
+    expect(semi.list.find((x: any) => x.cardId === w.card)).toMatchObject({
+      quantity: '95.0000',
+      nextSeq: 20,
+    });
+    const stranger = await t.userWith(['production:grindingSemi:list']);
+    const refused = await t.call('GET', '/api/v1/flow-card/semi', {
+      token: stranger.token,
+      query: { workshopType: 'machine' },
+    });
+    expect(refused.status).toBe(403);
     expect(card.currentSeq).toBe(10); // two pieces are still in rework at turning
     expect(await get(`/api/v1/workshop-task/info/${w.turnTask}`)).toMatchObject({
       completedQuantity: '95.0000',

@@ -1,13 +1,19 @@
-import { stockInboundResource, workDispatchResource, workReportResource } from '@ringmes/domain';
+import {
+  stockInboundResource,
+  WORKSHOP_KINDS,
+  workDispatchResource,
+  workReportResource,
+  workshopPermission,
+} from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { auditInsert } from '../../platform/audit.ts';
-import type { AuthUser } from '../../platform/auth/sessions.ts';
+import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { badRequest, conflict, fieldError } from '../../platform/errors.ts';
-import { route } from '../../platform/http/route.ts';
+import { badRequest, conflict, fieldError, forbidden } from '../../platform/errors.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
@@ -397,8 +403,26 @@ export async function quickReport(
   return getRecord(db, workReportResource, id);
 }
 
+const semiPerms = WORKSHOP_KINDS.map((k) => `${workshopPermission(k, 'Semi')}:list` as Permission);
+
 export function workReportRoutes(app: App) {
   registerLifecycle(app, workReportResource, workReportTransitions);
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/flow-card/semi',
+    permission: semiPerms[0],
+    alsoAllowedBy: semiPerms.slice(1),
+    query: z.strictObject({
+      workshopType: z.enum(WORKSHOP_KINDS.map((k) => k.type) as [string, ...string[]], {
+        error: '车间类型只能是：车加工、磨加工、检测、装配',
+      }),
+    }),
+    async handler({ query, user, app: { db } }) {
+      const k = WORKSHOP_KINDS.find((x) => x.type === query.workshopType);
+      if (!k || !can(user, `${workshopPermission(k, 'Semi')}:list`)) throw forbidden();
+      return semiFinished(db, k.type);
+    },
+  });
   route(app, {
     method: 'POST',
     url: '/api/v1/flow-card/outsource/:id',
@@ -503,4 +527,40 @@ export async function outsourceStep(
     requestId,
   ).execute(db);
   return { id: cardId, docNo: card.docNo, seq: step.seq };
+}
+
+// ------------------------------------------------------------------ 半成品
+
+/**
+ * A workshop's semi-finished stock: pieces it finished on a card that wait at the card's next
+ * step, done in another workshop (or sent out), which has not taken them yet — by card, with
+ * the age since the last piece left the workshop.
+ */
+export async function semiFinished(db: Db, workshopType: string) {
+  const r = await sql<Record<string, any>>`
+    SELECT c.id AS card_id, c.doc_no AS card_no, c.heat_no, o.id AS production_order_id, o.doc_no AS order_no,
+           m.code AS product_code, m.name AS product_name, m.spec AS product_spec,
+           prev.seq AS done_seq, pp.name AS done_process, nxt.seq AS next_seq, np.name AS next_process,
+           COALESCE(nw.name, CASE WHEN nxt.outsourced THEN '委外' END) AS next_workshop,
+           (nxt.input_quantity - nxt.good_quantity - nxt.work_scrap_quantity - nxt.material_scrap_quantity
+             - COALESCE(nxt.sent_quantity, 0) + COALESCE(nxt.returned_quantity, 0))::text AS quantity,
+           prev.out_time AS finished_at,
+           floor(extract(epoch FROM now() - prev.out_time) / 86400)::int AS age_days
+      FROM flow_card c
+      JOIN production_order o ON o.id = c.production_order_id
+      JOIN material m ON m.id = c.product_id
+      JOIN flow_card_step nxt ON nxt.flow_card_id = c.id
+      JOIN LATERAL (SELECT p.* FROM flow_card_step p WHERE p.flow_card_id = c.id AND p.seq < nxt.seq
+                     ORDER BY p.seq DESC LIMIT 1) prev ON true
+      JOIN workshop pw ON pw.id = prev.workshop_id
+      JOIN process pp ON pp.id = prev.process_id
+      JOIN process np ON np.id = nxt.process_id
+      LEFT JOIN workshop nw ON nw.id = nxt.workshop_id
+     WHERE c.status = 'open' AND pw.type = ${workshopType}
+       AND nxt.workshop_id IS DISTINCT FROM prev.workshop_id
+       AND nxt.input_quantity - nxt.good_quantity - nxt.work_scrap_quantity - nxt.material_scrap_quantity
+             - COALESCE(nxt.sent_quantity, 0) + COALESCE(nxt.returned_quantity, 0) > 0
+     ORDER BY prev.out_time NULLS LAST, c.doc_no
+     LIMIT 2000`.execute(db);
+  return { list: r.rows };
 }

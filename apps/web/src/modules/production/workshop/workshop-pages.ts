@@ -23,6 +23,7 @@ export function workshopPages(): Record<string, PageLoader> {
     out[p.sheetAdd] = () => operator().then((m) => m.ProcessTaskSheetAddPage);
     out[p.sheetStart] = () => operator().then((m) => m.ProcessTaskSheetStartPage);
     out[p.reportWork] = () => reports().then((m) => m.ReportWorkPage);
+    out[p.semi] = () => import('./semi.page.tsx').then((m) => m.SemiFinishedPage);
     if (kind.reportRecords) {
       out[p.addReportWork] = () => reports().then((m) => m.AddReportWorkPage);
       out[p.workshopReportRecord] = () => reports().then((m) => m.WorkshopReportRecordPage);
