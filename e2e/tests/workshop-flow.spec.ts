@@ -1,0 +1,185 @@
+import { Api, activePage, expect, signedIn, test, toast, unique } from './support.ts';
+
+interface Row {
+  id: number;
+  [key: string]: any;
+}
+
+const MANAGE = '/production-department/production-manage';
+
+test.describe('workshop flow', () => {
+  test('sales order → production order → 派单 → 派工 → the operator starts and reports on a tablet → 审核 → 半成品 → last step → finished goods', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const admin = await Api.login(request);
+    /** Opens `path` signed in as a demo user (the token replaces the previous user's). */
+    const as = async (user: string, path: string) =>
+      signedIn(page, await Api.login(request, user, 'demo123'), path);
+    const first = async (url: string, params: Record<string, string | number>) =>
+      (await admin.get<{ list: Row[] }>(url, { pageSize: 1, ...params })).list[0];
+    // A ring turned in 车加工 and ground in 磨加工 (inspected), from a steel the stores do not hold.
+    const type = await first('/api/v1/material-type/page', {});
+    const unit = await first('/api/v1/material-unit/page', {});
+    const code = unique('E2E');
+    const make = (suffix: string, name: string) =>
+      admin.post<Row>('/api/v1/material-info/add', {
+        code: `${code}-${suffix}`,
+        name,
+        materialTypeId: type.id,
+        unitId: unit.id,
+      });
+    const ring = await make('R', `E2E 内圈 ${code}`);
+    const steel = await make('S', `E2E 钢管 ${code}`);
+    await admin.post('/api/v1/product-bom/add', {
+      code: `BOM-${code}`,
+      productId: ring.id,
+      versionNo: 'V1',
+      status: 'active',
+      lines: [{ materialId: steel.id, quantity: '0.5', unitId: unit.id }],
+    });
+    const turning = await first('/api/v1/workshop/page', { type: 'machine' });
+    const grinding = await first('/api/v1/workshop/page', { type: 'grinding' });
+    const turn = await first('/api/v1/process-manage/page', { code: 'GX050' });
+    const grind = await first('/api/v1/process-manage/page', { code: 'GX100' });
+    await admin.post('/api/v1/process-route/add', {
+      code: `RT-${code}`,
+      name: `E2E 内圈路线 ${code}`,
+      productId: ring.id,
+      versionNo: 'V1',
+      status: 'active',
+      steps: [
+        { seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '1.6' },
+        {
+          seq: 20,
+          processId: grind.id,
+          workshopId: grinding.id,
+          standardMinutes: '1.2',
+          inspectionRequired: true,
+        },
+      ],
+    });
+    const customer = await first('/api/v1/customer/page', {});
+    const so = await admin.post<Row>('/api/v1/sale-order/add', {
+      customerId: customer.id,
+      orderDate: '2026-11-20',
+      deliveryDate: '2026-12-10',
+      lines: [{ materialId: ring.id, quantity: 40, unitPrice: '2.5' }],
+    });
+    await admin.post(`/api/v1/sale-order/approve/${so.id}`, {});
+    const line = (await admin.get<Row>(`/api/v1/sale-order/info/${so.id}`)).lines[0];
+    const planner = await Api.login(request, 'plan01', 'demo123');
+    const { orders } = await planner.post<{ orders: Row[] }>('/api/v1/production-order/from-sale-lines', {
+      lines: [{ saleOrderLineId: line.id }],
+    });
+    const order = orders[0];
+    await planner.post(`/api/v1/production-order/release/${order.id}`, {});
+    const needs = await planner.get<{ list: Row[] }>(`/api/v1/production-order/requirements/${order.id}`);
+    expect(Number(needs.list.find((n) => n.materialId === steel.id)?.shortageQuantity)).toBeGreaterThan(0);
+
+    // 计划员: 派单 on the order's dispatch page.
+    await as('plan01', `${MANAGE}/produce-order-dispatch?id=${order.id}`);
+    const dispatchPage = activePage(page);
+    await expect(dispatchPage.getByText('车加工车间')).toBeVisible();
+    await dispatchPage.getByTestId('order-dispatch').click();
+    await expect(toast(page, '派单成功，生成车间任务 2 个')).toBeVisible();
+    await expect(dispatchPage.getByRole('button', { name: `${order.docNo}-10` })).toBeVisible();
+    const { cards } = await planner.post<{ cards: Row[] }>(`/api/v1/flow-card/open/${order.id}`, {
+      batchSize: 40,
+      heatNo: 'L26-E2E',
+    });
+    const card = cards[0];
+
+    // 车间主任: 派工 on 车加工任务 to op01.
+    await as('head01', `${MANAGE}/machine/lathing`);
+    const tasks = activePage(page);
+    await tasks.locator('input[id$="taskNo"]').first().fill(order.docNo);
+    await tasks.getByRole('button', { name: /搜\s*索/ }).click();
+    const taskRow = tasks.locator('.ant-table-row').filter({ hasText: `${order.docNo}-10` });
+    await expect(taskRow).toHaveCount(1);
+    await taskRow.getByTestId('task-dispatch').click();
+    const dialog = page.locator('.ant-modal:visible');
+    await expect(dialog.getByText('待派数量')).toBeVisible();
+    const operator = dialog.locator('.ant-table-row .ant-select').nth(1);
+    await operator.click();
+    await page.keyboard.type('op01');
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: 'op01' })
+      .click();
+    await dialog.getByRole('button', { name: /确定派工/ }).click();
+    await expect(toast(page, /已派工：PG/)).toBeVisible();
+
+    // 操作工 op01 on a 10-inch tablet in landscape: his queue, 开工, 报工 by scanning the card.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await as('op01', `${MANAGE}/machine/operator-task`);
+    const queue = activePage(page).getByTestId('operator-queue');
+    const mine = queue.locator('.op-card').filter({ hasText: ring.name });
+    await expect(mine).toHaveCount(1);
+    await mine.getByRole('button', { name: '开工单' }).click();
+    await activePage(page).getByTestId('sheet-start').click();
+    await expect(toast(page, '开工成功')).toBeVisible();
+    await expect(activePage(page).getByText('已开工').first()).toBeVisible();
+    await activePage(page).getByTestId('sheet-report').click();
+    const report = page.locator('.ant-modal:visible');
+    await report.getByTestId('report-card').fill(card.docNo);
+    await report.getByTestId('report-card').press('Enter');
+    await expect(report.getByText(`流转卡 ${card.docNo}`)).toBeVisible();
+    await report.getByLabel('合格数').fill('39');
+    await report.getByLabel('工废').fill('1');
+    await report.locator('#quick-report_scrapReason').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('尺寸超差').click();
+    await report.getByTestId('report-submit').click();
+    await expect(toast(page, /已报工 BG.*等待审核/)).toBeVisible();
+
+    // 车间主任 approves it on 报工; the 39 rings wait for grinding as turning's 半成品.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await as('head01', `${MANAGE}/machine/report-work`);
+    const reports = activePage(page);
+    const reportRow = reports.locator('.ant-table-row').filter({ hasText: ring.name }).first();
+    await expect(reportRow).toContainText('已提交');
+    await reportRow.getByTestId('transition-approve').click();
+    await page
+      .locator('.ant-modal-confirm:visible')
+      .getByRole('button', { name: /^审\s*核$/ })
+      .click();
+    await expect(toast(page, '审核成功')).toBeVisible();
+    await page.goto(`${MANAGE}/machine/semi-manufactures`);
+    const semi = activePage(page).locator('.ant-table-row').filter({ hasText: card.docNo });
+    await expect(semi).toContainText('39');
+    await expect(semi).toContainText('磨加工车间');
+
+    // 磨加工 reports the last step; its inspection passes and the rings are received.
+    const task2 = (
+      await admin.get<{ list: Row[] }>('/api/v1/workshop-task/page', { productionOrderId: order.id })
+    ).list.find((x) => x.seq === 20) as Row;
+    const op02 = (await admin.get<Row[]>('/api/v1/user/getOptionUser', { keyword: 'op02' })).find(
+      (u) => u.userName === 'op02',
+    ) as Row;
+    const { dispatches } = await admin.post<{ dispatches: Row[] }>(
+      `/api/v1/workshop-task/dispatch/${task2.id}`,
+      {
+        lines: [{ operatorId: op02.userId, quantity: 39, workDate: '2026-11-25', shift: 'day' }],
+      },
+    );
+    await admin.post(`/api/v1/work-dispatch/start/${dispatches[0].id}`, {});
+    const last = await admin.post<Row>('/api/v1/work-report/add', {
+      dispatchId: dispatches[0].id,
+      flowCardId: card.id,
+      reportDate: '2026-11-25',
+      goodQuantity: '39',
+    });
+    await admin.post(`/api/v1/work-report/submit/${last.id}`, {});
+    expect((await admin.post<Row>(`/api/v1/work-report/approve/${last.id}`, {})).status).toBe('inspecting');
+    await admin.post(`/api/v1/work-report/inspect/${last.id}`, {});
+    const done = await admin.get<Row>(`/api/v1/work-report/info/${last.id}`);
+    expect(done.status).toBe('posted');
+    const inbound = await admin.get<Row>(`/api/v1/stock-inbound/info/${done.stockInboundId}`);
+    expect(inbound).toMatchObject({ type: 'production', status: 'posted' });
+    expect(inbound.lines[0]).toMatchObject({ materialId: ring.id, batchNo: card.docNo });
+    expect((await admin.get<Row>(`/api/v1/production-order/info/${order.id}`)).producedQuantity).toBe(
+      '39.0000',
+    );
+  });
+});
