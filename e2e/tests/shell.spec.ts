@@ -92,7 +92,7 @@ test.describe('application shell', () => {
     await page.getByRole('dialog').getByRole('button', { name: '放弃并返回' }).click();
     await expect(page).toHaveURL(/\/sale-manage\/sale-order$/);
     for (const path of [
-      '/production-department/production-manage/machine/lathing',
+      '/production-department/statisticalStatement/productionTotal',
       '/quality-testing/shipment-inspection',
       '/finance-department/receivable-management',
       '/workshop-dashboard/whole-dashboard',
