@@ -182,4 +182,123 @@ test.describe('workshop flow', () => {
       '39.0000',
     );
   });
+
+  test('a card goes to heat treatment and back on 生产委外: 发出, 收回 with its hardness, 差异核销', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const admin = await Api.login(request);
+    const first = async (url: string, params: Record<string, string | number>) =>
+      (await admin.get<{ list: Row[] }>(url, { pageSize: 1, ...params })).list[0];
+    const type = await first('/api/v1/material-type/page', {});
+    const unit = await first('/api/v1/material-unit/page', {});
+    const code = unique('HT');
+    const ring = await admin.post<Row>('/api/v1/material-info/add', {
+      code: `${code}-R`,
+      name: `E2E 外圈 ${code}`,
+      materialTypeId: type.id,
+      unitId: unit.id,
+    });
+    const steel = await admin.post<Row>('/api/v1/material-info/add', {
+      code: `${code}-S`,
+      name: `E2E 钢 ${code}`,
+      materialTypeId: type.id,
+      unitId: unit.id,
+    });
+    await admin.post('/api/v1/product-bom/add', {
+      code: `BOM-${code}`,
+      productId: ring.id,
+      versionNo: 'V1',
+      status: 'active',
+      lines: [{ materialId: steel.id, quantity: '1', unitId: unit.id }],
+    });
+    const turning = await first('/api/v1/workshop/page', { type: 'machine' });
+    const grinding = await first('/api/v1/workshop/page', { type: 'grinding' });
+    const [turn, heat, grind] = [
+      await first('/api/v1/process-manage/page', { code: 'GX040' }),
+      await first('/api/v1/process-manage/page', { code: 'GX060' }),
+      await first('/api/v1/process-manage/page', { code: 'GX080' }),
+    ];
+    await admin.post('/api/v1/process-route/add', {
+      code: `RT-${code}`,
+      name: `E2E 外圈路线 ${code}`,
+      productId: ring.id,
+      versionNo: 'V1',
+      status: 'active',
+      steps: [
+        { seq: 10, processId: turn.id, workshopId: turning.id },
+        { seq: 20, processId: heat.id, outsourced: true },
+        { seq: 30, processId: grind.id, workshopId: grinding.id },
+      ],
+    });
+    const order = await admin.post<Row>('/api/v1/production-order/add', {
+      productId: ring.id,
+      quantity: 20,
+      plannedStartDate: '2026-11-20',
+      dueDate: '2026-11-30',
+    });
+    await admin.post(`/api/v1/production-order/release/${order.id}`, {});
+    const { tasks } = await admin.post<{ tasks: Row[] }>(`/api/v1/production-order/dispatch/${order.id}`, {});
+    const { cards } = await admin.post<{ cards: Row[] }>(`/api/v1/flow-card/open/${order.id}`, {
+      batchSize: 20,
+    });
+    const me = (await admin.get<Row[]>('/api/v1/user/getOptionUser', { keyword: 'admin' })).find(
+      (u) => u.userName === 'admin',
+    ) as Row;
+    const { dispatches } = await admin.post<{ dispatches: Row[] }>(
+      `/api/v1/workshop-task/dispatch/${tasks[0].id}`,
+      {
+        lines: [{ operatorId: me.userId, quantity: 20, workDate: '2026-11-24', shift: 'day' }],
+      },
+    );
+    await admin.post(`/api/v1/work-dispatch/start/${dispatches[0].id}`, {});
+    const r = await admin.post<Row>('/api/v1/work-report/add', {
+      dispatchId: dispatches[0].id,
+      flowCardId: cards[0].id,
+      reportDate: '2026-11-24',
+      goodQuantity: '20',
+    });
+    await admin.post(`/api/v1/work-report/submit/${r.id}`, {});
+    await admin.post(`/api/v1/work-report/approve/${r.id}`, {});
+
+    await signedIn(
+      page,
+      await Api.login(request, 'plan01', 'demo123'),
+      '/production-department/produce-outsourcing',
+    );
+    const list = activePage(page);
+    const row = list.locator('.ant-table-row').filter({ hasText: cards[0].docNo });
+    await expect(row).toContainText('待发出');
+    await row.getByRole('button', { name: '发出' }).click();
+    const dialog = page.locator('.ant-modal:visible');
+    await expect(dialog.locator('#outsource_quantity')).toHaveValue('20.0000');
+    await dialog.locator('#outsource_weight').fill('6.4');
+    await dialog.locator('#outsource_supplierId').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await dialog.getByRole('button', { name: /^发\s*出$/ }).click();
+    await expect(toast(page, '已保存')).toBeVisible();
+    await expect(row).toContainText('在外');
+    await row.getByRole('button', { name: '收回' }).click();
+    await dialog.locator('#outsource_quantity').fill('19');
+    await dialog.locator('#outsource_hardnessHrc').fill('62');
+    await dialog.getByRole('button', { name: /^收\s*回$/ }).click();
+    await expect(toast(page, '已保存')).toBeVisible();
+    await row.getByRole('button', { name: '差异核销' }).click();
+    await page
+      .locator('.ant-popover:visible')
+      .getByRole('button', { name: /核\s*销/ })
+      .click();
+    await expect(row).toContainText('已收回');
+    const card = await admin.get<Row>(`/api/v1/flow-card/card/${cards[0].id}`);
+    const step = (seq: number) => card.steps.find((s: Row) => s.seq === seq);
+    expect(step(20)).toMatchObject({
+      sentQuantity: '20.0000',
+      returnedQuantity: '19.0000',
+      materialScrapQuantity: '1.0000',
+    });
+    expect(Number(step(20).hardnessHrc)).toBe(62);
+    expect(step(30).inputQuantity).toBe('19.0000');
+    expect(card.currentSeq).toBe(30);
+  });
 });

@@ -409,6 +409,15 @@ export function workReportRoutes(app: App) {
   registerLifecycle(app, workReportResource, workReportTransitions);
   route(app, {
     method: 'GET',
+    url: '/api/v1/flow-card/outsourced',
+    permission: 'production:outsourcing:list',
+    query: z.strictObject({
+      state: z.enum(['waiting', 'out', 'done'], { error: '状态只能是：待发出、在外、已收回' }).optional(),
+    }),
+    handler: ({ query, app: { db } }) => outsourcedSteps(db, query.state),
+  });
+  route(app, {
+    method: 'GET',
     url: '/api/v1/flow-card/semi',
     permission: semiPerms[0],
     alsoAllowedBy: semiPerms.slice(1),
@@ -527,6 +536,39 @@ export async function outsourceStep(
     requestId,
   ).execute(db);
   return { id: cardId, docNo: card.docNo, seq: step.seq };
+}
+
+/** 生产委外: the cards' outsourced steps that have pieces, by state (待发出, 在外, 已收回). */
+export async function outsourcedSteps(db: Db, state?: string) {
+  const waiting = sql`s.input_quantity > COALESCE(s.sent_quantity, 0)`;
+  const out = sql`COALESCE(s.sent_quantity, 0) > COALESCE(s.returned_quantity, 0) + s.material_scrap_quantity`;
+  const where =
+    state === 'waiting'
+      ? waiting
+      : state === 'out'
+        ? out
+        : state === 'done'
+          ? sql`NOT (${waiting}) AND NOT (${out})`
+          : sql`true`;
+  const r = await sql<Record<string, any>>`
+    SELECT c.id AS card_id, c.doc_no AS card_no, c.status AS card_status, c.heat_no, o.doc_no AS order_no,
+           m.name AS product_name, m.spec AS product_spec, s.seq, p.name AS process_name,
+           s.input_quantity::text AS input_quantity, COALESCE(s.sent_quantity, 0)::text AS sent_quantity,
+           s.sent_weight::text AS sent_weight, sp.name AS supplier_name, s.supplier_id,
+           COALESCE(s.returned_quantity, 0)::text AS returned_quantity,
+           s.material_scrap_quantity::text AS written_off, s.hardness_hrc::text AS hardness_hrc, s.in_time, s.out_time,
+           CASE WHEN ${waiting} THEN 'waiting' WHEN ${out} THEN 'out' ELSE 'done' END AS state,
+           (c.current_seq = s.seq AND c.status = 'open') AS current
+      FROM flow_card_step s
+      JOIN flow_card c ON c.id = s.flow_card_id
+      JOIN production_order o ON o.id = c.production_order_id
+      JOIN material m ON m.id = c.product_id
+      JOIN process p ON p.id = s.process_id
+      LEFT JOIN supplier sp ON sp.id = s.supplier_id
+     WHERE s.outsourced AND s.input_quantity > 0 AND ${where}
+     ORDER BY s.in_time DESC NULLS FIRST, c.doc_no
+     LIMIT 1000`.execute(db);
+  return { list: r.rows };
 }
 
 // ------------------------------------------------------------------ 半成品

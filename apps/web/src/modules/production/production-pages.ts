@@ -17,5 +17,7 @@ export const PRODUCTION_PAGES: Record<string, PageLoader> = {
   '/production-department/production-manage/produce-order-dispatch': () =>
     import('./order-dispatch.page.tsx').then((m) => m.ProductionOrderDispatchPage),
   ...resourcePageLoaders(workReportResource),
+  '/production-department/produce-outsourcing': () =>
+    import('./produce-outsourcing.page.tsx').then((m) => m.ProduceOutsourcingPage),
   ...workshopPages(),
 };

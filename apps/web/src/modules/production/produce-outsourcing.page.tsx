@@ -1,0 +1,220 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, InputNumber, Modal, Popconfirm, Segmented, Space, Table, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import type { PageProps } from '../../app/page-registry.ts';
+import { http } from '../../platform/api/client.ts';
+import { usePermission } from '../../platform/auth/permission.tsx';
+import { toast } from '../../platform/feedback.ts';
+import { formatTime } from '../../platform/lib/time.ts';
+import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { PageCard } from '../../platform/ui/page-card.tsx';
+import { qty } from '../warehouse/warehouse.api.ts';
+import { FlowCardDrawer } from './flow-card/index.ts';
+
+type Row = Record<string, any>;
+const STATES = [
+  { value: '', label: '全部' },
+  { value: 'waiting', label: '待发出' },
+  { value: 'out', label: '在外' },
+  { value: 'done', label: '已收回' },
+];
+const TAG: Record<string, [string, string]> = {
+  waiting: ['待发出', 'orange'],
+  out: ['在外', 'blue'],
+  done: ['已收回', 'green'],
+};
+const supplierField = { name: 'supplierId', label: '供应商', kind: 'ref' as const, ref: 'supplier' };
+
+/**
+ * 生产委外: the flow cards' outsourced steps (热处理) — 发出 what arrived (quantity, weight,
+ * supplier), 收回 with the hardness found (the pieces go on to the next step), and 差异核销 of what
+ * never came back. 查看 opens the card.
+ */
+export function ProduceOutsourcingPage(_: PageProps) {
+  const can = usePermission();
+  const client = useQueryClient();
+  const [state, setState] = useState('');
+  const [acting, setActing] = useState<{ row: Row; action: 'send' | 'return' }>();
+  const [viewing, setViewing] = useState<number>();
+  const [form] = Form.useForm();
+  const list = useQuery({
+    queryKey: ['resource', 'flow-card', 'outsourced', state],
+    queryFn: () => http.get<{ list: Row[] }>('/api/v1/flow-card/outsourced', state ? { state } : {}),
+  });
+  const act = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: Record<string, unknown> }) =>
+      http.post(`/api/v1/flow-card/outsource/${id}`, body),
+    onSuccess: () => {
+      toast.success('已保存');
+      setActing(undefined);
+      form.resetFields();
+      void client.invalidateQueries({ queryKey: ['resource', 'flow-card'] });
+    },
+  });
+  const editable = can(['production:outsourcing:edit', 'production:order:dispatch']);
+  const open = (row: Row, action: 'send' | 'return') => {
+    form.setFieldsValue(
+      action === 'send'
+        ? {
+            quantity: Number(row.inputQuantity) - Number(row.sentQuantity),
+            supplierId: row.supplierId ?? undefined,
+          }
+        : { quantity: Number(row.sentQuantity) - Number(row.returnedQuantity) - Number(row.writtenOff) },
+    );
+    setActing({ row, action });
+  };
+  return (
+    <PageCard
+      title="生产委外"
+      extra={
+        <Space>
+          <Segmented options={STATES} value={state} onChange={(v) => setState(String(v))} />
+          <Tooltip title="刷新">
+            <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => list.refetch()} />
+          </Tooltip>
+        </Space>
+      }
+    >
+      <Table<Row>
+        rowKey={(r) => `${r.cardId}-${r.seq}`}
+        size="middle"
+        loading={list.isFetching}
+        dataSource={list.data?.list ?? []}
+        pagination={{ pageSize: 50, showTotal: (n) => `共 ${n} 条` }}
+        scroll={{ x: 1500 }}
+        columns={[
+          {
+            title: '流转卡',
+            dataIndex: 'cardNo',
+            width: 150,
+            fixed: 'left',
+            render: (v, r) => (
+              <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setViewing(r.cardId)}>
+                {v}
+              </Button>
+            ),
+          },
+          {
+            title: '状态',
+            dataIndex: 'state',
+            width: 90,
+            render: (v) => <Tag color={TAG[v]?.[1]}>{TAG[v]?.[0]}</Tag>,
+          },
+          { title: '生产订单', dataIndex: 'orderNo', width: 150 },
+          { title: '产品', width: 200, render: (_, r) => `${r.productName} ${r.productSpec ?? ''}` },
+          { title: '炉号', dataIndex: 'heatNo', width: 100 },
+          { title: '工序', width: 120, render: (_, r) => `${r.seq} ${r.processName}` },
+          { title: '到达', dataIndex: 'inputQuantity', width: 90, align: 'right', render: qty },
+          { title: '发出', dataIndex: 'sentQuantity', width: 90, align: 'right', render: qty },
+          {
+            title: '重量(kg)',
+            dataIndex: 'sentWeight',
+            width: 100,
+            align: 'right',
+            render: (v) => (v ? qty(v) : '—'),
+          },
+          { title: '供应商', dataIndex: 'supplierName', width: 160 },
+          { title: '收回', dataIndex: 'returnedQuantity', width: 90, align: 'right', render: qty },
+          { title: '核销', dataIndex: 'writtenOff', width: 80, align: 'right', render: qty },
+          { title: '硬度(HRC)', dataIndex: 'hardnessHrc', width: 100, render: (v) => v ?? '—' },
+          { title: '发出时间', dataIndex: 'inTime', width: 170, render: (v) => (v ? formatTime(v) : '—') },
+          {
+            title: '操作',
+            width: 200,
+            fixed: 'right',
+            render: (_, r) =>
+              editable &&
+              r.current && (
+                <Space size={0}>
+                  {r.state === 'waiting' && (
+                    <Button type="link" size="small" onClick={() => open(r, 'send')}>
+                      发出
+                    </Button>
+                  )}
+                  {r.state === 'out' && (
+                    <Button type="link" size="small" onClick={() => open(r, 'return')}>
+                      收回
+                    </Button>
+                  )}
+                  {r.state === 'out' && Number(r.returnedQuantity) > 0 && (
+                    <Popconfirm
+                      title="差异核销"
+                      description="在外未回的数量计为料废，流转卡转入下道工序。确定核销？"
+                      okText="核销"
+                      cancelText="取消"
+                      onConfirm={() =>
+                        act
+                          .mutateAsync({ id: r.cardId, body: { action: 'reconcile' } })
+                          .catch(() => undefined)
+                      }
+                    >
+                      <Button type="link" size="small" danger>
+                        差异核销
+                      </Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+          },
+        ]}
+      />
+      <Modal
+        open={Boolean(acting)}
+        title={
+          acting ? `${acting.action === 'send' ? '委外发出' : '委外收回'} · ${acting.row.cardNo}` : undefined
+        }
+        okText={acting?.action === 'send' ? '发出' : '收回'}
+        confirmLoading={act.isPending}
+        onCancel={() => setActing(undefined)}
+        onOk={() =>
+          form
+            .validateFields()
+            .then((v) =>
+              act.mutateAsync({
+                id: acting?.row.cardId,
+                body: {
+                  action: acting?.action,
+                  quantity: String(v.quantity),
+                  ...(acting?.action === 'send'
+                    ? { weight: v.weight == null ? undefined : String(v.weight), supplierId: v.supplierId }
+                    : { hardnessHrc: v.hardnessHrc == null ? undefined : String(v.hardnessHrc) }),
+                },
+              }),
+            )
+            .catch(() => undefined)
+        }
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" name="outsource" preserve={false}>
+          <Form.Item name="quantity" label="数量" rules={[{ required: true, message: '请填写数量' }]}>
+            <InputNumber min={0.0001} precision={4} style={{ width: '100%' }} />
+          </Form.Item>
+          {acting?.action === 'send' ? (
+            <>
+              <Form.Item name="weight" label="重量(kg)">
+                <InputNumber min={0} precision={3} style={{ width: '100%' }} />
+              </Form.Item>
+              <Form.Item
+                name="supplierId"
+                label="委外供应商"
+                rules={[{ required: true, message: '请选择委外供应商' }]}
+              >
+                <RefSelect field={supplierField} placeholder="选择热处理供应商" />
+              </Form.Item>
+            </>
+          ) : (
+            <Form.Item
+              name="hardnessHrc"
+              label="硬度(HRC)"
+              rules={[{ required: true, message: '请填写硬度检测结果' }]}
+            >
+              <InputNumber min={0} max={100} precision={1} style={{ width: '100%' }} />
+            </Form.Item>
+          )}
+        </Form>
+      </Modal>
+      <FlowCardDrawer id={viewing} onClose={() => setViewing(undefined)} />
+    </PageCard>
+  );
+}
