@@ -304,8 +304,13 @@ describe('报工: report, approve, post, and take it all back', () => {
     const supplier = await f.create('supplier');
     expect((await out({ action: 'send', quantity: 101, supplierId: supplier.id })).status).toBe(409);
     ok(await out({ action: 'send', quantity: 100, weight: '25.5', supplierId: supplier.id }));
-    const outList = ok(await t.call('GET', '/api/v1/flow-card/outsourced', { token, query: { state: 'out' } }));
-    expect(outList.list.find((x: any) => x.cardId === cards[0].id)).toMatchObject({ state: 'out', sentQuantity: '100.0000' });
+    const outList = ok(
+      await t.call('GET', '/api/v1/flow-card/outsourced', { token, query: { state: 'out' } }),
+    );
+    expect(outList.list.find((x: any) => x.cardId === cards[0].id)).toMatchObject({
+      state: 'out',
+      sentQuantity: '100.0000',
+    });
     ok(await out({ action: 'return', quantity: 98, hardnessHrc: '62' }));
     let card = await get(`/api/v1/flow-card/card/${cards[0].id}`);
     expect(step(card, 20)).toMatchObject({

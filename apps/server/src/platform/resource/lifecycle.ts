@@ -12,7 +12,7 @@ import { auditInsert } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { conflict, fieldError, notFound, STALE_VERSION } from '../errors.ts';
-import { type Permission, route } from '../http/route.ts';
+import { route } from '../http/route.ts';
 import { makeSerializer } from '../http/serialize.ts';
 import { idParams } from '../http/validation.ts';
 import { once, withRetry } from '../idempotency.ts';

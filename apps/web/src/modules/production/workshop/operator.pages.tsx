@@ -290,11 +290,11 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
   const info = useDispatch(id);
   const back = () => navigateTo(workshopPaths(kind).operatorTask);
   const run = useRun(id, (name) => name === 'complete' && back());
+  const [reporting, setReporting] = useState(false);
   if (!id || info.error) return <Missing back={back} />;
   const row = info.data;
   const can = row ? may('start', row.workshopType) : false;
   const mayReport = row ? may('report', row.workshopType) : false;
-  const [reporting, setReporting] = useState(false);
   const go = (name: string) => row && run.mutate({ name, row });
   return (
     <PageCard
