@@ -299,6 +299,17 @@ describe('demo data', () => {
         user,
       ).toBe(true);
     }
+    // Operators report; the workshop approves (an operator never approves his own reports).
+    const waiting = await sql<{
+      id: number;
+    }>`SELECT id FROM work_report WHERE status = 'submitted' LIMIT 1`.execute(db);
+    expect(waiting.rows.length).toBe(1);
+    const op = await t.login('op01', 'demo123');
+    const approve = await t.call('POST', `/api/v1/work-report/approve/${waiting.rows[0].id}`, {
+      token: op,
+      body: {},
+    });
+    expect(approve.status).toBe(403);
     const head = await t.login('head01', 'demo123');
     const board = await t.call('GET', '/api/v1/workshop-task/board', {
       token: head,

@@ -21,7 +21,14 @@ export interface SeedResult {
 export const DEMO_PASSWORD = 'demo123';
 
 /** Demo roles of a bearing factory and the menu paths each one is granted. */
-const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match?: RegExp }[] = [
+const DEMO_ROLES: {
+  roleKey: string;
+  roleName: string;
+  prefixes: string[];
+  match?: RegExp;
+  /** Buttons of the granted pages the role does not get (an operator does not approve his own reports). */
+  withhold?: RegExp;
+}[] = [
   { roleKey: 'sales', roleName: '销售员', prefixes: ['/home', '/sale-manage', '/factory-info/custom'] },
   {
     roleKey: 'planner',
@@ -51,6 +58,7 @@ const DEMO_ROLES: { roleKey: string; roleName: string; prefixes: string[]; match
     roleName: '操作工',
     prefixes: ['/home'],
     match: /operator-task|report-work|process-task-sheet/,
+    withhold: /:(approve|unapprove)$/,
   },
   {
     roleKey: 'warehouse',
@@ -179,7 +187,11 @@ export async function seed(
         .executeTakeFirstOrThrow();
       deptIds.set(name, row.id);
     }
-    const menus = await trx.selectFrom('menu').select(['id', 'parentId', 'menuPath']).execute();
+    const menus = await trx
+      .selectFrom('menu')
+      .select(['id', 'parentId', 'menuPath', 'menuPermissions'])
+      .execute();
+    const permissionOf = new Map(menus.map((m) => [m.id, m.menuPermissions]));
     const children = new Map<number, number[]>();
     for (const m of menus)
       if (m.parentId) children.set(m.parentId, [...(children.get(m.parentId) ?? []), m.id]);
@@ -210,7 +222,7 @@ export async function seed(
               r.match?.test(m.menuPath)),
         )
         .map((m) => m.id);
-      const grant = withDescendants(roots);
+      const grant = withDescendants(roots).filter((id) => !r.withhold?.test(permissionOf.get(id) ?? ''));
       if (grant.length)
         await trx
           .insertInto('roleMenu')
