@@ -47,7 +47,9 @@ export class LoginThrottle {
         window_start = CASE WHEN t.window_start > now() - make_interval(mins => ${windowMinutes})
                             THEN t.window_start ELSE now() END
       RETURNING key, attempts,
-        greatest(1, ceil(extract(epoch FROM window_start + make_interval(mins => ${windowMinutes}) - now()) / 60))::int
+        -- A window opened by a concurrent request that committed after this one began starts
+        -- later than this transaction's now(): never answer more than the window itself.
+        least(${windowMinutes}, greatest(1, ceil(extract(epoch FROM window_start + make_interval(mins => ${windowMinutes}) - now()) / 60)))::int
           AS retry_minutes`.execute(this.db);
     const by = new Map(rows.rows.map((r) => [r.key, r]));
     const addr = by.get(keys.addr);
