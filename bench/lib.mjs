@@ -78,7 +78,9 @@ export async function freshPgDatabase(ctx) {
       await c.end();
     }
   };
-  ctx.onCleanup(drop);
+  // BENCH_KEEP_DB=1 leaves the database for EXPLAIN after the run (its name is printed).
+  if (process.env.BENCH_KEEP_DB) ctx.log(`keeping database ${name}`);
+  else ctx.onCleanup(drop);
   return { name, url: url.toString(), drop };
 }
 
@@ -189,7 +191,7 @@ export async function startServer(ctx, env, { nodeArgs = [] } = {}) {
 }
 
 /** One JSON call; answers `{ status, body }`. */
-export async function call(base, method, url, { token, body } = {}) {
+export async function call(base, method, url, { token, body, timeoutMs = 30_000 } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -197,7 +199,7 @@ export async function call(base, method, url, { token, body } = {}) {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await r.text();
   let json;

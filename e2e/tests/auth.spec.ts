@@ -50,8 +50,16 @@ test.describe('sign-in and session', () => {
   test('a wrong password shows the Chinese message and the form stays usable', async ({ page, guard }) => {
     guard.allow(/status of 401/);
     await page.goto('/login');
-    await page.locator('#userName').fill('qc01');
+    // Empty fields: both named inline; each message goes once its field is filled (leading spaces dropped).
+    await page.locator('button[type=submit]').click();
+    await expect(page.locator('.rm-login-card').getByText('请输入用户名')).toBeVisible();
+    await expect(page.locator('.rm-login-card').getByText('请输入密码')).toBeVisible();
+    await shot(page, '02-login-required');
+    await page.locator('#userName').fill('  qc01');
+    await expect(page.locator('#userName')).toHaveValue('qc01');
+    await expect(page.locator('.rm-login-card').getByText('请输入用户名')).toHaveCount(0);
     await page.locator('#passWord').fill('wrong-password');
+    await expect(page.locator('.rm-login-card').getByText('请输入密码')).toHaveCount(0);
     await page.locator('button[type=submit]').click();
     await expect(page.getByTestId('login-error')).toContainText('用户名或密码错误');
     await expect(toast(page, '用户名或密码错误')).toBeVisible();

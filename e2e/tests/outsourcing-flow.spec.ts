@@ -1,8 +1,9 @@
 import {
   Api,
   activePage,
+  choose,
+  date,
   expect,
-  noOpenDropdown,
   type Page,
   signedIn,
   signIn,
@@ -13,27 +14,6 @@ import {
 interface Row {
   id: number;
   [key: string]: any;
-}
-
-/** Opens a select by its input id, types to search and picks the first option containing `text`. */
-async function choose(page: Page, id: string, text: string) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
-}
-
-async function date(page: Page, id: string, value: string) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
 }
 
 /** On the order's page: 发料 / 收货 into the store, then 过账 on the draft's page. */

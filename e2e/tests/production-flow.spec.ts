@@ -1,4 +1,4 @@
-import { Api, activePage, expect, signIn, test, toast } from './support.ts';
+import { Api, activePage, confirmIn, expect, signIn, test, toast } from './support.ts';
 
 interface Row {
   id: number;
@@ -49,10 +49,7 @@ test.describe('production flow', () => {
     await page.goto(`/production-department/production-manage/produce-order-detail?id=${order.id}`);
     const detail = activePage(page);
     await detail.getByTestId('transition-release').click();
-    await page
-      .locator('.ant-modal-confirm:visible')
-      .getByRole('button', { name: /^下\s*达$/ })
-      .click();
+    await confirmIn(page, /^下\s*达$/);
     await expect(toast(page, '下达成功')).toBeVisible();
     const needs = detail.getByTestId('production-requirements');
     await expect(needs.getByTestId('shortage-count')).toBeVisible();

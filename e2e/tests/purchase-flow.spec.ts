@@ -1,39 +1,8 @@
-import {
-  Api,
-  activePage,
-  expect,
-  noOpenDropdown,
-  type Page,
-  signedIn,
-  signIn,
-  test,
-  toast,
-} from './support.ts';
+import { Api, activePage, choose, date, expect, signedIn, signIn, test, toast } from './support.ts';
 
 interface Row {
   id: number;
   [key: string]: any;
-}
-
-/** Opens a select by its input id, types to search and picks the first option containing `text`. */
-async function choose(page: Page, id: string, text: string) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
-}
-
-async function date(page: Page, id: string, value: string) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
 }
 
 test.describe('purchase flow', () => {

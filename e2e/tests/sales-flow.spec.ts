@@ -1,39 +1,9 @@
-import {
-  Api,
-  activePage,
-  expect,
-  noOpenDropdown,
-  type Page,
-  signedIn,
-  signIn,
-  test,
-  toast,
-} from './support.ts';
+import ExcelJS from 'exceljs';
+import { Api, activePage, choose, date, expect, signedIn, signIn, test, toast } from './support.ts';
 
 interface Row {
   id: number;
   [key: string]: any;
-}
-
-/** Opens a select by its input id, types to search and picks the first option containing `text`. */
-async function choose(page: Page, id: string, text: string) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
-}
-
-async function date(page: Page, id: string, value: string) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
 }
 
 test.describe('sales order flow', () => {
@@ -44,11 +14,12 @@ test.describe('sales order flow', () => {
     const admin = await Api.login(request);
     const customer = (await admin.get<{ list: Row[] }>('/api/v1/customer/page', { state: '1', pageSize: 1 }))
       .list[0];
-    // A product with a sale price and no other order from this customer: its price is the sale price.
-    const product = (
+    // Products with a sale price and no other order from this customer: their price is the sale price.
+    const priced = (
       await admin.get<{ list: Row[] }>('/api/v1/material-info/page', { pageSize: 50, sortField: 'code' })
-    ).list.find((m) => m.salePrice && Number(m.salePrice) > 0) as Row;
-    expect(product).toBeTruthy();
+    ).list.filter((m) => m.salePrice && Number(m.salePrice) > 0) as Row[];
+    const [product, second] = priced;
+    expect(second).toBeTruthy();
 
     await signIn(page, 'sales01', 'demo123');
     await page.goto('/sale-manage/sale-order');
@@ -68,6 +39,21 @@ test.describe('sales order flow', () => {
     await date(page, 'rk-sale-order_deliveryDate', '2026-12-20');
     await choose(page, 'rk-sale-order_lines_0_materialId', product.code);
     await page.locator('#rk-sale-order_lines_0_quantity').fill('12');
+    // 导入明细: a second line from a sheet, matched by the product's code.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('明细');
+    ws.addRow(['*产品', '*数量', '备注']);
+    ws.addRow([second.code, 8, '表格导入']);
+    await activePage(page)
+      .getByTestId('lines-lines')
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: '销售明细.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+      });
+    await expect(toast(page, /已导入 1 行/)).toBeVisible();
+    await expect(page.locator('#rk-sale-order_lines_1_quantity')).toHaveValue(/^8(\.0+)?$/);
     await activePage(page)
       .getByRole('button', { name: /保\s*存$/ })
       .click();
@@ -90,6 +76,19 @@ test.describe('sales order flow', () => {
     const detail = activePage(page);
     await expect(detail.getByText(saved.docNo).first()).toBeVisible();
     await expect(detail.getByRole('button', { name: /编\s*辑/ })).toBeVisible();
+    // The A4 printout: number and QR code, both lines, the amount total.
+    expect(order.lines).toHaveLength(2);
+    await detail.getByRole('button', { name: /打\s*印/ }).click();
+    const print = page.getByTestId('print-view');
+    await expect(print.locator('.rm-print-no')).toContainText(saved.docNo);
+    await expect(print.locator('.rm-print-qr svg')).toBeVisible();
+    await expect(print.locator('tbody tr')).toHaveCount(2);
+    await expect(print.locator('tbody')).toContainText('表格导入');
+    await expect(print.locator('tfoot')).toContainText(
+      Number(order.amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    );
+    await print.getByRole('button', { name: /关\s*闭/ }).click();
+    await expect(print).toHaveCount(0);
     await detail.getByTestId('transition-approve').click();
     await expect(toast(page, '审核成功')).toBeVisible();
     await expect(detail.locator('.ant-tag').filter({ hasText: '已审核' }).first()).toBeVisible();

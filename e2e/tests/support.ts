@@ -140,6 +140,40 @@ export async function signedIn(page: Page, api: Api, path = '/home/info'): Promi
   await expect(page.getByTestId('top-menu')).toBeVisible();
 }
 
+/**
+ * Clicks a button of the open confirmation dialog once its opening zoom has finished, and waits for
+ * the dialog to close; a click lost during the zoom left the dialog open in CI, so it clicks again
+ * (a button already loading ignores it).
+ */
+export async function confirmIn(page: Page, label: string | RegExp): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm:visible').last();
+  await expect(dialog).toBeVisible();
+  await expect(page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]')).toHaveCount(
+    0,
+  );
+  const button = dialog.getByRole('button', { name: label });
+  for (let i = 0; i < 3; i++) {
+    if (!(await button.isVisible())) return;
+    await button.click();
+    try {
+      await expect(dialog).toBeHidden({ timeout: 5_000 });
+      return;
+    } catch {
+      // still open: the click was lost, or the answer is slow (then the loading button ignores the next)
+    }
+  }
+  await expect(dialog).toBeHidden();
+}
+
+/** Types a date into an antd date picker (`#id`) and confirms it with Enter. */
+export async function date(page: Page, id: string, value: string): Promise<void> {
+  await noOpenDropdown(page);
+  const input = page.locator(`#${id}`);
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+}
+
 /** The page of the active tab (inactive tabs stay mounted, hidden). */
 export const activePage = (page: Page) => page.locator('.rm-page[data-active="true"]');
 export const rows = (page: Page) => activePage(page).locator('.ant-table-row');
@@ -156,4 +190,35 @@ export const toast = (page: Page, text: string | RegExp) =>
  */
 export async function noOpenDropdown(page: Page): Promise<void> {
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+}
+
+/**
+ * Opens a select by its input id, types `typed` to search and picks the first option containing
+ * `text`. The option list re-renders as the search answers, and a click can land on the option
+ * that took the place of the one found; so the pick is checked on the select and, if another
+ * option was taken, made again.
+ */
+export async function choose(page: Page, id: string, typed: string, text: string = typed): Promise<void> {
+  const input = page.locator(`#${id}`);
+  // The select around the input: it shows the chosen option's label (the typed text is the
+  // input's value, not its text).
+  const field = input.locator(
+    `xpath=ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]`,
+  );
+  for (let attempt = 1; ; attempt++) {
+    await noOpenDropdown(page);
+    await input.click();
+    await input.fill(typed);
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: text })
+      .first()
+      .click();
+    try {
+      await expect(field).toContainText(text, { timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }

@@ -1,8 +1,9 @@
 import {
   Api,
   activePage,
+  choose,
+  confirmIn,
   expect,
-  noOpenDropdown,
   type Page,
   shot,
   signIn,
@@ -30,22 +31,10 @@ const PNG = Buffer.from(
   'hex',
 );
 
-async function choose(page: Page, id: string, typed: string, text = typed) {
-  await noOpenDropdown(page);
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(typed);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
-}
-
 /** Runs a transition whose button asks for confirmation (审批, 发布). */
 async function confirmTransition(page: Page, name: string, label: RegExp, done: string) {
   await activePage(page).getByTestId(`transition-${name}`).click();
-  await page.locator('.ant-modal-confirm').getByRole('button', { name: label }).click();
+  await confirmIn(page, label);
   await expect(toast(page, done)).toBeVisible();
 }
 

@@ -101,7 +101,7 @@ test.describe('warehouse flow', () => {
     const print = page.getByTestId('print-view');
     await expect(print).toContainText('RingMES 轴承有限公司');
     await expect(print).toContainText(inboundNo);
-    await expect(print.locator('.wh-print-qr svg')).toBeVisible();
+    await expect(print.locator('.rm-print-qr svg')).toBeVisible();
     await expect(print).toContainText('仓管');
     await shot(page, 'wh-03-print');
     await print.getByRole('button', { name: '关闭' }).click();

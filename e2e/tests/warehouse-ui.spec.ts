@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import {
   Api,
   activePage,
@@ -118,6 +119,36 @@ test.describe('warehouse screens for a first-time user', () => {
     const lines = activePage(page).getByTestId('doc-lines');
     await expect(lines.locator('.ant-table-row').first()).toContainText('100');
     await expect(lines.getByTestId('total-quantity')).toHaveText('基本单位数量合计100 个');
+  });
+
+  test('导入明细 on an outbound: the sheet’s lines replace the blank one, in the unit it names', async ({
+    page,
+  }) => {
+    const { material, batch } = await boxedMaterial(api);
+    await signedIn(page, api, '/warehouse-logistics/outbound-manage/other-outbound-add');
+    const here = activePage(page);
+    await pick(page, 'wh-stock-outbound_warehouseId', 'WH-RM');
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('明细');
+    ws.addRow(['*物料', '*数量', '单位', '批次号']);
+    ws.addRow([material.code, 2, '箱', batch]);
+    await here.locator('.rk-lines-foot input[type=file]').setInputFiles({
+      name: '出库明细.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+    });
+    await expect(toast(page, /已导入 1 行/)).toBeVisible();
+    await expect(here.getByLabel('第1行数量')).toHaveValue(/^2(\.0+)?$/);
+    await expect(here.getByLabel('第2行数量')).toHaveCount(0);
+    await expect(here.getByTestId('line-0-base')).toHaveText('100 个');
+    await here.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page).toHaveURL(/other-outbound-detail\?id=\d+/);
+    const saved = await api.get<{ lines: { materialId: number; baseQuantity: string; batchNo: string }[] }>(
+      `/api/v1/stock-outbound/info/${new URL(page.url()).searchParams.get('id')}`,
+    );
+    expect(saved.lines).toEqual([
+      expect.objectContaining({ materialId: material.id, baseQuantity: '100.0000', batchNo: batch }),
+    ]);
   });
 
   test('a refused 过账 leaves its reason on the document', async ({ page, guard }) => {

@@ -1,4 +1,4 @@
-import { Api, activePage, expect, signedIn, test, toast, unique } from './support.ts';
+import { Api, activePage, expect, shot, signedIn, test, toast, unique } from './support.ts';
 
 interface Row {
   id: number;
@@ -276,6 +276,8 @@ test.describe('workshop flow', () => {
     await dialog.locator('#outsource_weight').fill('6.4');
     await dialog.locator('#outsource_supplierId').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    // A new 委外订单 at this processing price (the supplier may have none for this ring yet).
+    await dialog.locator('#outsource_unitPrice').fill('0.85');
     await dialog.getByRole('button', { name: /^发\s*出$/ }).click();
     await expect(toast(page, '已保存')).toBeVisible();
     await expect(row).toContainText('在外');
@@ -300,5 +302,24 @@ test.describe('workshop flow', () => {
     expect(Number(step(20).hardnessHrc)).toBe(62);
     expect(step(30).inputQuantity).toBe('19.0000');
     expect(card.currentSeq).toBe(30);
+
+    // 生产委外详情: the order the 发出 made, its 委外发料出库 and 委外入库 (posted), the 核销 and the timeline.
+    await row.getByRole('button', { name: '详情' }).click();
+    await expect(page).toHaveURL(/\/produce-outsourcing\/info\?id=\d+$/);
+    const info = activePage(page);
+    await expect(info.getByTestId('outsourcing-info')).toContainText(cards[0].docNo);
+    await expect(info.getByTestId('outsourcing-info')).toContainText('已核销 1');
+    await expect(info.getByTestId('outsourcing-orders')).toContainText(/WW\d{8}-\d{4}/);
+    await expect(info.getByTestId('outsourcing-orders')).toContainText('已关闭');
+    const docs = info.getByTestId('outsourcing-documents');
+    await expect(docs.locator('.ant-table-row')).toHaveCount(3);
+    await expect(docs.locator('.ant-table-row').nth(0)).toContainText('委外发料出库');
+    await expect(docs.locator('.ant-table-row').nth(0)).toContainText('已过账');
+    await expect(docs.locator('.ant-table-row').nth(1)).toContainText('委外入库');
+    await expect(docs.locator('.ant-table-row').nth(1)).toContainText('62');
+    await expect(docs.locator('.ant-table-row').nth(1)).toContainText('¥16.15');
+    await expect(docs.locator('.ant-table-row').nth(2)).toContainText('差异核销');
+    await expect(info.getByTestId('outsourcing-timeline')).toContainText('收回 19');
+    await shot(page, 'produce-outsourcing-info');
   });
 });

@@ -11,14 +11,9 @@ interface Plan {
 }
 
 const SHIFTS = ['day', 'night'];
-/** A local date (the page's default range is computed the same way in the browser). */
-const ymd = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-const plusDays = (n: number) => {
-  const d = new Date();
-  d.setDate(d.getDate() + n);
-  return ymd(d);
-};
+/** A date in the factory's time zone, as the browser (timezoneId Asia/Shanghai) computes the page's range. */
+const ymd = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(d);
+const plusDays = (n: number) => ymd(new Date(Date.now() + n * 86_400_000));
 const daysFrom = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 

@@ -22,6 +22,7 @@ import {
 import type { AppContext } from './platform/http/route.ts';
 import { makeSerializer } from './platform/http/serialize.ts';
 import { refuseNul } from './platform/http/validation.ts';
+import { setBusinessTimeZone } from './platform/resource/query.ts';
 
 const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
 
@@ -51,12 +52,14 @@ export async function buildApp(
     sessions: new SessionService(database.db, config.session),
     throttle: new LoginThrottle(database.db, config.login),
     secrets: new SecretBox(config),
+    listen: database.listen,
   };
   app.decorate('ringmes', ctx);
   app.decorate('ringmesRoutes', []);
   app.decorateRequest('user', undefined);
 
   app.setReplySerializer(makeSerializer(config.timeZone));
+  setBusinessTimeZone(config.timeZone);
   // JSON bodies as Fastify parses them; a signed call of a third-party app also keeps the raw
   // text, which its signature covers.
   const parseJson = app.getDefaultJsonParser('error', 'ignore');

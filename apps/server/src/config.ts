@@ -12,6 +12,11 @@ export interface Config {
   exportDir: string;
   /** Where uploaded attachments live (the filesystem store; see platform/attachments/storage.ts). */
   attachmentDir: string;
+  /**
+   * An S3-compatible object store for the attachments instead of `attachmentDir` (S3_BUCKET set;
+   * S3_ENDPOINT for MinIO, Ceph or a cloud other than AWS).
+   */
+  s3: S3Config | undefined;
   /** Largest accepted upload in bytes (ATTACHMENT_MAX_MB, default 20 MB). */
   attachmentMaxBytes: number;
   webDist: string;
@@ -25,6 +30,31 @@ export interface Config {
   login: { maxFailsPerUser: number; maxFailsPerIp: number; windowMinutes: number };
   logLevel: string;
   pgPoolMax: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Objects under this key prefix (e.g. `ringmes/`). */
+  prefix: string;
+  /** `bucket` in the path rather than the host name (MinIO and most self-hosted stores). */
+  forcePathStyle: boolean;
+}
+
+function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    endpoint: env.S3_ENDPOINT || undefined,
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    prefix: env.S3_PREFIX || '',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE !== '0' : !!env.S3_ENDPOINT,
+  };
 }
 
 function int(name: string, fallback: number): number {
@@ -51,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     timeZone: env.TZ_DISPLAY || 'Asia/Shanghai',
     exportDir: path.resolve(root, env.EXPORT_DIR || path.join(dataDir, 'exports')),
     attachmentDir: path.resolve(root, env.ATTACHMENT_DIR || path.join(dataDir, 'attachments')),
+    s3: s3Config(env),
     attachmentMaxBytes: Math.max(1, int('ATTACHMENT_MAX_MB', 20)) * 1_048_576,
     webDist: path.resolve(root, env.WEB_DIST || 'apps/web/dist'),
     session: {

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { startMaintenanceScan } from './modules/factory/equipment-alerts.ts';
 import { openDatabase } from './platform/db/db.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { DEMO_PASSWORD, seed } from './seed/index.ts';
@@ -38,6 +39,9 @@ export async function main() {
     if (applied.length) console.log(`[ringmes] 已应用迁移：${applied.join(', ')}`);
     seeded = await seed(database.db, config, (msg) => console.log(`[ringmes] ${msg}`));
     app = await buildApp(database, config);
+    // 保养逾期 messages: at start and every 15 minutes (idempotent per plan and due date). Its
+    // close hook has to be added before listening.
+    startMaintenanceScan(app);
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await database.close().catch(() => {});

@@ -37,6 +37,8 @@ describe('authorization matrix', { timeout: 240_000 }, () => {
     const publicOnes = routes.filter((r) => r.permission === 'public').map((r) => `${r.method} ${r.url}`);
     expect(publicOnes.sort()).toEqual([
       'GET /api/health',
+      // The live dashboard stream: opened with a stream ticket (EventSource sends no headers).
+      'GET /api/v1/dashboard/stream',
       'GET /api/v1/sso/getUserByToken',
       // The company name and logo the login page shows.
       'GET /api/v1/sysSetting/brand',

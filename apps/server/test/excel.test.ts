@@ -135,3 +135,107 @@ describe('Excel import', () => {
     expect(noHeader.body.message).toMatch(/表头缺少必填列/);
   });
 });
+
+describe('导入明细 (document lines from Excel)', () => {
+  const post = (name: string, buf: Buffer, who = token) =>
+    t.app
+      .inject({
+        method: 'POST',
+        url: `/api/v1/${name}/importLines`,
+        headers: { authorization: `Bearer ${who}`, 'content-type': 'application/octet-stream' },
+        payload: buf,
+      })
+      .then((r) => ({ status: r.statusCode, body: r.json() }));
+
+  it('reads the lines of a sales order by material code or name, checks every row, writes nothing', async () => {
+    const f = factory(t, async () => token);
+    const m = await f.create('material-info', { code: 'LI-6204', name: '深沟球轴承 6204 导入' });
+    const before = await t.call('GET', '/api/v1/sale-order/page', {
+      token,
+      query: { pageNum: 1, pageSize: 1 },
+    });
+    const good = await post(
+      'sale-order',
+      await sheet([
+        ['*产品', '*数量', '含税单价(元)', '交货日期', '备注'],
+        ['LI-6204', 120, 8.5, new Date('2026-12-20T00:00:00Z'), '加急'],
+        ['深沟球轴承 6204 导入', '30', '', '', ''],
+        [],
+      ]),
+    );
+    expect(good.status).toBe(200);
+    expect(good.body.result).toMatchObject({ total: 2, errors: [] });
+    expect(good.body.result.lines).toEqual([
+      expect.objectContaining({
+        materialId: m.id,
+        materialName: m.name,
+        quantity: '120',
+        unitPrice: '8.5',
+        deliveryDate: '2026-12-20',
+        remark: '加急',
+      }),
+      expect.objectContaining({ materialId: m.id, quantity: '30' }),
+    ]);
+    const after = await t.call('GET', '/api/v1/sale-order/page', {
+      token,
+      query: { pageNum: 1, pageSize: 1 },
+    });
+    expect(after.body.result.total).toBe(before.body.result.total);
+
+    const bad = await post(
+      'sale-order',
+      await sheet([
+        ['*产品', '*数量'],
+        ['LI-6204', 5],
+        ['没有这个产品', 5],
+        ['LI-6204', -2],
+      ]),
+    );
+    expect(bad.status).toBe(200);
+    expect(bad.body.result.lines).toEqual([]);
+    expect(bad.body.result.errors).toEqual([
+      { row: 3, column: '产品', message: expect.stringMatching(/找不到产品「没有这个产品」/) },
+      { row: 4, column: '数量', message: expect.any(String) },
+    ]);
+    const noColumn = await post('sale-order', await sheet([['数量'], [1]]));
+    expect(noColumn).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/缺少必填列：产品/) },
+    });
+  });
+
+  it('needs the add or edit permission of the document and offers a template of the editable line columns', async () => {
+    const viewer = await t.userWith(['sale:order:list'], 'line-import-viewer');
+    expect((await post('sale-order', await sheet([['*产品', '*数量']]), viewer.token)).status).toBe(403);
+    const tpl = await t.call('GET', '/api/v1/purchase-order/importLinesTemplate', { token });
+    expect(tpl.status).toBe(200);
+    const wb = await downloadWorkbook(t, token, tpl.body.result.fileName);
+    const header = (wb.worksheets[0].getRow(1).values as unknown[]).filter(Boolean);
+    expect(header).toEqual(['*物料', '*数量', '单位', '含税单价(元)', '交货日期', '备注']);
+  });
+
+  it('reads the lines of a warehouse document for a keeper granted one kind of it', async () => {
+    const f = factory(t, async () => token);
+    const m = await f.create('material-info', { code: 'LI-RING', name: '6204 内圈 导入' });
+    const keeper = await t.userWith(
+      ['warehouse:purchaseInbound:list', 'warehouse:purchaseInbound:add'],
+      'line-import-keeper',
+    );
+    const read = await post(
+      'stock-inbound',
+      await sheet([
+        ['*物料', '*数量', '批次号'],
+        ['LI-RING', 40, 'B-1'],
+      ]),
+      keeper.token,
+    );
+    expect(read.status).toBe(200);
+    expect(read.body.result).toMatchObject({
+      total: 1,
+      errors: [],
+      lines: [expect.objectContaining({ materialId: m.id, materialName: expect.stringContaining(m.name) })],
+    });
+    const looker = await t.userWith(['warehouse:purchaseInbound:list'], 'line-import-looker');
+    expect((await post('stock-inbound', await sheet([['*物料', '*数量']]), looker.token)).status).toBe(403);
+  });
+});

@@ -48,9 +48,16 @@ const RECIPES: Record<
     overrides: Record<string, unknown>,
   ) => Promise<Record<string, any>>
 > = {
+  // A receipt / payment settles an approved item of its own customer / supplier.
+  receipt: (api, t, token, o) => settlementRecipe('receivable', 'customerId', api, t, token, o),
+  payment: (api, t, token, o) => settlementRecipe('payable', 'supplierId', api, t, token, o),
   // A technical document belongs to a product or a process (at least one).
   async 'technical-document'(api, _t, _token, o) {
     return o.materialId || o.processId ? {} : { materialId: (await api.create('material-info')).id };
+  },
+  /** 保养计划: by days unless told otherwise (the cycle that goes with 周期类型 is required). */
+  async 'maintenance-plan'(_api, _t, _token, o) {
+    return o.cycleType === 'hours' || o.cycleDays != null ? {} : { cycleDays: 30 };
   },
   /** A report of a started dispatch on a card of the same order (a task made by 派单, a card by 开卡). */
   async 'work-report'(api, t, token, o) {
@@ -79,6 +86,47 @@ const RECIPES: Record<
       materialScrapQuantity: o.materialScrapQuantity ?? '0',
       reworkQuantity: o.reworkQuantity ?? '0',
       scrapReason: o.scrapReason ?? null,
+    };
+  },
+  /** A customer's tightening of 6204 P6 (Δdmp 0/−8 by the standard) to 0/−5. */
+  async 'ring-standard-override'(api, _t, _token, o) {
+    const materialId =
+      o.materialId ??
+      (
+        await api.create('material-info', {
+          toleranceClass: 'P6',
+          boreDiameter: '20',
+          outsideDiameter: '47',
+          bearingWidth: '14',
+          diameterSeries: '2',
+        })
+      ).id;
+    return {
+      materialId,
+      characteristic: o.characteristic ?? 'dmp',
+      upperLimit: o.upperLimit ?? '0',
+      lowerLimit: o.lowerLimit ?? '-5',
+    };
+  },
+  // 计量 items need their nominal size and tolerances; sampling its size or GB/T 2828.1 level and AQL.
+  async 'inspection-item'() {
+    return {
+      nominal: '20',
+      upperTolerance: '0',
+      lowerTolerance: '-0.010',
+      sampleSize: 5,
+      inspectionLevel: 'II',
+      aql: '1.0',
+    };
+  },
+  /** A shipment inspection of a 销售出库 draft, with a template of one item. */
+  async 'inspection-task'(api, _t, _token, o) {
+    const item = await api.create('inspection-item');
+    const template = await api.create('inspection-template', { items: [{ itemId: item.id }] });
+    return {
+      category: o.category ?? 'shipment',
+      templateId: o.templateId ?? template.id,
+      stockOutboundId: o.stockOutboundId ?? (await api.create('stock-outbound', { type: 'sales' })).id,
     };
   },
   async 'inspection-record'(api, t, token, o) {
@@ -247,3 +295,21 @@ export function factory(t: TestApp, token: () => Promise<string>): Factory {
 }
 
 export { RESOURCES };
+
+/** An approved 应收单 / 应付单 of the settlement's party, settled by 1.00 on the settlement's line. */
+async function settlementRecipe(
+  item: 'receivable' | 'payable',
+  partyField: 'customerId' | 'supplierId',
+  api: Factory,
+  t: TestApp,
+  token: string,
+  o: Record<string, unknown>,
+) {
+  const partyId =
+    (o[partyField] as number | undefined) ??
+    (await api.create(item === 'receivable' ? 'customer' : 'supplier')).id;
+  const made = await api.create(item, { [partyField]: partyId, amount: '100' });
+  const r = await t.call('POST', `/api/v1/${item}/approve/${made.id}`, { token, body: {} });
+  if (r.status !== 200) throw new Error(`approve ${item} failed: ${JSON.stringify(r.body)}`);
+  return { [partyField]: partyId, lines: [{ [`${item}Id`]: made.id, amount: '1' }] };
+}

@@ -260,6 +260,29 @@ describe('flow cards: 拆分, 合并 and genealogy', () => {
     expect(again.body.message).toMatch(/已合并/);
   });
 
+  it('refuses to split or merge a held card (质量暂扣) with a 409 naming the hold', async () => {
+    const o = await order(200);
+    const cards = ok(await open(o.id, { batchSize: 100 })).cards;
+    await sql`UPDATE flow_card SET held = true, hold_reason = '沟道超差' WHERE id = ${cards[0].id}`.execute(
+      t.database.db,
+    );
+    const split = await post(`/api/v1/flow-card/split/${cards[0].id}`, { quantities: [60, 40] });
+    expect(split.status).toBe(409);
+    expect(split.body.message).toMatch(/已质量暂扣（沟道超差），不能拆分/);
+    const merge = await post('/api/v1/flow-card/merge', { ids: [cards[1].id, cards[0].id] });
+    expect(merge.status).toBe(409);
+    expect(merge.body.message).toMatch(/已质量暂扣（沟道超差），不能合并/);
+    expect((await card(cards[0].id)).status).toBe('open');
+    expect((await card(cards[1].id)).status).toBe('open');
+    // Released, it splits.
+    await sql`UPDATE flow_card SET held = false, hold_reason = NULL WHERE id = ${cards[0].id}`.execute(
+      t.database.db,
+    );
+    expect(
+      ok(await post(`/api/v1/flow-card/split/${cards[0].id}`, { quantities: [60, 40] })).children,
+    ).toHaveLength(2);
+  });
+
   it('keeps the genealogy as a graph: ancestors up and descendants down through splits and merges', async () => {
     const o = await order(200);
     const [root] = ok(await open(o.id, { batchSize: 200 })).cards;

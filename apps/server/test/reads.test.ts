@@ -168,11 +168,13 @@ describe('reads', { timeout: 240_000 }, () => {
   });
 
   it('shows no money, price or confidential field to roles without finance or purchase rights, on any read route', async () => {
-    // A role holding every permission but the reads of records with such fields and the valued stock reports.
+    // A role holding every permission but the reads of records with such fields, the valued stock
+    // reports and 财务部 (whose reports are money by design).
     const excluded = [
       ...confidentialDefs.flatMap((d) => [d.permission, ...allScopePrefixes(d)]),
       'warehouse:stock',
       'warehouse:stocktake',
+      'finance',
     ].map((p) => `${p}:`);
     const granted = allPermissions(MENU_TREE).filter((p) => !excluded.some((x) => p.startsWith(x)));
     const roles = {

@@ -6,6 +6,7 @@ import {
   type ResourceDef,
   refLabelKey,
 } from '@ringmes/domain';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -75,6 +76,34 @@ describe.each(RESOURCES.map((d) => [d.name, d] as const))('resource %s', (_name,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
   });
+
+  // A datetime typed without an offset (date picker, gauge export, API client) is a wall-clock time
+  // of the factory (Asia/Shanghai), not UTC: 08:30 typed is 00:30 UTC stored and 08:30 shown.
+  const writableDatetimes = def.fields.filter((x) => x.kind === 'datetime' && !x.readonly);
+  it.skipIf(def.readonlyApi || !writableDatetimes.length)(
+    'stores a datetime typed without an offset as business time',
+    async () => {
+      const body = await f.body(def);
+      for (const fd of writableDatetimes) body[fd.name] = '2026-11-22 08:30';
+      const r = await t.call('POST', `/api/v1/${def.name}/add`, { token, body });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      for (const fd of writableDatetimes) expect(r.body.result[fd.name], fd.name).toBe('2026-11-22 08:30:00');
+      const table = def.table;
+      for (const fd of writableDatetimes) {
+        const col = fd.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+        const row = await sql<{ utc: string }>`
+          SELECT to_char(${sql.ref(col)} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS utc
+            FROM ${sql.table(table)} WHERE id = ${r.body.result.id}`.execute(t.database.db);
+        expect(row.rows[0].utc, fd.name).toBe('2026-11-22 00:30');
+      }
+      // An explicit offset is kept as given.
+      const withZone = await f.body(def);
+      for (const fd of writableDatetimes) withZone[fd.name] = '2026-11-22T08:30:00Z';
+      const z = await t.call('POST', `/api/v1/${def.name}/add`, { token, body: withZone });
+      expect(z.status, JSON.stringify(z.body)).toBe(200);
+      for (const fd of writableDatetimes) expect(z.body.result[fd.name], fd.name).toBe('2026-11-22 16:30:00');
+    },
+  );
 
   // Records made by commands only (workshop tasks by 派单) have no add, edit or delete calls.
   it.skipIf(def.readonlyApi)('rejects a body missing every required field, naming each one', async () => {

@@ -256,75 +256,33 @@ describe('报工: report, approve, post, and take it all back', () => {
     expect(nothing.body.message).toContain('至少填一项');
   });
 
-  it('a card goes to heat treatment and back: sent, returned with its hardness, the difference written off', async () => {
-    const shop = await f.create('workshop', { type: 'machine' });
-    const P = await f.create('material-info');
-    const S = await f.create('material-info');
-    await f.create('product-bom', {
-      productId: P.id,
-      status: 'active',
-      lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
-    });
-    const [turn, heat, grind] = [
-      await f.create('process-manage'),
-      await f.create('process-manage'),
-      await f.create('process-manage'),
+  it('a held card (质量暂扣) takes no report: create, submit, approve and the sheet answer 409; released it moves again', async () => {
+    const w = await floor(30);
+    const draft = ok(await report(w.dispatches[0], w.card, { goodQuantity: 5 }));
+    const submitted = ok(await report(w.dispatches[0], w.card, { goodQuantity: 5 }));
+    ok(await post(`/api/v1/work-report/submit/${submitted.id}`));
+    const hold = (on: boolean) =>
+      sql`UPDATE flow_card SET held = ${on}, hold_reason = ${on ? '内径超差' : null} WHERE id = ${w.card}`.execute(
+        t.database.db,
+      );
+    await hold(true);
+    const refused = [
+      await report(w.dispatches[0], w.card, { goodQuantity: 1 }),
+      await post(`/api/v1/work-dispatch/report/${w.dispatches[0]}`, { flowCardId: w.card, goodQuantity: 1 }),
+      await post(`/api/v1/work-report/submit/${draft.id}`),
+      await post(`/api/v1/work-report/approve/${submitted.id}`),
     ];
-    await f.create('process-route', {
-      productId: P.id,
-      status: 'active',
-      steps: [
-        { seq: 10, processId: turn.id, workshopId: shop.id },
-        { seq: 20, processId: heat.id, outsourced: true },
-        { seq: 30, processId: grind.id, workshopId: shop.id },
-      ],
-    });
-    const order = ok(
-      await post('/api/v1/production-order/add', {
-        productId: P.id,
-        quantity: 100,
-        plannedStartDate: '2026-11-02',
-        dueDate: '2026-11-09',
-      }),
-    );
-    ok(await post(`/api/v1/production-order/release/${order.id}`));
-    const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
-    expect(tasks).toHaveLength(2);
-    const { cards } = ok(await post(`/api/v1/flow-card/open/${order.id}`, { batchSize: 100 }));
-    const admin = (await get('/api/v1/sso/getUserByToken')).user?.userId ?? 1;
-    const { dispatches } = ok(
-      await post(`/api/v1/workshop-task/dispatch/${tasks[0].id}`, {
-        lines: [{ operatorId: admin, quantity: 100, workDate: '2026-11-03', shift: 'day' }],
-      }),
-    );
-    ok(await post(`/api/v1/work-dispatch/start/${dispatches[0].id}`));
-    const r = ok(await report(dispatches[0].id, cards[0].id, { goodQuantity: 100 }));
-    await approve(r.id);
-    const out = (body: Record<string, unknown>) => post(`/api/v1/flow-card/outsource/${cards[0].id}`, body);
-    const supplier = await f.create('supplier');
-    expect((await out({ action: 'send', quantity: 101, supplierId: supplier.id })).status).toBe(409);
-    ok(await out({ action: 'send', quantity: 100, weight: '25.5', supplierId: supplier.id }));
-    const outList = ok(
-      await t.call('GET', '/api/v1/flow-card/outsourced', { token, query: { state: 'out' } }),
-    );
-    expect(outList.list.find((x: any) => x.cardId === cards[0].id)).toMatchObject({
-      state: 'out',
-      sentQuantity: '100.0000',
-    });
-    ok(await out({ action: 'return', quantity: 98, hardnessHrc: '62' }));
-    let card = await get(`/api/v1/flow-card/card/${cards[0].id}`);
-    expect(step(card, 20)).toMatchObject({
-      sentQuantity: '100.0000',
-      returnedQuantity: '98.0000',
-      hardnessHrc: '62.0',
-      goodQuantity: '98.0000',
-    });
-    expect(step(card, 30).inputQuantity).toBe('98.0000');
-    expect(card.currentSeq).toBe(20); // two pieces still out
-    ok(await out({ action: 'reconcile' }));
-    card = await get(`/api/v1/flow-card/card/${cards[0].id}`);
-    expect(step(card, 20).materialScrapQuantity).toBe('2.0000');
-    expect(card.currentSeq).toBe(30);
-    expect((await out({ action: 'return', quantity: 1 })).status).toBe(409);
+    for (const r of refused) {
+      expect(r.status, JSON.stringify(r.body)).toBe(409);
+      expect(r.body.message).toMatch(/已质量暂扣（内径超差）/);
+    }
+    // Nothing moved: the reports keep their states, the card its quantities.
+    expect((await get(`/api/v1/work-report/info/${draft.id}`)).status).toBe('draft');
+    expect((await get(`/api/v1/work-report/info/${submitted.id}`)).status).toBe('submitted');
+    expect(Number(step(await get(`/api/v1/flow-card/info/${w.card}`), 10).goodQuantity)).toBe(0);
+    await hold(false);
+    expect((await approve(draft.id)).status).toBe('posted');
+    expect(ok(await post(`/api/v1/work-report/approve/${submitted.id}`)).status).toBe('posted');
+    expect(Number(step(await get(`/api/v1/flow-card/info/${w.card}`), 10).goodQuantity)).toBe(10);
   });
 });

@@ -180,6 +180,36 @@ describe('派工: a task never dispatches more than planned plus the allowance',
     expect(await task(turnTask)).toMatchObject({ dispatchedQuantity: '50.0000', status: 'dispatched' });
   });
 
+  it('the operator gets one 派工 message per dispatch, linking to its task sheet; editing sends no second', async () => {
+    const { turnTask } = await dispatchedOrder(40);
+    const op = await t.userWith([], `opm-${Date.now()}`);
+    const made = ok(await dispatch(turnTask, [line(op.userId, 10)]));
+    const id = made.dispatches[0].id;
+    const inbox = async () =>
+      ok(await get('/api/v1/message/page', { pageNum: 1, pageSize: 20 }, op.token)).list.filter(
+        (m: any) => m.kind === 'dispatch',
+      );
+    const [m] = await inbox();
+    expect(m.title).toContain(made.dispatches[0].docNo);
+    expect(m.title).toContain('10 件');
+    expect(m.link).toBe(`/production-department/production-manage/machine/process-task-sheet-add?id=${id}`);
+    const d = ok(await get(`/api/v1/work-dispatch/info/${id}`));
+    ok(
+      await t.call('PUT', `/api/v1/work-dispatch/edit/${id}`, {
+        token,
+        body: { quantity: 12, version: d.version },
+      }),
+    );
+    expect(await inbox()).toHaveLength(1);
+    // Dispatching to oneself sends nothing.
+    const admin = await sql<{ id: number }>`SELECT id FROM app_user WHERE user_name = 'admin'`.execute(
+      t.database.db,
+    );
+    ok(await dispatch(turnTask, [line(Number(admin.rows[0].id), 1)]));
+    const own = ok(await get('/api/v1/message/page', { pageNum: 1, pageSize: 50 })).list;
+    expect(own.filter((x: any) => x.kind === 'dispatch')).toHaveLength(0);
+  });
+
   it('two dispatchers sending the last pieces at once: exactly one succeeds', async () => {
     const { grindTask } = await dispatchedOrder(100);
     const op = await t.userWith([], `op2-${Date.now()}`);

@@ -1,10 +1,20 @@
 import type { App } from '../app.ts';
 import { attachmentRoutes } from '../platform/attachments/attachments.ts';
 import { downloadRoutes } from './common/download.routes.ts';
+import { cockpitRoutes } from './dashboard/cockpit.ts';
+import { dashboardRoutes } from './dashboard/dashboard.ts';
+import { repairPhotoOwner } from './factory/equipment-care.ts';
 import { factoryRoutes } from './factory/index.ts';
+import { financeRoutes } from './finance/receivable.ts';
+import { financeReportRoutes } from './finance/reports.ts';
+import { wageRoutes } from './finance/wages.ts';
 import { orderReportRoutes } from './orders/report.ts';
 import { productionRoutes } from './production/index.ts';
 import { purchaseRoutes } from './purchase/index.ts';
+import { qualityRoutes } from './quality/index.ts';
+import { measurementRoutes } from './quality/measurement.ts';
+import { measurementImportRoutes } from './quality/measurement-import.ts';
+import { ringStandardRoutes } from './quality/ring-standard.ts';
 import { salesRoutes } from './sales/index.ts';
 import { deptRoutes } from './system/dept.routes.ts';
 import { menuRoutes } from './system/menu.routes.ts';
@@ -34,7 +44,16 @@ export function registerModules(app: App) {
   purchaseRoutes(app);
   orderReportRoutes(app);
   warehouseRoutes(app);
+  wageRoutes(app);
+  financeReportRoutes(app);
+  ringStandardRoutes(app);
+  financeRoutes(app);
+  qualityRoutes(app);
+  measurementRoutes(app);
+  measurementImportRoutes(app);
   downloadRoutes(app);
+  dashboardRoutes(app);
+  cockpitRoutes(app);
   // Files of every module's records: one owner per kind of record that carries files.
-  attachmentRoutes(app, [revisionAttachmentOwner]);
+  attachmentRoutes(app, [revisionAttachmentOwner, repairPhotoOwner]);
 }

@@ -6,7 +6,7 @@ import {
   technicalDocumentTransitions,
 } from '../modules/technology/technical-document.ts';
 import { fileTypeOf } from '../platform/attachments/attachments.ts';
-import { fsStorage } from '../platform/attachments/storage.ts';
+import type { FileStorage } from '../platform/attachments/storage.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { createRecord } from '../platform/resource/crud.ts';
@@ -113,8 +113,7 @@ interface DemoRevision {
  * 6205-2RS in A), a customer specification, and a process card still being drafted. The files are
  * written to the attachment store like uploads.
  */
-export async function seedDemoTechnology(db: Db, admin: AuthUser, attachmentDir: string): Promise<void> {
-  const storage = fsStorage(attachmentDir);
+export async function seedDemoTechnology(db: Db, admin: AuthUser, storage: FileStorage): Promise<void> {
   const material = async (code: string) =>
     (await db.selectFrom('material').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
   const process = async (code: string) =>

@@ -1,8 +1,9 @@
 import { workDispatchResource, workReportResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { outsourceStep } from '../modules/production/produce-outsourcing.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
-import { outsourceStep, workReportHooks, workReportTransitions } from '../modules/production/work-report.ts';
+import { workReportHooks, workReportTransitions } from '../modules/production/work-report.ts';
 import { dispatchTask, workDispatchTransitions } from '../modules/production/workshop-task.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
@@ -154,7 +155,6 @@ const REASONS: Record<string, string[]> = {
   assembly: ['surface', 'other'],
 };
 /** One card of the demo stays out at heat treatment. */
-let keptOut = false;
 
 /**
  * 报工 of one task's step on every card of the order (half of them while the step still runs),
@@ -162,6 +162,15 @@ let keptOut = false;
  * While work runs the last reports wait as 已提交 and 待检验. Heat treatment before the step is
  * sent and received on the cards first (one card kept out at the supplier).
  */
+/** No card but `cardId` is out at the supplier: this one may stay out. */
+async function keptOutNone(db: Db, cardId: number) {
+  const r = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM flow_card_step
+     WHERE outsourced AND flow_card_id <> ${cardId}
+       AND COALESCE(sent_quantity, 0) > COALESCE(returned_quantity, 0) + material_scrap_quantity`.execute(db);
+  return r.rows[0].n === 0;
+}
+
 async function reportStep(
   db: Db,
   orderId: number,
@@ -170,7 +179,10 @@ async function reportStep(
   stage: 'started' | 'paused' | 'completed',
   today: string,
 ) {
-  const supplier = await sql<{ id: number }>`SELECT id FROM supplier ORDER BY id LIMIT 1`.execute(db);
+  // The heat-treatment supplier (热处理外协), else the first one.
+  const supplier = await sql<{ id: number }>`
+    SELECT s.id FROM supplier s LEFT JOIN supplier_classify c ON c.id = s.classify_id
+     ORDER BY (c.name = '热处理外协') IS TRUE DESC, s.id LIMIT 1`.execute(db);
   const cards = (
     await sql<{ id: number; inputQuantity: string; taken: string }>`
       SELECT c.id, s.input_quantity::text AS input_quantity,
@@ -193,9 +205,10 @@ async function reportStep(
       quantity: q.toString(),
       weight: q.times('0.12').toDecimalPlaces(3).toString(),
       supplierId: supplier.rows[0]?.id,
+      unitPrice: '0.85',
     });
-    if (!keptOut && stage !== 'completed' && i === cards.length - 1) {
-      keptOut = true;
+    // One card stays out at the supplier (none other is out, read from the database).
+    if (stage !== 'completed' && i === cards.length - 1 && (await keptOutNone(db, c.id))) {
       continue;
     }
     const lost = i % 4 === 1 ? new Decimal(1) : new Decimal(0);
@@ -258,7 +271,8 @@ async function reportStep(
     // While the step runs, its last report waits for approval and the one before for inspection.
     if (stage !== 'completed' && i === list.length - 1) continue;
     await run('approve', admin);
-    if (task.inspectionRequired && !(stage !== 'completed' && i === list.length - 2))
+    // A dispatch's first report is its first article: inspected before more is reported (首检).
+    if (task.inspectionRequired && !(stage !== 'completed' && i > 0 && i === list.length - 2))
       await run('inspect', as('qc01'));
   }
 }

@@ -1,14 +1,20 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config.ts';
+import { storageOf } from '../platform/attachments/attachments.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
 import { seedDemoEquipment } from './demo-equipment.ts';
+import { seedDemoFinance } from './demo-finance.ts';
 import { seedDemoMasterData } from './demo-master.ts';
+import { seedDemoMeasurements } from './demo-measure.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
+import { seedDemoQuality } from './demo-quality.ts';
+import { seedDemoRingStandard } from './demo-ring-standard.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, seedRushShipment, stampStockDocuments } from './demo-stock.ts';
 import { seedDemoTechnology } from './demo-technology.ts';
+import { seedDemoWageMonths, seedDemoWageRates } from './demo-wages.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
 
@@ -51,6 +57,8 @@ const DEMO_ROLES: {
       '/workshop-dashboard',
       '/quality-testing',
       '/factory-info/equipment-manage',
+      // The SPC messages of his machines link to the statistics reports.
+      '/statistics-report',
     ],
   },
   {
@@ -71,6 +79,8 @@ const DEMO_ROLES: {
     roleKey: 'quality',
     roleName: '质检员',
     prefixes: ['/home', '/quality-testing', '/measure-check', '/statistics-report'],
+    // 报工记录: the reports waiting for inspection (首页 links there).
+    match: /\/work-report-record/,
   },
   { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
   { roleKey: 'equipment', roleName: '设备员', prefixes: ['/home', '/factory-info/equipment-manage'] },
@@ -116,8 +126,8 @@ const DEMO_USERS: { userName: string; firstName: string; dept: string; role: str
  */
 export async function seed(
   db: Db,
-  /** `attachmentDir`: where the demo's technical-document files go (without it they are left out). */
-  config: Pick<Config, 'seed' | 'adminPassword'> & Partial<Pick<Config, 'attachmentDir'>>,
+  /** `attachmentDir` (or `s3`): where the demo's technical-document files go (without it they are left out). */
+  config: Pick<Config, 'seed' | 'adminPassword'> & Partial<Pick<Config, 'attachmentDir' | 's3'>>,
   /** Progress lines for the console (`npm start` prints them while the demo seed runs). */
   progress: (message: string) => void = () => {},
 ): Promise<SeedResult> {
@@ -170,10 +180,10 @@ export async function seed(
 
     const t0 = Date.now();
     const step = async (n: number, what: string, fn: () => Promise<unknown>) => {
-      progress(`正在生成演示数据 ${n}/7：${what}…`);
+      progress(`正在生成演示数据 ${n}/10：${what}…`);
       await fn();
     };
-    progress('正在生成演示数据 1/7：部门、角色与账号…');
+    progress('正在生成演示数据 1/10：部门、角色与账号…');
     const deptIds = new Map<string, number>();
     for (const [i, [name, parent]] of DEMO_DEPTS.entries()) {
       const row = await trx
@@ -247,7 +257,10 @@ export async function seed(
         .values({ userId: row.id, roleId: roleIds.get(u.role) as number })
         .execute();
     }
-    await step(2, '工厂、物料、工艺与客商', () => seedDemoMasterData(trx));
+    await step(2, '工厂、物料、工艺与客商', async () => {
+      await seedDemoMasterData(trx);
+      await seedDemoWageRates(trx);
+    });
     await step(3, '入库、出库、调拨与盘点', () => seedDemoStock(trx, admin.id));
     await step(4, '销售订单、发货与备货单', async () => {
       await seedDemoSales(trx, seedUser(admin.id));
@@ -262,10 +275,22 @@ export async function seed(
       await seedRushShipment(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
-    await step(6, '设备报修、保养与点检', () => seedDemoEquipment(trx, seedUser(admin.id)));
-    const { attachmentDir } = config;
-    if (attachmentDir)
-      await step(7, '技术文档与图纸', () => seedDemoTechnology(trx, seedUser(admin.id), attachmentDir));
+    // 应收/应付 from the posted documents above: terms, receipts and payments.
+    await step(6, '应收、应付、收款与付款', () => seedDemoFinance(trx, seedUser(admin.id)));
+    await step(7, '设备报修、保养与点检', () => seedDemoEquipment(trx, seedUser(admin.id)));
+    await step(8, '检验、轴承套圈标准、测量记录与 SPC', async () => {
+      // 轴承套圈标准: bearing sizes and classes on the demo products, one customer tightening.
+      await seedDemoRingStandard(trx, admin.id);
+      await seedDemoQuality(trx, seedUser(admin.id));
+      await seedDemoMeasurements(trx, seedUser(admin.id));
+    });
+    // The wage months close last, over every report the steps above posted.
+    await step(9, '工序工资结账', () => seedDemoWageMonths(trx, admin.id));
+    const { attachmentDir, s3 } = config;
+    if (attachmentDir || s3) {
+      const storage = storageOf({ attachmentDir: attachmentDir ?? '', s3 });
+      await step(10, '技术文档与图纸', () => seedDemoTechnology(trx, seedUser(admin.id), storage));
+    }
     await trx
       .insertInto('message')
       .values({

@@ -74,6 +74,17 @@ describe('menu model', () => {
     expect(model.landingPath()).toBe('/system/user/manage');
   });
 
+  it('lands an inspector (质检员) on 首页 with the tasks waiting for him', () => {
+    const model = menuModel({
+      userId: 3,
+      userName: 'qc',
+      firstName: 'QC',
+      permissions: ['quality:grindingReporting:list', 'quality:grindingReporting:inspect'],
+      menuList: [menuList[0]],
+    } as UserInfo);
+    expect(model.landingPath()).toBe('/home/info');
+  });
+
   it('lists only finished pages unless 系统设置 shows unfinished ones; lands on a finished page', () => {
     const production = node({
       menuName: '生产部',

@@ -1,4 +1,4 @@
-import { MENU_TREE, type MenuNode } from '@ringmes/domain';
+import { INSPECTION_CATEGORIES, MENU_TREE, type MenuNode } from '@ringmes/domain';
 import type { ServerMenu, UserInfo } from './session.ts';
 
 /** What the shell knows about a route path, from the static menu tree of the product. */
@@ -266,8 +266,14 @@ export function menuModel(user: UserInfo): MenuModel {
     return findNavTrail(nav, key) ?? findNavTrail(nav, path) ?? [];
   };
   const canVisit = (path: string) => path === HOME_PATH || granted.has(path);
+  // 质检员 (who may judge inspections) land on 首页: its 待检验任务 card lists the tasks waiting
+  // for them, with those assigned to them first.
+  const inspects = (user.permissions ?? []).some((p) =>
+    INSPECTION_CATEGORIES.some((c) => p === `${c.permission}:inspect`),
+  );
   const landingPath = () => {
     if (canVisit(COCKPIT_PATH) && isListed(COCKPIT_PATH)) return COCKPIT_PATH;
+    if (inspects) return HOME_PATH;
     for (const item of nav) {
       const p = firstPage(item);
       if (p && p !== HOME_PATH) return p;

@@ -16,7 +16,22 @@ export const RESOURCE_PAGES = {
   ...areaPages('/technology-dept', () =>
     import('../modules/technology/technology-pages.ts').then((m) => m.TECHNOLOGY_PAGES),
   ),
+  ...areaPages('/finance-department', () =>
+    import('../modules/finance/finance-pages.ts').then((m) => m.FINANCE_PAGES),
+  ),
   ...areaPages('/factory-info', () =>
     import('../modules/factory/factory-pages.ts').then((m) => m.FACTORY_PAGES),
+  ),
+  ...areaPages('/quality-testing', () =>
+    import('../modules/quality/quality-pages.ts').then((m) => m.QUALITY_PAGES),
+  ),
+  ...areaPages('/workshop-dashboard', () =>
+    import('../modules/dashboard/dashboard-pages.ts').then((m) => m.DASHBOARD_PAGES),
+  ),
+  ...areaPages('/measure-check', () =>
+    import('../modules/quality/measure-pages.ts').then((m) => m.MEASURE_PAGES),
+  ),
+  ...areaPages('/statistics-report', () =>
+    import('../modules/quality/measure-pages.ts').then((m) => m.STATISTICS_PAGES),
   ),
 };

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { MenuIcon } from '../app/menu-icons.tsx';
 import { firstPage, menuModel, type NavItem } from '../app/menu-model.ts';
 import { useUser } from '../app/session.ts';
+import { Cockpit } from '../modules/dashboard/cockpit.tsx';
 import { messageApi, messageKeys } from '../modules/system/message/message.api.ts';
 import { relativeTime } from '../platform/lib/time.ts';
 import { PageCard } from '../platform/ui/page-card.tsx';
@@ -85,6 +86,8 @@ export function HomePage() {
           </div>
         </dl>
       </section>
+
+      <Cockpit canVisit={model.canVisit} />
 
       <div className="rm-home-grid">
         <PageCard title="快捷入口" className="rm-home-links">

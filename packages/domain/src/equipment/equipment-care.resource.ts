@@ -164,13 +164,19 @@ export const equipmentRepairResource: ResourceDef = {
       max: 500,
       list: false,
       wide: true,
-      help: '现场照片暂不能上传，可在此说明照片存放位置或补充说明',
+      help: '现场照片在报修时或报修详情页上传（图片，可多张）',
     },
   ],
   defaultSort: { field: 'docNo', order: 'desc' },
 };
 
 // ------------------------------------------------------------------ 保养
+
+/** 保养周期: by days, or by running hours taken from the work reports on the equipment. */
+export const MAINTENANCE_CYCLE_OPTIONS: EnumOption[] = [
+  { value: 'days', label: '按天数', color: 'blue' },
+  { value: 'hours', label: '按运行小时', color: 'purple' },
+];
 
 export const maintenancePlanResource: ResourceDef = {
   name: 'maintenance-plan',
@@ -183,13 +189,38 @@ export const maintenancePlanResource: ResourceDef = {
     nameField('保养项目', { help: '如 一级保养、导轨润滑、液压油更换' }),
     { name: 'equipmentId', label: '设备', kind: 'ref', ref: 'equipment', required: true, filter: 'eq' },
     {
+      name: 'cycleType',
+      label: '周期类型',
+      kind: 'enum',
+      options: MAINTENANCE_CYCLE_OPTIONS,
+      default: 'days',
+      filter: 'eq',
+      help: '按天数，或按运行小时（该设备报工单上的工时累计）',
+    },
+    {
       name: 'cycleDays',
       label: '周期(天)',
       kind: 'int',
-      required: true,
       min: 1,
       max: 3650,
-      help: '两次保养之间的天数',
+      help: '按天：两次保养之间的天数',
+    },
+    {
+      name: 'cycleHours',
+      label: '周期(运行小时)',
+      kind: 'decimal',
+      scale: 2,
+      min: 0.01,
+      max: 100000,
+      help: '按运行小时：上次保养后该设备报工工时累计达到此数即到期',
+    },
+    {
+      name: 'hoursSince',
+      label: '已运行(小时)',
+      kind: 'decimal',
+      scale: 2,
+      readonly: true,
+      help: '按运行小时的计划：上次保养（无记录时自首次保养日期）以来该设备已提交报工的工时合计',
     },
     {
       name: 'startDate',
@@ -214,7 +245,7 @@ export const maintenancePlanResource: ResourceDef = {
       readonly: true,
       sortable: true,
       filter: 'range',
-      help: '上次保养 + 周期；没有记录时为首次保养日期。早于今天即逾期',
+      help: '按天：上次保养 + 周期，没有记录时为首次保养日期；按运行小时：累计工时达到周期的那一天（未达到时为空）。早于今天即逾期',
     },
     { name: 'content', label: '保养内容', kind: 'textarea', max: 1000, list: false, wide: true },
     statusField({ help: '停用的计划不再产生待保养项' }),
@@ -273,6 +304,15 @@ export const maintenanceRecordResource: ResourceDef = {
     { name: 'doneById', label: '保养人', kind: 'ref', ref: 'user', filter: 'eq', help: '不填为登记人' },
     { name: 'minutes', label: '用时(分钟)', kind: 'int', min: 0, max: 100000 },
     { name: 'content', label: '保养内容', kind: 'textarea', max: 1000, required: true, wide: true },
+    {
+      name: 'outboundId',
+      label: '备件领料单',
+      kind: 'ref',
+      ref: 'stock-outbound',
+      readonly: true,
+      refActiveOnly: false,
+      help: '保养用到的备件：在保养记录上「领用备件」生成并过账的领料出库单',
+    },
     remarkField(),
   ],
   defaultSort: { field: 'doneDate', order: 'desc' },

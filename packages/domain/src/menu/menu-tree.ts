@@ -392,7 +392,15 @@ const QT = '/quality-testing';
 const SHIPMENT_INSPECTION = `${QT}/shipment-inspection`;
 const PROCESS_INSPECTION = `${QT}/process-inspection`;
 const RING_STANDARD = `${QT}/bearing-ring-standard`;
-const INSPECTION_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'inspect', 'approve', 'export'];
+const INSPECTION_ACTIONS: readonly Action[] = [
+  'add',
+  'edit',
+  'delete',
+  'inspect',
+  'approve',
+  ['concede', '让步接收'],
+  'export',
+];
 
 /** An incoming or reporting inspection of one workshop: list, add, detail, view, result entry. */
 function workshopInspection(name: string, segment: string, resource: string): MenuNode[] {
@@ -441,7 +449,47 @@ const WAGE = `${FIN}/process-wage`;
 const RECEIVABLE = `${FIN}/receivable-management`;
 const PAYABLE = `${FIN}/account-payable-management`;
 
+/** 收款 / 付款 buttons on the 应收 / 应付 page. */
+const SETTLE = (verb: string): readonly Action[] => [
+  ['list', `${verb}查询`],
+  ['add', `新增${verb}单`],
+  ['edit', `编辑${verb}单`],
+  ['delete', `删除${verb}单`],
+  ['approve', `确认${verb}`],
+  ['unapprove', `反确认${verb}`],
+  ['export', `导出${verb}单`],
+];
+
+/** A page with the buttons of a second resource that lives on it (收款单 on 应收管理). */
+function withButtons(node: MenuNode, resource: string, actions: readonly Action[]): MenuNode {
+  return { ...node, children: [...(node.children ?? []), ...buttons(resource, actions)] };
+}
+
 const finance = dir('财务部', FIN, 'AccountBookOutlined', [
+  // First: 财务 lands on the receivables due. 收款 and 付款 are tabs of these pages.
+  withButtons(
+    list('应收管理', RECEIVABLE, 'finance:receivable', [
+      'add',
+      'edit',
+      'delete',
+      'approve',
+      'unapprove',
+      'export',
+    ]),
+    'finance:receipt',
+    SETTLE('收款'),
+  ),
+  hidden('新增应收单', `${RECEIVABLE}-add`, RECEIVABLE),
+  hidden('编辑应收单', `${RECEIVABLE}-edit`, RECEIVABLE),
+  hidden('应收单详情', `${RECEIVABLE}-detail`, RECEIVABLE),
+  withButtons(
+    list('应付管理', PAYABLE, 'finance:payable', ['add', 'edit', 'delete', 'approve', 'unapprove', 'export']),
+    'finance:payment',
+    SETTLE('付款'),
+  ),
+  hidden('新增应付单', `${PAYABLE}-add`, PAYABLE),
+  hidden('编辑应付单', `${PAYABLE}-edit`, PAYABLE),
+  hidden('应付单详情', `${PAYABLE}-detail`, PAYABLE),
   query('销售报表', `${FIN}/sales-report`, 'finance:salesReport'),
   query('采购报表', `${FIN}/purchase-report`, 'finance:purchaseReport'),
   query('生产报表', `${FIN}/production-report`, 'finance:productionReport'),
@@ -453,17 +501,10 @@ const finance = dir('财务部', FIN, 'AccountBookOutlined', [
   query('库存预警', `${FIN}/inventory-alert`, 'finance:inventoryAlert'),
   query('设备点检统计', `${FIN}/equipment-inspection`, 'finance:equipmentInspection'),
   query('设备保养统计', `${FIN}/equipment-maintenance`, 'finance:equipmentMaintenance'),
-  list('工序工资', WAGE, 'finance:wage', CRUD),
+  // 结账 goes with 编辑; 反结账 reopens the latest closed month and is granted on its own.
+  list('工序工资', WAGE, 'finance:wage', [...CRUD, ['reopen', '反结账']]),
   hidden('新增工序工资', `${WAGE}-add`, WAGE),
   hidden('编辑工序工资', `${WAGE}-edit`, WAGE),
-  list('应收管理', RECEIVABLE, 'finance:receivable', ['add', 'edit', 'delete', 'approve', 'export']),
-  hidden('新增应收单', `${RECEIVABLE}-add`, RECEIVABLE),
-  hidden('编辑应收单', `${RECEIVABLE}-edit`, RECEIVABLE),
-  hidden('应收单详情', `${RECEIVABLE}-detail`, RECEIVABLE),
-  list('应付管理', PAYABLE, 'finance:payable', ['add', 'edit', 'delete', 'approve', 'export']),
-  hidden('新增应付单', `${PAYABLE}-add`, PAYABLE),
-  hidden('编辑应付单', `${PAYABLE}-edit`, PAYABLE),
-  hidden('应付单详情', `${PAYABLE}-detail`, PAYABLE),
 ]);
 
 // ---------------------------------------------------------------- 工厂信息

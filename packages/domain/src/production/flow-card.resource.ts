@@ -120,6 +120,15 @@ export const flowCardResource: ResourceDef = {
       sortable: true,
     },
     {
+      name: 'held',
+      label: '质量暂扣',
+      kind: 'boolean',
+      readonly: true,
+      filter: 'eq',
+      help: '检验不合格时暂扣：不能转入下道工序，返工复检合格后解除',
+    },
+    { name: 'holdReason', label: '暂扣原因', kind: 'text', max: 200, readonly: true, list: false },
+    {
       name: 'productionOrderId',
       label: '生产订单',
       kind: 'ref',

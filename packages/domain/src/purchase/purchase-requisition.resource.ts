@@ -1,3 +1,4 @@
+import { approvalFields, dateField, docNoField, remarkField, statusField } from '../resource/doc-fields.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { FieldDef, ResourceDef } from '../resource/types.ts';
 
@@ -74,35 +75,9 @@ export const purchaseRequisitionResource: ResourceDef = {
   lifecycle: PURCHASE_REQUISITION_LIFECYCLE,
   options: { remote: true },
   fields: [
-    {
-      name: 'docNo',
-      label: '请购单号',
-      kind: 'text',
-      max: 30,
-      readonly: true,
-      unique: true,
-      filter: 'like',
-      sortable: true,
-      help: '保存时按请购日期生成，如 QG20261122-0001',
-    },
-    {
-      name: 'requestDate',
-      label: '请购日期',
-      kind: 'date',
-      required: true,
-      default: 'today',
-      filter: 'range',
-      sortable: true,
-    },
-    {
-      name: 'requiredDate',
-      label: '需求日期',
-      kind: 'date',
-      required: true,
-      filter: 'range',
-      sortable: true,
-      help: '物料需要到厂的日期',
-    },
+    docNoField('请购单号', '保存时按请购日期生成，如 QG20261122-0001'),
+    dateField('requestDate', '请购日期', { today: true }),
+    dateField('requiredDate', '需求日期', { help: '物料需要到厂的日期' }),
     { name: 'requesterId', label: '请购人', kind: 'ref', ref: 'user', filter: 'eq', help: '不填为制单人' },
     {
       name: 'deptId',
@@ -112,20 +87,10 @@ export const purchaseRequisitionResource: ResourceDef = {
       readonly: true,
       help: '请购人所在部门',
     },
-    {
-      name: 'status',
-      label: '状态',
-      kind: 'enum',
-      options: PURCHASE_REQUISITION_LIFECYCLE.states,
-      readonly: true,
-      filter: 'eq',
-      sortable: true,
-    },
+    statusField(PURCHASE_REQUISITION_LIFECYCLE),
     { name: 'reason', label: '请购原因', kind: 'text', max: 200, required: true, filter: 'like' },
-    { name: 'statusReason', label: '关闭/反审核原因', kind: 'text', max: 500, readonly: true, list: false },
-    { name: 'approvedAt', label: '审核时间', kind: 'datetime', readonly: true, list: false },
-    { name: 'approvedById', label: '审核人', kind: 'ref', ref: 'user', readonly: true, list: false },
-    { name: 'remark', label: '备注', kind: 'textarea', max: 500, list: false, wide: true },
+    ...approvalFields(),
+    remarkField(),
   ],
   lines: [
     {

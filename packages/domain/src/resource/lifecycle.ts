@@ -33,6 +33,12 @@ export interface TransitionDef {
    * 开工 (`start`), since the menu grants one button for running a dispatch.
    */
   action?: string;
+  /**
+   * Offered only for documents whose `field` holds one of `in` (plain data, no expression): a
+   * receivable written by stock posting is never 反审核'd by hand. The web hides the button, the
+   * server refuses the call with `message` (409).
+   */
+  when?: { field: string; in: (string | number | boolean | null)[]; message: string };
 }
 
 /** The permission action of a transition: `${permission}:${action}`. */
@@ -48,9 +54,20 @@ export interface LifecycleDef {
   transitions: TransitionDef[];
 }
 
-/** The transitions that may start from `state`. */
-export function transitionsFrom(lifecycle: LifecycleDef, state: string): TransitionDef[] {
-  return lifecycle.transitions.filter((t) => t.from.includes(state));
+/** Whether a document's values let the transition be offered (its `when`). */
+export function transitionApplies(t: TransitionDef, record: Record<string, unknown>): boolean {
+  return !t.when || t.when.in.includes((record[t.when.field] ?? null) as string | number | boolean | null);
+}
+
+/** The transitions that may start from `state` (and, given the document, whose `when` it meets). */
+export function transitionsFrom(
+  lifecycle: LifecycleDef,
+  state: string,
+  record?: Record<string, unknown>,
+): TransitionDef[] {
+  return lifecycle.transitions.filter(
+    (t) => t.from.includes(state) && (!record || transitionApplies(t, record)),
+  );
 }
 
 /** The Chinese label of a state (the value itself when unknown). */

@@ -1,3 +1,4 @@
+import { paymentTermFields } from '../finance/receivable.resource.ts';
 import type { EnumOption, ResourceDef } from '../resource/types.ts';
 import { codeField, EMAIL_PATTERN, nameField, PHONE_PATTERN, remarkField } from './fields.ts';
 
@@ -46,6 +47,7 @@ export const customerResource: ResourceDef = {
       filter: 'eq',
       help: '停用的客户不出现在销售下拉选项中',
     },
+    ...paymentTermFields('发货'),
     remarkField(),
   ],
   lines: [

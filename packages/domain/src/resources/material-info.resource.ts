@@ -1,3 +1,4 @@
+import { BEARING_SIZE_FIELDS } from '../quality/ring-standard-override.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField, statusField } from './fields.ts';
 
@@ -125,6 +126,8 @@ export const materialInfoResource: ResourceDef = {
       filter: 'eq',
       help: '启用后每次出入库都必须填写批号（原材料为钢材炉号），用于质量追溯',
     },
+    // 轴承套圈标准: the class and sizes the inspection limits are derived from.
+    ...BEARING_SIZE_FIELDS,
     statusField(),
     remarkField(),
   ],

@@ -142,6 +142,7 @@ describe('resource registry', () => {
     expect(remote.sort()).toEqual([
       'customer',
       'equipment',
+      'inspection-task',
       'material-info',
       'outsourcing-order',
       'production-order',

@@ -5,6 +5,13 @@ import {
   maintenancePlanResource,
   maintenanceRecordResource,
 } from '../equipment/equipment-care.resource.ts';
+import { processWageResource } from '../finance/process-wage.resource.ts';
+import {
+  payableResource,
+  paymentResource,
+  receiptResource,
+  receivableResource,
+} from '../finance/receivable.resource.ts';
 import { flowCardResource } from '../production/flow-card.resource.ts';
 import { productionOrderResource } from '../production/production-order.resource.ts';
 import { workReportResource } from '../production/work-report.resource.ts';
@@ -12,6 +19,14 @@ import { workDispatchResource, workshopTaskResource } from '../production/worksh
 import { outsourcingOrderResource } from '../purchase/outsourcing-order.resource.ts';
 import { purchaseOrderResource } from '../purchase/purchase-order.resource.ts';
 import { purchaseRequisitionResource } from '../purchase/purchase-requisition.resource.ts';
+import {
+  inspectionItemResource,
+  inspectionTaskResource,
+  inspectionTemplateResource,
+} from '../quality/inspection.resource.ts';
+import { measurementSubgroupResource } from '../quality/measurement.resource.ts';
+import { patrolScheduleResource } from '../quality/patrol-schedule.resource.ts';
+import { ringStandardOverrideResource } from '../quality/ring-standard-override.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { saleOrderResource } from '../sales/sale-order.resource.ts';
 import { stockUpOrderResource } from '../sales/stock-up-order.resource.ts';
@@ -65,9 +80,20 @@ export const RESOURCES: ResourceDef[] = [
   flowCardResource,
   // 技术部
   technicalDocumentResource,
+  // 质量检测
+  inspectionItemResource,
+  inspectionTemplateResource,
+  inspectionTaskResource,
+  // 计量检定
+  measurementSubgroupResource,
   // 采购管理
   purchaseOrderResource,
   outsourcingOrderResource,
+  // 财务部
+  receivableResource,
+  receiptResource,
+  payableResource,
+  paymentResource,
   // 工厂信息 › 工厂建模
   workshopResource,
   productionLineResource,
@@ -109,8 +135,14 @@ export const RESOURCES: ResourceDef[] = [
   stockOutboundResource,
   stockTransferResource,
   stocktakeResource,
+  // 质量检测 › 轴承套圈标准
+  ringStandardOverrideResource,
+  // 质量检测 › 过程检验
+  patrolScheduleResource,
   // 系统管理
   sysenumResource,
+  // 财务部
+  processWageResource,
 ];
 
 const BY_NAME = new Map(RESOURCES.map((def) => [def.name, def]));

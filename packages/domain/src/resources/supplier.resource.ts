@@ -1,3 +1,4 @@
+import { paymentTermFields } from '../finance/receivable.resource.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, PHONE_PATTERN, remarkField, statusField } from './fields.ts';
 
@@ -37,6 +38,7 @@ export const supplierResource: ResourceDef = {
       help: '统一社会信用代码，开具和核对增值税专用发票时使用',
     },
     statusField(),
+    ...paymentTermFields('入库'),
     remarkField(),
   ],
   activeField: { name: 'status', value: '1' },

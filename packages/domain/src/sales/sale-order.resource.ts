@@ -1,3 +1,12 @@
+import {
+  approvalFields,
+  dateField,
+  docNoField,
+  pricedLineFields,
+  remarkField,
+  statusField,
+  taxedTotalFields,
+} from '../resource/doc-fields.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { FieldDef, ResourceDef } from '../resource/types.ts';
 
@@ -43,32 +52,12 @@ export const SALE_ORDER_LIFECYCLE: LifecycleDef = {
 export const SALE_ORDER_OVER_CREDIT = 'sale:order:overCredit';
 
 const lineFields: FieldDef[] = [
-  { name: 'materialId', label: '产品', kind: 'ref', ref: 'material-info', required: true, filter: 'eq' },
-  {
-    name: 'quantity',
-    label: '数量',
-    kind: 'quantity',
-    required: true,
-    min: 0.0001,
-    help: '按所选单位计',
-  },
-  { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: '不填为产品的基本单位' },
-  { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
-  {
-    name: 'unitPrice',
-    label: '含税单价(元)',
-    kind: 'price',
-    help: '每个所选单位的含税单价；不填则取该客户上次成交价，没有则取产品销售价',
-  },
-  {
-    name: 'amount',
-    label: '含税金额(元)',
-    kind: 'money',
-    readonly: true,
-    help: '数量 × 含税单价，按行四舍五入到分',
-  },
-  { name: 'taxAmount', label: '税额(元)', kind: 'money', readonly: true },
-  { name: 'deliveryDate', label: '交货日期', kind: 'date', help: '不填为订单交货日期' },
+  ...pricedLineFields({
+    material: '产品',
+    priceLabel: '含税单价(元)',
+    priceHelp: '每个所选单位的含税单价；不填则取该客户上次成交价，没有则取产品销售价',
+    amountLabel: '含税金额(元)',
+  }),
   {
     name: 'shippedQuantity',
     label: '已发货(基本单位)',
@@ -99,58 +88,13 @@ export const saleOrderResource: ResourceDef = {
   lifecycle: SALE_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [
-    {
-      name: 'docNo',
-      label: '订单编号',
-      kind: 'text',
-      max: 30,
-      readonly: true,
-      unique: true,
-      filter: 'like',
-      sortable: true,
-      help: '保存时按订单日期自动生成，如 XS20261122-0001',
-    },
+    docNoField('订单编号', '保存时按订单日期自动生成，如 XS20261122-0001'),
     { name: 'customerId', label: '客户', kind: 'ref', ref: 'customer', required: true, filter: 'eq' },
-    {
-      name: 'orderDate',
-      label: '订单日期',
-      kind: 'date',
-      required: true,
-      default: 'today',
-      filter: 'range',
-      sortable: true,
-    },
-    {
-      name: 'deliveryDate',
-      label: '交货日期',
-      kind: 'date',
-      required: true,
-      filter: 'range',
-      sortable: true,
-    },
+    dateField('orderDate', '订单日期', { today: true }),
+    dateField('deliveryDate', '交货日期'),
     { name: 'salespersonId', label: '业务员', kind: 'ref', ref: 'user', filter: 'eq' },
-    {
-      name: 'status',
-      label: '状态',
-      kind: 'enum',
-      options: SALE_ORDER_LIFECYCLE.states,
-      readonly: true,
-      filter: 'eq',
-      sortable: true,
-    },
-    {
-      name: 'taxRate',
-      label: '税率(%)',
-      kind: 'decimal',
-      scale: 2,
-      default: '13',
-      min: 0,
-      max: 100,
-      list: false,
-    },
-    { name: 'currency', label: '币种', kind: 'text', max: 3, readonly: true, default: 'CNY', list: false },
-    { name: 'amount', label: '含税金额(元)', kind: 'money', readonly: true, sortable: true, default: 0 },
-    { name: 'taxAmount', label: '税额(元)', kind: 'money', readonly: true, list: false, default: 0 },
+    statusField(SALE_ORDER_LIFECYCLE),
+    ...taxedTotalFields(),
     {
       name: 'overCredit',
       label: '超信用审核',
@@ -159,10 +103,8 @@ export const saleOrderResource: ResourceDef = {
       list: false,
       help: '审核时超出客户信用额度，由有超额审核权限的人放行',
     },
-    { name: 'statusReason', label: '关闭/反审核原因', kind: 'text', max: 500, readonly: true, list: false },
-    { name: 'approvedAt', label: '审核时间', kind: 'datetime', readonly: true, list: false },
-    { name: 'approvedById', label: '审核人', kind: 'ref', ref: 'user', readonly: true, list: false },
-    { name: 'remark', label: '备注', kind: 'textarea', max: 500, list: false, wide: true },
+    ...approvalFields(),
+    remarkField(),
   ],
   lines: [
     {

@@ -1,3 +1,4 @@
+import { approvalFields, dateField, docNoField, remarkField, statusField } from '../resource/doc-fields.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { FieldDef, ResourceDef } from '../resource/types.ts';
 
@@ -66,35 +67,9 @@ export const stockUpOrderResource: ResourceDef = {
   lifecycle: STOCK_UP_LIFECYCLE,
   options: { remote: true },
   fields: [
-    {
-      name: 'docNo',
-      label: '备货单号',
-      kind: 'text',
-      max: 30,
-      readonly: true,
-      unique: true,
-      filter: 'like',
-      sortable: true,
-      help: '保存时按单据日期生成，如 BH20261122-0001',
-    },
-    {
-      name: 'orderDate',
-      label: '单据日期',
-      kind: 'date',
-      required: true,
-      default: 'today',
-      filter: 'range',
-      sortable: true,
-    },
-    {
-      name: 'requiredDate',
-      label: '完成日期',
-      kind: 'date',
-      required: true,
-      filter: 'range',
-      sortable: true,
-      help: '成品需入库的日期',
-    },
+    docNoField('备货单号', '保存时按单据日期生成，如 BH20261122-0001'),
+    dateField('orderDate', '单据日期', { today: true }),
+    dateField('requiredDate', '完成日期', { help: '成品需入库的日期' }),
     {
       name: 'customerId',
       label: '预计客户',
@@ -104,20 +79,10 @@ export const stockUpOrderResource: ResourceDef = {
       help: '为某客户的预测订单备货时填写',
     },
     { name: 'purpose', label: '备货说明', kind: 'text', max: 200, required: true, filter: 'like' },
-    {
-      name: 'status',
-      label: '状态',
-      kind: 'enum',
-      options: STOCK_UP_LIFECYCLE.states,
-      readonly: true,
-      filter: 'eq',
-      sortable: true,
-    },
+    statusField(STOCK_UP_LIFECYCLE),
     { name: 'ownerId', label: '制单人', kind: 'ref', ref: 'user', readonly: true, filter: 'eq' },
-    { name: 'statusReason', label: '关闭/反审核原因', kind: 'text', max: 500, readonly: true, list: false },
-    { name: 'approvedAt', label: '审核时间', kind: 'datetime', readonly: true, list: false },
-    { name: 'approvedById', label: '审核人', kind: 'ref', ref: 'user', readonly: true, list: false },
-    { name: 'remark', label: '备注', kind: 'textarea', max: 500, list: false, wide: true },
+    ...approvalFields(),
+    remarkField(),
   ],
   lines: [
     {

@@ -4,6 +4,10 @@ export const MESSAGE_KINDS = {
   export: { label: '导出', color: 'green' },
   'stock-alert': { label: '库存预警', color: 'orange' },
   repair: { label: '设备维修', color: 'red' },
+  spc: { label: 'SPC 失控', color: 'magenta' },
+  maintenance: { label: '保养逾期', color: 'volcano' },
+  dispatch: { label: '派工', color: 'cyan' },
+  inspection: { label: '待检验', color: 'purple' },
 } as const satisfies Record<string, { label: string; color: string }>;
 
 export type MessageKind = keyof typeof MESSAGE_KINDS;

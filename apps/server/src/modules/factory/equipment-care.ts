@@ -1,4 +1,5 @@
 import {
+  EQUIPMENT_REPAIR_LIFECYCLE,
   equipmentRepairResource,
   inspectionChecklistResource,
   inspectionRecordResource,
@@ -9,6 +10,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import { type AttachmentOwner, dropAttachmentRows } from '../../platform/attachments/attachments.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
@@ -21,6 +23,7 @@ import {
   registerLifecycle,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
+import { repairChanged } from '../dashboard/live-events.ts';
 import { notify } from '../system/message.routes.ts';
 
 export const REPAIR_PREFIX = 'BX';
@@ -49,6 +52,7 @@ export async function refreshFaultState(db: Db, equipmentIds: number[], without:
                       AND r.id <> ALL(${sql.val(without)}::bigint[])) THEN 'fault' ELSE 'normal' END AS next
               FROM equipment q WHERE q.id = ANY(${sql.val(ids)}::bigint[]) OR q.fault_state = 'fault') x
      WHERE e.id = x.id AND e.fault_state <> x.next`.execute(db);
+  await repairChanged(db);
 }
 
 // ------------------------------------------------------------------ 报修
@@ -73,6 +77,7 @@ export const repairHooks: ResourceHooks = lifecycleHooks(equipmentRepairResource
     await refreshFaultState(db, [r.rows[0].equipmentId]);
   },
   async beforeDelete({ db }, ids) {
+    await dropAttachmentRows(db, equipmentRepairResource.name, ids);
     const r = await sql<{ equipmentId: number }>`
       SELECT equipment_id FROM equipment_repair WHERE id = ANY(${sql.val(ids)}::bigint[])`.execute(db);
     await refreshFaultState(
@@ -98,6 +103,7 @@ export const repairTransitions: Record<string, TransitionHandlers> = {
           title: `维修派工：${record.equipmentName ?? '设备'}（${record.docNo}）`,
           content: String(record.faultDescription ?? '').slice(0, 200),
           link: `${REPAIR_DETAIL}?id=${record.id}`,
+          eventKey: `repair-dispatch:${record.id}:${input.assigneeId}`,
         });
       }
     },
@@ -128,6 +134,32 @@ export const repairTransitions: Record<string, TransitionHandlers> = {
   close: { effect: refresh },
 };
 
+/** Images a repair's photos may be, as the attachment store recognises them by content. */
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/**
+ * 报修照片: images attached to a repair request, uploaded when reporting and while the repair is
+ * open (已报修, 已派工, 维修中); the photos of a repaired, confirmed or closed request stay as they are.
+ */
+export const repairPhotoOwner: AttachmentOwner = {
+  name: equipmentRepairResource.name,
+  label: '报修照片',
+  read: 'factory:repair:list',
+  write: 'factory:repair:add',
+  accept: { mimeTypes: PHOTO_TYPES, label: '图片（JPG、PNG、GIF、WEBP）' },
+  async assertWritable(db, repairId) {
+    const r = await sql<{ docNo: string; status: string }>`
+      SELECT doc_no, status FROM equipment_repair WHERE id = ${repairId} FOR UPDATE`.execute(db);
+    const row = r.rows[0];
+    if (!row) throw notFound('报修单不存在或已被删除');
+    if (!REPAIR_OPEN_STATES.includes(row.status)) {
+      const label =
+        EQUIPMENT_REPAIR_LIFECYCLE.states.find((x) => x.value === row.status)?.label ?? row.status;
+      throw conflict(`报修单 ${row.docNo} 当前为「${label}」，不能再增删照片`);
+    }
+  },
+};
+
 // ------------------------------------------------------------------ 保养
 
 /** A business date of a body: the declared default `today` (or none) is the factory's today. */
@@ -138,14 +170,53 @@ const day = (value: unknown): string =>
 async function refreshPlans(db: Db, planIds: number[], without: number[] = []) {
   await sql`
     UPDATE maintenance_plan p
-       SET last_done_date = x.last, next_due_date = COALESCE(x.last + p.cycle_days, p.start_date)
+       SET last_done_date = x.last,
+           next_due_date = CASE WHEN p.cycle_type = 'days' THEN COALESCE(x.last + p.cycle_days, p.start_date)
+                                ELSE p.next_due_date END
       FROM (SELECT q.id, (SELECT max(r.done_date) FROM maintenance_record r
                            WHERE r.plan_id = q.id AND r.id <> ALL(${sql.val(without)}::bigint[])) AS last
               FROM maintenance_plan q WHERE q.id = ANY(${sql.val(planIds)}::bigint[])) x
      WHERE p.id = x.id`.execute(db);
+  await refreshHourPlans(db, planIds);
+}
+
+/**
+ * 按运行小时的保养计划: 已运行 is the sum of the hours of the equipment's work reports (submitted or
+ * later, not drafts) dated after the last maintenance (from the first-maintenance date while there
+ * is none); 下次保养 is the report date on which that sum reached the cycle, empty until it does.
+ * All hour plans when `planIds` is not given (the due list and the overdue scan refresh first).
+ */
+export async function refreshHourPlans(db: Db, planIds?: number[]) {
+  const only = planIds ? sql`AND p.id = ANY(${sql.val(planIds)}::bigint[])` : sql``;
+  await sql`
+    WITH b AS (
+      SELECT p.id, p.equipment_id, p.cycle_hours, COALESCE(p.last_done_date + 1, p.start_date) AS since
+        FROM maintenance_plan p WHERE p.cycle_type = 'hours' ${only}),
+    w AS (
+      SELECT b.id, r.report_date, sum(r.hours) OVER (PARTITION BY b.id ORDER BY r.report_date) AS cum
+        FROM b JOIN work_report r ON r.equipment_id = b.equipment_id AND r.report_date >= b.since
+       WHERE r.status <> 'draft' AND r.hours > 0),
+    x AS (
+      SELECT b.id, COALESCE((SELECT max(w.cum) FROM w WHERE w.id = b.id), 0) AS total,
+             (SELECT min(w.report_date) FROM w WHERE w.id = b.id AND w.cum >= b.cycle_hours) AS due
+        FROM b)
+    UPDATE maintenance_plan p SET hours_since = x.total, next_due_date = x.due
+      FROM x
+     WHERE p.id = x.id AND (p.hours_since IS DISTINCT FROM x.total OR p.next_due_date IS DISTINCT FROM x.due)`.execute(
+    db,
+  );
 }
 
 export const maintenancePlanHooks: ResourceHooks = {
+  async validate(_ctx, data) {
+    if (data.cycleType === 'hours') {
+      if (data.cycleHours == null) throw fieldError('cycleHours', '按运行小时保养，请填写周期(运行小时)');
+    } else if (data.cycleDays == null) throw fieldError('cycleDays', '按天数保养，请填写周期(天)');
+  },
+  // The cycle not chosen is cleared, so the list never shows both.
+  async derive(_ctx, data) {
+    return data.cycleType === 'hours' ? { cycleDays: null } : { cycleHours: null, hoursSince: null };
+  },
   async afterSave({ db }, id) {
     await refreshPlans(db, [id]);
   },
@@ -203,7 +274,10 @@ export interface DueItem {
   equipmentId: number;
   equipmentCode: string;
   equipmentName: string;
-  cycleDays: number;
+  cycleType: 'days' | 'hours';
+  cycleDays: number | null;
+  cycleHours: string | null;
+  hoursSince: string | null;
   lastDoneDate: string | null;
   nextDueDate: string;
   /** Days past the due date (negative: days left). */
@@ -218,9 +292,11 @@ export async function dueItems(
   withinDays: number,
   equipmentId?: number,
 ): Promise<DueItem[]> {
+  await refreshHourPlans(db);
   const r = await sql<Omit<DueItem, 'dueState'>>`
     SELECT p.id AS plan_id, p.code, p.name, p.equipment_id, e.code AS equipment_code, e.name AS equipment_name,
-           p.cycle_days, to_char(p.last_done_date, 'YYYY-MM-DD') AS last_done_date,
+           p.cycle_type, p.cycle_days, p.cycle_hours::text AS cycle_hours, p.hours_since::text AS hours_since,
+           to_char(p.last_done_date, 'YYYY-MM-DD') AS last_done_date,
            to_char(p.next_due_date, 'YYYY-MM-DD') AS next_due_date,
            (${today}::date - p.next_due_date) AS overdue_days
       FROM maintenance_plan p JOIN equipment e ON e.id = p.equipment_id

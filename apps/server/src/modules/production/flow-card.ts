@@ -21,6 +21,7 @@ import { getRecord } from '../../platform/resource/crud.ts';
 import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
+import { refreshFlowCardSummary } from './report-rollup.ts';
 
 /**
  * 流转卡 (process flow cards) `LZ…`: one batch of a production order travelling its frozen route,
@@ -97,6 +98,7 @@ async function insertSteps(
              s.inspection_required, CASE WHEN s.seq = ${fromSeq} THEN ${input}::numeric ELSE 0 END
         FROM production_order_step s
        WHERE s.production_order_id = ${from.orderId} AND s.seq >= ${fromSeq}`.execute(db);
+    await refreshFlowCardSummary(db, [cardId]);
     return;
   }
   await sql`
@@ -112,6 +114,7 @@ async function insertSteps(
            s.inspection_result, s.sent_quantity, s.sent_weight, s.supplier_id, s.returned_quantity, s.hardness_hrc
       FROM flow_card_step s
      WHERE s.flow_card_id = ${from.cardId} AND s.seq >= ${fromSeq}`.execute(db);
+  await refreshFlowCardSummary(db, [cardId]);
 }
 
 // ------------------------------------------------------------------ 开卡
@@ -209,6 +212,9 @@ interface CardRow {
   quantity: string;
   heatNo: string | null;
   currentSeq: number | null;
+  /** 质量暂扣 (检验不合格, SPC 失控): the card's pieces move nowhere until released. */
+  held: boolean;
+  holdReason: string | null;
 }
 
 export interface CardStep {
@@ -240,7 +246,7 @@ export interface CardStep {
 async function lockCards(db: Db, ids: number[]): Promise<CardRow[]> {
   const r = await sql<CardRow>`
     SELECT id, doc_no, status, production_order_id, product_id, part_name, quantity::text AS quantity, heat_no,
-           current_seq
+           current_seq, held, hold_reason
       FROM flow_card WHERE id = ANY(${sql.val(ids)}::bigint[]) ORDER BY id FOR UPDATE`.execute(db);
   return r.rows.map((c) => ({ ...c, id: Number(c.id) }));
 }
@@ -255,9 +261,23 @@ const stepSelect = sql`
     FROM flow_card_step`;
 
 /**
+ * The one hold guard (409): a held card (质量暂扣) takes no report, no 提交 or 入账 of one, and is
+ * neither split nor merged until a passed inspection releases it. Called on the locked card row,
+ * so a hold set at the same time waits for (or is seen by) the move.
+ */
+export function assertNotHeld(card: Pick<CardRow, 'docNo' | 'held' | 'holdReason'>, action = '转入下道工序') {
+  if (card.held) {
+    throw conflict(
+      `流转卡 ${card.docNo} 已质量暂扣（${card.holdReason ?? '检验不合格'}），不能${action}；请返工后复检合格再流转`,
+    );
+  }
+}
+
+/**
  * For report posting: locks a card (then its step row) and answers both. The step is the card's
  * current one unless `seq` or `orderStepId` names another. 404 when the card or the step is not
- * there; 409 unless the card is 在制 (a split, merged, closed or completed card takes no reports).
+ * there; 409 unless the card is 在制 (a split, merged, closed or completed card takes no reports)
+ * and not held (`assertNotHeld`).
  */
 export async function lockCardStep(
   db: Db,
@@ -279,6 +299,7 @@ export async function lockCardStep(
     await sql<CardStep>`${stepSelect} WHERE flow_card_id = ${cardId} AND ${where} FOR UPDATE`.execute(db)
   ).rows[0];
   if (!step) throw notFound(`流转卡 ${card.docNo} 没有该工序`);
+  assertNotHeld(card);
   return { card, step };
 }
 
@@ -296,6 +317,7 @@ async function waitingStep(db: Db, card: CardRow, action: string): Promise<CardS
       `流转卡 ${card.docNo} 当前为「${stateLabel(FLOW_CARD_LIFECYCLE, card.status)}」，不能${action}`,
     );
   }
+  assertNotHeld(card, action);
   const step = (
     await sql<CardStep>`${stepSelect} WHERE flow_card_id = ${card.id} AND seq = ${card.currentSeq}`.execute(
       db,

@@ -2,8 +2,10 @@ import type { App } from '../../app.ts';
 import { flowCardRoutes } from './flow-card.ts';
 import './issue.ts';
 import { planRoutes } from './plan.ts';
+import { produceOutsourcingRoutes } from './produce-outsourcing.ts';
 import { productionOrderRoutes } from './production-order.ts';
 import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
+import { productionReportRoutes } from './production-reports.ts';
 import { requirementRoutes } from './requirements.ts';
 import { subOrderRoutes } from './sub-orders.ts';
 import { workReportRoutes } from './work-report.ts';
@@ -26,4 +28,6 @@ export function productionRoutes(app: App) {
   workReportRoutes(app);
   planRoutes(app);
   flowCardRoutes(app);
+  productionReportRoutes(app);
+  produceOutsourcingRoutes(app);
 }

@@ -21,6 +21,7 @@ import { idParams, zx } from '../../platform/http/validation.ts';
 import { updateRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
+import { faultWarnings } from '../factory/equipment-alerts.ts';
 import { workDispatchHooks } from './workshop-task.ts';
 
 /**
@@ -114,7 +115,7 @@ export async function readPlan(db: Db, q: PlanQuery) {
            x.equipment_id, x.operator_id, x.team_id, x.task_id, t.task_no, x.production_order_id,
            o.doc_no AS order_no, x.product_id, m.code AS product_code, m.name AS product_name,
            m.spec AS product_spec, x.process_id, p.name AS process_name, u.first_name AS operator_name,
-           e.code AS equipment_code, e.name AS equipment_name
+           e.code AS equipment_code, e.name AS equipment_name, e.fault_state AS equipment_fault_state
       FROM work_dispatch x
       JOIN workshop_task t ON t.id = x.task_id
       JOIN production_order o ON o.id = x.production_order_id
@@ -133,7 +134,7 @@ export async function readPlan(db: Db, q: PlanQuery) {
     q.by === 'equipment'
       ? (
           await sql<Record<string, any>>`
-          SELECT e.id, e.code, e.name, e.model, e.status, w.name AS workshop_name
+          SELECT e.id, e.code, e.name, e.model, e.status, e.fault_state, w.name AS workshop_name
             FROM equipment e JOIN workshop w ON w.id = e.workshop_id
            WHERE (w.type = ${q.workshopType} AND e.status <> 'scrapped')
               OR e.id = ANY(${sql.val(used)}::bigint[])
@@ -226,7 +227,14 @@ export async function moveDispatch(
   if (body.operatorId !== undefined) changes.operatorId = body.operatorId;
   await updateRecord({ db, def: workDispatchResource, user }, id, changes, workDispatchHooks, requestId);
   const v = await sql<{ version: number }>`SELECT version FROM work_dispatch WHERE id = ${id}`.execute(db);
-  return { id, version: v.rows[0].version, warnings: await overloadWarnings(db, id) };
+  const moved = await sql<{
+    equipmentId: number | null;
+  }>`SELECT equipment_id FROM work_dispatch WHERE id = ${id}`.execute(db);
+  const warnings = [
+    ...(await overloadWarnings(db, id)),
+    ...(await faultWarnings(db, [moved.rows[0]?.equipmentId])),
+  ];
+  return { id, version: v.rows[0].version, warnings };
 }
 
 async function planWorkbook(k: WorkshopKind, plan: Awaited<ReturnType<typeof readPlan>>) {

@@ -9,10 +9,9 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { auditInsert } from '../../platform/audit.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { badRequest, conflict, fieldError, forbidden } from '../../platform/errors.ts';
+import { AppError, badRequest, conflict, fieldError, forbidden } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
@@ -23,12 +22,15 @@ import {
   runTransition,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
-import { fieldSchema } from '../../platform/resource/schema.ts';
-import { assertInScope, gate } from '../../platform/resource/scope.ts';
+import { resourceFieldSchema } from '../../platform/resource/schema.ts';
+import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
+import { writeWageLines } from '../finance/wages.ts';
 import { qty } from '../orders/order-lines.ts';
+import { assertFirstArticle, onReportAwaitingInspection, onReportWithdrawn } from '../quality/sources.ts';
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
 import { lockCardStep } from './flow-card.ts';
-import { recountTask, taskRow } from './workshop-task.ts';
+import { rollupWorkReport } from './report-rollup.ts';
+import { recountTask } from './workshop-task.ts';
 
 /**
  * 报工 (work reports). A report names a dispatch (so its task, order step and workshop) and a
@@ -42,7 +44,8 @@ import { recountTask, taskRow } from './workshop-task.ts';
  *     (semi-finished stock is a card's pieces waiting at a step);
  *  2. the task's completed and scrap, the dispatch's reported, the card's current step (and
  *     completion), and on the last step the order's produced quantity;
- *  3. a piece-rate wage line (`piece_wage`, the process's 计件单价 × good);
+ *  3. a piece-rate wage line (`piece_wage`, at the 工序工资 rate in force on the report date —
+ *     modules/finance/wages.ts);
  *  4. on the last step a posted 生产入库 of the good pieces (batch = the card number) into the
  *     finished-goods store (a component order's into the semi-finished store).
  * 反审核 reverses all four, refused once the next step has reported what it received.
@@ -84,18 +87,45 @@ async function reportedAt(db: Db, cardId: number, orderStepId: number, exceptId:
   return new Decimal(r.rows[0].q);
 }
 
+/** A report's dispatch with its task and order: what validating and deriving a report read, in one query. */
+interface Source extends Dispatch {
+  productId: number;
+  processId: number;
+  seq: number;
+  workshopId: number | null;
+  orderStepId: number;
+  inspectionRequired: boolean;
+  orderNo: string;
+}
+
+/** The source read by `validate`, reused by `derive` of the same save (both get the same data object). */
+const sources = new WeakMap<object, Source>();
+
+async function sourceOf(db: Db, data: Record<string, any>): Promise<Source> {
+  const known = sources.get(data);
+  if (known && known.id === Number(data.dispatchId)) return known;
+  const r = await sql<Source>`
+    SELECT d.id, d.doc_no, d.status, d.task_id, t.production_order_id, d.operator_id, d.equipment_id, t.workshop_type,
+           t.product_id, t.process_id, t.seq, t.workshop_id, t.order_step_id, t.inspection_required, o.doc_no AS order_no
+      FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id JOIN production_order o ON o.id = t.production_order_id
+     WHERE d.id = ${Number(data.dispatchId)}`.execute(db);
+  if (!r.rows[0]) throw fieldError('dispatchId', '所选派工单不存在或已被删除');
+  sources.set(data, r.rows[0]);
+  return r.rows[0];
+}
+
 export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource, {
   async prepare({ db }, data) {
     return { docNo: await nextDocNo(db, WORK_REPORT_PREFIX, undefined, dayInstant(data.reportDate)) };
   },
   async validate({ db }, data, before) {
-    const d = await dispatchRow(db, Number(data.dispatchId));
+    const d = await sourceOf(db, data);
     if (before && Number(before.dispatchId) !== d.id)
       throw fieldError('dispatchId', '报工单的派工单不能更改');
     if (!['started', 'paused', 'completed'].includes(d.status)) {
       throw fieldError('dispatchId', `派工单 ${d.docNo} 尚未开工，不能报工`);
     }
-    const task = await taskRow(db, d.taskId);
+    if (!before) await assertFirstArticle(db, d.id, 0);
     const good = new Decimal(data.goodQuantity ?? 0);
     const scrap = scrapOf(data);
     if (
@@ -107,16 +137,15 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
       throw fieldError('goodQuantity', '合格数、废品数、返工数至少填一项');
     }
     if (scrap.gt(0) && !data.scrapReason) throw fieldError('scrapReason', '有废品时请选择废品原因');
-    const orderStep = await sql<{ orderStepId: number }>`
-      SELECT order_step_id FROM workshop_task WHERE id = ${task.id}`.execute(db);
-    const stepId = Number(orderStep.rows[0].orderStepId);
+    const stepId = Number(d.orderStepId);
+    // A card that is not there is a bad field; one that cannot take reports (held, split…) a 409.
     const { card, step } = await lockCardStep(db, Number(data.flowCardId), { orderStepId: stepId }).catch(
       (e) => {
-        throw fieldError('flowCardId', e.message);
+        throw e instanceof AppError && e.status === 409 ? e : fieldError('flowCardId', e.message);
       },
     );
-    if (Number(card.productionOrderId) !== Number(task.productionOrderId)) {
-      throw fieldError('flowCardId', `流转卡 ${card.docNo} 不是生产订单 ${task.orderNo} 的卡`);
+    if (Number(card.productionOrderId) !== Number(d.productionOrderId)) {
+      throw fieldError('flowCardId', `流转卡 ${card.docNo} 不是生产订单 ${d.orderNo} 的卡`);
     }
     const others = await reportedAt(db, card.id, stepId, before?.id ?? 0);
     const left = new Decimal(step.inputQuantity).minus(others);
@@ -134,22 +163,17 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
     }
   },
   async derive({ db }, data) {
-    const d = await dispatchRow(db, Number(data.dispatchId));
-    const t = await sql<Record<string, any>>`
-      SELECT t.id, t.production_order_id, t.product_id, t.process_id, t.seq, t.workshop_type, t.workshop_id,
-             t.order_step_id, t.inspection_required
-        FROM workshop_task t WHERE t.id = ${d.taskId}`.execute(db);
-    const task = t.rows[0];
+    const d = await sourceOf(db, data);
     return {
-      taskId: Number(task.id),
-      productionOrderId: Number(task.productionOrderId),
-      productId: Number(task.productId),
-      processId: Number(task.processId),
-      seq: task.seq,
-      workshopType: task.workshopType,
-      workshopId: task.workshopId,
-      orderStepId: Number(task.orderStepId),
-      inspectionRequired: task.inspectionRequired,
+      taskId: Number(d.taskId),
+      productionOrderId: Number(d.productionOrderId),
+      productId: Number(d.productId),
+      processId: Number(d.processId),
+      seq: d.seq,
+      workshopType: d.workshopType,
+      workshopId: d.workshopId,
+      orderStepId: Number(d.orderStepId),
+      inspectionRequired: d.inspectionRequired,
       operatorId: data.operatorId ?? d.operatorId,
       equipmentId: data.equipmentId ?? d.equipmentId,
     };
@@ -159,7 +183,7 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
 // ------------------------------------------------------------------ 入账 and its reversal
 
 /** The next step of a card after `seq` (undefined on the last). */
-async function nextStep(db: Db, cardId: number, seq: number) {
+export async function nextStep(db: Db, cardId: number, seq: number) {
   const r = await sql<{ id: number; seq: number; inputQuantity: string }>`
     SELECT id, seq, input_quantity::text AS input_quantity FROM flow_card_step
      WHERE flow_card_id = ${cardId} AND seq > ${seq} ORDER BY seq LIMIT 1 FOR UPDATE`.execute(db);
@@ -167,7 +191,7 @@ async function nextStep(db: Db, cardId: number, seq: number) {
 }
 
 /** A card's current step: the first with pieces waiting; 已完工 when none waits and its last step is done. */
-async function settleCard(db: Db, cardId: number) {
+export async function settleCard(db: Db, cardId: number) {
   await sql`
     UPDATE flow_card c SET current_seq = COALESCE(w.seq, c.current_seq),
            status = CASE WHEN w.seq IS NULL AND l.done THEN 'completed' ELSE c.status END,
@@ -190,17 +214,14 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
   return Number(r.rows[0].id);
 }
 
-async function post(db: Db, report: Record<string, any>, user: AuthUser) {
-  const sign = 1;
-  await move(db, report, user, sign);
-}
-
-async function unpost(db: Db, report: Record<string, any>, user: AuthUser) {
-  await move(db, report, user, -1);
-}
-
-/** Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction. */
-async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1 | -1) {
+/**
+ * Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction, and
+ * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed):
+ * card and step locked (2), both step rows changed in one statement (1), the card settled (1),
+ * the dispatch (1), the task's progress and recount with the live notifications (1), the wage
+ * line (3), the report row (1) and the rollups (`postingHooks`); the last step adds the 生产入库.
+ */
+async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1 | -1, status: string) {
   const cardId = Number(report.flowCardId);
   const { card, step } = await lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) }).catch(
     async (e) => {
@@ -216,70 +237,73 @@ async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1
   const ws = new Decimal(report.workScrapQuantity).times(sign);
   const ms = new Decimal(report.materialScrapQuantity).times(sign);
   const rw = new Decimal(report.reworkQuantity).times(sign);
-  const next = await nextStep(db, cardId, step.seq);
-  if (sign < 0 && next) {
-    const used = await reportedAt(db, cardId, Number((await stepOrder(db, next.id)).orderStepId), 0);
-    if (used.gt(new Decimal(next.inputQuantity).plus(good))) {
-      throw conflict(
-        `流转卡 ${card.docNo} 下道工序已报工 ${qty(used)}，不能反审核本报工单，请先反审核下道工序的报工`,
-      );
+  if (sign < 0) {
+    const next = await nextStep(db, cardId, step.seq);
+    if (next) {
+      const used = await reportedAt(db, cardId, Number((await stepOrder(db, next.id)).orderStepId), 0);
+      if (used.gt(new Decimal(next.inputQuantity).plus(good))) {
+        throw conflict(
+          `流转卡 ${card.docNo} 下道工序已报工 ${qty(used)}，不能反审核本报工单，请先反审核下道工序的报工`,
+        );
+      }
     }
-  }
-  if (sign > 0) {
-    const posted = await sql<{ q: string }>`
-      SELECT (good_quantity + work_scrap_quantity + material_scrap_quantity)::text AS q FROM flow_card_step WHERE id = ${step.id}`.execute(
-      db,
-    );
-    if (new Decimal(posted.rows[0].q).plus(good).plus(ws).plus(ms).gt(step.inputQuantity)) {
+  } else {
+    // The step row is locked and read by lockCardStep: what it counts is known here.
+    const posted = new Decimal(step.goodQuantity)
+      .plus(step.workScrapQuantity)
+      .plus(step.materialScrapQuantity);
+    if (posted.plus(good).plus(ws).plus(ms).gt(step.inputQuantity)) {
       throw conflict(
         `流转卡 ${card.docNo} 第 ${step.seq} 道工序入账数量超过到达数量 ${qty(step.inputQuantity)}`,
       );
     }
   }
-  await sql`
-    UPDATE flow_card_step SET good_quantity = good_quantity + ${good.toString()}::numeric,
-           work_scrap_quantity = work_scrap_quantity + ${ws.toString()}::numeric,
-           material_scrap_quantity = material_scrap_quantity + ${ms.toString()}::numeric,
-           rework_quantity = greatest(rework_quantity + ${rw.toString()}::numeric, 0),
-           in_time = COALESCE(in_time, now()), out_time = CASE WHEN ${sign} > 0 THEN now() ELSE out_time END,
-           operator_id = COALESCE(${report.operatorId}, operator_id), equipment_id = COALESCE(${report.equipmentId}, equipment_id)
-     WHERE id = ${step.id}`.execute(db);
-  if (next) {
-    await sql`UPDATE flow_card_step SET input_quantity = input_quantity + ${good.toString()}::numeric
-               WHERE id = ${next.id}`.execute(db);
-  }
+  // This step counts the pieces and the next one (if any) receives the good ones: one statement,
+  // answering whether there was a next step (none: the last step, 完工入库).
+  const moved = await sql<{ id: number }>`
+    UPDATE flow_card_step s SET
+           good_quantity = s.good_quantity + CASE WHEN s.id = ${step.id} THEN ${good.toString()}::numeric ELSE 0 END,
+           work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = ${step.id} THEN ${ws.toString()}::numeric ELSE 0 END,
+           material_scrap_quantity = s.material_scrap_quantity + CASE WHEN s.id = ${step.id} THEN ${ms.toString()}::numeric ELSE 0 END,
+           rework_quantity = CASE WHEN s.id = ${step.id} THEN greatest(s.rework_quantity + ${rw.toString()}::numeric, 0) ELSE s.rework_quantity END,
+           in_time = CASE WHEN s.id = ${step.id} THEN COALESCE(s.in_time, now()) ELSE s.in_time END,
+           out_time = CASE WHEN s.id = ${step.id} AND ${sign} > 0 THEN now() ELSE s.out_time END,
+           operator_id = CASE WHEN s.id = ${step.id} THEN COALESCE(${report.operatorId}, s.operator_id) ELSE s.operator_id END,
+           equipment_id = CASE WHEN s.id = ${step.id} THEN COALESCE(${report.equipmentId}, s.equipment_id) ELSE s.equipment_id END,
+           input_quantity = s.input_quantity + CASE WHEN s.id = ${step.id} THEN 0 ELSE ${good.toString()}::numeric END
+     WHERE s.flow_card_id = ${cardId}
+       AND (s.id = ${step.id} OR s.id = (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = ${cardId} AND n.seq > ${step.seq}
+                                          ORDER BY n.seq LIMIT 1))
+     RETURNING s.id`.execute(db);
+  const last = moved.rows.length < 2;
   await settleCard(db, cardId);
 
-  await taskRow(db, Number(report.taskId), true);
-  await sql`
-    UPDATE workshop_task SET completed_quantity = completed_quantity + ${good.toString()}::numeric,
-           scrap_quantity = scrap_quantity + ${ws.plus(ms).toString()}::numeric
-     WHERE id = ${report.taskId}`.execute(db);
+  // The task's row lock first, in the same order as every dispatch change (task, then dispatch).
+  await recountTask(db, Number(report.taskId), [], {
+    dispatchId: Number(report.dispatchId),
+    good: good.toString(),
+    scrap: ws.plus(ms).toString(),
+  });
   await sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good.toString()}::numeric
              WHERE id = ${report.dispatchId}`.execute(db);
-  await recountTask(db, Number(report.taskId));
 
-  const rate = await sql<{ rate: string | null }>`
-    SELECT piece_rate::text AS rate FROM process WHERE id = ${report.processId}`.execute(db);
-  const pieceRate = new Decimal(rate.rows[0]?.rate ?? 0);
-  if (sign > 0) {
-    const amount = pieceRate.times(report.goodQuantity).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-    await sql`
-      INSERT INTO piece_wage (work_report_id, operator_id, work_date, process_id, product_id, production_order_id,
-                              quantity, piece_rate, amount)
-      VALUES (${report.id}, ${report.operatorId}, ${report.reportDate}, ${report.processId}, ${report.productId},
-              ${report.productionOrderId}, ${report.goodQuantity}, ${pieceRate.toString()}, ${amount.toString()})`.execute(
-      db,
-    );
-    await sql`UPDATE work_report SET piece_rate = ${pieceRate.toString()}, wage_amount = ${amount.toString()},
-                     posted_at = now() WHERE id = ${report.id}`.execute(db);
-  } else {
-    await sql`DELETE FROM piece_wage WHERE work_report_id = ${report.id}`.execute(db);
-    await sql`UPDATE work_report SET piece_rate = NULL, wage_amount = NULL, posted_at = NULL, stock_inbound_id = NULL
-               WHERE id = ${report.id}`.execute(db);
-  }
+  const wage = await writeWageLines(db, report, sign);
+  await sql`UPDATE work_report SET status = ${status}, piece_rate = ${wage?.pieceRate ?? null},
+                   wage_amount = ${wage?.amount ?? null},
+                   posted_at = ${wage ? sql`now()` : null}${wage ? sql`` : sql`, stock_inbound_id = NULL`}
+             WHERE id = ${report.id}`.execute(db);
 
-  if (!next) await finishedGoods(db, report, user, sign, card.docNo);
+  if (last) await finishedGoods(db, report, user, sign, card.docNo);
+  await postingHooks(db, report, sign);
+}
+
+/**
+ * The one place where the hooks that follow a report's posting (or its reversal) run, in the
+ * posting transaction: the report rollups (report-rollup.ts). The live screens are told by the
+ * task's recount (`recountTask`).
+ */
+async function postingHooks(db: Db, report: Record<string, any>, sign: 1 | -1) {
+  await rollupWorkReport(db, report, sign);
 }
 
 async function stepOrder(db: Db, stepId: number) {
@@ -330,40 +354,48 @@ async function finishedGoods(
 
 /** 审核: posts at once, or waits as 待检验 on a step flagged for inspection. */
 const approve: TransitionHandlers = {
-  async effect({ db, record, user }) {
+  async effect(ctx) {
+    const { db, record, user } = ctx;
     if (record.inspectionRequired) {
       await sql`UPDATE work_report SET status = 'inspecting' WHERE id = ${record.id}`.execute(db);
+      await onReportAwaitingInspection(db, user, record);
+      ctx.settled = 'inspecting';
       return;
     }
-    await post(db, record, user);
-    await sql`UPDATE work_report SET status = 'posted' WHERE id = ${record.id}`.execute(db);
+    await move(db, record, user, 1, 'posted');
+    ctx.settled = 'posted';
+  },
+};
+
+/** 提交: the card must still take reports (not held, not split or merged away since the draft). */
+const submit: TransitionHandlers = {
+  async guard({ db, record }) {
+    await lockCardStep(db, Number(record.flowCardId), { orderStepId: Number(record.orderStepId) });
   },
 };
 
 export const workReportTransitions: Record<string, TransitionHandlers> = {
+  submit,
   approve,
   inspect: {
-    async effect({ db, record, user }) {
-      await post(db, record, user);
-      await sql`UPDATE work_report SET status = 'posted' WHERE id = ${record.id}`.execute(db);
+    async effect(ctx) {
+      await move(ctx.db, ctx.record, ctx.user, 1, 'posted');
+      ctx.settled = 'posted';
     },
   },
   unapprove: {
-    async effect({ db, record, user }) {
-      const full = await sql<{ stockInboundId: number | null }>`
-        SELECT stock_inbound_id FROM work_report WHERE id = ${record.id}`.execute(db);
-      if (record.status === 'posted') await unpost(db, { ...record, ...full.rows[0] }, user);
+    async effect(ctx) {
+      const { db, record, user } = ctx;
+      if (record.status === 'posted') await move(db, record, user, -1, ctx.transition.to);
+      await onReportWithdrawn(db, record.id);
+      ctx.settled = ctx.transition.to;
     },
   },
 };
 
 // ------------------------------------------------------------------ the operator's 报工
 
-const field = (name: string) => {
-  const f = workReportResource.fields.find((x) => x.name === name);
-  if (!f) throw new Error(`work-report has no field ${name}`);
-  return fieldSchema(f);
-};
+const field = (name: string) => resourceFieldSchema(workReportResource, name);
 
 export const quickReportBody = z.strictObject({
   flowCardId: field('flowCardId'),
@@ -392,14 +424,14 @@ export async function quickReport(
   if (!user.isAdmin && Number(d.operatorId) !== user.id) {
     throw badRequest(`派工单 ${d.docNo} 不是派给你的，请由本人报工`);
   }
-  const as = { ...user, permissions: new Set([...user.permissions, `${workReportResource.permission}:add`]) };
+  const as = grantingFor(user, workReportResource);
   const id = await createRecord(
     { db, user: as, def: workReportResource },
     { ...body, dispatchId, reportDate: businessDay() },
     workReportHooks,
     requestId,
   );
-  await runTransition(db, as, workReportResource, 'submit', id, {}, {}, requestId);
+  await runTransition(db, as, workReportResource, 'submit', id, {}, submit, requestId);
   return getRecord(db, workReportResource, id);
 }
 
@@ -407,15 +439,6 @@ const semiPerms = WORKSHOP_KINDS.map((k) => `${workshopPermission(k, 'Semi')}:li
 
 export function workReportRoutes(app: App) {
   registerLifecycle(app, workReportResource, workReportTransitions);
-  route(app, {
-    method: 'GET',
-    url: '/api/v1/flow-card/outsourced',
-    permission: 'production:outsourcing:list',
-    query: z.strictObject({
-      state: z.enum(['waiting', 'out', 'done'], { error: '状态只能是：待发出、在外、已收回' }).optional(),
-    }),
-    handler: ({ query, app: { db } }) => outsourcedSteps(db, query.state),
-  });
   route(app, {
     method: 'GET',
     url: '/api/v1/flow-card/semi',
@@ -434,16 +457,6 @@ export function workReportRoutes(app: App) {
   });
   route(app, {
     method: 'POST',
-    url: '/api/v1/flow-card/outsource/:id',
-    permission: 'production:outsourcing:edit',
-    alsoAllowedBy: ['production:order:dispatch'],
-    params: idParams,
-    body: outsourceBody,
-    handler: ({ params, body, user, req, app: { db } }) =>
-      db.transaction().execute((trx) => outsourceStep(trx, user, params.id, body, req.id)),
-  });
-  route(app, {
-    method: 'POST',
     url: '/api/v1/work-dispatch/report/:id',
     ...gate(workDispatchResource, 'report'),
     params: idParams,
@@ -451,124 +464,6 @@ export function workReportRoutes(app: App) {
     handler: ({ params, body, user, req, app: { db } }) =>
       db.transaction().execute((trx) => quickReport(trx, user, params.id, body, req.id)),
   });
-}
-
-// ------------------------------------------------------------------ 委外工序 on the card
-
-export const outsourceBody = z.strictObject({
-  action: z.enum(['send', 'return', 'reconcile'], { error: '操作只能是：发出、收回、差异核销' }),
-  quantity: fieldSchema({ name: 'quantity', label: '数量', kind: 'quantity', min: 0.0001 }).optional(),
-  weight: fieldSchema({ name: 'weight', label: '重量(kg)', kind: 'decimal', scale: 3, min: 0 }).optional(),
-  supplierId: z.coerce.number().int().positive().optional(),
-  hardnessHrc: fieldSchema({
-    name: 'hardnessHrc',
-    label: '硬度(HRC)',
-    kind: 'decimal',
-    scale: 1,
-    min: 0,
-    max: 100,
-  }).optional(),
-});
-
-/**
- * An outsourced step (热处理) on a card, at the card's current step: 发出 the pieces that arrived
- * (quantity, weight, supplier), 收回 what comes back (with the hardness found), the returned pieces
- * arriving at the next step, and 差异核销: what was sent and never came back is written off as
- * 料废, so the card can move on.
- */
-export async function outsourceStep(
-  db: Db,
-  user: AuthUser,
-  cardId: number,
-  body: z.infer<typeof outsourceBody>,
-  requestId?: string,
-) {
-  const { card, step } = await lockCardStep(db, cardId);
-  if (!step.outsourced) throw conflict(`流转卡 ${card.docNo} 当前第 ${step.seq} 道工序不是委外工序`);
-  const sent = new Decimal(step.sentQuantity ?? 0);
-  const back = new Decimal(step.returnedQuantity ?? 0);
-  const q = new Decimal((body.quantity as string | undefined) ?? 0);
-  if (body.action !== 'reconcile' && q.lte(0)) throw fieldError('quantity', '请填写数量');
-  if (body.action === 'send') {
-    if (!body.supplierId && !step.supplierId) throw fieldError('supplierId', '请选择委外供应商');
-    if (sent.plus(q).gt(step.inputQuantity)) {
-      throw conflict(
-        `流转卡 ${card.docNo} 本工序到达 ${qty(step.inputQuantity)}，已发出 ${qty(sent)}，最多还可发出 ${qty(new Decimal(step.inputQuantity).minus(sent))}`,
-      );
-    }
-    await sql`
-      UPDATE flow_card_step SET sent_quantity = ${sent.plus(q).toString()}::numeric,
-             sent_weight = COALESCE(sent_weight, 0) + ${(body.weight as string | undefined) ?? '0'}::numeric,
-             supplier_id = COALESCE(${body.supplierId ?? null}, supplier_id), in_time = COALESCE(in_time, now())
-       WHERE id = ${step.id}`.execute(db);
-  } else {
-    const out = sent.minus(back).minus(step.materialScrapQuantity);
-    const take = body.action === 'return' ? q : out;
-    if (body.action === 'return' && q.gt(out)) {
-      throw conflict(`流转卡 ${card.docNo} 在外 ${qty(out)}，不能收回 ${qty(q)}`);
-    }
-    if (body.action === 'reconcile' && out.lte(0)) throw conflict(`流转卡 ${card.docNo} 没有在外未回的数量`);
-    await sql`
-      UPDATE flow_card_step SET
-             returned_quantity = COALESCE(returned_quantity, 0) + ${body.action === 'return' ? take.toString() : '0'}::numeric,
-             good_quantity = good_quantity + ${body.action === 'return' ? take.toString() : '0'}::numeric,
-             material_scrap_quantity = material_scrap_quantity + ${body.action === 'reconcile' ? take.toString() : '0'}::numeric,
-             hardness_hrc = COALESCE(${(body.hardnessHrc as string | undefined) ?? null}::numeric, hardness_hrc),
-             out_time = now()
-       WHERE id = ${step.id}`.execute(db);
-    if (body.action === 'return') {
-      const next = await nextStep(db, cardId, step.seq);
-      if (next) {
-        await sql`UPDATE flow_card_step SET input_quantity = input_quantity + ${take.toString()}::numeric
-                   WHERE id = ${next.id}`.execute(db);
-      }
-    }
-  }
-  await settleCard(db, cardId);
-  await auditInsert(
-    user,
-    {
-      entity: 'flow-card',
-      entityId: cardId,
-      action: `outsource-${body.action}`,
-      after: { seq: step.seq, ...body },
-    },
-    requestId,
-  ).execute(db);
-  return { id: cardId, docNo: card.docNo, seq: step.seq };
-}
-
-/** 生产委外: the cards' outsourced steps that have pieces, by state (待发出, 在外, 已收回). */
-export async function outsourcedSteps(db: Db, state?: string) {
-  const waiting = sql`s.input_quantity > COALESCE(s.sent_quantity, 0)`;
-  const out = sql`COALESCE(s.sent_quantity, 0) > COALESCE(s.returned_quantity, 0) + s.material_scrap_quantity`;
-  const where =
-    state === 'waiting'
-      ? waiting
-      : state === 'out'
-        ? out
-        : state === 'done'
-          ? sql`NOT (${waiting}) AND NOT (${out})`
-          : sql`true`;
-  const r = await sql<Record<string, any>>`
-    SELECT c.id AS card_id, c.doc_no AS card_no, c.status AS card_status, c.heat_no, o.doc_no AS order_no,
-           m.name AS product_name, m.spec AS product_spec, s.seq, p.name AS process_name,
-           s.input_quantity::text AS input_quantity, COALESCE(s.sent_quantity, 0)::text AS sent_quantity,
-           s.sent_weight::text AS sent_weight, sp.name AS supplier_name, s.supplier_id,
-           COALESCE(s.returned_quantity, 0)::text AS returned_quantity,
-           s.material_scrap_quantity::text AS written_off, s.hardness_hrc::text AS hardness_hrc, s.in_time, s.out_time,
-           CASE WHEN ${waiting} THEN 'waiting' WHEN ${out} THEN 'out' ELSE 'done' END AS state,
-           (c.current_seq = s.seq AND c.status = 'open') AS current
-      FROM flow_card_step s
-      JOIN flow_card c ON c.id = s.flow_card_id
-      JOIN production_order o ON o.id = c.production_order_id
-      JOIN material m ON m.id = c.product_id
-      JOIN process p ON p.id = s.process_id
-      LEFT JOIN supplier sp ON sp.id = s.supplier_id
-     WHERE s.outsourced AND s.input_quantity > 0 AND ${where}
-     ORDER BY s.in_time DESC NULLS FIRST, c.doc_no
-     LIMIT 1000`.execute(db);
-  return { list: r.rows };
 }
 
 // ------------------------------------------------------------------ 半成品

@@ -1,9 +1,10 @@
 import {
-  type FieldDef,
   mayAct,
   PRODUCTION_ORDER_RESERVING,
   WORKSHOP_KINDS,
   workDispatchResource,
+  workshopKind,
+  workshopPaths,
   workshopPermission,
   workshopTaskResource,
 } from '@ringmes/domain';
@@ -16,6 +17,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
+import { LIVE_CHANNEL } from '../../platform/live/notify.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
@@ -23,9 +25,11 @@ import {
   registerLifecycle,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
-import { fieldSchema } from '../../platform/resource/schema.ts';
-import { assertInScope, gate } from '../../platform/resource/scope.ts';
+import { resourceFieldSchema } from '../../platform/resource/schema.ts';
+import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
+import { faultWarnings } from '../factory/equipment-alerts.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
+import { notify } from '../system/message.routes.ts';
 
 /**
  * 车间任务 and 派工单 (workshop tasks and dispatches), one implementation for the four workshops.
@@ -66,33 +70,60 @@ export async function taskRow(db: Db, id: number, lock = false): Promise<TaskRow
   return r.rows[0];
 }
 
-/** What a task's dispatches count against its plan: open ones in full, closed ones what they reported. */
-const dispatchedSql = (taskId: number, exceptIds: number[]) => sql<string>`
-  COALESCE((SELECT sum(CASE WHEN d.status = 'closed' THEN d.reported_quantity ELSE d.quantity END)
+/**
+ * What a task's dispatches count against its plan: open ones in full, closed ones what they
+ * reported (`plus` is a posting's good pieces on dispatch `plus.dispatchId`, not yet written).
+ */
+const dispatchedSql = (taskId: number, exceptIds: number[], plus?: Posting) => sql<string>`
+  COALESCE((SELECT sum(CASE WHEN d.status = 'closed'
+                            THEN d.reported_quantity + ${plus ? sql`CASE WHEN d.id = ${plus.dispatchId} THEN ${plus.good}::numeric ELSE 0 END` : sql`0`}
+                            ELSE d.quantity END)
               FROM work_dispatch d WHERE d.task_id = ${taskId}
                AND NOT (d.id = ANY(${sql.val(exceptIds)}::bigint[]))), 0)`;
+
+/** A posting's (or its reversal's) change to a task: good and scrap pieces of one dispatch. */
+export interface Posting {
+  dispatchId: number;
+  good: string;
+  scrap: string;
+}
 
 /**
  * Recounts a task from its dispatches (the caller holds the task's lock): 待派工 with nothing
  * dispatched, 已开工 while any runs, 暂停 while the running ones are all paused, 已派工 while one
- * waits or the plan is not covered, else 已完工. A closed task stays closed.
+ * waits or the plan is not covered, else 已完工. A closed task stays closed. With `posting`, the
+ * same statement adds a report's good and scrap pieces to the task's progress (报工入账; the
+ * dispatch's reported quantity is written after it, task lock first). One statement, which also
+ * tells the live screens (`pg_notify`, delivered on commit).
  */
-export async function recountTask(db: Db, taskId: number, exceptIds: number[] = []) {
+export async function recountTask(db: Db, taskId: number, exceptIds: number[] = [], posting?: Posting) {
+  const good = posting ? sql`${posting.good}::numeric` : sql`0`;
+  const notify = posting
+    ? sql`, pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'work-report', 'w', workshop_type)::text)`
+    : sql``;
   await sql`
-    UPDATE workshop_task t SET dispatched_quantity = d.q,
-           status = CASE WHEN d.q = 0 THEN 'pending'
+    WITH u AS (
+    UPDATE workshop_task t SET
+           completed_quantity = t.completed_quantity + ${good},
+           scrap_quantity = t.scrap_quantity + ${posting ? sql`${posting.scrap}::numeric` : sql`0`},
+           dispatched_quantity = CASE WHEN t.status = 'closed' THEN t.dispatched_quantity ELSE d.q END,
+           status = CASE WHEN t.status = 'closed' THEN t.status
+                         WHEN d.q = 0 THEN 'pending'
                          WHEN d.started > 0 THEN 'started'
                          WHEN d.paused > 0 THEN 'paused'
-                         WHEN d.waiting > 0 OR (d.q < t.planned_quantity AND t.completed_quantity < t.planned_quantity)
+                         WHEN d.waiting > 0 OR (d.q < t.planned_quantity AND t.completed_quantity + ${good} < t.planned_quantity)
                            THEN 'dispatched'
                          ELSE 'completed' END,
            updated_at = now(), version = t.version + 1
-      FROM (SELECT ${dispatchedSql(taskId, exceptIds)} AS q,
+      FROM (SELECT ${dispatchedSql(taskId, exceptIds, posting)} AS q,
                    count(*) FILTER (WHERE status = 'started') AS started,
                    count(*) FILTER (WHERE status = 'paused') AS paused,
                    count(*) FILTER (WHERE status = 'dispatched') AS waiting
               FROM work_dispatch WHERE task_id = ${taskId} AND NOT (id = ANY(${sql.val(exceptIds)}::bigint[]))) d
-     WHERE t.id = ${taskId} AND t.status <> 'closed'`.execute(db);
+     WHERE t.id = ${taskId}
+     RETURNING t.workshop_type)
+    SELECT pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'dispatch', 'w', workshop_type)::text)${notify}
+      FROM u`.execute(db);
 }
 
 /** Refuses a dispatch quantity beyond the task's plan plus the allowance (the task is locked). */
@@ -151,9 +182,10 @@ export const workDispatchHooks: ResourceHooks = lifecycleHooks(workDispatchResou
         .toString(),
     };
   },
-  async afterSave({ db }, id) {
+  async afterSave({ db, user }, id) {
     const r = await sql<{ taskId: number }>`SELECT task_id FROM work_dispatch WHERE id = ${id}`.execute(db);
     await recountTask(db, Number(r.rows[0].taskId));
+    await notifyOperator(db, user, id);
   },
   async beforeDelete({ db }, ids) {
     const r = await sql<{ taskId: number }>`
@@ -166,6 +198,29 @@ export const workDispatchHooks: ResourceHooks = lifecycleHooks(workDispatchResou
     }
   },
 });
+
+/**
+ * 「派工给你」: the operator of a 派工单 gets one message for it (again only if the dispatch moves
+ * to another operator), linking to its task sheet; dispatching to oneself sends nothing.
+ */
+async function notifyOperator(db: Db, user: AuthUser, id: number) {
+  const r = await sql<Record<string, any>>`
+    SELECT d.doc_no, d.operator_id, d.workshop_type, d.quantity::text, to_char(d.work_date, 'YYYY-MM-DD') AS work_date,
+           m.name AS product_name, p.name AS process_name, e.name AS equipment_name
+      FROM work_dispatch d JOIN material m ON m.id = d.product_id JOIN process p ON p.id = d.process_id
+      LEFT JOIN equipment e ON e.id = d.equipment_id
+     WHERE d.id = ${id} AND d.status = 'dispatched'`.execute(db);
+  const d = r.rows[0];
+  if (!d?.operatorId || Number(d.operatorId) === Number(user.id)) return;
+  const kind = workshopKind(d.workshopType);
+  await notify(db, [Number(d.operatorId)], {
+    kind: 'dispatch',
+    title: `派工：${d.productName} ${d.processName} ${qty(d.quantity)} 件（${d.docNo}）`,
+    content: `${d.workDate} ${kind?.label ?? ''}${d.equipmentName ? `，设备 ${d.equipmentName}` : ''}，派工人 ${user.firstName || user.userName}`,
+    link: kind ? `${workshopPaths(kind).sheetAdd}?id=${id}` : undefined,
+    eventKey: `dispatch:${id}:${d.operatorId}`,
+  });
+}
 
 // ------------------------------------------------------------------ transitions
 
@@ -228,23 +283,19 @@ export const workshopTaskTransitions: Record<string, TransitionHandlers> = {
 
 // ------------------------------------------------------------------ 派工
 
-const dispatchField = (name: string): FieldDef => {
-  const f = workDispatchResource.fields.find((x) => x.name === name);
-  if (!f) throw new Error(`work-dispatch has no field ${name}`);
-  return f;
-};
-const optional = (name: string) => fieldSchema(dispatchField(name)).nullable().optional();
+const dispatchField = (name: string) => resourceFieldSchema(workDispatchResource, name);
+const optional = (name: string) => dispatchField(name).nullable().optional();
 
 export const dispatchBody = z.strictObject({
   lines: z
     .array(
       z.strictObject({
         teamId: optional('teamId'),
-        operatorId: fieldSchema(dispatchField('operatorId')),
+        operatorId: dispatchField('operatorId'),
         equipmentId: optional('equipmentId'),
-        workDate: fieldSchema(dispatchField('workDate')),
-        shift: fieldSchema(dispatchField('shift')),
-        quantity: fieldSchema(dispatchField('quantity')),
+        workDate: dispatchField('workDate'),
+        shift: dispatchField('shift'),
+        quantity: dispatchField('quantity'),
         remark: optional('remark'),
       }),
       { error: '请填写派工明细' },
@@ -254,11 +305,6 @@ export const dispatchBody = z.strictObject({
 });
 
 /** The user with `production:workDispatch:add` for the dispatches a permitted 派工 creates. */
-const granting = (user: AuthUser, permission: string): AuthUser => ({
-  ...user,
-  permissions: new Set([...user.permissions, permission]),
-});
-
 /**
  * 派工: dispatch lines of one task (team, operator, machine, date, shift, quantity), each a
  * 派工单 checked against the plan plus allowance one after the other under the task's lock.
@@ -276,7 +322,7 @@ export async function dispatchTask(
   const ctx = {
     db,
     def: workDispatchResource,
-    user: granting(user, `${workDispatchResource.permission}:add`),
+    user: grantingFor(user, workDispatchResource),
   };
   const out: { id: number; docNo: string }[] = [];
   for (const [i, line] of body.lines.entries()) {
@@ -293,7 +339,14 @@ export async function dispatchTask(
       throw e;
     }
   }
-  return { dispatches: out };
+  // Work dispatched to an equipment with an open repair is kept, with a warning (设备故障).
+  return {
+    dispatches: out,
+    warnings: await faultWarnings(
+      db,
+      body.lines.map((l) => l.equipmentId),
+    ),
+  };
 }
 
 // ------------------------------------------------------------------ 看板 and 操作工任务

@@ -8,12 +8,8 @@ import type { Db } from '../../platform/db/db.ts';
 import { conflict } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionCtx,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, registerLifecycle, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
+import { openReceivables } from '../finance/ledger.ts';
 import {
   assertNoStockDocuments,
   type OrderPricing,
@@ -57,8 +53,8 @@ export interface CreditPosition {
 
 /**
  * The customer's open exposure besides the order `exceptId`: the unshipped share of every approved
- * order (amount × unshipped ÷ ordered base quantity, to the fen per line). Open receivables come
- * from finance once it exists; until then they are zero. Locks the customer row, so two approvals
+ * order (amount × unshipped ÷ ordered base quantity, to the fen per line), plus the open amount
+ * of its receivables (应收管理: shipped and not yet received). Locks the customer row, so two approvals
  * for one customer are checked one after the other.
  */
 export async function creditPosition(db: Db, customerId: number, exceptId: number): Promise<CreditPosition> {
@@ -71,7 +67,11 @@ export async function creditPosition(db: Db, customerId: number, exceptId: numbe
       FROM sale_order o JOIN sale_order_line l ON l.sale_order_id = o.id
      WHERE o.customer_id = ${customerId} AND o.id <> ${exceptId}
        AND o.status IN ('approved', 'producing', 'partly-shipped') AND l.base_quantity > 0`.execute(db);
-  return { limit: c.rows[0].limit, openOrders: r.rows[0].openOrders, receivables: '0.00' };
+  return {
+    limit: c.rows[0].limit,
+    openOrders: r.rows[0].openOrders,
+    receivables: await openReceivables(db, customerId),
+  };
 }
 
 const yuan = (d: Decimal.Value) => new Decimal(d).toFixed(2);

@@ -13,24 +13,32 @@ export interface NewMessage {
   content?: string;
   kind?: MessageKind;
   link?: string;
+  /**
+   * Names the event (e.g. `repair-dispatch:12:5`): each user gets at most one message for it,
+   * however often the sender runs (a retried request, a periodic scan).
+   */
+  eventKey?: string;
 }
 
 /** Sends an in-app message to users; call it inside the transaction of the event it reports. */
 export async function notify(db: Db, userIds: number[], msg: NewMessage): Promise<void> {
   const ids = [...new Set(userIds)];
   if (!ids.length) return;
-  await db
-    .insertInto('message')
-    .values(
-      ids.map((userId) => ({
-        userId,
-        title: msg.title,
-        content: msg.content ?? '',
-        kind: msg.kind ?? 'system',
-        link: msg.link ?? null,
-      })),
-    )
-    .execute();
+  const insert = db.insertInto('message').values(
+    ids.map((userId) => ({
+      userId,
+      title: msg.title,
+      content: msg.content ?? '',
+      kind: msg.kind ?? 'system',
+      link: msg.link ?? null,
+      eventKey: msg.eventKey ?? null,
+    })),
+  );
+  if (!msg.eventKey) await insert.execute();
+  else
+    await insert
+      .onConflict((oc) => oc.columns(['userId', 'eventKey']).where('eventKey', 'is not', null).doNothing())
+      .execute();
 }
 
 export function messageRoutes(app: App) {

@@ -23,6 +23,8 @@ import { once, withRetry } from '../../platform/idempotency.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
+import { financeOnStockDocument } from '../finance/ledger.ts';
+import { assertShipmentInspected, onInboundPosted } from '../quality/sources.ts';
 import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
@@ -334,12 +336,31 @@ function baseQuantities(spec: DocSpec, lines: any[]): Decimal[] {
   });
 }
 
+/**
+ * `lineSide`: the document records a move between the production line and a supplier (a flow
+ * card's 委外发料 / 委外入库): the pieces are a card's process state, never in a warehouse, so
+ * posting writes no ledger rows, while the order, the payable and the audit follow as usual.
+ */
+export interface DocumentPostOptions extends PostOptions {
+  lineSide?: boolean;
+}
+
+/**
+ * Reversal guards: a module whose command posted a document (a flow card's 委外发料) refuses its
+ * reversal from the warehouse, so that the two stay in step; its own undo passes `owner`.
+ */
+type ReversalGuard = (db: Db, docType: string, id: number) => Promise<void>;
+const REVERSAL_GUARDS: ReversalGuard[] = [];
+export function guardReversal(guard: ReversalGuard) {
+  if (!REVERSAL_GUARDS.includes(guard)) REVERSAL_GUARDS.push(guard);
+}
+
 export async function postDocument(
   db: Db,
   spec: DocSpec,
   id: number,
   user: AuthUser,
-  opts: PostOptions = {},
+  opts: DocumentPostOptions = {},
 ) {
   const { doc, lines } = await claimForPosting(db, spec, id, user);
   if (!lines.length && spec.kind !== 'stocktake') throw badRequest('单据没有明细，不能过账');
@@ -375,13 +396,16 @@ export async function postDocument(
           : undefined,
       lineId: l.id,
     }));
-    await applyMoves(db, ref, moves, { ...opts, also: [audited] });
+    if (opts.lineSide) await audited.execute(db);
+    else await applyMoves(db, ref, moves, { ...opts, also: [audited] });
     await applySources(db, 'inbound', doc, withBase(lines, base), 1);
+    if (doc.type === 'purchase') await onInboundPosted(db, user, id);
   } else if (spec.kind === 'outbound') {
     const base = baseQuantities(spec, lines);
     if (QUALIFIED_ONLY_OUTBOUND.includes(doc.type) && lines.some((l) => q(l) !== 'qualified')) {
       throw badRequest('领料、委外发料和销售出库只能发出合格品');
     }
+    if (doc.type === 'sales') await assertShipmentInspected(db, id);
     const moves: Move[] = lines.map((l, i) => ({
       materialId: l.materialId,
       warehouseId: doc.warehouseId,
@@ -394,7 +418,8 @@ export async function postDocument(
     // Each outbound line keeps the moving-average cost it left at.
     const costed = sql`UPDATE stock_outbound_line ol SET unit_price = c.avg_cost FROM c
                         WHERE ol.stock_outbound_id = ${id} AND ol.material_id = c.material_id`;
-    await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] });
+    if (opts.lineSide) await audited.execute(db);
+    else await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] });
     await applySources(db, 'outbound', doc, withBase(lines, base), 1);
   } else if (spec.kind === 'transfer') {
     const base = baseQuantities(spec, lines);
@@ -462,13 +487,22 @@ export async function postDocument(
       .filter((m) => !new Decimal(m.quantity).isZero());
     await applyMoves(db, ref, moves, { ...opts, also: [audited] });
   }
+  // 应收 / 应付 of a document made against an order (销售出库, 采购入库…).
+  if (isInOut(spec)) await financeOnStockDocument(db, spec.def.name as 'stock-inbound', id, 1);
   // Only materials with a safety minimum can fall below it.
   const watched = lines.filter((l) => l.mSafetyStockMin != null).map((l) => l.materialId);
-  if (spec.kind !== 'inbound' && watched.length) await notifyLowStock(db, watched);
+  if (spec.kind !== 'inbound' && !opts.lineSide && watched.length) await notifyLowStock(db, watched);
   return { id, docNo: doc.docNo as string, status: 'posted', version: doc.version as number };
 }
 
-export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: AuthUser) {
+export async function reverseDocument(
+  db: Db,
+  spec: DocSpec,
+  id: number,
+  user: AuthUser,
+  opts: { owner?: boolean } = {},
+) {
+  if (!opts.owner) for (const guard of REVERSAL_GUARDS) await guard(db, spec.def.name, id);
   const doc = await claimForReversal(db, spec, id, user);
   const moves = await reversalMoves(db, spec.def.name, id);
   const audited = auditInsert(user, {
@@ -499,6 +533,7 @@ export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: A
         .executeTakeFirstOrThrow();
       const lines = await postedLines(db, spec.lineTable, spec.parentColumn, id);
       await applySources(db, spec.kind as 'inbound' | 'outbound', head, lines, -1);
+      await financeOnStockDocument(db, spec.def.name as 'stock-inbound', id, -1);
     }
   } catch (e) {
     if (e instanceof AppError && e.code === '409' && e.message.startsWith('库存不足')) {
@@ -510,17 +545,29 @@ export async function reverseDocument(db: Db, spec: DocSpec, id: number, user: A
 }
 
 /** Posts a document of the named kind inside the caller's transaction (commands and tests). */
-export function postDocumentByName(db: Db, name: string, id: number, user: AuthUser, opts: PostOptions = {}) {
+export function postDocumentByName(
+  db: Db,
+  name: string,
+  id: number,
+  user: AuthUser,
+  opts: DocumentPostOptions = {},
+) {
   const spec = SPECS.find((s) => s.def.name === name);
   if (!spec) throw new Error(`unknown stock document ${name}`);
   return postDocument(db, spec, id, user, opts);
 }
 
 /** Reverses a posted document of the named kind inside the caller's transaction (commands). */
-export function reverseDocumentByName(db: Db, name: string, id: number, user: AuthUser) {
+export function reverseDocumentByName(
+  db: Db,
+  name: string,
+  id: number,
+  user: AuthUser,
+  opts: { owner?: boolean } = {},
+) {
   const spec = SPECS.find((s) => s.def.name === name);
   if (!spec) throw new Error(`unknown stock document ${name}`);
-  return reverseDocument(db, spec, id, user);
+  return reverseDocument(db, spec, id, user, opts);
 }
 
 export const DOC_HOOKS: Record<string, ResourceHooks> = Object.fromEntries(

@@ -2,11 +2,13 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import type { S3Config } from '../../config.ts';
 import { type AuthUser, can } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { type AppError, badRequest, forbidden, notFound } from '../errors.ts';
 import { type Permission, route } from '../http/route.ts';
 import { idParams, zx } from '../http/validation.ts';
+import { s3Storage } from './s3-storage.ts';
 import { type FileStorage, fsStorage } from './storage.ts';
 
 /**
@@ -231,8 +233,9 @@ export async function dropAttachmentRows(db: Db, ownerResource: string, ownerIds
     .execute();
 }
 
-/** The store the configuration names (the filesystem under `attachmentDir`). */
-export const storageOf = (config: { attachmentDir: string }): FileStorage => fsStorage(config.attachmentDir);
+/** The store the configuration names: the S3 bucket when set, else the filesystem under `attachmentDir`. */
+export const storageOf = (config: { attachmentDir: string; s3?: S3Config }): FileStorage =>
+  config.s3 ? s3Storage(config.s3) : fsStorage(config.attachmentDir);
 
 const ownerParams = z.strictObject({
   owner: z.string().max(60),

@@ -1,6 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { pgListen } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { pglitePool } from './pglite-pool.ts';
 import { namePreparedStatements } from './prepared.ts';
@@ -13,12 +15,26 @@ export interface Database {
   db: Db;
   kind: DbKind;
   close(): Promise<void>;
+  /**
+   * LISTEN on a channel (`platform/live`): PostgreSQL on a dedicated connection, reconnected
+   * after a loss (`onReconnect` then runs, as notifications may have been missed); PGlite in
+   * process. Answers the function that stops listening.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>>;
+  /** PGlite only: the data directory as a tarball, to open copies of it (`loadDataDir`). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface OpenOptions {
   databaseUrl?: string;
   /** PGlite data directory; `memory://` for a throw-away in-memory database. */
   dataDir?: string;
+  /** PGlite: start from this data directory tarball (`dumpDataDir` of another database). */
+  loadDataDir?: Blob;
   poolMax?: number;
   log?: (msg: string, err?: unknown) => void;
 }
@@ -64,7 +80,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       namePreparedStatements(client);
     });
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      close: () => db.destroy(),
+      listen: (channel, onPayload, onReconnect) =>
+        pgListen(opts.databaseUrl as string, channel, onPayload, onReconnect, opts.log),
+    };
   }
 
   const dataDir = opts.dataDir ?? './data';
@@ -73,12 +95,21 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   try {
     const lite = new PGlite(inMemory ? dataDir : `${dataDir}/pgdata`, {
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => v, [DATE]: (v: string) => v },
+      // Trigram indexes serve the contains-filters (migration 0032).
+      extensions: { pg_trgm },
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     });
     await lite.waitReady;
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: pglitePool(lite) }), plugins });
     return {
       db,
       kind: 'pglite',
+      async listen(channel, onPayload) {
+        return lite.listen(channel, onPayload);
+      },
+      async dumpDataDir() {
+        return lite.dumpDataDir('none');
+      },
       async close() {
         try {
           await db.destroy();

@@ -5,7 +5,7 @@ import { APP_KEY_HEADER, authenticateSignedCall, type SecretBox } from '../auth/
 import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { cookieFrom, SESSION_COOKIE } from '../auth/session-cookie.ts';
 import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
-import type { Db, DbKind } from '../db/db.ts';
+import type { Database, Db, DbKind } from '../db/db.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
 import { parseOrThrow } from './validation.ts';
 
@@ -23,6 +23,8 @@ export interface AppContext {
   throttle: LoginThrottle;
   /** Encrypts the secrets of third-party apps. */
   secrets: SecretBox;
+  /** LISTEN on a database channel (the live dashboards, `platform/live`). */
+  listen: Database['listen'];
 }
 
 export interface Ctx<B, Q, P> {

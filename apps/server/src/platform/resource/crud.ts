@@ -6,7 +6,7 @@ import { audit } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
-import { type Permission, route } from '../http/route.ts';
+import { route } from '../http/route.ts';
 import { refuseChanged, zx } from '../http/validation.ts';
 import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
@@ -42,8 +42,6 @@ export interface ResourceHooks {
   afterSave?(ctx: HookCtx, id: number, action: 'create' | 'update'): Promise<void>;
   beforeDelete?(ctx: HookCtx, ids: number[]): Promise<void>;
 }
-
-const perm = (def: ResourceDef, action: string) => `${def.permission}:${action}` as Permission;
 
 /** Converts a validated body to column values (snake_case keys; JSON as text); readonly fields only when `withReadonly`. */
 function toColumns(
@@ -275,6 +273,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         sortable,
         defaultSort,
         't.id',
+        db,
       );
       return page;
     },

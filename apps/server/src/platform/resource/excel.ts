@@ -1,4 +1,11 @@
-import { columnOf, type FieldDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
+import {
+  columnOf,
+  editableLines,
+  type FieldDef,
+  type LineDef,
+  type ResourceDef,
+  refLabelKey,
+} from '@ringmes/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -13,7 +20,7 @@ import type { ResourceHooks } from './crud.ts';
 import { runExport } from './excel-export.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
-import { resourceSchemas } from './schema.ts';
+import { lineItemSchema, resourceSchemas } from './schema.ts';
 import { gate, inScope } from './scope.ts';
 import { readFirstSheet } from './xlsx-read.ts';
 
@@ -27,6 +34,11 @@ export function neutralise(v: unknown): unknown {
 /** Fields that appear in exports and import templates. */
 function sheetFields(def: ResourceDef): FieldDef[] {
   return def.fields.filter((f) => f.kind !== 'json' && !f.readonly);
+}
+
+/** Line fields a line import fills: what the form lets the user type. */
+function lineSheetFields(line: LineDef): FieldDef[] {
+  return line.fields.filter((f) => f.kind !== 'json' && !f.readonly && !f.hidden);
 }
 
 function displayValue(f: FieldDef, row: Record<string, any>): unknown {
@@ -75,9 +87,9 @@ function cellValue(cell: ExcelJS.Cell): unknown {
 
 type Lookup = Map<string, number>;
 
-async function lookups(db: Db, def: ResourceDef): Promise<Map<string, Lookup>> {
+async function lookups(db: Db, fields: FieldDef[]): Promise<Map<string, Lookup>> {
   const out = new Map<string, Lookup>();
-  for (const f of def.fields) {
+  for (const f of fields) {
     if (f.kind !== 'ref' && f.kind !== 'refs') continue;
     const t = refTarget(f);
     const rows = await db
@@ -154,19 +166,14 @@ export async function importSheet(
   const first = (await rows.next()).value as ExcelJS.Row | undefined;
   if (first?.number !== 1) throw badRequest('Excel 文件中没有工作表或表头');
   const fields = sheetFields(def);
-  const columns = new Map<number, FieldDef>();
-  first.eachCell((cell, col) => {
-    const h = String(cellValue(cell) ?? '').replace(/[*＊\s]/g, '');
-    const f = fields.find((x) => x.label === h || x.name === h);
-    if (f) columns.set(col, f);
-  });
+  const columns = headerColumns(first, fields);
   const missing = fields.filter((f) => f.required && ![...columns.values()].includes(f));
   if (missing.length) {
     await rows.return(undefined);
     throw badRequest(`表头缺少必填列：${missing.map((f) => f.label).join('、')}；请使用下载的导入模板`);
   }
 
-  const refs = await lookups(db, def);
+  const refs = await lookups(db, def.fields);
   const schema = resourceSchemas(def).create;
   const errors: ImportReport['errors'] = [];
   const records: { row: number; data: Record<string, any> }[] = [];
@@ -263,6 +270,129 @@ export async function importSheet(
   return report;
 }
 
+/** An import template: the columns (required ones starred) and a sheet explaining each. */
+async function writeTemplate(file: string, sheetName: string, fields: FieldDef[]) {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet(sheetName);
+  ws.columns = fields.map((f) => ({
+    header: f.required ? `*${f.label}` : f.label,
+    key: f.name,
+    width: Math.max(12, f.label.length * 2 + 6),
+  }));
+  styleHeader(ws);
+  const notes = wb.addWorksheet('填写说明');
+  notes.columns = [
+    { header: '列', key: 'label', width: 16 },
+    { header: '必填', key: 'required', width: 8 },
+    { header: '填写说明', key: 'help', width: 70 },
+  ];
+  for (const f of fields) {
+    let help = f.help ?? '';
+    if (f.kind === 'enum') help = `可选：${f.options?.map((o) => o.label).join('、')}。${help}`;
+    if (f.kind === 'ref' || f.kind === 'refs')
+      help = `填写${refTarget(f).title}的编码或名称${f.kind === 'refs' ? '，多个用、分隔' : ''}。${help}`;
+    if (f.kind === 'boolean') help = `填 是 或 否。${help}`;
+    if (f.kind === 'date') help = `日期，如 2026-11-22。${help}`;
+    if (f.unique) help = `不能与已有记录重复。${help}`;
+    notes.addRow({ label: f.label, required: f.required ? '是' : '', help });
+  }
+  styleHeader(notes);
+  await wb.xlsx.writeFile(file);
+}
+
+/** Columns of a sheet's header row matched to fields by label (a leading * ignored) or name. */
+function headerColumns(first: ExcelJS.Row, fields: FieldDef[]): Map<number, FieldDef> {
+  const columns = new Map<number, FieldDef>();
+  first.eachCell((cell, col) => {
+    const h = String(cellValue(cell) ?? '').replace(/[*＊\s]/g, '');
+    const f = fields.find((x) => x.label === h || x.name === h);
+    if (f) columns.set(col, f);
+  });
+  return columns;
+}
+
+export interface LineImport {
+  total: number;
+  /** The parsed lines, with their reference labels, when every row is valid; empty otherwise. */
+  lines: Record<string, unknown>[];
+  errors: ImportReport['errors'];
+}
+
+/**
+ * Reads document lines from a sheet (物料 by code or name, 单位 by name, numbers, dates) and
+ * validates each row as the save would. Nothing is written: the form adds the lines, and saving
+ * the document checks them again with everything else.
+ */
+export async function importLines(db: Db, line: LineDef, buffer: Buffer): Promise<LineImport> {
+  const rows = readFirstSheet(buffer);
+  const first = (await rows.next()).value as ExcelJS.Row | undefined;
+  if (first?.number !== 1) throw badRequest('Excel 文件中没有工作表或表头');
+  const fields = lineSheetFields(line);
+  const columns = headerColumns(first, fields);
+  const missing = fields.filter((f) => f.required && ![...columns.values()].includes(f));
+  if (missing.length) {
+    await rows.return(undefined);
+    throw badRequest(`表头缺少必填列：${missing.map((f) => f.label).join('、')}；请使用下载的明细模板`);
+  }
+  const refs = await lookups(db, fields);
+  const labels = new Map<string, Map<number, string>>();
+  const schema = lineItemSchema(line);
+  const errors: ImportReport['errors'] = [];
+  const lines: Record<string, unknown>[] = [];
+  const max = line.max ?? 1000;
+  let total = 0;
+  for await (const row of rows) {
+    const raw: Record<string, unknown> = {};
+    const texts: Record<string, string> = {};
+    let empty = true;
+    const rowErrors: ImportReport['errors'] = [];
+    for (const [col, f] of columns) {
+      const cell = cellValue(row.getCell(col));
+      if (cell !== undefined && cell !== null && String(cell).trim() !== '') empty = false;
+      const { value, error } = fromCell(f, cell, refs);
+      if (error) rowErrors.push({ row: row.number, column: f.label, message: error });
+      else if (value !== undefined) {
+        raw[f.name] = value;
+        texts[f.name] = String(cell).trim();
+      }
+    }
+    if (empty) continue;
+    if (++total > max) {
+      await rows.return(undefined);
+      throw badRequest(`${line.label}最多 ${max} 行，表中超过了`);
+    }
+    const parsed = schema.safeParse(raw, { reportInput: true });
+    if (!parsed.success)
+      for (const e of toFieldErrors(parsed.error)) {
+        const f = fields.find((x) => x.name === e.field);
+        if (!rowErrors.some((x) => x.column === f?.label))
+          rowErrors.push({ row: row.number, column: f?.label ?? e.field, message: e.message });
+      }
+    if (rowErrors.length) {
+      errors.push(...rowErrors);
+      continue;
+    }
+    const out: Record<string, unknown> = { ...(parsed.data as Record<string, unknown>) };
+    for (const f of fields.filter((x) => x.kind === 'ref' && out[x.name] !== undefined)) {
+      const byId = labels.get(f.name) ?? (await refLabels(db, f));
+      labels.set(f.name, byId);
+      out[refLabelKey(f)] = byId.get(out[f.name] as number) ?? texts[f.name];
+    }
+    lines.push(out);
+  }
+  return { total, lines: errors.length ? [] : lines, errors: errors.slice(0, 1000) };
+}
+
+/** id → label of a reference field's target ("编码 名称" where it has a code, as the pickers show). */
+async function refLabels(db: Db, f: FieldDef): Promise<Map<number, string>> {
+  const t = refTarget(f);
+  const rows = (await db
+    .selectFrom(t.table)
+    .select(['id', sql.ref(t.label).as('label')] as any)
+    .execute()) as { id: number; label: string }[];
+  return new Map(rows.map((r) => [r.id, String(r.label)]));
+}
+
 export function isImportable(def: ResourceDef): boolean {
   return !def.readonlyApi && def.importable !== false && !(def.lines ?? []).some((l) => (l.min ?? 0) > 0);
 }
@@ -295,6 +425,38 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
     },
   });
 
+  // 导入明细 on the add and edit forms of a document: its first editable line table.
+  const line = def.readonlyApi ? undefined : editableLines(def)[0];
+  if (line) {
+    // Whoever may add or edit the document (for documents granted per kind, any kind of it).
+    const add = gate(def, 'add');
+    const edit = gate(def, 'edit');
+    const lineGate = {
+      permission: add.permission,
+      alsoAllowedBy: [...(add.alsoAllowedBy ?? []), edit.permission, ...(edit.alsoAllowedBy ?? [])],
+    };
+    const lineQuery = z.strictObject({ line: z.literal(line.name).optional() });
+    route(app, {
+      method: 'GET',
+      url: `${base}/importLinesTemplate`,
+      ...lineGate,
+      query: lineQuery,
+      async handler({ user, app: { config } }) {
+        const { file, fileName } = newExportFile(config.exportDir, user.id, `${def.label}${line.label}模板`);
+        await writeTemplate(file, line.label, lineSheetFields(line));
+        return { fileName };
+      },
+    });
+    route(app, {
+      method: 'POST',
+      url: `${base}/importLines`,
+      ...lineGate,
+      query: lineQuery,
+      body: z.instanceof(Buffer, { error: '请上传 Excel 文件（Content-Type: application/octet-stream）' }),
+      handler: ({ body, app: { db } }) => importLines(db, line, body),
+    });
+  }
+
   if (!isImportable(def)) return;
 
   route(app, {
@@ -302,34 +464,8 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
     url: `${base}/importTemplate`,
     permission: perm('add'),
     async handler({ user, app: { config } }) {
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet(def.label);
-      const fields = sheetFields(def);
-      ws.columns = fields.map((f) => ({
-        header: f.required ? `*${f.label}` : f.label,
-        key: f.name,
-        width: Math.max(12, f.label.length * 2 + 6),
-      }));
-      styleHeader(ws);
-      const notes = wb.addWorksheet('填写说明');
-      notes.columns = [
-        { header: '列', key: 'label', width: 16 },
-        { header: '必填', key: 'required', width: 8 },
-        { header: '填写说明', key: 'help', width: 70 },
-      ];
-      for (const f of fields) {
-        let help = f.help ?? '';
-        if (f.kind === 'enum') help = `可选：${f.options?.map((o) => o.label).join('、')}。${help}`;
-        if (f.kind === 'ref' || f.kind === 'refs')
-          help = `填写${refTarget(f).title}的编码或名称${f.kind === 'refs' ? '，多个用、分隔' : ''}。${help}`;
-        if (f.kind === 'boolean') help = `填 是 或 否。${help}`;
-        if (f.kind === 'date') help = `日期，如 2026-11-22。${help}`;
-        if (f.unique) help = `不能与已有记录重复。${help}`;
-        notes.addRow({ label: f.label, required: f.required ? '是' : '', help });
-      }
-      styleHeader(notes);
       const { file, fileName } = newExportFile(config.exportDir, user.id, `${def.label}导入模板`);
-      await wb.xlsx.writeFile(file);
+      await writeTemplate(file, def.label, sheetFields(def));
       return { fileName };
     },
   });

@@ -4,6 +4,7 @@ import {
   stateLabel,
   type TransitionDef,
   transitionAction,
+  transitionApplies,
 } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -29,6 +30,11 @@ export interface TransitionCtx extends HookCtx {
   /** The values the transition declares in `input` (派工的维修人…), validated. */
   input: Record<string, any>;
   requestId?: string;
+  /**
+   * Set by an effect that leaves the document in a state of its own (审核 → 已入账) without
+   * touching its version: the answer is built from it, without reading the row back.
+   */
+  settled?: string;
 }
 
 /**
@@ -99,6 +105,7 @@ export async function runTransition(
   if (!transition.from.includes(record.status)) {
     throw conflict(`${def.label}当前为「${stateLabel(lifecycle, record.status)}」，不能${transition.label}`);
   }
+  if (!transitionApplies(transition, record)) throw conflict(transition.when?.message ?? '');
   if (transition.reason && !input.reason) throw fieldError('reason', `请填写${transition.label}原因`);
   const values: Record<string, any> = {};
   for (const f of transition.input ?? []) {
@@ -145,18 +152,17 @@ export async function runTransition(
     },
     requestId,
   ).execute(db);
+  const docNo = (record.docNo as string | undefined) ?? null;
+  // Without an effect, or with one that says where it left the document, the answer is known.
+  if (!handlers.effect || ctx.settled)
+    return { id, docNo, status: ctx.settled ?? transition.to, version: Number(moved.version) };
   // An effect may move the state on again (approved → completed): answer what is stored.
   const now = await db
     .selectFrom(def.table)
     .select(['status', 'version'] as any)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  return {
-    id,
-    docNo: (record.docNo as string | undefined) ?? null,
-    status: (now as any).status,
-    version: (now as any).version,
-  };
+  return { id, docNo, status: (now as any).status, version: (now as any).version };
 }
 
 /**

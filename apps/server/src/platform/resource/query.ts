@@ -56,6 +56,15 @@ function subtree(table: string, parentColumn: string, id: number) {
               SELECT id FROM sub)`;
 }
 
+/** The factory's time zone (config `TZ_DISPLAY`): the days of date-range filters on timestamps. */
+let businessTimeZone = 'Asia/Shanghai';
+export function setBusinessTimeZone(tz: string) {
+  businessTimeZone = tz;
+}
+export function getBusinessTimeZone(): string {
+  return businessTimeZone;
+}
+
 /** The conditions one filter field puts on its column `col`, from the page query. */
 function conditionsOf(
   f: FieldDef,
@@ -67,11 +76,15 @@ function conditionsOf(
     const from = query[`${f.name}From`];
     const to = query[`${f.name}To`];
     const out: RawBuilder<boolean>[] = [];
-    if (from !== undefined && from !== '') out.push(sql<boolean>`${col} >= ${from}`);
+    // A day bound of a timestamp is that day in the factory's time zone, not the session's.
+    const day = (d: unknown) => f.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(String(d));
+    const dayStart = (d: unknown) => sql`((${d}::date)::timestamp AT TIME ZONE ${businessTimeZone})`;
+    if (from !== undefined && from !== '')
+      out.push(day(from) ? sql<boolean>`${col} >= ${dayStart(from)}` : sql<boolean>`${col} >= ${from}`);
     if (to !== undefined && to !== '') {
       out.push(
-        f.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(to)
-          ? sql<boolean>`${col} < (${to}::date + 1)`
+        day(to)
+          ? sql<boolean>`${col} < ((${to}::date + 1)::timestamp AT TIME ZONE ${businessTimeZone})`
           : sql<boolean>`${col} <= ${to}`,
       );
     }
@@ -89,6 +102,9 @@ function conditionsOf(
   if (f.kind === 'boolean') return [sql<boolean>`${col} = ${v === 'true'}`];
   if (f.filter === 'like' || ((f.kind === 'text' || f.kind === 'textarea') && f.filter !== 'eq'))
     return [sql<boolean>`${col} ILIKE ${containsPattern(String(v))}`];
+  // Several states at once (`status=open,partly`): links to "everything still open".
+  if (f.kind === 'enum' && String(v).includes(','))
+    return [sql<boolean>`${col}::text = ANY(${sql.val(String(v).split(','))}::text[])`];
   return [sql<boolean>`${col} = ${v}`];
 }
 

@@ -6,10 +6,12 @@ import {
   lineFilters,
   type ResourceDef,
   refLabelKey,
+  withBusinessOffset,
 } from '@ringmes/domain';
 import { z } from 'zod';
 import { AUDIT_KEYS, editBody, type RoundTrip, withoutAnswerOnly, zx } from '../http/validation.ts';
 import { pagingFields } from '../paging.ts';
+import { getBusinessTimeZone } from './query.ts';
 
 const DIGITS: Record<string, [number, number]> = {
   quantity: [18, 4],
@@ -65,6 +67,13 @@ function decimal(f: FieldDef) {
   });
 }
 
+/** The zod type of a resource's field `name` (a command body reusing the resource's rules). */
+export function resourceFieldSchema(def: ResourceDef, name: string): z.ZodType {
+  const f = def.fields.find((x) => x.name === name);
+  if (!f) throw new Error(`${def.name} has no field ${name}`);
+  return fieldSchema(f);
+}
+
 /** The zod type of one field's value in a body (without required/optional handling). */
 export function fieldSchema(f: FieldDef): z.ZodType {
   switch (f.kind) {
@@ -101,10 +110,14 @@ export function fieldSchema(f: FieldDef): z.ZodType {
           `${f.label}不是有效日期`,
         );
     case 'datetime':
-      return z
-        .string({ error: `${f.label}必须是时间` })
-        .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?/, `${f.label}格式应为 YYYY-MM-DD HH:mm:ss`)
-        .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), `${f.label}不是有效时间`);
+      return (
+        z
+          .string({ error: `${f.label}必须是时间` })
+          .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?/, `${f.label}格式应为 YYYY-MM-DD HH:mm:ss`)
+          .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), `${f.label}不是有效时间`)
+          // Typed without an offset: a wall-clock time of the factory, not UTC.
+          .transform((s) => withBusinessOffset(s, getBusinessTimeZone()))
+      );
     case 'boolean':
       return z.boolean({ error: `${f.label}必须是是/否` });
     case 'enum': {
@@ -184,6 +197,11 @@ export function resourceRoundTrip(def: ResourceDef): RoundTrip {
 /** A line as answered carries its parent, its number, audit columns, readonly values and labels. */
 function lineAnswerOnly(line: LineDef): string[] {
   return [fieldOf(line.parentColumn), 'lineNo', ...AUDIT_KEYS, ...answerOnlyOf(line.fields)];
+}
+
+/** One new line as the save takes it (a line import validates each row with it). */
+export function lineItemSchema(line: LineDef) {
+  return z.strictObject(bodyShape(line.fields, 'create'));
 }
 
 function lineSchema(line: LineDef, mode: 'create' | 'update') {

@@ -63,3 +63,13 @@ export function inScope<Q extends SelectQueryBuilder<any, any, any>>(
   const column = sql.ref(`t.${columnOf(def.scopedPermissions.field)}`);
   return query.where(column, 'in', values.length ? values : ['\u0000']) as Q;
 }
+
+/**
+ * The user of a command that creates records of `def` on his behalf (派工 makes dispatches, the
+ * operator's 报工 a report): his own permissions plus `${def.permission}:${action}`, the command's
+ * own permission having been checked by its route.
+ */
+export const grantingFor = (user: AuthUser, def: ResourceDef, action = 'add'): AuthUser => ({
+  ...user,
+  permissions: new Set([...user.permissions, `${def.permission}:${action}`]),
+});

@@ -39,7 +39,8 @@ const template = () => import('./material-template/template-pages.tsx');
 const bom = () => import('./product-bom/bom-pages.tsx');
 const maintenance = () => import('./equipment/maintenance-pages.tsx');
 const inspection = () => import('./equipment/inspection-pages.tsx');
-const kitDetail = () => import('../../platform/resource/resource-detail.page.tsx');
+const repair = () => import('./equipment/repair-pages.tsx');
+const _kitDetail = () => import('../../platform/resource/resource-detail.page.tsx');
 const EQUIPMENT = '/factory-info/equipment-manage';
 
 /** A page of a module bound to a resource definition, at a route the kit does not derive (-view). */
@@ -62,9 +63,12 @@ export const FACTORY_PAGES: Record<string, PageLoader> = {
   }),
   // 报修: the kit's list and detail (派工, 开始维修, 维修完成, 确认 from the lifecycle); 查看报修 is the
   // same read-only detail reached from messages and the equipment history.
-  ...resourcePageLoaders(equipmentRepairResource),
+  ...resourcePageLoaders(equipmentRepairResource, {
+    form: () => repair().then((m) => m.RepairReportPage),
+    detail: () => repair().then((m) => m.RepairDetailPage),
+  }),
   [`${EQUIPMENT}/report-for-repair-view`]: viewPage(equipmentRepairResource, () =>
-    kitDetail().then((m) => m.ResourceDetailPage),
+    repair().then((m) => m.RepairDetailPage),
   ),
   ...resourcePageLoaders(maintenancePlanResource, {
     list: () => maintenance().then((m) => m.MaintenancePlanListPage),

@@ -1,16 +1,31 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, InputNumber, Modal, Popconfirm, Segmented, Space, Table, Tag, Tooltip } from 'antd';
+import {
+  Button,
+  Form,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Segmented,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+} from 'antd';
 import { useState } from 'react';
 import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
+import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { qty } from '../warehouse/warehouse.api.ts';
 import { FlowCardDrawer } from './flow-card/index.ts';
+
+const INFO = '/production-department/produce-outsourcing/info';
 
 type Row = Record<string, any>;
 const STATES = [
@@ -28,8 +43,9 @@ const supplierField = { name: 'supplierId', label: '供应商', kind: 'ref' as c
 
 /**
  * 生产委外: the flow cards' outsourced steps (热处理) — 发出 what arrived (quantity, weight,
- * supplier), 收回 with the hardness found (the pieces go on to the next step), and 差异核销 of what
- * never came back. 查看 opens the card.
+ * supplier; on a new 委外订单 at a processing price, or onto an open one), 收回 with the hardness
+ * found (the pieces go on to the next step), and 差异核销 of what never came back. Each posts its
+ * 委外发料出库 / 委外入库; 详情 opens 生产委外详情 with them, the card number opens the card.
  */
 export function ProduceOutsourcingPage(_: PageProps) {
   const can = usePermission();
@@ -53,6 +69,13 @@ export function ProduceOutsourcingPage(_: PageProps) {
     },
   });
   const editable = can(['production:outsourcing:edit', 'production:order:dispatch']);
+  const supplierId = Form.useWatch('supplierId', form);
+  const orders = useQuery({
+    queryKey: ['resource', 'flow-card', 'outsourcing-orders', acting?.row.stepId, supplierId],
+    enabled: acting?.action === 'send' && Boolean(supplierId),
+    queryFn: () =>
+      http.get<{ list: Row[] }>(`/api/v1/flow-card/outsourcing-orders/${acting?.row.stepId}`, { supplierId }),
+  });
   const open = (row: Row, action: 'send' | 'return') => {
     form.setFieldsValue(
       action === 'send'
@@ -77,7 +100,7 @@ export function ProduceOutsourcingPage(_: PageProps) {
       }
     >
       <Table<Row>
-        rowKey={(r) => `${r.cardId}-${r.seq}`}
+        rowKey="stepId"
         size="middle"
         loading={list.isFetching}
         dataSource={list.data?.list ?? []}
@@ -115,6 +138,7 @@ export function ProduceOutsourcingPage(_: PageProps) {
             render: (v) => (v ? qty(v) : '—'),
           },
           { title: '供应商', dataIndex: 'supplierName', width: 160 },
+          { title: '委外订单', dataIndex: 'outsourcingOrderNo', width: 160, render: (v) => v ?? '—' },
           { title: '收回', dataIndex: 'returnedQuantity', width: 90, align: 'right', render: qty },
           { title: '核销', dataIndex: 'writtenOff', width: 80, align: 'right', render: qty },
           { title: '硬度(HRC)', dataIndex: 'hardnessHrc', width: 100, render: (v) => v ?? '—' },
@@ -123,39 +147,44 @@ export function ProduceOutsourcingPage(_: PageProps) {
             title: '操作',
             width: 200,
             fixed: 'right',
-            render: (_, r) =>
-              editable &&
-              r.current && (
-                <Space size={0}>
-                  {r.state === 'waiting' && (
-                    <Button type="link" size="small" onClick={() => open(r, 'send')}>
-                      发出
-                    </Button>
-                  )}
-                  {r.state === 'out' && (
-                    <Button type="link" size="small" onClick={() => open(r, 'return')}>
-                      收回
-                    </Button>
-                  )}
-                  {r.state === 'out' && Number(r.returnedQuantity) > 0 && (
-                    <Popconfirm
-                      title="差异核销"
-                      description="在外未回的数量计为料废，流转卡转入下道工序。确定核销？"
-                      okText="核销"
-                      cancelText="取消"
-                      onConfirm={() =>
-                        act
-                          .mutateAsync({ id: r.cardId, body: { action: 'reconcile' } })
-                          .catch(() => undefined)
-                      }
-                    >
-                      <Button type="link" size="small" danger>
-                        差异核销
+            render: (_, r) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => openResourcePage(INFO, r.stepId)}>
+                  详情
+                </Button>
+                {editable && r.current && (
+                  <>
+                    {r.state === 'waiting' && (
+                      <Button type="link" size="small" onClick={() => open(r, 'send')}>
+                        发出
                       </Button>
-                    </Popconfirm>
-                  )}
-                </Space>
-              ),
+                    )}
+                    {r.state === 'out' && (
+                      <Button type="link" size="small" onClick={() => open(r, 'return')}>
+                        收回
+                      </Button>
+                    )}
+                    {r.state === 'out' && Number(r.returnedQuantity) > 0 && (
+                      <Popconfirm
+                        title="差异核销"
+                        description="在外未回的数量计为料废，流转卡转入下道工序。确定核销？"
+                        okText="核销"
+                        cancelText="取消"
+                        onConfirm={() =>
+                          act
+                            .mutateAsync({ id: r.cardId, body: { action: 'reconcile' } })
+                            .catch(() => undefined)
+                        }
+                      >
+                        <Button type="link" size="small" danger>
+                          差异核销
+                        </Button>
+                      </Popconfirm>
+                    )}
+                  </>
+                )}
+              </Space>
+            ),
           },
         ]}
       />
@@ -177,8 +206,14 @@ export function ProduceOutsourcingPage(_: PageProps) {
                   action: acting?.action,
                   quantity: String(v.quantity),
                   ...(acting?.action === 'send'
-                    ? { weight: v.weight == null ? undefined : String(v.weight), supplierId: v.supplierId }
+                    ? {
+                        supplierId: v.supplierId,
+                        outsourcingOrderId: v.outsourcingOrderId ?? undefined,
+                        unitPrice:
+                          v.outsourcingOrderId || v.unitPrice == null ? undefined : String(v.unitPrice),
+                      }
                     : { hardnessHrc: v.hardnessHrc == null ? undefined : String(v.hardnessHrc) }),
+                  weight: v.weight == null ? undefined : String(v.weight),
                 },
               }),
             )
@@ -190,17 +225,39 @@ export function ProduceOutsourcingPage(_: PageProps) {
           <Form.Item name="quantity" label="数量" rules={[{ required: true, message: '请填写数量' }]}>
             <InputNumber min={0.0001} precision={4} style={{ width: '100%' }} />
           </Form.Item>
+          <Form.Item name="weight" label="重量(kg)">
+            <InputNumber min={0} precision={3} style={{ width: '100%' }} />
+          </Form.Item>
           {acting?.action === 'send' ? (
             <>
-              <Form.Item name="weight" label="重量(kg)">
-                <InputNumber min={0} precision={3} style={{ width: '100%' }} />
-              </Form.Item>
               <Form.Item
                 name="supplierId"
                 label="委外供应商"
                 rules={[{ required: true, message: '请选择委外供应商' }]}
               >
                 <RefSelect field={supplierField} placeholder="选择热处理供应商" />
+              </Form.Item>
+              <Form.Item
+                name="outsourcingOrderId"
+                label="委外订单"
+                tooltip="不选则按本次发出新建委外订单（自动审核）；也可发到该供应商未发完的委外订单上"
+              >
+                <Select
+                  allowClear
+                  placeholder="新建委外订单"
+                  loading={orders.isFetching}
+                  options={(orders.data?.list ?? []).map((o) => ({
+                    value: o.id,
+                    label: `${o.docNo}（未发 ${qty(o.openQuantity)}）`,
+                  }))}
+                />
+              </Form.Item>
+              <Form.Item
+                name="unitPrice"
+                label="加工单价(元)"
+                tooltip="新建委外订单的加工单价；不填则取该供应商上次的加工单价"
+              >
+                <InputNumber min={0} precision={4} style={{ width: '100%' }} />
               </Form.Item>
             </>
           ) : (

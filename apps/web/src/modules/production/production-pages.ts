@@ -1,4 +1,12 @@
-import { productionOrderResource, purchaseRequisitionResource, workReportResource } from '@ringmes/domain';
+import {
+  PRODUCTION_REPORT_BASE,
+  PRODUCTION_REPORTS,
+  productionOrderResource,
+  purchaseRequisitionResource,
+  workReportResource,
+} from '@ringmes/domain';
+import { createElement } from 'react';
+import type { PageProps } from '../../app/page-registry.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 import { workshopPages } from './workshop/workshop-pages.ts';
@@ -19,5 +27,17 @@ export const PRODUCTION_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(workReportResource),
   '/production-department/produce-outsourcing': () =>
     import('./produce-outsourcing.page.tsx').then((m) => m.ProduceOutsourcingPage),
+  '/production-department/produce-outsourcing/info': () =>
+    import('./produce-outsourcing-info.page.tsx').then((m) => m.ProduceOutsourcingInfoPage),
   ...workshopPages(),
+  // 统计报表: the eight production reports, one page drawn from each report's declaration.
+  ...Object.fromEntries(
+    PRODUCTION_REPORTS.map((def) => [
+      `${PRODUCTION_REPORT_BASE}/${def.name}`,
+      () =>
+        import('./reports/production-report.page.tsx').then(
+          (m) => (props: PageProps) => createElement(m.ProductionReportPage, { ...props, def }),
+        ),
+    ]),
+  ),
 };

@@ -9,9 +9,9 @@ import { usePermission, useRecordPermission } from '../../platform/auth/permissi
 import { formatTime } from '../../platform/lib/time.ts';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { type PrintColumn, PrintView } from '../../platform/ui/print-view.tsx';
 import { PostReverseButtons } from './doc-actions.tsx';
 import { useConversions } from './line-cells.tsx';
-import { type PrintColumn, PrintView } from './print-view.tsx';
 import { totalsByUnit } from './quantities.ts';
 import { Dash, QualityTag, SignedQty, StatusTag, UnitTotals } from './shared.tsx';
 import { docApi, qty, type Row, stockApi } from './warehouse.api.ts';
@@ -26,6 +26,8 @@ export interface DocDetailProps {
   fields: (row: Row) => { label: string; value: ReactNode }[];
   lineColumns: PrintColumn[];
   qualifiedOnly?: boolean;
+  /** Buttons of other modules on this document (出货检验 on a 销售出库 draft). */
+  extra?: (row: Row) => ReactNode;
 }
 
 /** The ledger moves a document wrote (posting and reversal). */
@@ -141,6 +143,7 @@ export function DocDetail(props: DocDetailProps) {
                 编辑
               </Button>
             )}
+            {props.extra?.(row)}
             <PostReverseButtons
               def={def}
               row={row}

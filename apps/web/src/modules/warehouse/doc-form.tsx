@@ -9,6 +9,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { isApiError } from '../../platform/api/errors.ts';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
+import { LineImport } from '../../platform/resource/line-import.tsx';
 import { leavePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { LineBaseTotals } from './line-cells.tsx';
@@ -42,17 +43,21 @@ export interface DocFormProps {
   beforeSave?: (values: Record<string, any>) => Promise<boolean>;
 }
 
+const num = (v: unknown) => (v === null || v === undefined || v === '' ? undefined : Number(v));
+
+/** A line as form values: the server's decimal strings as the numbers the inputs hold. */
+const toLineValues = (l: Record<string, any>) => ({
+  ...l,
+  quantity: num(l.quantity),
+  unitPrice: num(l.unitPrice),
+});
+
 /** The record as form values: the business date as a dayjs, quantities as numbers. */
 function toValues(record: Row): Record<string, unknown> {
-  const num = (v: unknown) => (v === null || v === undefined || v === '' ? undefined : Number(v));
   return {
     ...record,
     bizDate: record.bizDate ? dayjs(record.bizDate) : undefined,
-    lines: (record.lines ?? []).map((l: Row) => ({
-      ...l,
-      quantity: num(l.quantity),
-      unitPrice: num(l.unitPrice),
-    })),
+    lines: (record.lines ?? []).map(toLineValues),
   };
 }
 
@@ -116,6 +121,8 @@ export function DocFormPage(props: DocFormProps) {
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const api = docApi(def);
+  /** 导入明细 fills this line table. */
+  const line = def.lines?.[0];
   const editing = Boolean(id);
   const record = useQuery({
     queryKey: ['resource', def.name, 'info', id],
@@ -303,6 +310,24 @@ export function DocFormPage(props: DocFormProps) {
                   >
                     添加明细
                   </Button>
+                  {line && (
+                    <div className="rk-lines-foot">
+                      <LineImport
+                        def={def}
+                        line={line}
+                        room={(line.max ?? 1000) - fields.length}
+                        onLines={(lines) => {
+                          // The blank line a new document starts with gives way to the sheet's.
+                          const kept = (form.getFieldValue('lines') ?? []).filter(
+                            (l: Row | undefined) => l?.materialId,
+                          );
+                          form.setFieldsValue({
+                            lines: [...kept, ...lines.map((l) => toLineValues({ ...props.newLine(), ...l }))],
+                          });
+                        }}
+                      />
+                    </div>
+                  )}
                 </>
               )}
             </Form.List>

@@ -16,7 +16,8 @@ import {
   Tooltip,
 } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
@@ -83,8 +84,16 @@ export function DocList(config: DocListConfig) {
   const refresh = useRefreshDocs(def);
   const api = docApi(def);
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Filters>({});
+  // `?status=draft` (首页 待过账) opens the list filtered.
+  const [address] = useSearchParams();
+  const statusInUrl = address.get('status') || undefined;
+  const [filters, setFilters] = useState<Filters>(statusInUrl ? { status: statusInUrl } : {});
   const paged = useServerTable({ defaultSort: { sortField: 'docNo', sortOrder: 'desc' } });
+  useEffect(() => {
+    if (!statusInUrl) return;
+    form.setFieldsValue({ status: statusInUrl });
+    setFilters((f) => (f.status === statusInUrl ? f : { ...f, status: statusInUrl }));
+  }, [statusInUrl, form]);
   const narrow = useNarrow();
   const phone = Grid.useBreakpoint().sm === false;
 

@@ -1,11 +1,13 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { QUALITY_STATUS } from '@ringmes/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Modal, Select } from 'antd';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
-import { useRecordPermission } from '../../platform/auth/permission.tsx';
+import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
+import { toast } from '../../platform/feedback.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { DocDetail } from './doc-detail.tsx';
@@ -450,6 +452,33 @@ export function StockDocFormPage({ path }: PageProps) {
 }
 
 /** Detail of an 入库单 or 出库单 with 过账 / 冲销 / 打印. */
+/**
+ * 生成出货检验 on a 销售出库 draft: one 出货检验 task per material not yet covered (the
+ * shipment gate of 系统设置 waits for them to pass).
+ */
+function ShipmentInspectionButton({ row }: { row: Row }) {
+  const can = usePermission();
+  const [busy, setBusy] = useState(false);
+  if (row.type !== 'sales' || row.status !== 'draft' || !can('quality:shipment:add')) return null;
+  const make = async () => {
+    setBusy(true);
+    try {
+      const r = await http.post<{ ids: number[] }>(`/api/v1/inspection-task/for-outbound/${row.id}`, {});
+      if (r.ids.length) {
+        toast.success(`已生成 ${r.ids.length} 张出货检验单`);
+        openResourcePage('/quality-testing/shipment-inspection-detail', r.ids[0]);
+      } else toast.warning('本单的物料都已有出货检验单');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button icon={<SafetyCertificateOutlined />} loading={busy} onClick={make}>
+      生成出货检验
+    </Button>
+  );
+}
+
 export function StockDocDetailPage({ path }: PageProps) {
   const { kind, type } = resolve(path);
   const [search] = useSearchParams();
@@ -542,6 +571,7 @@ export function StockDocDetailPage({ path }: PageProps) {
         },
       ]}
       qualifiedOnly={!inbound && QUALIFIED_ONLY_OUTBOUND.includes(type ?? '')}
+      extra={(row) => <ShipmentInspectionButton row={row} />}
     />
   );
 }

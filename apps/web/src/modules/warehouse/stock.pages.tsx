@@ -15,7 +15,7 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { toast } from '../../platform/feedback.ts';
@@ -513,7 +513,17 @@ export function MaterialLedgerPage({ path }: PageProps) {
 /** 库存预警: materials below their safety minimum (库存不足) or above their maximum (库存积压). */
 export function InventoryAlertPage(_: PageProps) {
   const [form] = Form.useForm<{ kind?: string; keyword?: string }>();
-  const [filters, setFilters] = useState<{ kind?: string; keyword?: string }>({});
+  // `?kind=below` (首页 低于安全库存) opens the list filtered.
+  const [address] = useSearchParams();
+  const kindInUrl = address.get('kind') || undefined;
+  const [filters, setFilters] = useState<{ kind?: string; keyword?: string }>(
+    kindInUrl ? { kind: kindInUrl } : {},
+  );
+  useEffect(() => {
+    if (!kindInUrl) return;
+    form.setFieldsValue({ kind: kindInUrl });
+    setFilters((f) => (f.kind === kindInUrl ? f : { ...f, kind: kindInUrl }));
+  }, [kindInUrl, form]);
   const paged = useServerTable();
   const [drill, setDrill] = useState<Row | undefined>();
   const narrow = useNarrow();

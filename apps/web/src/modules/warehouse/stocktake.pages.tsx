@@ -37,10 +37,10 @@ import { formatTime } from '../../platform/lib/time.ts';
 import { idFromSearch, leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { PrintView } from '../../platform/ui/print-view.tsx';
 import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
 import { DocLedger } from './doc-detail.tsx';
 import { DocList } from './doc-list.tsx';
-import { PrintView } from './print-view.tsx';
 import { Dash, QualityTag, SignedQty, StatusTag } from './shared.tsx';
 import { docApi, qty, type Row, STOCKTAKE_PATHS, stockApi, stocktakeResource } from './warehouse.api.ts';
 

@@ -15,7 +15,11 @@ type Phase = 'choose' | 'checking' | 'report' | 'importing' | 'done';
  * Sends the workbook as the raw body with upload progress (fetch has none). Upload is the first
  * 60 % of the bar; the server's validation the rest, advancing slowly until it answers.
  */
-function postWorkbook(url: string, file: File, onProgress: (percent: number) => void): Promise<ImportReport> {
+export function postWorkbook<T = ImportReport>(
+  url: string,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const hooks = clientHooks();
     const xhr = new XMLHttpRequest();
@@ -49,7 +53,7 @@ function postWorkbook(url: string, file: File, onProgress: (percent: number) => 
       }
       if (isEnvelope(body) && isSuccessCode(body.code)) {
         onProgress(100);
-        resolve(body.result as ImportReport);
+        resolve(body.result as T);
         return;
       }
       const message = isEnvelope(body)

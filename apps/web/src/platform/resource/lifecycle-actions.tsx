@@ -64,7 +64,7 @@ export function LifecycleActions({
   };
   // A scoped document (a workshop's dispatch) needs the permission of its own kind.
   const scope = def.scopedPermissions ? (record[def.scopedPermissions.field] ?? null) : undefined;
-  const allowed = transitionsFrom(def.lifecycle, record.status).filter((t) =>
+  const allowed = transitionsFrom(def.lifecycle, record.status, record).filter((t) =>
     may(transitionAction(t), scope),
   );
   return (

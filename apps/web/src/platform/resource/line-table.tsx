@@ -5,12 +5,13 @@ import {
   PlusOutlined,
   QuestionCircleOutlined,
 } from '@ant-design/icons';
-import type { FieldDef, LineDef } from '@ringmes/domain';
+import type { FieldDef, LineDef, ResourceDef } from '@ringmes/domain';
 import type { FormListFieldData } from 'antd';
 import { Button, Form, type FormInstance, Table, type TableColumnsType, Tooltip } from 'antd';
 import { FieldInput, fieldRules } from './field-input.tsx';
 import { defaultsOf, isNumeric, refLabelKey } from './fields.ts';
 import { FieldValue } from './format.tsx';
+import { LineImport } from './line-import.tsx';
 
 /** Column width of a line cell by kind. */
 export function cellWidth(f: FieldDef): number {
@@ -56,10 +57,13 @@ export function LineTableEditor({
   line,
   form,
   disabled,
+  def,
 }: {
   line: LineDef;
   form: FormInstance;
   disabled?: boolean;
+  /** The document, when its lines can be imported from Excel (导入明细). */
+  def?: ResourceDef;
 }) {
   const max = line.max ?? 1000;
   return (
@@ -179,6 +183,17 @@ export function LineTableEditor({
               >
                 添加一行
               </Button>
+              {def && (
+                <LineImport
+                  def={def}
+                  line={line}
+                  disabled={disabled}
+                  room={max - rows.length}
+                  onLines={(lines) => {
+                    for (const l of lines) add({ ...defaultsOf(line.fields), ...l });
+                  }}
+                />
+              )}
               <span className="rm-muted">
                 共 {rows.length} 行{line.min ? `，至少 ${line.min} 行` : ''}，最多 {max} 行
               </span>

@@ -72,6 +72,11 @@ export function resourceApi(def: ResourceDef) {
       await download('/common/download', { fileName, delete: 'true' });
     },
     importUrl: (dryRun: boolean) => `${base}/import?dryRun=${dryRun}`,
+    async downloadLineTemplate(): Promise<void> {
+      const { fileName } = await request<{ fileName: string }>({ url: `${base}/importLinesTemplate` });
+      await download('/common/download', { fileName, delete: 'true' });
+    },
+    importLinesUrl: `${base}/importLines`,
   };
 }
 

@@ -1,10 +1,11 @@
-import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@ringmes/domain';
 import { Button, Result, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useRecordPermission } from '../auth/permission.tsx';
 import { PageCard } from '../ui/page-card.tsx';
+import { DocumentPrint, isPrintable } from './document-print.tsx';
 import { codeFieldOf, labelFieldOf } from './fields.ts';
 import { FieldValue } from './format.tsx';
 import { isEditable, LifecycleActions } from './lifecycle-actions.tsx';
@@ -42,6 +43,7 @@ export function ResourceDetailPage({
   const routes = givenRoutes ?? resourceRoutes(def);
   const record = useRecord(def, id);
   const [editing, setEditing] = useState(false);
+  const [printing, setPrinting] = useState(false);
   const row = record.data;
   const back = () => leavePage(path, routes.list);
 
@@ -89,6 +91,11 @@ export function ResourceDetailPage({
                   编辑
                 </Button>
               )}
+            {row && isPrintable(def) && (
+              <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
+                打印
+              </Button>
+            )}
             <Button icon={<ArrowLeftOutlined />} onClick={back}>
               返回
             </Button>
@@ -101,6 +108,7 @@ export function ResourceDetailPage({
           <Skeleton active paragraph={{ rows: 10 }} />
         )}
       </PageCard>
+      {printing && row && <DocumentPrint def={def} record={row} onClose={() => setPrinting(false)} />}
       {!routes.edit && (
         <ResourceFormModal def={def} open={editing} id={id} onClose={() => setEditing(false)} />
       )}

@@ -1,10 +1,12 @@
 import { ArrowLeftOutlined, ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import { Button, Form, Modal, Result, Skeleton, Space, Tag } from 'antd';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePermission } from '../auth/permission.tsx';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
 import { idFromSearch, leavePage } from './nav.ts';
+import type { ResourceRow } from './resource-api.ts';
 import { type FieldOverrides, formTitle, ResourceFormBody, useResourceForm } from './resource-form.tsx';
 import type { ResourcePageProps } from './routes.ts';
 import { resourceRoutes } from './routes.ts';
@@ -18,7 +20,16 @@ export function ResourceFormPage({
   path,
   overrides,
   initialValues,
-}: ResourcePageProps & { overrides?: FieldOverrides; initialValues?: Record<string, unknown> }) {
+  extra,
+  afterSave,
+}: ResourcePageProps & {
+  overrides?: FieldOverrides;
+  initialValues?: Record<string, unknown>;
+  /** Shown under the fields (a module's own inputs: a repair's photos). */
+  extra?: ReactNode;
+  /** Runs after a successful save, before leaving (uploads the files chosen in `extra`). */
+  afterSave?: (saved: ResourceRow) => Promise<void> | void;
+}) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
   const routes = resourceRoutes(def);
@@ -65,6 +76,7 @@ export function ResourceFormPage({
   const save = async (andNew: boolean) => {
     const saved = await state.save();
     if (!saved) return;
+    await afterSave?.(saved);
     if (andNew) state.startNew();
     else leave();
   };
@@ -121,6 +133,7 @@ export function ResourceFormPage({
             )}
           />
         )}
+        {!state.loading && extra}
       </PageCard>
       <div className="rk-form-footer">
         <Space>

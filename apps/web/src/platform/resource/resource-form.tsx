@@ -351,8 +351,15 @@ export function ResourceFormBody({
   /** Wraps each line table (pages put them in cards). */
   lineTitle?: (title: string, content: ReactNode, key: string) => ReactNode;
 }) {
-  const lines = editableLines(def).map((line) => {
-    const table = <LineTableEditor key={line.name} line={line} form={state.form} />;
+  const lines = editableLines(def).map((line, i) => {
+    const table = (
+      <LineTableEditor
+        key={line.name}
+        line={line}
+        form={state.form}
+        def={i === 0 && !def.readonlyApi ? def : undefined}
+      />
+    );
     return lineTitle ? (
       lineTitle(line.label, table, line.name)
     ) : (

@@ -4,6 +4,7 @@ import type { FieldDef, ResourceDef } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useRecordPermission } from '../auth/permission.tsx';
 import { toast } from '../feedback.ts';
 import { formatTime } from '../lib/time.ts';
@@ -31,6 +32,7 @@ import { ResourceDetailDrawer } from './resource-detail.tsx';
 import { type FieldOverrides, ResourceFormModal } from './resource-form.tsx';
 import { type ResourceRoutes, resourceRoutes } from './routes.ts';
 import { type Filters, ResourceSearchBar } from './search-bar.tsx';
+import { filtersFromUrl } from './url-filters.ts';
 import { invalidateResource } from './use-options.ts';
 
 /** Column width by kind; wide text and material references get more room. */
@@ -123,8 +125,20 @@ export function ResourceList({
   const perm = (action: string) => may(action, scopeField ? fixedFilters?.[scopeField] : undefined);
   const writable = !def.readonlyApi;
 
-  const [filters, setFilters] = useState<Filters>({});
+  // A page list starts from the filters in its address (links from 首页 and messages).
+  const [address] = useSearchParams();
+  const fromUrl = useMemo(
+    () => (embedded ? undefined : filtersFromUrl(def, address, hiddenFilters)),
+    [embedded, def, address, hiddenFilters],
+  );
+  const [filters, setFilters] = useState<Filters>(fromUrl?.filters ?? {});
   const paged = useServerTable();
+  const [urlKey, setUrlKey] = useState(fromUrl?.key);
+  if (fromUrl && fromUrl.key !== urlKey) {
+    setUrlKey(fromUrl.key);
+    setFilters(fromUrl.filters);
+    paged.firstPage();
+  }
   const [selected, setSelected] = useState<number[]>([]);
   const [modal, setModal] = useState<{ open: boolean; id?: number }>({ open: false });
   const [viewing, setViewing] = useState<number | undefined>();
@@ -342,14 +356,16 @@ export function ResourceList({
           ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 48 }
           : undefined
       }
-      pagination={paged.pagination(list.data?.total ?? 0)}
+      pagination={paged.pagination(list.data?.total ?? 0, list.data?.totalExact)}
       data-testid={`list-${def.name}`}
     />
   );
 
   const search = (
     <ResourceSearchBar
+      key={urlKey}
       def={def}
+      initialValues={fromUrl?.values}
       hidden={hiddenFilters}
       collapsedItems={embedded ? 2 : 3}
       onSearch={(f) => {

@@ -99,8 +99,11 @@ export function ResourceSearchBar({
   onSearch,
   hidden = [],
   collapsedItems = 3,
+  initialValues,
 }: {
   def: ResourceDef;
+  /** Values shown at first (the filters of the page address). */
+  initialValues?: Record<string, unknown>;
   onSearch: (filters: Filters) => void;
   /** Filters driven elsewhere (the type tree beside the material list). */
   hidden?: readonly string[];
@@ -108,7 +111,10 @@ export function ResourceSearchBar({
   collapsedItems?: number;
 }) {
   const [form] = Form.useForm();
-  const [expanded, setExpanded] = useState(false);
+  // Filters from the address may sit in the collapsed part: open it so they show.
+  const [expanded, setExpanded] = useState(
+    () => !!initialValues && Object.keys(initialValues).some((k) => !['keyword'].includes(k)),
+  );
   // Below 992 px the bar folds to one field, so the rows come first.
   const folded = useNarrow() ? 1 : collapsedItems;
   const items = useMemo(() => {
@@ -134,6 +140,7 @@ export function ResourceSearchBar({
       layout="inline"
       className="rm-search rk-search"
       autoComplete="off"
+      initialValues={initialValues}
       onFinish={(values) => onSearch(toFilters(def, values))}
       data-testid={`search-${def.name}`}
     >

@@ -54,14 +54,15 @@ export function useServerTable({
     },
     sortOrderOf: (name: string): 'ascend' | 'descend' | null =>
       sort.sortField === name ? (sort.sortOrder === 'asc' ? 'ascend' : 'descend') : null,
-    pagination: (total: number) => ({
+    /** `exact: false` (the server's capped count): the total shows as "10,000+". */
+    pagination: (total: number, exact?: boolean) => ({
       current: paging.pageNum,
       pageSize: paging.pageSize,
       total,
       showSizeChanger: true,
       showQuickJumper: true,
       pageSizeOptions: [10, 20, 50, 100],
-      showTotal: (t: number) => `共 ${t} 条`,
+      showTotal: (t: number) => (exact === false ? `共 ${t.toLocaleString('en')}+ 条` : `共 ${t} 条`),
     }),
     onChange,
   };

@@ -1,11 +1,14 @@
 import './equipment.css';
-import { ToolOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PlusOutlined, ShoppingCartOutlined, ToolOutlined } from '@ant-design/icons';
 import { maintenanceRecordResource } from '@ringmes/domain';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Space, Tag } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Form, InputNumber, Modal, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { http } from '../../../platform/api/client.ts';
+import type { ApiError } from '../../../platform/api/errors.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import { toast } from '../../../platform/feedback.ts';
+import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
 import { ResourceDetailPage } from '../../../platform/resource/resource-detail.page.tsx';
 import { ResourceFormModal } from '../../../platform/resource/resource-form.tsx';
@@ -134,11 +137,102 @@ export function MaintenancePlanDetailPage(props: ResourcePageProps) {
   );
 }
 
-/** 查看保养: every maintenance record, searchable by plan, equipment, person and date. */
+interface SpareParts {
+  warehouseId?: number;
+  lines: { materialId?: number; quantity?: number }[];
+}
+
+/**
+ * 领用备件 of one maintenance record: the spare parts used leave stock as a 领料出库 that the server
+ * makes and posts, linked from the record (once per record).
+ */
+function SparePartsModal({ record, onClose }: { record: ResourceRow | undefined; onClose: () => void }) {
+  const [form] = Form.useForm<SpareParts>();
+  const client = useQueryClient();
+  const issue = useMutation({
+    mutationFn: (v: SpareParts) =>
+      http.post<{ docNo: string }>(`/api/v1/maintenance-record/spare-parts/${record?.id}`, {
+        warehouseId: v.warehouseId,
+        lines: v.lines.map((l) => ({ materialId: l.materialId, quantity: String(l.quantity ?? '') })),
+      }),
+    onSuccess: (r) => {
+      toast.success(`已领用备件，领料出库单 ${r.docNo} 已过账`);
+      invalidateResource(client, 'maintenance-record');
+      invalidateResource(client, 'stock-outbound');
+      form.resetFields();
+      onClose();
+    },
+    onError: (e: ApiError) => toast.error(e.message),
+  });
+  return (
+    <Modal
+      open={record !== undefined}
+      title={`领用备件：${record?.docNo ?? ''}`}
+      width={640}
+      okText="领用并过账"
+      confirmLoading={issue.isPending}
+      onOk={() => void form.validateFields().then((v) => issue.mutate(v))}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" initialValues={{ lines: [{}] }} data-testid="spare-parts-form">
+        <Form.Item name="warehouseId" label="仓库" rules={[{ required: true, message: '请选择仓库' }]}>
+          <RefSelect
+            field={{ name: 'warehouseId', label: '仓库', kind: 'ref', ref: 'warehouse-management' }}
+          />
+        </Form.Item>
+        <Form.List name="lines">
+          {(fields, { add, remove }) => (
+            <>
+              {fields.map((f) => (
+                <Space key={f.key} align="baseline" style={{ display: 'flex' }}>
+                  <Form.Item
+                    name={[f.name, 'materialId']}
+                    rules={[{ required: true, message: '请选择备件' }]}
+                    style={{ width: 360 }}
+                  >
+                    <RefSelect
+                      field={{ name: 'materialId', label: '备件', kind: 'ref', ref: 'material-info' }}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[f.name, 'quantity']} rules={[{ required: true, message: '请填写数量' }]}>
+                    <InputNumber min={0.0001} placeholder="数量" />
+                  </Form.Item>
+                  {fields.length > 1 && (
+                    <Button type="link" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                  )}
+                </Space>
+              ))}
+              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({})}>
+                添加备件
+              </Button>
+            </>
+          )}
+        </Form.List>
+      </Form>
+    </Modal>
+  );
+}
+
+/** 查看保养: every maintenance record, searchable by plan, equipment, person and date; 领用备件 on each. */
 export function MaintenanceRecordsPage(_props: ResourcePageProps) {
+  const can = usePermission();
+  const [issuing, setIssuing] = useState<ResourceRow>();
   return (
     <div className="rk-list-page" data-testid="page-maintenance-record">
-      <ResourceList def={maintenanceRecordResource} />
+      <ResourceList
+        def={maintenanceRecordResource}
+        rowActions={(row) =>
+          !row.outboundId &&
+          can('factory:maintenance:edit') && (
+            <Button type="link" size="small" icon={<ShoppingCartOutlined />} onClick={() => setIssuing(row)}>
+              领用备件
+            </Button>
+          )
+        }
+        rowActionsWidth={110}
+      />
+      <SparePartsModal record={issuing} onClose={() => setIssuing(undefined)} />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { type Key, useEffect, useState } from 'react';
 import { FieldValue } from '../../../platform/resource/format.tsx';
 import { LifecycleActions } from '../../../platform/resource/lifecycle-actions.tsx';
 import { LineTableView } from '../../../platform/resource/resource-detail.tsx';
+import { FlowCardMeasurements } from '../../quality/flow-card-measurements.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import {
   currentStep,
@@ -132,6 +133,7 @@ export function FlowCardView({ card, onOpen }: { card: FlowCard; onOpen?: (id: n
         <LineTableView line={stepsLine} rows={card.steps} />
       </div>
       <GenealogySection id={card.id} onOpen={onOpen} />
+      <FlowCardMeasurements id={card.id} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { Button, QRCode } from 'antd';
 import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { formatTime } from '../../../platform/lib/time.ts';
-import { COMPANY_TITLE } from '../../warehouse/print-view.tsx';
+import { COMPANY_TITLE } from '../../../platform/ui/print-view.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import type { FlowCard } from './flow-card.api.ts';
 import './flow-card.css';

@@ -437,6 +437,11 @@ function RowLabel({ row, by }: { row: Row; by: By }) {
         {row.code} {by === 'operator' ? (row.teamNames ?? '') : (row.model ?? '')}
       </span>
       {state && state.value !== 'running' && <Tag color={state.color}>{state.label}</Tag>}
+      {by === 'equipment' && row.faultState === 'fault' && (
+        <Tag color="red" data-testid="plan-fault">
+          故障
+        </Tag>
+      )}
     </div>
   );
 }

@@ -103,8 +103,10 @@ export function DispatchModal({
           remark: l.remark || undefined,
         })),
       ),
-    onSuccess: ({ dispatches }) => {
+    onSuccess: ({ dispatches, warnings }) => {
       toast.success(`已派工：${dispatches.map((d) => d.docNo).join('、')}`);
+      // 设备故障 (an open repair): dispatched all the same, with the warning.
+      for (const w of warnings ?? []) toast.warning(w);
       invalidateResource(client, 'workshop-task');
       invalidateResource(client, 'work-dispatch');
       onClose();

@@ -48,7 +48,7 @@ export const workshopApi = {
   mine: (k: WorkshopKind) =>
     http.get<{ list: Row[] }>('/api/v1/work-dispatch/mine', { workshopType: k.type }),
   dispatch: (taskId: number, lines: DispatchLine[]) =>
-    http.post<{ dispatches: { id: number; docNo: string }[] }>(
+    http.post<{ dispatches: { id: number; docNo: string }[]; warnings?: string[] }>(
       `/api/v1/workshop-task/dispatch/${taskId}`,
       { lines },
       { silent: true },

@@ -3,7 +3,8 @@ import { Button, QRCode } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { useBrand } from '../../app/brand.ts';
-import { formatTime } from '../../platform/lib/time.ts';
+import { formatTime } from '../lib/time.ts';
+import './print-view.css';
 
 /** The printout heading when 系统设置 names no company. */
 export const COMPANY_TITLE = 'RingMES 轴承有限公司';
@@ -27,16 +28,16 @@ export interface PrintDoc {
 }
 
 /**
- * The print view of a stock document: an A4 sheet over the app with 打印 and 关闭. While it is
- * open the body carries `wh-printing`, so `@media print` prints the sheet and nothing else.
+ * The print view of a document: an A4 sheet over the app with 打印 and 关闭. While it is
+ * open the body carries `rm-printing`, so `@media print` prints the sheet and nothing else.
  */
 export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void }) {
   useEffect(() => {
-    document.body.classList.add('wh-printing');
+    document.body.classList.add('rm-printing');
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
     return () => {
-      document.body.classList.remove('wh-printing');
+      document.body.classList.remove('rm-printing');
       window.removeEventListener('keydown', onKey);
     };
   }, [onClose]);
@@ -45,12 +46,12 @@ export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void
   const signatures = doc.signatures ?? ['制单', '仓管', '审核'];
   return createPortal(
     <div
-      className="wh-print-overlay"
+      className="rm-print-overlay"
       role="dialog"
       aria-label={`打印${doc.docName}`}
       data-testid="print-view"
     >
-      <div className="wh-print-toolbar">
+      <div className="rm-print-toolbar">
         <Button type="primary" icon={<PrinterOutlined />} onClick={() => window.print()}>
           打印
         </Button>
@@ -58,22 +59,22 @@ export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void
           关闭
         </Button>
       </div>
-      <div className="wh-print-sheet">
-        <div className="wh-print-head">
+      <div className="rm-print-sheet">
+        <div className="rm-print-head">
           <div>
-            <div className="wh-print-company">
-              {brand?.logo && <img src={brand.logo} alt="" className="wh-print-logo" />}
+            <div className="rm-print-company">
+              {brand?.logo && <img src={brand.logo} alt="" className="rm-print-logo" />}
               {brand?.companyName || COMPANY_TITLE}
             </div>
-            <div className="wh-print-docname">{doc.docName}</div>
-            <div className="wh-print-no">单据编号：{doc.docNo}</div>
+            <div className="rm-print-docname">{doc.docName}</div>
+            <div className="rm-print-no">单据编号：{doc.docNo}</div>
           </div>
-          <div className="wh-print-qr">
+          <div className="rm-print-qr">
             <QRCode value={doc.docNo || '-'} size={84} type="svg" bordered={false} />
             <div>{doc.docNo}</div>
           </div>
         </div>
-        <div className="wh-print-fields">
+        <div className="rm-print-fields">
           {doc.fields.map((f) => (
             <div key={f.label}>
               <span>{f.label}：</span>
@@ -81,7 +82,7 @@ export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void
             </div>
           ))}
         </div>
-        <table className="wh-print-table">
+        <table className="rm-print-table">
           <thead>
             <tr>
               <th style={{ width: '6%' }}>序号</th>
@@ -117,14 +118,14 @@ export function PrintView({ doc, onClose }: { doc: PrintDoc; onClose: () => void
             </tfoot>
           )}
         </table>
-        <div className="wh-print-signs">
+        <div className="rm-print-signs">
           {signatures.map((s) => (
-            <div key={s} className="wh-print-sign">
+            <div key={s} className="rm-print-sign">
               {s}：
             </div>
           ))}
         </div>
-        <div className="wh-print-foot">打印时间：{formatTime(Date.now())}</div>
+        <div className="rm-print-foot">打印时间：{formatTime(Date.now())}</div>
       </div>
     </div>,
     document.body,

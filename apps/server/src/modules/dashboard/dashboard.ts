@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { type AuthUser, can } from '../../platform/auth/sessions.ts';
+import { forbidden, unauthenticated } from '../../platform/errors.ts';
+import { type Permission, route, tokenFrom } from '../../platform/http/route.ts';
+import { parseOrThrow } from '../../platform/http/validation.ts';
+import { LiveHub, type LiveView } from '../../platform/live/hub.ts';
+import { issueTicket, openTicket, TICKET_SECONDS } from '../../platform/live/ticket.ts';
+import {
+  DASHBOARD_SCOPES,
+  type DashboardScope,
+  dashboardSnapshot,
+  scopePermission,
+} from './dashboard-data.ts';
+
+/**
+ * 车间看板 (全厂 and the four workshops), live. The page reads a snapshot, then keeps a
+ * Server-Sent Events stream open; every posting, dispatch change or repair change anywhere
+ * NOTIFYs `ringmes_live` in its transaction, and the hub of each server process recomputes each
+ * affected scope once and writes it to all of that scope's streams (`platform/live/hub.ts`).
+ */
+
+const scopeSchema = z.enum(DASHBOARD_SCOPES as [DashboardScope, ...DashboardScope[]], {
+  error: '看板范围应为 whole、machine、grinding、inspect 或 assembly',
+});
+const scopeQuery = z.strictObject({ scope: scopeSchema });
+const ticketBody = z.strictObject({ scope: scopeSchema });
+const streamQuery = z.strictObject({ ticket: z.string().min(1, '缺少看板连接凭证').max(2000) });
+
+const WHOLE = scopePermission('whole');
+const OTHERS = DASHBOARD_SCOPES.filter((s) => s !== 'whole').map((s) => scopePermission(s) as Permission);
+
+/** How often an open stream checks its session and permission again. */
+const RECHECK_MS = 60_000;
+
+const hubs = new WeakMap<App, LiveHub>();
+
+/** The live hub of an app (tests and the bench read its counters). */
+export function dashboardHub(app: App): LiveHub | undefined {
+  return hubs.get(app);
+}
+
+function assertScope(user: AuthUser, scope: DashboardScope) {
+  if (!can(user, scopePermission(scope))) throw forbidden('没有查看该看板的权限');
+}
+
+export function dashboardRoutes(app: App) {
+  const { db, config, sessions, secrets } = app.ringmes;
+  const hub = new LiveHub(app.ringmes.listen, (msg, err) => app.log.error({ err }, msg));
+  hubs.set(app, hub);
+  app.addHook('preClose', async () => {
+    await hub.stop();
+  });
+
+  const views = new Map<DashboardScope, LiveView>(
+    DASHBOARD_SCOPES.map((scope) => [
+      scope,
+      {
+        key: `dashboard:${scope}`,
+        compute: () => dashboardSnapshot(db, scope, config.timeZone),
+        affects: (e) => scope === 'whole' || !e.workshop || e.workshop === scope,
+      },
+    ]),
+  );
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/dashboard/snapshot',
+    permission: WHOLE,
+    alsoAllowedBy: OTHERS,
+    query: scopeQuery,
+    async handler({ user, query }) {
+      assertScope(user, query.scope);
+      return dashboardSnapshot(db, query.scope, config.timeZone);
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/dashboard/ticket',
+    permission: WHOLE,
+    alsoAllowedBy: OTHERS,
+    body: ticketBody,
+    async handler({ req, user, body }) {
+      assertScope(user, body.scope);
+      const token = tokenFrom(req, false);
+      if (!token) throw forbidden('第三方应用不能打开实时看板');
+      return { ticket: issueTicket(secrets, token, body.scope), expiresIn: TICKET_SECONDS };
+    },
+  });
+
+  // The stream: authenticated by its ticket (EventSource sends no headers), so the route itself
+  // is public in the route table; the ticket's session and the scope's permission are checked
+  // here and again every minute while it stays open.
+  app.ringmesRoutes.push({ method: 'GET', url: '/api/v1/dashboard/stream', permission: 'public' });
+  app.get('/api/v1/dashboard/stream', async (req, reply) => {
+    const { ticket } = parseOrThrow(streamQuery, req.query ?? {}, '查询参数');
+    const opened = openTicket(secrets, ticket);
+    if (!opened) throw unauthenticated('看板连接凭证无效或已过期，请刷新页面');
+    const scope = scopeSchema.safeParse(opened.scope);
+    if (!scope.success) throw unauthenticated('看板连接凭证无效或已过期，请刷新页面');
+    const user = await sessions.resolve(opened.token);
+    if (!user) throw unauthenticated('登录已失效，请重新登录');
+    assertScope(user, scope.data);
+
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 3000\n\n');
+    const recheck = setInterval(async () => {
+      const still = await sessions.resolve(opened.token).catch(() => undefined);
+      if (!still || !can(still, scopePermission(scope.data))) res.end();
+    }, RECHECK_MS);
+    recheck.unref();
+    res.on('close', () => clearInterval(recheck));
+    try {
+      await hub.subscribe(views.get(scope.data) as LiveView, res);
+    } catch (err) {
+      req.log.error({ err }, '实时看板订阅失败');
+      res.end();
+    }
+  });
+}

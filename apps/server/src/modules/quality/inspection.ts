@@ -1,0 +1,585 @@
+import {
+  type Aql,
+  inspectionTaskResource as def,
+  type InspectionLevel,
+  inspectionCategory,
+  inspectionPaths,
+  samplingPlan,
+  scopePrefixes,
+  workReportResource,
+} from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { conflict, fieldError } from '../../platform/errors.ts';
+import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
+import { lifecycleHooks, runTransition, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
+import { qty } from '../orders/order-lines.ts';
+import { workReportTransitions } from '../production/work-report.ts';
+import { notify } from '../system/message.routes.ts';
+import { applyMoves, type QualityStatus } from '../warehouse/posting.ts';
+
+/**
+ * 检验单 (inspection tasks). A task freezes its items from a template when saved (limits,
+ * sample size from the lot and GB/T 2828.1, Ac/Re), takes the values per item and sample
+ * (`saveResults`, judged as they are saved) and ends 合格 / 不合格 / 让步接收. The end releases or
+ * holds its source in the same transaction:
+ *  - a work report waiting 待检验 posts (检验完成) on 合格/让步接收; 不合格 holds its flow card;
+ *  - a flow card (车间来料, 过程检验) is held on 不合格 and released on a later 合格;
+ *  - a purchase receipt line's stock moves 待检 → 合格 / 不合格;
+ *  - a 销售出库 may post (with the shipment-inspection setting on) once its tasks passed.
+ */
+
+export const INSPECTION_PREFIX = 'JY';
+
+const D = (v: Decimal.Value) => new Decimal(v);
+
+// ------------------------------------------------------------------ items frozen from a template
+
+export interface PlannedItem {
+  itemId: number;
+  itemTitle: string;
+  kind: string;
+  lowerLimit: string | null;
+  upperLimit: string | null;
+  unit: string | null;
+  instrument: string | null;
+  sampleSize: number;
+  acceptNumber: number;
+  rejectNumber: number;
+  codeLetter: string | null;
+  defectCount: number;
+  result: null;
+}
+
+/** The template that fits a product, step and kind best: product and process match first, then generic ones. */
+export async function findTemplate(
+  db: Db,
+  productId: number,
+  processId: number | null,
+  kind: string,
+): Promise<number | null> {
+  const r = await sql<{ id: number }>`
+    SELECT id FROM inspection_template
+     WHERE status = '1' AND inspection_kind = ${kind}
+       AND (product_id = ${productId} OR product_id IS NULL)
+       AND (process_id IS NOT DISTINCT FROM ${processId} OR process_id IS NULL)
+     ORDER BY (product_id IS NULL), (process_id IS NULL), code LIMIT 1`.execute(db);
+  return r.rows[0] ? Number(r.rows[0].id) : null;
+}
+
+/** The template's items with their limits and sampling for a lot. */
+export async function planItems(db: Db, templateId: number, lot: Decimal.Value): Promise<PlannedItem[]> {
+  const r = await sql<Record<string, any>>`
+    SELECT i.id, i.name, i.kind, i.nominal::text AS nominal, i.upper_tolerance::text AS upper_tolerance,
+           i.lower_tolerance::text AS lower_tolerance, i.unit, i.instrument, i.sampling_mode, i.sample_size,
+           i.inspection_level, i.aql
+      FROM inspection_template_line l JOIN inspection_item i ON i.id = l.item_id
+     WHERE l.inspection_template_id = ${templateId} ORDER BY l.line_no`.execute(db);
+  const lotSize = Math.max(1, D(lot).ceil().toNumber());
+  return r.rows.map((i) => {
+    const measured = i.kind === 'measure' && i.nominal != null;
+    let n = Math.min(Number(i.sampleSize ?? 1), lotSize);
+    let ac = 0;
+    let re = 1;
+    let letter: string | null = null;
+    if (i.samplingMode === 'aql' && i.inspectionLevel && i.aql) {
+      const plan = samplingPlan(lotSize, i.inspectionLevel as InspectionLevel, i.aql as Aql);
+      n = plan.sampleSize;
+      ac = plan.ac;
+      re = plan.re;
+      letter = plan.planLetter;
+    }
+    return {
+      itemId: Number(i.id),
+      itemTitle: i.name,
+      kind: i.kind,
+      lowerLimit: measured
+        ? D(i.nominal)
+            .plus(i.lowerTolerance ?? 0)
+            .toString()
+        : null,
+      upperLimit: measured
+        ? D(i.nominal)
+            .plus(i.upperTolerance ?? 0)
+            .toString()
+        : null,
+      unit: i.unit,
+      instrument: i.instrument,
+      sampleSize: n,
+      acceptNumber: ac,
+      rejectNumber: re,
+      codeLetter: letter,
+      defectCount: 0,
+      result: null,
+    };
+  });
+}
+
+// ------------------------------------------------------------------ hooks of the generic calls
+
+export const inspectionItemHooks: ResourceHooks = {
+  async validate(_ctx, d) {
+    if (d.kind === 'measure') {
+      if (d.nominal == null) throw fieldError('nominal', '计量项目请填写名义值');
+      if (d.upperTolerance == null) throw fieldError('upperTolerance', '计量项目请填写上偏差');
+      if (d.lowerTolerance == null) throw fieldError('lowerTolerance', '计量项目请填写下偏差');
+      if (D(d.upperTolerance).lt(d.lowerTolerance))
+        throw fieldError('upperTolerance', '上偏差不能小于下偏差');
+    }
+    if (d.samplingMode === 'fixed' && !d.sampleSize)
+      throw fieldError('sampleSize', '固定样本量时请填写样本量');
+    if (d.samplingMode === 'aql') {
+      if (!d.inspectionLevel) throw fieldError('inspectionLevel', '按 GB/T 2828.1 抽样时请选择检验水平');
+      if (!d.aql) throw fieldError('aql', '按 GB/T 2828.1 抽样时请选择 AQL');
+    }
+  },
+};
+
+export const inspectionTemplateHooks: ResourceHooks = {
+  async validate(_ctx, d) {
+    const ids = (d.items ?? []).map((l: any) => Number(l.itemId));
+    const dup = ids.find((id: number, i: number) => ids.indexOf(id) !== i);
+    if (dup) throw fieldError('items', '同一检验项目在模板中只能出现一次');
+  },
+};
+
+async function outboundOf(db: Db, id: number) {
+  const r = await sql<{ docNo: string; type: string; status: string }>`
+    SELECT doc_no, type, status FROM stock_outbound WHERE id = ${id}`.execute(db);
+  return r.rows[0];
+}
+
+export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
+  async prepare({ db }, data) {
+    return {
+      docNo: await nextDocNo(
+        db,
+        INSPECTION_PREFIX,
+        undefined,
+        /^\d{4}-\d{2}-\d{2}$/.test(String(data.planDate ?? '')) ? dayInstant(data.planDate) : undefined,
+      ),
+    };
+  },
+  async validate({ db }, data) {
+    const c = inspectionCategory(String(data.category));
+    if (!c) throw fieldError('category', '请选择检验类别');
+    if (data.stockOutboundId) {
+      if (c.kind !== 'shipment') throw fieldError('stockOutboundId', '只有出货检验可以关联销售出库单');
+    }
+  },
+  async derive({ db }, data, before) {
+    const c = inspectionCategory(String(data.category));
+    if (!c) throw fieldError('category', '请选择检验类别');
+    const out: Record<string, unknown> = { inspectionKind: c.kind, workshopType: c.workshopType ?? null };
+    if (!before) {
+      if (data.stockOutboundId) {
+        const o = await outboundOf(db, Number(data.stockOutboundId));
+        Object.assign(out, { sourceType: 'stock-outbound', sourceNo: o.docNo });
+      } else if (data.flowCardId && !data.workReportId) {
+        const card = await sql<{ docNo: string; heatNo: string | null }>`
+          SELECT doc_no, heat_no FROM flow_card WHERE id = ${data.flowCardId}`.execute(db);
+        Object.assign(out, {
+          sourceType: data.sourceType ?? 'flow-card',
+          sourceNo: card.rows[0]?.docNo ?? null,
+          batchNo: data.batchNo ?? card.rows[0]?.heatNo ?? null,
+        });
+      } else if (!data.sourceType) out.sourceType = 'manual';
+    }
+    const changed =
+      !before ||
+      String(before.templateId ?? '') !== String(data.templateId ?? '') ||
+      !D(before.lotQuantity).eq(data.lotQuantity) ||
+      before.productId !== data.productId ||
+      before.processId !== data.processId;
+    if (changed) {
+      const templateId =
+        data.templateId ??
+        (await findTemplate(
+          db,
+          Number(data.productId),
+          data.processId ? Number(data.processId) : null,
+          c.kind,
+        ));
+      // Tasks made from a source (报工, 入库, 巡检计划, 出库) may have no template: judged by hand.
+      if (!templateId && !before && !data.sourceType) {
+        throw fieldError('templateId', '没有匹配的检验模板，请先在「检验项目 › 检验模板」中维护，或选择模板');
+      }
+      const items = templateId ? await planItems(db, templateId, data.lotQuantity) : [];
+      Object.assign(out, {
+        templateId,
+        items,
+        sampleSize: items.reduce((m, i) => Math.max(m, i.sampleSize), 0),
+      });
+    }
+    return out;
+  },
+  async afterSave({ db }, id, action) {
+    if (action === 'create') await notifyInspectors(db, id);
+  },
+});
+
+/**
+ * 「待检验」: a new task is messaged to its assignee, or else to every active user whose roles may
+ * inspect its category (the resource's or the category's `:inspect` button); once per task.
+ */
+async function notifyInspectors(db: Db, id: number) {
+  const r = await sql<Record<string, any>>`
+    SELECT t.doc_no, t.category, t.assignee_id, t.lot_quantity::text, t.source_no, m.name AS product_name
+      FROM inspection_task t LEFT JOIN material m ON m.id = t.product_id WHERE t.id = ${id}`.execute(db);
+  const t = r.rows[0];
+  const c = t && inspectionCategory(t.category);
+  if (!c) return;
+  const may = [def.permission, ...scopePrefixes(def, c.value)].map((p) => `${p}:inspect`);
+  const users = t.assigneeId
+    ? [Number(t.assigneeId)]
+    : (
+        await sql<{ id: number }>`
+          SELECT DISTINCT u.id FROM app_user u
+            JOIN user_role ur ON ur.user_id = u.id JOIN role ro ON ro.id = ur.role_id AND ro.status = '1'
+            JOIN role_menu rm ON rm.role_id = ro.id JOIN menu mn ON mn.id = rm.menu_id
+           WHERE u.status = '1' AND mn.menu_permissions = ANY(${sql.val(may)}::text[])`.execute(db)
+      ).rows.map((u) => Number(u.id));
+  await notify(db, users, {
+    kind: 'inspection',
+    title: `待检验：${c.label} ${t.productName ?? ''} ${qty(t.lotQuantity ?? 0)}（${t.docNo}）`,
+    content: t.sourceNo ? `来源 ${t.sourceNo}` : '',
+    link: `${inspectionPaths(c).detail}?id=${id}`,
+    eventKey: `inspection:${id}`,
+  });
+}
+
+/** Creates a task from its source (report, receipt, card, outbound) as the system, in the caller's transaction. */
+export async function createInspectionTask(db: Db, user: AuthUser, body: Record<string, unknown>) {
+  return createRecord({ db, user: { ...user, isAdmin: true }, def }, body, inspectionTaskHooks);
+}
+
+// ------------------------------------------------------------------ results
+
+export interface ResultInput {
+  taskItemId: number;
+  sampleNo: number;
+  value?: string | null;
+  ok?: boolean | null;
+}
+
+interface TaskItemRow {
+  id: number;
+  lineNo: number;
+  itemTitle: string;
+  kind: string;
+  lowerLimit: string | null;
+  upperLimit: string | null;
+  sampleSize: number;
+  acceptNumber: number;
+  rejectNumber: number;
+}
+
+async function taskItems(db: Db, taskId: number): Promise<TaskItemRow[]> {
+  const r = await sql<TaskItemRow>`
+    SELECT id, line_no, item_title, kind, lower_limit::text AS lower_limit, upper_limit::text AS upper_limit,
+           sample_size, accept_number, reject_number
+      FROM inspection_task_item WHERE inspection_task_id = ${taskId} ORDER BY line_no`.execute(db);
+  return r.rows.map((x) => ({ ...x, id: Number(x.id) }));
+}
+
+/** Is one value within its item's limits (计量), or OK (计数)? */
+export function conforms(
+  item: Pick<TaskItemRow, 'kind' | 'lowerLimit' | 'upperLimit'>,
+  v: { value?: string | null; ok?: boolean | null },
+) {
+  if (item.kind === 'count') return v.ok === true;
+  if (v.value == null) return false;
+  const x = D(v.value);
+  if (item.lowerLimit != null && x.lt(item.lowerLimit)) return false;
+  if (item.upperLimit != null && x.gt(item.upperLimit)) return false;
+  return true;
+}
+
+/** The task's results and the judgement of each item: 不合格 once defects reach Re, 合格 when complete within Ac. */
+export async function resultsOf(db: Db, taskId: number) {
+  const items = await taskItems(db, taskId);
+  const r = await sql<{
+    taskItemId: number;
+    sampleNo: number;
+    value: string | null;
+    ok: boolean | null;
+    conform: boolean;
+  }>`
+    SELECT task_item_id, sample_no, value::text AS value, ok, conform FROM inspection_result
+     WHERE inspection_task_id = ${taskId} ORDER BY task_item_id, sample_no`.execute(db);
+  const results = r.rows.map((x) => ({ ...x, taskItemId: Number(x.taskItemId) }));
+  const judged = items.map((i) => {
+    const mine = results.filter((x) => x.taskItemId === i.id);
+    const defects = mine.filter((x) => !x.conform).length;
+    const result = defects >= i.rejectNumber ? 'fail' : mine.length >= i.sampleSize ? 'pass' : null;
+    return { ...i, entered: mine.length, defectCount: defects, result };
+  });
+  const verdict = judged.some((i) => i.result === 'fail')
+    ? 'fail'
+    : judged.every((i) => i.result === 'pass')
+      ? 'pass'
+      : null;
+  return { items: judged, results, verdict };
+}
+
+/** Saves values (empty removes one), judged against the frozen limits; a 待检验 task becomes 检验中. */
+export async function saveResults(db: Db, user: AuthUser, taskId: number, rows: ResultInput[]) {
+  const task = await sql<{ status: string; docNo: string }>`
+    SELECT status, doc_no FROM inspection_task WHERE id = ${taskId} FOR UPDATE`.execute(db);
+  const t = task.rows[0];
+  if (!t) throw conflict('检验单不存在或已被删除');
+  if (!['pending', 'inspecting'].includes(t.status))
+    throw conflict(`检验单 ${t.docNo} 已判定，不能再录入结果`);
+  const items = new Map((await taskItems(db, taskId)).map((i) => [i.id, i]));
+  for (const [n, row] of rows.entries()) {
+    const item = items.get(Number(row.taskItemId));
+    if (!item) throw fieldError(`results.${n}.taskItemId`, '检验项目不属于该检验单');
+    if (row.sampleNo > item.sampleSize)
+      throw fieldError(`results.${n}.sampleNo`, `「${item.itemTitle}」只抽 ${item.sampleSize} 件`);
+    const empty = item.kind === 'count' ? row.ok == null : row.value == null || row.value === '';
+    if (empty) {
+      await sql`DELETE FROM inspection_result WHERE task_item_id = ${item.id} AND sample_no = ${row.sampleNo}`.execute(
+        db,
+      );
+      continue;
+    }
+    if (item.kind === 'measure' && row.value != null && !/^-?\d{1,13}(\.\d{1,4})?$/.test(String(row.value)))
+      throw fieldError(
+        `results.${n}.value`,
+        `「${item.itemTitle}」第 ${row.sampleNo} 件的测量值不是有效数字（最多 4 位小数）`,
+      );
+    const value = item.kind === 'measure' ? String(row.value) : null;
+    const ok = item.kind === 'count' ? row.ok === true : null;
+    await sql`
+      INSERT INTO inspection_result (inspection_task_id, task_item_id, sample_no, value, ok, conform)
+      VALUES (${taskId}, ${item.id}, ${row.sampleNo}, ${value}::numeric, ${ok}, ${conforms(item, { value, ok })})
+      ON CONFLICT (task_item_id, sample_no) DO UPDATE SET value = EXCLUDED.value, ok = EXCLUDED.ok, conform = EXCLUDED.conform`.execute(
+      db,
+    );
+  }
+  const judged = await resultsOf(db, taskId);
+  for (const i of judged.items) {
+    await sql`UPDATE inspection_task_item SET defect_count = ${i.defectCount}, result = ${i.result} WHERE id = ${i.id}`.execute(
+      db,
+    );
+  }
+  await sql`
+    UPDATE inspection_task SET status = CASE WHEN status = 'pending' THEN 'inspecting' ELSE status END,
+           inspector_id = ${user.id}, updated_by = ${user.id}, updated_at = now(), version = version + 1
+     WHERE id = ${taskId}`.execute(db);
+  return judged;
+}
+
+// ------------------------------------------------------------------ 认领 and 指派
+
+/**
+ * Gives a waiting task to an inspector (null: back to the pool). 认领 (`reassign` false) takes
+ * only a task nobody else holds; 指派 may move it. Answers the task's assignee.
+ */
+export async function assignTask(
+  db: Db,
+  user: AuthUser,
+  task: Record<string, any>,
+  assigneeId: number | null,
+  reassign: boolean,
+) {
+  const r = await sql<{ status: string; assigneeId: number | null; assigneeName: string | null }>`
+    SELECT t.status, t.assignee_id, u.first_name AS assignee_name
+      FROM inspection_task t LEFT JOIN app_user u ON u.id = t.assignee_id
+     WHERE t.id = ${task.id} FOR UPDATE OF t`.execute(db);
+  const cur = r.rows[0];
+  if (!cur) throw conflict('检验单不存在或已被删除');
+  if (!['pending', 'inspecting'].includes(cur.status))
+    throw conflict(`检验单 ${task.docNo} 已判定，不能再${reassign ? '指派' : '认领'}`);
+  if (!reassign && cur.assigneeId != null && Number(cur.assigneeId) !== user.id)
+    throw conflict(`检验单 ${task.docNo} 已指派给 ${cur.assigneeName ?? '其他检验员'}，不能认领`);
+  if (assigneeId != null) {
+    const u = await sql`SELECT 1 FROM app_user WHERE id = ${assigneeId} AND status = '1'`.execute(db);
+    if (!u.rows.length) throw fieldError('assigneeId', '检验员不存在或已停用');
+  }
+  await sql`UPDATE inspection_task SET assignee_id = ${assigneeId}, updated_by = ${user.id}, updated_at = now(),
+                   version = version + 1 WHERE id = ${task.id}`.execute(db);
+  return { id: Number(task.id), assigneeId };
+}
+
+// ------------------------------------------------------------------ release and hold
+
+/** Holds a flow card (检验不合格): it cannot move to its next step until released. */
+export async function holdCard(db: Db, cardId: number, reason: string) {
+  await sql`UPDATE flow_card SET held = true, hold_reason = ${reason.slice(0, 200)}, updated_at = now(), version = version + 1
+             WHERE id = ${cardId}`.execute(db);
+}
+
+export async function releaseCard(db: Db, cardId: number) {
+  await sql`UPDATE flow_card SET held = false, hold_reason = NULL, updated_at = now(), version = version + 1
+             WHERE id = ${cardId} AND held`.execute(db);
+}
+
+/** Moves a receipt line's stock between quality states (待检 → 合格/不合格) through the stock service. */
+async function moveStockStatus(
+  db: Db,
+  user: AuthUser,
+  task: Record<string, any>,
+  from: QualityStatus,
+  to: QualityStatus,
+) {
+  if (from === to) return;
+  const r = await sql<Record<string, any>>`
+    SELECT i.warehouse_id, i.biz_date::text AS biz_date, l.material_id, l.location_id, COALESCE(l.batch_no, '') AS batch_no,
+           l.base_quantity::text AS base_quantity
+      FROM stock_inbound i JOIN stock_inbound_line l ON l.stock_inbound_id = i.id
+     WHERE i.id = ${task.stockInboundId} AND l.id = ${task.stockInboundLineId}`.execute(db);
+  const line = r.rows[0];
+  if (!line) return;
+  const key = {
+    materialId: Number(line.materialId),
+    warehouseId: Number(line.warehouseId),
+    locationId: line.locationId == null ? null : Number(line.locationId),
+    batchNo: line.batchNo,
+  };
+  await applyMoves(
+    db,
+    {
+      docType: 'inspection-task',
+      docKind: 'transfer',
+      docId: Number(task.id),
+      docNo: task.docNo,
+      bizDate: line.bizDate,
+      userId: user.id,
+    },
+    [
+      {
+        ...key,
+        qualityStatus: from,
+        quantity: D(line.baseQuantity).neg().toString(),
+        lineId: null,
+        exact: true,
+      },
+      { ...key, qualityStatus: to, quantity: line.baseQuantity, lineId: null },
+    ],
+  );
+}
+
+async function setStepResult(db: Db, task: Record<string, any>, result: 'pass' | 'fail') {
+  if (!task.workReportId) return;
+  await sql`
+    UPDATE flow_card_step s SET inspection_result = ${result}
+      FROM work_report r WHERE r.id = ${task.workReportId} AND s.flow_card_id = r.flow_card_id AND s.order_step_id = r.order_step_id`.execute(
+    db,
+  );
+}
+
+/** Where a receipt line's stock stands: 不合格 once the task failed (kept through 返工复检), else 待检. */
+const stockStatusOf = (task: Record<string, any>): QualityStatus =>
+  task.status === 'failed' || task.disposition ? 'rejected' : 'pending';
+
+/** 合格 or 让步接收: the batch goes on. */
+async function release(db: Db, user: AuthUser, task: Record<string, any>) {
+  if (task.flowCardId) await releaseCard(db, Number(task.flowCardId));
+  await setStepResult(db, task, 'pass');
+  if (task.stockInboundId && task.stockInboundLineId)
+    await moveStockStatus(db, user, task, stockStatusOf(task), 'qualified');
+  if (task.workReportId) {
+    const r = await sql<{
+      status: string;
+    }>`SELECT status FROM work_report WHERE id = ${task.workReportId}`.execute(db);
+    if (r.rows[0]?.status === 'inspecting') {
+      await runTransition(
+        db,
+        { ...user, isAdmin: true },
+        workReportResource,
+        'inspect',
+        Number(task.workReportId),
+        {},
+        workReportTransitions.inspect,
+      );
+    }
+  }
+}
+
+/** 不合格: the card is held, the stock rejected. */
+async function hold(db: Db, user: AuthUser, task: Record<string, any>) {
+  if (task.flowCardId) await holdCard(db, Number(task.flowCardId), `检验单 ${task.docNo} 不合格`);
+  await setStepResult(db, task, 'fail');
+  if (task.stockInboundId && task.stockInboundLineId)
+    await moveStockStatus(db, user, task, stockStatusOf(task), 'rejected');
+}
+
+const stamp = (db: Db, id: number, user: AuthUser, values: Record<string, unknown>) =>
+  db
+    .updateTable('inspectionTask')
+    .set({ ...values, inspectorId: user.id, inspectedAt: sql`now()` } as any)
+    .where('id', '=', id)
+    .execute();
+
+export const inspectionTaskTransitions: Record<string, TransitionHandlers> = {
+  start: {
+    async effect({ db, record, user }) {
+      // Starting an unassigned task claims it.
+      await db
+        .updateTable('inspectionTask')
+        .set({ inspectorId: user.id, assigneeId: sql`COALESCE(assignee_id, ${user.id})` } as any)
+        .where('id', '=', record.id)
+        .execute();
+    },
+  },
+  pass: {
+    async guard({ db, record }) {
+      const { items, verdict } = await resultsOf(db, record.id);
+      const bad = items.find((i) => i.result === 'fail');
+      if (bad) {
+        throw conflict(
+          `「${bad.itemTitle}」不合格 ${bad.defectCount} 件（Ac ${bad.acceptNumber}），不能判定合格；可判定不合格或让步接收`,
+        );
+      }
+      const open = items.find((i) => i.result === null);
+      if (verdict !== 'pass' && open) {
+        throw conflict(
+          `「${open.itemTitle}」已录入 ${open.entered} / ${open.sampleSize} 件，请录完全部样本再判定`,
+        );
+      }
+    },
+    async effect({ db, record, user }) {
+      await stamp(db, record.id, user, { result: 'pass', disposition: null, defectQuantity: null });
+      await release(db, user, record);
+    },
+  },
+  reject: {
+    async effect({ db, record, user, input }) {
+      if (input.defectQuantity != null && D(input.defectQuantity).gt(record.lotQuantity))
+        throw fieldError('defectQuantity', `不合格数不能超过批量 ${qty(record.lotQuantity)}`);
+      await stamp(db, record.id, user, {
+        result: 'fail',
+        disposition: input.disposition,
+        defectQuantity: input.defectQuantity ?? null,
+      });
+      await hold(db, user, record);
+    },
+  },
+  concede: {
+    async effect({ db, record, user }) {
+      await stamp(db, record.id, user, { result: 'concession' });
+      await release(db, user, record);
+    },
+  },
+  reinspect: {
+    async guard({ record }) {
+      if (record.disposition !== 'rework')
+        throw conflict(`检验单 ${record.docNo} 的处置为「报废/退货」，不能返工复检`);
+    },
+    async effect({ db, record }) {
+      await sql`DELETE FROM inspection_result WHERE inspection_task_id = ${record.id}`.execute(db);
+      await sql`UPDATE inspection_task_item SET defect_count = 0, result = NULL WHERE inspection_task_id = ${record.id}`.execute(
+        db,
+      );
+      await db
+        .updateTable('inspectionTask')
+        .set({ result: null, inspectedAt: null } as any)
+        .where('id', '=', record.id)
+        .execute();
+    },
+  },
+};

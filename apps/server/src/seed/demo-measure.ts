@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import { evaluateAlarms } from '../modules/quality/measurement.ts';
+import type { AuthUser } from '../platform/auth/sessions.ts';
+import type { Db } from '../platform/db/db.ts';
+
+/**
+ * Demo 测量记录 over the last six weeks on the grinding machines (about 20,000 values, set-based):
+ * - EQ-MJ-002 外径 of SF-6204-OR-P6 (P6 ΔDmp 0/−9 µm): centred and in control, Cpk ≈ 1.6;
+ * - EQ-MJ-003 外径 of SF-6205-OR-P6 (0/−11 µm): in control for four weeks, then (the last four days) the
+ *   wheel wears and the mean drifts upwards (Western Electric rule 2 runs, later rule 1), which raised the SPC
+ *   messages to the grinding workshop head and the quality inspector;
+ * - EQ-MJ-005 沟道直径, EQ-MJ-006 沟道位置, EQ-MJ-001 套圈高度 and EQ-MJ-007 挡边角度 in control.
+ * Values are normal (Box–Muller on a fixed seed), rounded to 0.1 µm as a gauge reads them. The
+ * last subgroups of EQ-MJ-002 are linked to open flow cards of the ring.
+ */
+export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<void> {
+  await sql`SELECT setseed(0.4242)`.execute(db);
+  const ops = await sql<{ id: number }>`
+    SELECT id FROM app_user WHERE user_name IN ('op02', 'qc01') ORDER BY user_name`.execute(db);
+  const operators = ops.rows.map((r) => Number(r.id));
+  if (!operators.length) operators.push(admin.id);
+  // [equipment, product, characteristic, subgroups, lsl, usl, mean, sigma, drift (σ reached at the end, over the last 10 %)]
+  const series: [string, string, string, number, number, number, number, number, number][] = [
+    ['EQ-MJ-002', 'SF-6204-OR-P6', 'outside-diameter', 1600, 46.991, 47.0, 46.9955, 0.00094, 0],
+    ['EQ-MJ-003', 'SF-6205-OR-P6', 'outside-diameter', 1600, 51.989, 52.0, 51.9945, 0.0011, 1.0],
+    ['EQ-MJ-005', 'SF-6204-IR-P6', 'raceway-diameter', 300, 25.98, 26.0, 25.99, 0.0025, 0],
+    ['EQ-MJ-006', 'SF-6206-OR-P0', 'raceway-position', 300, 7.97, 8.03, 8.0, 0.008, 0],
+    ['EQ-MJ-001', 'SF-6204-IR-P6', 'ring-height', 300, 13.88, 14.0, 13.95, 0.015, 0],
+    ['EQ-MJ-007', 'SF-6206-IR-P0', 'rib-angle', 100, 89.95, 90.05, 90.0, 0.01, 0],
+  ];
+  for (const [eq, product, characteristic, count, lsl, usl, mean, sigma, drift] of series) {
+    const ids = await sql<{ equipmentId: number; productId: number }>`
+      SELECT (SELECT id FROM equipment WHERE code = ${eq}) AS equipment_id,
+             (SELECT id FROM material WHERE code = ${product}) AS product_id`.execute(db);
+    const { equipmentId, productId } = ids.rows[0];
+    if (!equipmentId || !productId) continue;
+    // Subgroups spread evenly over 42 days up to the last hour, operators alternating.
+    const inserted = await sql<{ id: number }>`
+      INSERT INTO measurement_subgroup (product_id, characteristic, equipment_id, operator_id, measured_at, lsl, usl,
+                                        created_by, updated_by, created_at, updated_at)
+      SELECT ${productId}, ${characteristic}, ${equipmentId},
+             (${sql.val(operators)}::bigint[])[1 + i % ${operators.length}],
+             t, ${lsl}, ${usl}, ${admin.id}, ${admin.id}, t, t
+        FROM generate_series(0, ${count - 1}) AS i,
+             LATERAL (SELECT date_trunc('hour', now()) - interval '42 days'
+                             + (i * (42 * 24 * 60 - 60) / ${count}) * interval '1 minute' AS t) x
+      RETURNING id`.execute(db);
+    const first = Math.min(...inserted.rows.map((r) => Number(r.id)));
+    await sql`
+      INSERT INTO measurement_value (measurement_subgroup_id, line_no, value)
+      SELECT s.id, k,
+             round((${mean} + ${sigma} * (
+                      GREATEST(0, (s.id - ${first}) - 0.9 * ${count}) / (0.1 * ${count}) * ${drift}
+                      + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())))::numeric, 4)
+        FROM measurement_subgroup s, generate_series(1, 5) AS k
+       WHERE s.id = ANY(${sql.val(inserted.rows.map((r) => Number(r.id)))}::bigint[])`.execute(db);
+    await sql`
+      UPDATE measurement_subgroup s
+         SET sample_size = a.n, mean = round(a.m, 6), range = a.r, ss_dev = round(a.ss, 10)
+        FROM (SELECT measurement_subgroup_id AS subgroup_id, count(*)::int AS n, avg(value) AS m, max(value) - min(value) AS r,
+                     sum(value * value) - sum(value) * sum(value) / count(*) AS ss
+                FROM measurement_value v JOIN measurement_subgroup g ON g.id = v.measurement_subgroup_id
+               WHERE g.equipment_id = ${equipmentId} AND g.characteristic = ${characteristic}
+               GROUP BY measurement_subgroup_id) a
+       WHERE s.id = a.subgroup_id`.execute(db);
+    // The drifting machine's last week was entered as it happened: its out-of-control points
+    // raised the messages (the in-control machines' rare false alarms are left to the charts).
+    if (!drift) continue;
+    const recent = await sql<{ id: number }>`
+      SELECT id FROM measurement_subgroup WHERE equipment_id = ${equipmentId} AND characteristic = ${characteristic}
+         AND measured_at >= now() - interval '7 days'`.execute(db);
+    await evaluateAlarms(
+      db,
+      recent.rows.map((r) => Number(r.id)),
+    );
+  }
+  // Genealogy: the latest outer-ring subgroups of EQ-MJ-002 were measured on open flow cards.
+  await sql`
+    WITH cards AS (
+      SELECT c.id, row_number() OVER (ORDER BY (m.code LIKE 'SF-6204-OR%') DESC, (m.code LIKE '%6204%') DESC, c.id) AS k
+        FROM flow_card c JOIN material m ON m.id = c.product_id WHERE c.status = 'open' LIMIT 3),
+         latest AS (
+      SELECT s.id, row_number() OVER (ORDER BY s.measured_at DESC) AS k FROM measurement_subgroup s
+        JOIN equipment e ON e.id = s.equipment_id WHERE e.code = 'EQ-MJ-002' ORDER BY s.measured_at DESC LIMIT 24)
+    UPDATE measurement_subgroup s SET flow_card_id = c.id
+      FROM latest l JOIN cards c ON c.k = 1 + (l.k - 1) / 8
+     WHERE s.id = l.id`.execute(db);
+}

@@ -1,0 +1,266 @@
+import { inspectionItemResource, inspectionTaskResource, inspectionTemplateResource } from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import {
+  createInspectionTask,
+  findTemplate,
+  inspectionTaskTransitions,
+  planItems,
+  saveResults,
+} from '../modules/quality/inspection.ts';
+import { planPatrols, tasksForOutbound } from '../modules/quality/sources.ts';
+import type { AuthUser } from '../platform/auth/sessions.ts';
+import type { Db } from '../platform/db/db.ts';
+import { businessDay } from '../platform/numbering.ts';
+import { createRecord } from '../platform/resource/crud.ts';
+import { runTransition } from '../platform/resource/lifecycle.ts';
+
+/**
+ * 质量检测 demo: the items a bearing-ring inspector checks, templates per inspection kind, and
+ * the inspection tasks the workshop's 报工 made — those already posted are 合格 with their values,
+ * the last ones wait for qc01 (待检验, one 检验中), one 首检 failed and holds its card (返工), one
+ * was 让步接收; plus 来料, 过程 (巡检计划) and 出货 tasks.
+ */
+
+const ITEMS: Record<string, unknown>[] = [
+  {
+    code: 'QI-D',
+    name: '内径 d',
+    kind: 'measure',
+    nominal: '20',
+    upperTolerance: '0',
+    lowerTolerance: '-0.010',
+    unit: 'mm',
+    instrument: '内径千分表',
+    samplingMode: 'fixed',
+    sampleSize: 5,
+    method: '两点法，在套圈宽度中部测量',
+  },
+  {
+    code: 'QI-DD',
+    name: '外径 D',
+    kind: 'measure',
+    nominal: '47',
+    upperTolerance: '0',
+    lowerTolerance: '-0.011',
+    unit: 'mm',
+    instrument: 'D913 外径测量仪',
+    samplingMode: 'fixed',
+    sampleSize: 5,
+  },
+  {
+    code: 'QI-B',
+    name: '宽度 B',
+    kind: 'measure',
+    nominal: '14',
+    upperTolerance: '0',
+    lowerTolerance: '-0.120',
+    unit: 'mm',
+    instrument: '高度仪',
+    samplingMode: 'fixed',
+    sampleSize: 3,
+  },
+  {
+    code: 'QI-K',
+    name: '径向跳动 Kia',
+    kind: 'measure',
+    nominal: '0',
+    upperTolerance: '0.010',
+    lowerTolerance: '0',
+    unit: 'mm',
+    instrument: '跳动仪',
+    samplingMode: 'fixed',
+    sampleSize: 3,
+  },
+  {
+    code: 'QI-V',
+    name: '外观（磕碰、锈蚀、烧伤）',
+    kind: 'count',
+    samplingMode: 'aql',
+    inspectionLevel: 'II',
+    aql: '1.0',
+    method: '目视，酸洗后检查磨削烧伤',
+  },
+  {
+    code: 'QI-H',
+    name: '硬度 HRC',
+    kind: 'measure',
+    nominal: '62',
+    upperTolerance: '2',
+    lowerTolerance: '-2',
+    unit: 'HRC',
+    instrument: '洛氏硬度计',
+    samplingMode: 'fixed',
+    sampleSize: 3,
+  },
+  {
+    code: 'QI-P',
+    name: '包装与标识',
+    kind: 'count',
+    samplingMode: 'aql',
+    inspectionLevel: 'S-2',
+    aql: '2.5',
+  },
+];
+
+const TEMPLATES: [string, string, string, string[]][] = [
+  ['QT-RPT', '套圈报工检验', 'reporting', ['QI-D', 'QI-DD', 'QI-B', 'QI-V']],
+  ['QT-IN', '来料检验（钢材、配件）', 'incoming', ['QI-H', 'QI-V']],
+  ['QT-PRC', '工序巡检', 'process', ['QI-D', 'QI-K']],
+  ['QT-SHIP', '成品出货检验', 'shipment', ['QI-K', 'QI-V', 'QI-P']],
+];
+
+/** A value inside the limits (or off by `off` of the band above the upper limit). */
+function valueFor(lo: string, hi: string, k: number, off = 0) {
+  const band = new Decimal(hi).minus(lo);
+  const v = new Decimal(lo).plus(band.times(0.3 + ((k * 37) % 40) / 100));
+  return (off ? new Decimal(hi).plus(band.times(off)) : v).toDecimalPlaces(4).toString();
+}
+
+async function fill(db: Db, qc: AuthUser, taskId: number, bad = false) {
+  const items = await sql<{
+    id: number;
+    kind: string;
+    lowerLimit: string;
+    upperLimit: string;
+    sampleSize: number;
+  }>`
+    SELECT id, kind, lower_limit::text AS lower_limit, upper_limit::text AS upper_limit, sample_size
+      FROM inspection_task_item WHERE inspection_task_id = ${taskId} ORDER BY line_no`.execute(db);
+  const rows = items.rows.flatMap((i, n) =>
+    Array.from({ length: i.sampleSize }, (_, k) =>
+      i.kind === 'count'
+        ? { taskItemId: Number(i.id), sampleNo: k + 1, ok: true }
+        : {
+            taskItemId: Number(i.id),
+            sampleNo: k + 1,
+            value: valueFor(i.lowerLimit, i.upperLimit, taskId + k + n, bad && n === 0 && k === 1 ? 0.4 : 0),
+          },
+    ),
+  );
+  await saveResults(db, qc, taskId, rows);
+}
+
+const run = (db: Db, by: AuthUser, name: string, id: number, input: Record<string, unknown> = {}) =>
+  runTransition(db, by, inspectionTaskResource, name, id, input, inspectionTaskTransitions[name]);
+
+export async function seedDemoQuality(db: Db, admin: AuthUser) {
+  const itemIds = new Map<string, number>();
+  for (const item of ITEMS) {
+    itemIds.set(
+      String(item.code),
+      await createRecord({ db, user: admin, def: inspectionItemResource }, { status: '1', ...item }),
+    );
+  }
+  for (const [code, name, kind, items] of TEMPLATES) {
+    await createRecord(
+      { db, user: admin, def: inspectionTemplateResource },
+      {
+        code,
+        name,
+        inspectionKind: kind,
+        status: '1',
+        items: items.map((c) => ({ itemId: itemIds.get(c) })),
+      },
+    );
+  }
+  const qcRow = await sql<{ id: number; firstName: string }>`
+    SELECT id, first_name FROM app_user WHERE user_name = 'qc01'`.execute(db);
+  const qc: AuthUser = { ...admin, id: Number(qcRow.rows[0]?.id ?? admin.id), userName: 'qc01' };
+
+  // The tasks 报工 made before the templates existed: their items now.
+  const made = await sql<{
+    id: number;
+    productId: number;
+    processId: number | null;
+    lotQuantity: string;
+    inspectionKind: string;
+  }>`
+    SELECT t.id, t.product_id, t.process_id, t.lot_quantity::text AS lot_quantity, t.inspection_kind
+      FROM inspection_task t WHERE NOT EXISTS (SELECT 1 FROM inspection_task_item i WHERE i.inspection_task_id = t.id)
+     ORDER BY t.id`.execute(db);
+  for (const t of made.rows) {
+    const templateId = await findTemplate(db, Number(t.productId), t.processId, t.inspectionKind);
+    if (!templateId) continue;
+    const items = await planItems(db, templateId, t.lotQuantity);
+    for (const [n, i] of items.entries()) {
+      await sql`
+        INSERT INTO inspection_task_item (inspection_task_id, line_no, item_id, item_title, kind, lower_limit, upper_limit, unit,
+                                          instrument, sample_size, accept_number, reject_number, code_letter, defect_count)
+        VALUES (${t.id}, ${n + 1}, ${i.itemId}, ${i.itemTitle}, ${i.kind}, ${i.lowerLimit}, ${i.upperLimit}, ${i.unit},
+                ${i.instrument}, ${i.sampleSize}, ${i.acceptNumber}, ${i.rejectNumber}, ${i.codeLetter}, 0)`.execute(
+        db,
+      );
+    }
+    await sql`UPDATE inspection_task SET template_id = ${templateId},
+                     sample_size = ${items.reduce((m, i) => Math.max(m, i.sampleSize), 0)} WHERE id = ${t.id}`.execute(
+      db,
+    );
+  }
+
+  // Reports the workshop already posted: their inspection passed, with the values.
+  const posted = await sql<{ id: number; at: string }>`
+    SELECT t.id, r.updated_at::text AS at FROM inspection_task t JOIN work_report r ON r.id = t.work_report_id
+     WHERE t.status = 'pending' AND r.status = 'posted' ORDER BY t.id`.execute(db);
+  for (const t of posted.rows) {
+    await fill(db, qc, t.id);
+    await run(db, qc, 'pass', t.id);
+    await sql`UPDATE inspection_task SET inspected_at = ${t.at}::timestamptz WHERE id = ${t.id}`.execute(db);
+  }
+
+  // What still waits: the first report waiting for inspection fails its 首检 and holds its card (返工).
+  const waiting = await sql<{ id: number }>`
+    SELECT t.id FROM inspection_task t JOIN work_report r ON r.id = t.work_report_id
+     WHERE t.status = 'pending' AND r.status = 'inspecting' ORDER BY t.id LIMIT 1`.execute(db);
+  const failed = waiting.rows[0] ? Number(waiting.rows[0].id) : 0;
+  if (failed) {
+    await sql`UPDATE inspection_task SET check_kind = 'first' WHERE id = ${failed}`.execute(db);
+    await fill(db, qc, failed, true);
+    await run(db, qc, 'reject', failed, { disposition: 'rework', defectQuantity: '1' });
+  }
+
+  // 来料: steel and ball lots, half of them passed.
+  const materials = await sql<{ id: number; code: string }>`
+    SELECT m.id, mt.code FROM material m JOIN material_type mt ON mt.id = m.material_type_id
+     WHERE mt.code LIKE 'RAW%' OR mt.code = 'AUX-BALL' ORDER BY m.id LIMIT 4`.execute(db);
+  const today = businessDay();
+  const incoming: number[] = [];
+  for (const [k, m] of materials.rows.entries()) {
+    const id = await createInspectionTask(db, admin, {
+      category: String(m.code).startsWith('AUX') ? 'assembly-incoming' : 'machine-incoming',
+      productId: Number(m.id),
+      lotQuantity: String(500 + k * 300),
+      batchNo: `LH${today.replaceAll('-', '').slice(2)}-${k + 1}`,
+      planDate: today,
+    });
+    incoming.push(id);
+    if (k % 2 === 0) {
+      await fill(db, qc, id);
+      await run(db, qc, 'pass', id);
+    }
+  }
+  // One lot out of hardness, accepted by concession; one being entered.
+  if (incoming[1]) {
+    await fill(db, qc, incoming[1], true);
+    await run(db, admin, 'concede', incoming[1], {
+      reason: '硬度偏高 0.8 HRC，不影响车削，技术部同意让步接收',
+    });
+  }
+  const enteringItem = incoming[3] ? await firstItem(db, incoming[3]) : 0;
+  if (enteringItem)
+    await saveResults(db, qc, incoming[3], [{ taskItemId: enteringItem, sampleNo: 1, value: '62.5' }]);
+
+  // 过程: today's patrol plan; 出货: the sales shipments still in draft.
+  await planPatrols(db, admin, today);
+  const drafts = await sql<{ id: number }>`
+    SELECT id FROM stock_outbound WHERE type = 'sales' AND status = 'draft' ORDER BY id LIMIT 2`.execute(db);
+  for (const d of drafts.rows) await tasksForOutbound(db, admin, Number(d.id));
+}
+
+async function firstItem(db: Db, taskId: number) {
+  const r = await sql<{ id: number }>`
+    SELECT id FROM inspection_task_item WHERE inspection_task_id = ${taskId} AND kind = 'measure' ORDER BY line_no LIMIT 1`.execute(
+    db,
+  );
+  return Number(r.rows[0]?.id ?? 0);
+}

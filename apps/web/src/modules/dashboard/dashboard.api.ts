@@ -1,0 +1,169 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { http } from '../../platform/api/client.ts';
+
+export type DashboardScope = 'whole' | 'machine' | 'grinding' | 'inspect' | 'assembly';
+
+/** The route of each dashboard (menu-tree: /workshop-dashboard/…) and its scope. */
+export const DASHBOARD_PATHS: Record<string, DashboardScope> = {
+  '/workshop-dashboard/whole-dashboard': 'whole',
+  '/workshop-dashboard/machine-dashboard': 'machine',
+  '/workshop-dashboard/grinding-dashboard': 'grinding',
+  '/workshop-dashboard/inspect-dashboard': 'inspect',
+  '/workshop-dashboard/assemble-dashboard': 'assembly',
+};
+
+export interface Quantities {
+  planned: string;
+  good: string;
+  scrap: string;
+  rework: string;
+  achievement: number | null;
+}
+
+export interface DashboardSnapshot {
+  scope: DashboardScope;
+  scopeName: string;
+  day: string;
+  computedAt: number;
+  output: (Quantities & {
+    workshopType: string;
+    workshopName: string;
+    shifts: (Quantities & { shift: string; shiftLabel: string; reports: number })[];
+  })[];
+  totals: Quantities;
+  orders: {
+    inProgress: number;
+    producing: number;
+    late: number;
+    list: {
+      id: number;
+      docNo: string;
+      productName: string;
+      productSpec: string | null;
+      quantity: string;
+      producedQuantity: string;
+      dueDate: string;
+      status: string;
+      priority: string;
+      late: boolean;
+      progress: number | null;
+    }[];
+  };
+  quality: {
+    today: Quantities & { firstPassYield: number | null };
+    days: number;
+    period: { good: string; scrap: string; rework: string; firstPassYield: number | null };
+    pareto: { reason: string; label: string; quantity: string; cumulative: number | null }[];
+  };
+  equipment: {
+    running: number;
+    idle: number;
+    down: number;
+    list: {
+      id: number;
+      code: string;
+      name: string;
+      workshopType: string;
+      state: 'running' | 'idle' | 'down';
+      repairNo: string | null;
+      dispatchNo: string | null;
+      operatorName: string | null;
+    }[];
+  };
+  /** 漏点检: shifts in which an equipment worked without its check (latest first, at most 20). */
+  missedChecks?: {
+    list: {
+      checklistId: number;
+      checklistName: string;
+      equipmentCode: string;
+      equipmentName: string;
+      checkDate: string;
+      shiftLabel: string;
+    }[];
+    more: boolean;
+  };
+  ranking: {
+    rank: number;
+    operatorId: number;
+    operatorName: string;
+    good: string;
+    scrap: string;
+    reports: number;
+  }[];
+  recent: {
+    id: number;
+    docNo: string;
+    postedAt: string;
+    workshopName: string;
+    shiftLabel: string;
+    operatorName: string | null;
+    productName: string | null;
+    productSpec: string | null;
+    processName: string | null;
+    good: string;
+    scrap: string;
+  }[];
+}
+
+export const dashboardApi = {
+  snapshot: (scope: DashboardScope) => http.get<DashboardSnapshot>('/api/v1/dashboard/snapshot', { scope }),
+  ticket: (scope: DashboardScope) =>
+    http.post<{ ticket: string; expiresIn: number }>('/api/v1/dashboard/ticket', { scope }, { silent: true }),
+};
+
+export const dashboardKey = (scope: DashboardScope) => ['dashboard', scope] as const;
+
+export type LiveState = 'connecting' | 'live' | 'retrying';
+
+/**
+ * A dashboard's data: the snapshot once, then every snapshot the server pushes over the stream
+ * (no polling). The stream opens with a short-lived ticket; when it drops, a new ticket and a new
+ * stream follow after a growing pause (1 s … 30 s).
+ */
+export function useLiveDashboard(scope: DashboardScope) {
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: dashboardKey(scope), queryFn: () => dashboardApi.snapshot(scope) });
+  const [state, setState] = useState<LiveState>('connecting');
+  useEffect(() => {
+    let source: EventSource | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let closed = false;
+    let delay = 1_000;
+    const open = async () => {
+      try {
+        const { ticket } = await dashboardApi.ticket(scope);
+        if (closed) return;
+        source = new EventSource(`/api/v1/dashboard/stream?ticket=${encodeURIComponent(ticket)}`);
+        source.addEventListener('open', () => {
+          delay = 1_000;
+          setState('live');
+        });
+        source.addEventListener('snapshot', (e) => {
+          client.setQueryData(dashboardKey(scope), JSON.parse((e as MessageEvent).data));
+          setState('live');
+        });
+        source.addEventListener('error', () => {
+          // The ticket is spent or expired: reconnect with a new one, not the browser's retry.
+          source?.close();
+          retry();
+        });
+      } catch {
+        retry();
+      }
+    };
+    const retry = () => {
+      if (closed) return;
+      setState('retrying');
+      timer = setTimeout(open, delay);
+      delay = Math.min(delay * 2, 30_000);
+    };
+    void open();
+    return () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      source?.close();
+    };
+  }, [scope, client]);
+  return { query, state };
+}

@@ -1,0 +1,277 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { type FinanceReportDef, type ReportValueKind, resourceByName } from '@ringmes/domain';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Button, DatePicker, Drawer, Form, Segmented, Space, Statistic, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import type { PageProps } from '../../../app/page-registry.ts';
+import { http } from '../../../platform/api/client.ts';
+import { download } from '../../../platform/api/download.ts';
+import { usePermission } from '../../../platform/auth/permission.tsx';
+import { openResourcePage } from '../../../platform/resource/nav.ts';
+import { RefSelect } from '../../../platform/resource/ref-select.tsx';
+import { resourceRoutes } from '../../../platform/resource/routes.ts';
+import { EChart, type EChartOption } from '../../../platform/ui/echart.tsx';
+import { PageCard } from '../../../platform/ui/page-card.tsx';
+import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
+
+type Row = Record<string, any>;
+interface Report {
+  rows: Row[];
+  totals: Row;
+}
+
+/** A value of a report as the page shows it. */
+export function formatValue(kind: ReportValueKind, v: unknown): string {
+  if (v == null || v === '') return '-';
+  switch (kind) {
+    case 'money':
+      return Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    case 'quantity':
+      return Number(v).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
+    case 'int':
+      return Number(v).toLocaleString('zh-CN');
+    case 'percent':
+      return `${Number(v).toFixed(2)}%`;
+    default:
+      return String(v);
+  }
+}
+
+const numeric = (k: ReportValueKind) => k !== 'text' && k !== 'date';
+
+/**
+ * Every 财务部 report, from its declaration: the search form from its filters, totals, a chart
+ * of its charted measures by the current grouping, the grouped table, a drill-down drawer of the
+ * facts behind a row (each opening its document) and the Excel export of what is shown.
+ */
+export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }) {
+  const can = usePermission();
+  const [form] = Form.useForm<Row>();
+  const [filters, setFilters] = useState<Row>({});
+  const [groupBy, setGroupBy] = useState(def.groups[0].value);
+  const [drill, setDrill] = useState<Row | null>(null);
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
+  const api = `/api/v1/finance-report/${def.name}`;
+  const query = useMemo(() => {
+    const q: Row = { groupBy };
+    for (const f of def.filters) {
+      const v = filters[f.name];
+      if (v == null) continue;
+      if (f.kind === 'range') {
+        q.from = (v as [Dayjs, Dayjs])[0].format('YYYY-MM-DD');
+        q.to = (v as [Dayjs, Dayjs])[1].format('YYYY-MM-DD');
+      } else if (f.kind === 'date') q.date = (v as Dayjs).format('YYYY-MM-DD');
+      else q[f.name] = v;
+    }
+    return q;
+  }, [def, filters, groupBy]);
+  const report = useQuery({
+    queryKey: [api, query],
+    queryFn: () => http.get<Report>(api, query),
+    placeholderData: keepPreviousData,
+  });
+  const detail = useQuery({
+    queryKey: [api, 'detail', query, drill?.key, page],
+    queryFn: () =>
+      http.get<{ rows: Row[]; total: number }>(`${api}/detail`, { ...query, key: drill?.key, ...page }),
+    enabled: drill != null,
+  });
+  const exportExcel = useMutation({
+    mutationFn: async () => {
+      const { fileName } = await http.get<{ fileName: string }>(`${api}/export`, query);
+      await download('/common/download', { fileName, delete: 'true' });
+    },
+  });
+  const data = report.data;
+  const by = def.groups.find((g) => g.value === groupBy)?.label.replace(/^按/, '') ?? '';
+  const charted = def.measures.filter((m) => m.chart);
+  const option = useMemo<EChartOption>(() => {
+    const timeline = groupBy === 'month' || groupBy === 'day';
+    const rows = (data?.rows ?? []).slice(0, timeline ? 400 : 15);
+    const line = charted.some((m) => m.chart === 'line');
+    return {
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0 },
+      grid: { left: 80, right: line ? 60 : 30, top: 40, bottom: 60 },
+      xAxis: {
+        type: 'category',
+        data: rows.map((r) => r.label ?? '-'),
+        axisLabel: { rotate: timeline ? 0 : 30, interval: 0, width: 90, overflow: 'truncate' },
+      },
+      yAxis: [{ type: 'value' }, ...(line ? [{ type: 'value', name: '%' }] : [])],
+      series: charted.map((m) => ({
+        name: m.label,
+        type: m.chart,
+        yAxisIndex: m.chart === 'line' && m.kind === 'percent' ? 1 : 0,
+        data: rows.map((r) => (r[m.name] == null ? null : Number(r[m.name]))),
+      })),
+    };
+  }, [data, groupBy, charted]);
+
+  const right = 'right' as const;
+  const measureColumns = def.measures.map((m) => ({
+    title: m.label,
+    dataIndex: m.name,
+    width: 130,
+    align: right,
+    render: (v: unknown) => formatValue(m.kind, v),
+  }));
+  const detailColumns: ColumnsType<Row> = [
+    ...def.detail.map((c, i) => ({
+      title: c.label,
+      dataIndex: c.name,
+      width: c.kind === 'date' ? 110 : 150,
+      render: (v: unknown, r: Row) => {
+        const resource = r.docResource ? resourceByName(r.docResource) : undefined;
+        if (i === 0 && resource?.route) {
+          const to = resourceRoutes(resource).detail ?? resourceRoutes(resource).edit;
+          if (to)
+            return (
+              <Typography.Link onClick={() => openResourcePage(to, r.docId)}>{String(v)}</Typography.Link>
+            );
+        }
+        return formatValue(c.kind, v);
+      },
+    })),
+    ...def.measures.map((m) => ({
+      title: m.label,
+      dataIndex: m.name,
+      width: 120,
+      align: right,
+      render: (v: unknown) => formatValue(m.kind, v),
+    })),
+  ];
+  const t = data?.totals ?? {};
+  return (
+    <div data-testid={`report-${def.name}`}>
+      <PageCard>
+        <SearchForm<Row>
+          name={`finance-${def.name}`}
+          form={form}
+          onSearch={(v) => setFilters(v)}
+          onReset={() => setFilters({})}
+        >
+          {def.filters.map((f) => (
+            <Form.Item key={f.name} name={f.name} label={f.label}>
+              {f.kind === 'range' ? (
+                <DatePicker.RangePicker />
+              ) : f.kind === 'date' ? (
+                <DatePicker placeholder="今天" disabledDate={(d) => d.isAfter(dayjs(), 'day')} />
+              ) : (
+                <RefSelect
+                  field={{ name: f.name, label: f.label, kind: 'ref', ref: f.ref }}
+                  placeholder="全部"
+                  style={{ width: 200 }}
+                />
+              )}
+            </Form.Item>
+          ))}
+        </SearchForm>
+      </PageCard>
+      <PageCard>
+        <Space size={40} wrap data-testid="report-totals">
+          {def.measures.map((m) => (
+            <Statistic key={m.name} title={m.label} value={formatValue(m.kind, t[m.name])} />
+          ))}
+        </Space>
+      </PageCard>
+      {charted.length > 0 && (
+        <PageCard title={`${def.title}（按${by}）`}>
+          <EChart option={option} testId="report-chart" />
+        </PageCard>
+      )}
+      <PageCard>
+        <TableToolbar
+          left={
+            <Segmented<string>
+              value={groupBy}
+              onChange={(v) => setGroupBy(v)}
+              options={def.groups.map((g) => ({ value: g.value, label: g.label }))}
+            />
+          }
+          right={
+            can(`${def.permission}:export`) && (
+              <Button
+                icon={<DownloadOutlined />}
+                loading={exportExcel.isPending}
+                onClick={() => exportExcel.mutate()}
+              >
+                导出
+              </Button>
+            )
+          }
+        />
+        <Table<Row>
+          rowKey="key"
+          size="middle"
+          data-testid="report-table"
+          loading={report.isFetching}
+          dataSource={data?.rows ?? []}
+          pagination={{ pageSize: 20, showSizeChanger: true, showTotal: (n) => `共 ${n} 条` }}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { title: by, dataIndex: 'label', width: 180, fixed: 'left', render: (v) => v ?? '-' },
+            ...measureColumns,
+            {
+              title: '操作',
+              key: 'op',
+              width: 80,
+              fixed: 'right',
+              render: (_: unknown, r: Row) => (
+                <Typography.Link
+                  onClick={() => {
+                    setPage({ pageNum: 1, pageSize: 20 });
+                    setDrill(r);
+                  }}
+                >
+                  明细
+                </Typography.Link>
+              ),
+            },
+          ]}
+          summary={() =>
+            data?.rows.length ? (
+              <Table.Summary.Row>
+                <Table.Summary.Cell index={0}>合计</Table.Summary.Cell>
+                {def.measures.map((m, i) => (
+                  <Table.Summary.Cell key={m.name} index={i + 1} align="right">
+                    {formatValue(m.kind, t[m.name])}
+                  </Table.Summary.Cell>
+                ))}
+                <Table.Summary.Cell index={def.measures.length + 1} />
+              </Table.Summary.Row>
+            ) : null
+          }
+        />
+      </PageCard>
+      <Drawer
+        open={drill != null}
+        onClose={() => setDrill(null)}
+        width={1000}
+        title={`${def.title}明细：${drill?.label ?? ''}`}
+        destroyOnHidden
+      >
+        <Table<Row>
+          rowKey={(r) =>
+            `${r.docResource ?? ''}-${r.docId}-${r.docNo ?? ''}-${r.materialCode ?? ''}-${r.warehouseName ?? ''}`
+          }
+          size="small"
+          data-testid="report-detail"
+          loading={detail.isFetching}
+          dataSource={detail.data?.rows ?? []}
+          columns={detailColumns}
+          scroll={{ x: 'max-content' }}
+          pagination={{
+            current: page.pageNum,
+            pageSize: page.pageSize,
+            total: detail.data?.total ?? 0,
+            showTotal: (n) => `共 ${n} 条`,
+            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+          }}
+        />
+      </Drawer>
+    </div>
+  );
+}

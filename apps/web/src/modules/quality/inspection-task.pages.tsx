@@ -1,0 +1,608 @@
+import './quality.css';
+import {
+  ArrowLeftOutlined,
+  EditOutlined,
+  SaveOutlined,
+  ScheduleOutlined,
+  UserAddOutlined,
+} from '@ant-design/icons';
+import {
+  inspectionTaskResource as def,
+  type InspectionCategory,
+  inspectionCategoryOfPath,
+  inspectionPaths,
+  patrolScheduleResource,
+} from '@ringmes/domain';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Descriptions, Empty, Modal, Result, Skeleton, Space, Table, Tabs, Tag } from 'antd';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { navigateTo } from '../../app/navigation.ts';
+import type { PageProps } from '../../app/page-registry.ts';
+import { useUser } from '../../app/session.ts';
+import { http } from '../../platform/api/client.ts';
+import { useRecordPermission } from '../../platform/auth/permission.tsx';
+import { toast } from '../../platform/feedback.ts';
+import { LifecycleActions } from '../../platform/resource/lifecycle-actions.tsx';
+import { idFromSearch, leavePage, openResourcePage } from '../../platform/resource/nav.ts';
+import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import type { ResourceRow } from '../../platform/resource/resource-api.ts';
+import { ResourceDetailPage } from '../../platform/resource/resource-detail.page.tsx';
+import { useRecord } from '../../platform/resource/resource-detail.tsx';
+import { ResourceFormModal } from '../../platform/resource/resource-form.tsx';
+import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';
+import type { ResourceRoutes } from '../../platform/resource/routes.ts';
+import { PageCard } from '../../platform/ui/page-card.tsx';
+
+interface TaskItem {
+  id: number;
+  itemTitle: string;
+  kind: 'measure' | 'count';
+  lowerLimit: string | null;
+  upperLimit: string | null;
+  sampleSize: number;
+  acceptNumber: number;
+  rejectNumber: number;
+  entered: number;
+  defectCount: number;
+  result: 'pass' | 'fail' | null;
+}
+interface ResultRow {
+  taskItemId: number;
+  sampleNo: number;
+  value: string | null;
+  ok: boolean | null;
+  conform: boolean;
+}
+interface Judged {
+  items: TaskItem[];
+  results: ResultRow[];
+  verdict: 'pass' | 'fail' | null;
+}
+
+function categoryOf(path: string): InspectionCategory {
+  const c = inspectionCategoryOfPath(path);
+  if (!c) throw new Error(`no inspection category for ${path}`);
+  return c;
+}
+
+/** The pages of a category; process and shipment inspections have no add or entry page of their own. */
+function routesOf(c: InspectionCategory): ResourceRoutes & { entry: string } {
+  const p = inspectionPaths(c);
+  const workshop = Boolean(c.workshopType);
+  return {
+    list: p.list,
+    add: workshop ? p.add : undefined,
+    detail: p.detail,
+    formOnPage: false,
+    entry: workshop ? p.entry : p.detail,
+  };
+}
+
+const ACTIVE = ['pending', 'inspecting'];
+
+/**
+ * A category's tasks: search, paging, export; 录入结果, 认领 and 指派 on tasks still open.
+ * 「我的待检」 (also `?mine=1`, where 质检员 lands) shows the open tasks assigned to the user.
+ */
+export function InspectionTaskListPage({ path }: PageProps) {
+  const c = categoryOf(path);
+  const routes = routesOf(c);
+  const may = useRecordPermission(def);
+  const user = useUser();
+  const client = useQueryClient();
+  const [search] = useSearchParams();
+  const [mine, setMine] = useState(search.get('mine') === '1');
+  const [assigning, setAssigning] = useState<ResourceRow | undefined>();
+  const refresh = () => client.invalidateQueries({ queryKey: ['resource', def.name] });
+  const planPatrols = async () => {
+    const r = await http.post<{ ids: number[] }>('/api/v1/inspection-task/patrol-plan', {});
+    toast.success(r.ids.length ? `已生成 ${r.ids.length} 张巡检单` : '今天的巡检单都已生成');
+    refresh();
+  };
+  const claim = async (row: ResourceRow) => {
+    await http.post(`/api/v1/inspection-task/claim/${row.id}`, {});
+    toast.success(`已认领检验单 ${row.docNo}`);
+    refresh();
+  };
+  const list = (
+    <ResourceListPage
+      key={mine ? 'mine' : 'all'}
+      path={path}
+      def={def}
+      routes={routes}
+      fixedFilters={{ category: c.value, ...(mine && user ? { assigneeId: user.userId } : {}) }}
+      hiddenFilters={['category']}
+      newValues={{ category: c.value }}
+      lockedOnAdd={['category']}
+      onAdd={routes.add ? () => navigateTo(routes.add as string) : undefined}
+      rowActionsWidth={260}
+      rowActions={(row) =>
+        ACTIVE.includes(row.status) && may('inspect', c.value) ? (
+          <Space size={0}>
+            <Button
+              type="link"
+              size="small"
+              icon={<EditOutlined />}
+              onClick={() => openResourcePage(routes.entry, row.id)}
+            >
+              录入结果
+            </Button>
+            {row.assigneeId == null && (
+              <Button type="link" size="small" icon={<UserAddOutlined />} onClick={() => claim(row)}>
+                认领
+              </Button>
+            )}
+            <Button type="link" size="small" onClick={() => setAssigning(row)}>
+              指派
+            </Button>
+          </Space>
+        ) : null
+      }
+      toolbarExtra={
+        <Space>
+          <Button type={mine ? 'primary' : 'default'} onClick={() => setMine(!mine)}>
+            {mine ? '显示全部' : '我的待检'}
+          </Button>
+          {c.kind === 'process' && may('add', c.value) && (
+            <Button icon={<ScheduleOutlined />} onClick={planPatrols}>
+              生成今日巡检
+            </Button>
+          )}
+        </Space>
+      }
+    />
+  );
+  const assignModal = (
+    <AssignModal
+      task={assigning}
+      onClose={() => setAssigning(undefined)}
+      onDone={() => {
+        setAssigning(undefined);
+        refresh();
+      }}
+    />
+  );
+  if (c.kind !== 'process')
+    return (
+      <>
+        {list}
+        {assignModal}
+      </>
+    );
+  // 过程检验: the patrol schedules on a second tab.
+  const runSchedules = async () => {
+    const r = await http.post<{ ids: number[] }>('/api/v1/patrol-schedule/run', {});
+    toast.success(r.ids.length ? `已按计划生成 ${r.ids.length} 张巡检单` : '本时段的巡检单都已生成');
+    refresh();
+  };
+  return (
+    <>
+      <Tabs
+        className="rk-list-page"
+        items={[
+          { key: 'tasks', label: '过程检验', children: list },
+          {
+            key: 'schedules',
+            label: '巡检计划',
+            children: (
+              <ResourceListPage
+                path={path}
+                def={patrolScheduleResource}
+                routes={{ list: path, formOnPage: false }}
+                toolbarExtra={
+                  may('add', c.value) ? (
+                    <Button icon={<ScheduleOutlined />} onClick={runSchedules}>
+                      按计划生成巡检
+                    </Button>
+                  ) : undefined
+                }
+              />
+            ),
+          },
+        ]}
+      />
+      {assignModal}
+    </>
+  );
+}
+
+/** 指派: gives an open task to an inspector (empty: back to the pool). */
+function AssignModal({
+  task,
+  onClose,
+  onDone,
+}: {
+  task: ResourceRow | undefined;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [assigneeId, setAssigneeId] = useState<number | null>(null);
+  useEffect(() => setAssigneeId(task?.assigneeId ?? null), [task]);
+  const field = def.fields.find((x) => x.name === 'assigneeId');
+  if (!field) return null;
+  return (
+    <Modal
+      open={Boolean(task)}
+      title={`指派检验单 ${task?.docNo ?? ''}`}
+      okText="指派"
+      onCancel={onClose}
+      destroyOnHidden
+      onOk={async () => {
+        await http.post(`/api/v1/inspection-task/assign/${task?.id}`, { assigneeId });
+        toast.success(assigneeId ? '已指派' : '已取消指派');
+        onDone();
+      }}
+    >
+      <RefSelect
+        field={field}
+        value={assigneeId ?? undefined}
+        onChange={(v) => setAssigneeId((v as number | undefined) ?? null)}
+        style={{ width: '100%' }}
+        placeholder="选择检验员（留空为取消指派）"
+      />
+    </Modal>
+  );
+}
+
+/** 新增检验单: the add form over the category's list. */
+export function InspectionTaskAddPage({ path }: PageProps) {
+  const c = categoryOf(path);
+  const [open, setOpen] = useState(true);
+  const back = () => leavePage(path, c.path);
+  return (
+    <>
+      <InspectionTaskListPage path={c.path} />
+      <ResourceFormModal
+        def={def}
+        open={open}
+        initialValues={{ category: c.value }}
+        locked={['category']}
+        onClose={() => {
+          setOpen(false);
+          back();
+        }}
+        onSaved={(row) => {
+          setOpen(false);
+          leavePage(path, `${inspectionPaths(c).entry}?id=${row.id}`);
+        }}
+      />
+    </>
+  );
+}
+
+function useResults(id: number | undefined) {
+  return useQuery({
+    queryKey: ['resource', def.name, 'results', id],
+    queryFn: () => http.get<Judged>(`/api/v1/inspection-task/results/${id}`),
+    enabled: Boolean(id),
+  });
+}
+
+const VERDICT: Record<string, { color: string; label: string }> = {
+  pass: { color: 'green', label: '合格' },
+  fail: { color: 'red', label: '不合格' },
+};
+
+/** The items with their limits, sampling and judgement; each sample's values below. */
+function ResultsView({ record }: { record: ResourceRow }) {
+  const results = useResults(record.id);
+  const data = results.data;
+  if (!data) return <Skeleton active />;
+  if (!data.items.length) return <Empty description="该检验单没有检验项目（无匹配模板），由检验员直接判定" />;
+  const max = Math.max(...data.items.map((i) => i.sampleSize));
+  const cell = (item: TaskItem, n: number) =>
+    data.results.find((r) => r.taskItemId === item.id && r.sampleNo === n);
+  return (
+    <Table<TaskItem>
+      size="small"
+      rowKey="id"
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      dataSource={data.items}
+      columns={[
+        { title: '检验项目', dataIndex: 'itemTitle', fixed: 'left', width: 120 },
+        {
+          title: '规格',
+          width: 150,
+          render: (_, i) =>
+            i.kind === 'count' ? 'OK / NG' : `${i.lowerLimit ?? '—'} ~ ${i.upperLimit ?? '—'}`,
+        },
+        {
+          title: 'n / Ac / Re',
+          width: 100,
+          render: (_, i) => `${i.sampleSize} / ${i.acceptNumber} / ${i.rejectNumber}`,
+        },
+        {
+          title: '判定',
+          width: 90,
+          render: (_, i) =>
+            i.result ? (
+              <Tag color={VERDICT[i.result].color}>
+                {VERDICT[i.result].label}
+                {i.defectCount ? ` ${i.defectCount}` : ''}
+              </Tag>
+            ) : (
+              `${i.entered}/${i.sampleSize}`
+            ),
+        },
+        ...Array.from({ length: max }, (_, k) => ({
+          title: `样本${k + 1}`,
+          width: 84,
+          render: (_: unknown, i: TaskItem) => {
+            const r = cell(i, k + 1);
+            if (!r) return null;
+            const text = i.kind === 'count' ? (r.ok ? 'OK' : 'NG') : r.value;
+            return <span className={r.conform ? '' : 'qi-bad-text'}>{text}</span>;
+          },
+        })),
+      ]}
+    />
+  );
+}
+
+/** 检验单详情 / 查看: the record, its items and values, the lifecycle buttons and 录入结果. */
+export function InspectionTaskDetailPage({ path }: PageProps) {
+  const c = categoryOf(path);
+  const routes = routesOf(c);
+  const may = useRecordPermission(def);
+  return (
+    <ResourceDetailPage
+      path={path}
+      def={def}
+      routes={routes}
+      actions={(row) =>
+        ACTIVE.includes(row.status) && may('inspect', row.category) ? (
+          <Button icon={<EditOutlined />} onClick={() => openResourcePage(inspectionPaths(c).entry, row.id)}>
+            录入结果
+          </Button>
+        ) : null
+      }
+      sections={(row) => <ResultsView record={row} />}
+    />
+  );
+}
+
+// ------------------------------------------------------------------ the entry grid
+
+type Cells = Record<string, string | boolean | null>;
+const key = (itemId: number, sampleNo: number) => `${itemId}:${sampleNo}`;
+
+function outOfLimit(item: TaskItem, raw: string): boolean | null {
+  const v = raw.trim();
+  if (!v) return null;
+  if (!/^-?\d+(\.\d+)?$/.test(v)) return true;
+  const x = Number(v);
+  if (item.lowerLimit != null && x < Number(item.lowerLimit)) return true;
+  if (item.upperLimit != null && x > Number(item.upperLimit)) return true;
+  return false;
+}
+
+/**
+ * 结果录入: one row per sample, one column per item. Keyboard only: Enter moves down (at the last
+ * sample to the next item's first), Shift+Enter up; a measured value out of its limits turns red
+ * as it is typed; an OK/NG cell toggles with Space (or O / N). 保存 (Ctrl+S) judges on the server.
+ */
+export function InspectionEntryPage({ path }: PageProps) {
+  const c = categoryOf(path);
+  const [search] = useSearchParams();
+  const id = idFromSearch(search);
+  const record = useRecord(def, id);
+  const results = useResults(id);
+  const client = useQueryClient();
+  const may = useRecordPermission(def);
+  const [cells, setCells] = useState<Cells>({});
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const refs = useRef(new Map<string, HTMLElement | null>());
+  const items = results.data?.items ?? [];
+  const rows = useMemo(() => Math.max(0, ...items.map((i) => i.sampleSize)), [items]);
+
+  useEffect(() => {
+    if (!results.data) return;
+    const next: Cells = {};
+    for (const r of results.data.results)
+      next[key(r.taskItemId, r.sampleNo)] = r.value ?? (r.ok === null ? null : r.ok);
+    setCells(next);
+    setDirty(false);
+  }, [results.data]);
+
+  if (!id || record.error) {
+    return (
+      <PageCard>
+        <Result
+          status="404"
+          title="检验单不存在或已被删除"
+          extra={<Button onClick={() => navigateTo(c.path)}>返回列表</Button>}
+        />
+      </PageCard>
+    );
+  }
+  const task = record.data;
+  if (!task || !results.data)
+    return (
+      <PageCard>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </PageCard>
+    );
+  const open = ACTIVE.includes(task.status) && may('inspect', task.category);
+
+  const focus = (col: number, row: number) => {
+    const item = items[col];
+    if (!item) return;
+    refs.current.get(key(item.id, Math.min(row, item.sampleSize)))?.focus();
+  };
+  const move = (col: number, row: number, e: KeyboardEvent) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      if (e.shiftKey) return focus(col, Math.max(1, row - 1));
+      if (row < items[col].sampleSize) return focus(col, row + 1);
+      return focus(col + 1, 1);
+    }
+    if (e.key === 's' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void save();
+    }
+  };
+  const set = (itemId: number, n: number, v: string | boolean | null) => {
+    setCells((x) => ({ ...x, [key(itemId, n)]: v }));
+    setDirty(true);
+  };
+  const save = async () => {
+    setSaving(true);
+    try {
+      const body = items.flatMap((i) =>
+        Array.from({ length: i.sampleSize }, (_, k) => {
+          const v = cells[key(i.id, k + 1)];
+          return i.kind === 'count'
+            ? { taskItemId: i.id, sampleNo: k + 1, ok: typeof v === 'boolean' ? v : null }
+            : {
+                taskItemId: i.id,
+                sampleNo: k + 1,
+                value: typeof v === 'string' && v.trim() ? v.trim() : null,
+              };
+        }),
+      );
+      const judged = await http.put<Judged>(`/api/v1/inspection-task/results/${id}`, { results: body });
+      client.setQueryData(['resource', def.name, 'results', id], judged);
+      client.invalidateQueries({ queryKey: ['resource', def.name] });
+      toast.success(judged.verdict ? `已保存，自动判定：${VERDICT[judged.verdict].label}` : '已保存');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const verdict = results.data.verdict;
+  return (
+    <PageCard
+      title={
+        <span className="rk-page-title">
+          结果录入 {task.docNo}
+          {verdict && !dirty && <Tag color={VERDICT[verdict].color}>自动判定：{VERDICT[verdict].label}</Tag>}
+        </span>
+      }
+      extra={
+        <Space>
+          {open && (
+            <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={save} disabled={!dirty}>
+              保存
+            </Button>
+          )}
+          {!dirty && <LifecycleActions def={def} record={task} />}
+          <Button icon={<ArrowLeftOutlined />} onClick={() => leavePage(path, c.path)}>
+            返回
+          </Button>
+        </Space>
+      }
+    >
+      <Descriptions size="small" column={4} className="qi-head">
+        <Descriptions.Item label="产品">{task.productName}</Descriptions.Item>
+        <Descriptions.Item label="工序">{task.processName ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="批量">{Number(task.lotQuantity)}</Descriptions.Item>
+        <Descriptions.Item label="来源">{task.sourceNo ?? '手工'}</Descriptions.Item>
+      </Descriptions>
+      {!open && (
+        <Alert type="info" showIcon message="检验单已判定或没有检验权限，结果只读" className="qi-note" />
+      )}
+      {dirty && (
+        <Alert type="warning" showIcon message="有未保存的结果：保存（Ctrl+S）后再判定" className="qi-note" />
+      )}
+      {!items.length ? (
+        <Empty description="该检验单没有检验项目（无匹配模板），由检验员直接判定" />
+      ) : (
+        <div className="qi-grid-wrap">
+          <table className="qi-grid" data-testid="entry-grid">
+            <thead>
+              <tr>
+                <th>样本</th>
+                {items.map((i) => (
+                  <th key={i.id}>
+                    <div>{i.itemTitle}</div>
+                    <div className="qi-limit">
+                      {i.kind === 'count' ? 'OK / NG' : `${i.lowerLimit ?? '—'} ~ ${i.upperLimit ?? '—'}`}
+                      {` · n=${i.sampleSize} Ac=${i.acceptNumber}`}
+                    </div>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {Array.from({ length: rows }, (_, r) => r + 1).map((n) => (
+                <tr key={n}>
+                  <td className="qi-no">{n}</td>
+                  {items.map((i, col) => {
+                    if (n > i.sampleSize) return <td key={i.id} className="qi-na" />;
+                    const k = key(i.id, n);
+                    const v = cells[k];
+                    if (i.kind === 'count') {
+                      const state = typeof v === 'boolean' ? v : null;
+                      return (
+                        <td key={i.id}>
+                          <button
+                            type="button"
+                            ref={(el) => {
+                              refs.current.set(k, el);
+                            }}
+                            disabled={!open}
+                            data-testid={`cell-${col}-${n}`}
+                            className={`qi-toggle ${state === true ? 'qi-ok' : state === false ? 'qi-bad' : ''}`}
+                            onClick={() => set(i.id, n, state !== true)}
+                            onKeyDown={(e) => {
+                              const ch = e.key.toLowerCase();
+                              if (ch === ' ' || ch === 'o' || ch === 'n') {
+                                e.preventDefault();
+                                set(i.id, n, ch === ' ' ? state !== true : ch === 'o');
+                                return;
+                              }
+                              move(col, n, e);
+                            }}
+                          >
+                            {state === true ? 'OK' : state === false ? 'NG' : '—'}
+                          </button>
+                        </td>
+                      );
+                    }
+                    const text = typeof v === 'string' ? v : '';
+                    const bad = outOfLimit(i, text);
+                    return (
+                      <td key={i.id}>
+                        <input
+                          ref={(el) => {
+                            refs.current.set(k, el);
+                          }}
+                          disabled={!open}
+                          inputMode="decimal"
+                          data-testid={`cell-${col}-${n}`}
+                          aria-label={`${i.itemTitle} 样本${n}`}
+                          className={`qi-input ${bad === true ? 'qi-bad' : bad === false ? 'qi-ok' : ''}`}
+                          value={text}
+                          onChange={(e) => set(i.id, n, e.target.value)}
+                          onKeyDown={(e) => move(col, n, e)}
+                        />
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+              <tr className="qi-sum">
+                <td>判定</td>
+                {items.map((i) => (
+                  <td key={i.id}>
+                    {i.result ? (
+                      <Tag color={VERDICT[i.result].color}>
+                        {VERDICT[i.result].label}
+                        {i.defectCount ? `（不合格 ${i.defectCount}）` : ''}
+                      </Tag>
+                    ) : (
+                      `${i.entered}/${i.sampleSize}`
+                    )}
+                  </td>
+                ))}
+              </tr>
+            </tbody>
+          </table>
+        </div>
+      )}
+    </PageCard>
+  );
+}

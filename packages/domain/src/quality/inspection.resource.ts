@@ -1,0 +1,475 @@
+import type { LifecycleDef } from '../resource/lifecycle.ts';
+import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
+import { codeField, nameField, remarkField, statusField } from '../resources/fields.ts';
+import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
+import { INSPECTION_CATEGORIES } from './inspection-categories.ts';
+import { AQL_VALUES, INSPECTION_LEVELS } from './sampling.ts';
+
+const QT = '/quality-testing';
+
+/**
+ * 质量检测: 检验项目 (what is checked and how many pieces), 检验模板 (the items of a product ×
+ * process step × inspection kind) and 检验单 (one inspection task: its items frozen from the
+ * template, the values per sample, the automatic judgement and the result that releases or
+ * holds the batch). One task resource serves every workshop's 来料/报工检验 and 过程/出货检验: its
+ * `category` says which, and each category's page grants its own permissions.
+ */
+
+export const ITEM_KINDS: EnumOption[] = [
+  { value: 'measure', label: '计量', color: 'blue' },
+  { value: 'count', label: '计数', color: 'purple' },
+];
+
+export const SAMPLING_MODES: EnumOption[] = [
+  { value: 'fixed', label: '固定样本量' },
+  { value: 'aql', label: 'GB/T 2828.1 抽样' },
+];
+
+export const INSPECTION_KINDS: EnumOption[] = [
+  { value: 'incoming', label: '来料检验', color: 'blue' },
+  { value: 'reporting', label: '报工检验', color: 'cyan' },
+  { value: 'process', label: '过程检验', color: 'purple' },
+  { value: 'shipment', label: '出货检验', color: 'orange' },
+];
+
+/** 报工检验的类别: 首检 (first article), 巡检 (patrol), 末检 (last pieces). */
+export const REPORT_CHECK_KINDS: EnumOption[] = [
+  { value: 'first', label: '首检', color: 'magenta' },
+  { value: 'patrol', label: '巡检', color: 'geekblue' },
+  { value: 'final', label: '末检', color: 'volcano' },
+];
+
+export const INSPECTION_RESULT_OPTIONS: EnumOption[] = [
+  { value: 'pass', label: '合格', color: 'green' },
+  { value: 'fail', label: '不合格', color: 'red' },
+  { value: 'concession', label: '让步接收', color: 'gold' },
+];
+
+export const DISPOSITIONS: EnumOption[] = [
+  { value: 'rework', label: '返工' },
+  { value: 'scrap', label: '报废' },
+  { value: 'return', label: '退货' },
+];
+
+export const INSPECTION_SOURCES: EnumOption[] = [
+  { value: 'manual', label: '手工' },
+  { value: 'work-report', label: '报工' },
+  { value: 'stock-inbound', label: '采购入库' },
+  { value: 'flow-card', label: '车间来料（流转卡）' },
+  { value: 'stock-outbound', label: '销售出库' },
+  { value: 'schedule', label: '巡检计划' },
+  { value: 'spc', label: 'SPC 失控' },
+];
+
+// ------------------------------------------------------------------ 检验项目
+
+const limitHelp = '相对名义值的偏差，如 +0.000 / -0.010；计量项目必填';
+
+export const inspectionItemResource: ResourceDef = {
+  name: 'inspection-item',
+  label: '检验项目',
+  table: 'inspection_item',
+  permission: 'quality:item',
+  route: `${QT}/inspection-item`,
+  options: { fields: ['kind', 'unit'] },
+  fields: [
+    codeField('项目编码', { max: 30 }),
+    nameField('项目名称'),
+    {
+      name: 'kind',
+      label: '类型',
+      kind: 'enum',
+      options: ITEM_KINDS,
+      required: true,
+      default: 'measure',
+      filter: 'eq',
+    },
+    { name: 'nominal', label: '名义值', kind: 'decimal', scale: 4, help: '计量项目的名义尺寸，如 20.0000' },
+    { name: 'upperTolerance', label: '上偏差', kind: 'decimal', scale: 4, help: limitHelp },
+    { name: 'lowerTolerance', label: '下偏差', kind: 'decimal', scale: 4, help: limitHelp },
+    { name: 'unit', label: '单位', kind: 'text', max: 20, help: '如 mm、μm、HRC' },
+    { name: 'instrument', label: '量具', kind: 'text', max: 60, help: '如 内径千分表、D913 测量仪' },
+    { name: 'method', label: '检验方法', kind: 'textarea', max: 500, list: false, wide: true },
+    {
+      name: 'samplingMode',
+      label: '抽样方式',
+      kind: 'enum',
+      options: SAMPLING_MODES,
+      required: true,
+      default: 'fixed',
+      filter: 'eq',
+    },
+    {
+      name: 'sampleSize',
+      label: '样本量',
+      kind: 'int',
+      min: 1,
+      max: 200,
+      help: '固定样本量时必填；按 GB/T 2828.1 时由批量查表得出',
+    },
+    {
+      name: 'inspectionLevel',
+      label: '检验水平',
+      kind: 'enum',
+      options: INSPECTION_LEVELS.map((v) => ({
+        value: v,
+        label: v.startsWith('S') ? `特殊 ${v}` : `一般 ${v}`,
+      })),
+      help: 'GB/T 2828.1 抽样时必填，一般检验水平 II 最常用',
+    },
+    {
+      name: 'aql',
+      label: '接收质量限 AQL',
+      kind: 'enum',
+      options: AQL_VALUES.map((v) => ({ value: v, label: v })),
+      help: 'GB/T 2828.1 抽样时必填：接收质量限',
+    },
+    statusField(),
+    remarkField(),
+  ],
+  activeField: { name: 'status', value: '1' },
+  defaultSort: { field: 'code', order: 'asc' },
+};
+
+// ------------------------------------------------------------------ 检验模板
+
+export const inspectionTemplateResource: ResourceDef = {
+  name: 'inspection-template',
+  label: '检验模板',
+  table: 'inspection_template',
+  permission: 'quality:item',
+  options: { fields: ['productId', 'processId', 'inspectionKind'] },
+  fields: [
+    codeField('模板编码', { max: 30 }),
+    nameField('模板名称'),
+    {
+      name: 'productId',
+      label: '产品',
+      kind: 'ref',
+      ref: 'material-info',
+      filter: 'eq',
+      help: '不填为通用模板（该工序或检验类型下所有产品适用）',
+    },
+    {
+      name: 'processId',
+      label: '工序',
+      kind: 'ref',
+      ref: 'process-manage',
+      filter: 'eq',
+      help: '报工检验按工序选模板',
+    },
+    {
+      name: 'inspectionKind',
+      label: '检验类型',
+      kind: 'enum',
+      options: INSPECTION_KINDS,
+      required: true,
+      filter: 'eq',
+    },
+    statusField(),
+    remarkField(),
+  ],
+  lines: [
+    {
+      name: 'items',
+      label: '检验项目',
+      table: 'inspection_template_line',
+      parentColumn: 'inspection_template_id',
+      min: 1,
+      max: 50,
+      fields: [
+        { name: 'itemId', label: '检验项目', kind: 'ref', ref: 'inspection-item', required: true },
+        {
+          name: 'remark',
+          label: '说明',
+          kind: 'text',
+          max: 200,
+          help: '本模板下的检验要求，如“磨后 2 小时内检”',
+        },
+      ],
+    },
+  ],
+  activeField: { name: 'status', value: '1' },
+  defaultSort: { field: 'code', order: 'asc' },
+};
+
+// ------------------------------------------------------------------ 检验单
+
+/**
+ * 待检验 → 检验中 (results being entered) → 合格 / 不合格 / 让步接收. 不合格 carries the disposition
+ * of the rejects; 返工复检 sends a reworked batch back to 待检验 (its held card stays held until
+ * the re-inspection passes). 让步接收 needs its own permission and a reason.
+ */
+export const INSPECTION_TASK_LIFECYCLE: LifecycleDef = {
+  states: [
+    { value: 'pending', label: '待检验', color: 'orange' },
+    { value: 'inspecting', label: '检验中', color: 'blue' },
+    { value: 'passed', label: '合格', color: 'green' },
+    { value: 'failed', label: '不合格', color: 'red' },
+    { value: 'conceded', label: '让步接收', color: 'gold' },
+  ],
+  initial: 'pending',
+  editable: ['pending'],
+  transitions: [
+    {
+      name: 'start',
+      label: '开始检验',
+      from: ['pending'],
+      to: 'inspecting',
+      tone: 'primary',
+      action: 'inspect',
+    },
+    {
+      name: 'pass',
+      label: '判定合格',
+      from: ['inspecting'],
+      to: 'passed',
+      tone: 'primary',
+      action: 'inspect',
+      confirm: '按录入结果判定合格：放行批次（报工入账、库存转合格、流转卡解除暂扣）。确定？',
+    },
+    {
+      name: 'reject',
+      label: '判定不合格',
+      from: ['inspecting'],
+      to: 'failed',
+      tone: 'danger',
+      action: 'inspect',
+      input: [
+        { name: 'disposition', label: '不合格处置', kind: 'enum', options: DISPOSITIONS, required: true },
+        { name: 'defectQuantity', label: '不合格数', kind: 'quantity', min: 0 },
+      ],
+      confirm: '判定不合格：流转卡暂扣、库存转不合格。确定？',
+    },
+    {
+      name: 'concede',
+      label: '让步接收',
+      from: ['inspecting', 'failed'],
+      to: 'conceded',
+      reason: true,
+      confirm: '让步接收按合格放行批次，须写明理由。确定？',
+    },
+    {
+      name: 'reinspect',
+      label: '返工复检',
+      from: ['failed'],
+      to: 'pending',
+      action: 'inspect',
+      confirm: '返工完成，清空本次结果重新检验？流转卡在复检合格前仍暂扣。',
+    },
+  ],
+};
+
+const taskPrefixes = Object.fromEntries(INSPECTION_CATEGORIES.map((c) => [c.value, c.permission]));
+
+const resultFields: FieldDef[] = [
+  { name: 'itemId', label: '检验项目', kind: 'ref', ref: 'inspection-item', refActiveOnly: false },
+  { name: 'itemTitle', label: '项目名称', kind: 'text', max: 60, help: '建单时检验项目的名称' },
+  { name: 'kind', label: '类型', kind: 'enum', options: ITEM_KINDS },
+  { name: 'lowerLimit', label: '下限', kind: 'decimal', scale: 4 },
+  { name: 'upperLimit', label: '上限', kind: 'decimal', scale: 4 },
+  { name: 'unit', label: '单位', kind: 'text', max: 20 },
+  { name: 'instrument', label: '量具', kind: 'text', max: 60 },
+  { name: 'sampleSize', label: '样本量', kind: 'int' },
+  { name: 'acceptNumber', label: '接收数 Ac', kind: 'int' },
+  { name: 'rejectNumber', label: '拒收数 Re', kind: 'int' },
+  { name: 'codeLetter', label: '字码', kind: 'text', max: 2 },
+  { name: 'defectCount', label: '不合格数', kind: 'int' },
+  { name: 'result', label: '判定', kind: 'enum', options: INSPECTION_RESULT_OPTIONS },
+];
+
+export const inspectionTaskResource: ResourceDef = {
+  name: 'inspection-task',
+  label: '检验单',
+  table: 'inspection_task',
+  permission: 'quality:inspection',
+  route: `${QT}/shipment-inspection`,
+  labelField: 'docNo',
+  codeField: 'docNo',
+  lifecycle: INSPECTION_TASK_LIFECYCLE,
+  importable: false,
+  scopedPermissions: { field: 'category', prefixes: taskPrefixes },
+  options: { fields: ['category', 'status', 'productId'], remote: true },
+  fields: [
+    {
+      name: 'docNo',
+      label: '检验单号',
+      kind: 'text',
+      max: 30,
+      readonly: true,
+      unique: true,
+      filter: 'like',
+      sortable: true,
+      help: '保存时生成，如 JY20261125-0001',
+    },
+    {
+      name: 'status',
+      label: '状态',
+      kind: 'enum',
+      options: INSPECTION_TASK_LIFECYCLE.states,
+      readonly: true,
+      filter: 'eq',
+      sortable: true,
+    },
+    {
+      name: 'category',
+      label: '检验类别',
+      kind: 'enum',
+      options: INSPECTION_CATEGORIES.map((c) => ({ value: c.value, label: c.label })),
+      required: true,
+      filter: 'eq',
+      list: false,
+    },
+    {
+      name: 'inspectionKind',
+      label: '检验类型',
+      kind: 'enum',
+      options: INSPECTION_KINDS,
+      readonly: true,
+      list: false,
+    },
+    {
+      name: 'workshopType',
+      label: '车间类型',
+      kind: 'enum',
+      options: WORKSHOP_TYPE_OPTIONS,
+      readonly: true,
+      list: false,
+    },
+    { name: 'checkKind', label: '首/巡/末检', kind: 'enum', options: REPORT_CHECK_KINDS, filter: 'eq' },
+    {
+      name: 'productId',
+      label: '产品/物料',
+      kind: 'ref',
+      ref: 'material-info',
+      required: true,
+      filter: 'eq',
+    },
+    { name: 'processId', label: '工序', kind: 'ref', ref: 'process-manage', filter: 'eq' },
+    {
+      name: 'templateId',
+      label: '检验模板',
+      kind: 'ref',
+      ref: 'inspection-template',
+      list: false,
+      help: '不填按产品、工序和检验类型自动匹配',
+    },
+    { name: 'lotQuantity', label: '批量', kind: 'quantity', required: true, min: 1 },
+    { name: 'sampleSize', label: '样本量', kind: 'int', readonly: true },
+    { name: 'batchNo', label: '批次/炉号', kind: 'text', max: 60, filter: 'like', list: false },
+    {
+      name: 'sourceType',
+      label: '来源',
+      kind: 'enum',
+      options: INSPECTION_SOURCES,
+      readonly: true,
+      filter: 'eq',
+    },
+    { name: 'sourceNo', label: '来源单号', kind: 'text', max: 30, readonly: true, filter: 'like' },
+    {
+      name: 'flowCardId',
+      label: '流转卡',
+      kind: 'ref',
+      ref: 'flow-card',
+      refActiveOnly: false,
+      filter: 'eq',
+      help: '车间来料、过程检验填写受检的流转卡；不合格时暂扣该卡',
+    },
+    {
+      name: 'workReportId',
+      label: '报工单',
+      kind: 'ref',
+      ref: 'work-report',
+      readonly: true,
+      list: false,
+      refActiveOnly: false,
+    },
+    {
+      name: 'dispatchId',
+      label: '派工单',
+      kind: 'ref',
+      ref: 'work-dispatch',
+      readonly: true,
+      list: false,
+      refActiveOnly: false,
+    },
+    {
+      name: 'stockInboundId',
+      label: '入库单',
+      kind: 'ref',
+      ref: 'stock-inbound',
+      readonly: true,
+      list: false,
+      refActiveOnly: false,
+    },
+    { name: 'stockInboundLineId', label: '入库单行', kind: 'int', readonly: true, hidden: true, list: false },
+    {
+      name: 'stockOutboundId',
+      label: '销售出库单',
+      kind: 'ref',
+      ref: 'stock-outbound',
+      list: false,
+      refActiveOnly: false,
+      help: '出货检验：受检的销售出库单（草稿）',
+    },
+    {
+      name: 'patrolScheduleId',
+      label: '巡检计划',
+      kind: 'ref',
+      ref: 'patrol-schedule',
+      readonly: true,
+      list: false,
+      refActiveOnly: false,
+    },
+    {
+      name: 'patrolSlot',
+      label: '巡检时段',
+      kind: 'datetime',
+      readonly: true,
+      list: false,
+      help: '按巡检计划生成时的时段开始；同一计划、流转卡和时段只生成一次',
+    },
+    { name: 'planDate', label: '计划日期', kind: 'date', default: 'today', filter: 'range', sortable: true },
+    {
+      name: 'result',
+      label: '检验结论',
+      kind: 'enum',
+      options: INSPECTION_RESULT_OPTIONS,
+      readonly: true,
+      filter: 'eq',
+    },
+    {
+      name: 'disposition',
+      label: '不合格处置',
+      kind: 'enum',
+      options: DISPOSITIONS,
+      readonly: true,
+      list: false,
+    },
+    { name: 'defectQuantity', label: '不合格数', kind: 'quantity', readonly: true, list: false },
+    {
+      name: 'assigneeId',
+      label: '指派检验员',
+      kind: 'ref',
+      ref: 'user',
+      readonly: true,
+      filter: 'eq',
+      help: '认领或由质检主管指派；质检员登录后首先看到指派给自己和未指派的待检任务',
+    },
+    { name: 'inspectorId', label: '检验员', kind: 'ref', ref: 'user', readonly: true, filter: 'eq' },
+    { name: 'inspectedAt', label: '检验时间', kind: 'datetime', readonly: true, sortable: true },
+    { name: 'statusReason', label: '让步理由', kind: 'text', max: 500, readonly: true, list: false },
+    { name: 'remark', label: '备注', kind: 'textarea', max: 500, list: false, wide: true },
+  ],
+  lines: [
+    {
+      name: 'items',
+      label: '检验项目',
+      table: 'inspection_task_item',
+      parentColumn: 'inspection_task_id',
+      readonly: true,
+      fields: resultFields,
+    },
+  ],
+  defaultSort: { field: 'docNo', order: 'desc' },
+};

@@ -1,0 +1,332 @@
+/**
+ * Statistical process control (SPC) for measured characteristics: X̄–R charts (subgroups of 2–10)
+ * or I-MR charts (individuals), control limits from the data, capability indices, histogram
+ * bins with a fitted normal curve and the Western Electric rules 1–4. Pure functions over plain
+ * numbers: the server aggregates subgroups in SQL and hands the figures here, the tests feed
+ * published examples. Statistics are binary floating point on purpose (they are estimates, not
+ * money); measured values themselves are stored as exact decimals.
+ */
+
+/** Control-chart constants by subgroup size n (ASTM E2587 / Montgomery, Appendix VI). */
+export const SPC_CONSTANTS: Record<number, { A2: number; D3: number; D4: number; d2: number }> = {
+  2: { A2: 1.88, D3: 0, D4: 3.267, d2: 1.128 },
+  3: { A2: 1.023, D3: 0, D4: 2.574, d2: 1.693 },
+  4: { A2: 0.729, D3: 0, D4: 2.282, d2: 2.059 },
+  5: { A2: 0.577, D3: 0, D4: 2.114, d2: 2.326 },
+  6: { A2: 0.483, D3: 0, D4: 2.004, d2: 2.534 },
+  7: { A2: 0.419, D3: 0.076, D4: 1.924, d2: 2.704 },
+  8: { A2: 0.373, D3: 0.136, D4: 1.864, d2: 2.847 },
+  9: { A2: 0.337, D3: 0.184, D4: 1.816, d2: 2.97 },
+  10: { A2: 0.308, D3: 0.223, D4: 1.777, d2: 3.078 },
+};
+
+/** I-MR: moving ranges of two points (n = 2 constants). */
+const MR = SPC_CONSTANTS[2];
+
+/** Largest subgroup size with constants. */
+export const MAX_SUBGROUP_SIZE = 10;
+
+/** One subgroup as SQL aggregates it: size, mean and range. */
+export interface SubgroupStat {
+  n: number;
+  mean: number;
+  range: number;
+}
+
+export interface ControlLimits {
+  kind: 'xbar-r' | 'i-mr';
+  /** Subgroup size the limits are for (1 for I-MR). */
+  n: number;
+  /** X̄ (or I) chart. */
+  center: number;
+  ucl: number;
+  lcl: number;
+  /** R (or MR) chart. */
+  rCenter: number;
+  rUcl: number;
+  rLcl: number;
+  /** Within-subgroup (short-term) sigma: R̄/d2 or MR̄/d2. */
+  sigmaWithin: number;
+}
+
+/** X̄–R limits: CL = X̿, UCL/LCL = X̿ ± A2·R̄; R chart D3·R̄ … D4·R̄; σ̂ = R̄/d2. */
+export function xbarRLimits(subgroups: readonly SubgroupStat[], n: number): ControlLimits {
+  const c = SPC_CONSTANTS[n];
+  if (!c) throw new Error(`subgroup size ${n} has no control-chart constants`);
+  if (!subgroups.length) throw new Error('no subgroups');
+  const center = subgroups.reduce((s, g) => s + g.mean, 0) / subgroups.length;
+  const rBar = subgroups.reduce((s, g) => s + g.range, 0) / subgroups.length;
+  return {
+    kind: 'xbar-r',
+    n,
+    center,
+    ucl: center + c.A2 * rBar,
+    lcl: center - c.A2 * rBar,
+    rCenter: rBar,
+    rUcl: c.D4 * rBar,
+    rLcl: c.D3 * rBar,
+    sigmaWithin: rBar / c.d2,
+  };
+}
+
+/** Moving ranges |xᵢ − xᵢ₋₁| (the first point has none). */
+export function movingRanges(values: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < values.length; i++) out.push(Math.abs(values[i] - values[i - 1]));
+  return out;
+}
+
+/** I-MR limits: CL = x̄, UCL/LCL = x̄ ± 3·MR̄/d2; MR chart 0 … D4·MR̄. */
+export function imrLimits(values: readonly number[]): ControlLimits {
+  if (values.length < 2) throw new Error('I-MR needs at least two values');
+  const center = values.reduce((s, v) => s + v, 0) / values.length;
+  const mr = movingRanges(values);
+  const mrBar = mr.reduce((s, v) => s + v, 0) / mr.length;
+  const sigma = mrBar / MR.d2;
+  return {
+    kind: 'i-mr',
+    n: 1,
+    center,
+    ucl: center + 3 * sigma,
+    lcl: center - 3 * sigma,
+    rCenter: mrBar,
+    rUcl: MR.D4 * mrBar,
+    rLcl: 0,
+    sigmaWithin: sigma,
+  };
+}
+
+export interface Capability {
+  cp: number | null;
+  cpk: number | null;
+  pp: number | null;
+  ppk: number | null;
+}
+
+/**
+ * Cp = (USL − LSL)/6σ_within, Cpk = min(USL − μ, μ − LSL)/3σ_within; Pp and Ppk the same with the
+ * overall (long-term) sample standard deviation. One-sided specifications give Cpk/Ppk only.
+ */
+export function capability(args: {
+  mean: number;
+  sigmaWithin: number;
+  sigmaOverall: number;
+  lsl?: number | null;
+  usl?: number | null;
+}): Capability {
+  const { mean, sigmaWithin: sw, sigmaOverall: so } = args;
+  const lsl = args.lsl ?? null;
+  const usl = args.usl ?? null;
+  const two = lsl !== null && usl !== null;
+  const k = (s: number) => {
+    if (!(s > 0)) return null;
+    const sides = [
+      usl !== null ? (usl - mean) / (3 * s) : null,
+      lsl !== null ? (mean - lsl) / (3 * s) : null,
+    ];
+    const v = sides.filter((x): x is number => x !== null);
+    return v.length ? Math.min(...v) : null;
+  };
+  const p = (s: number) => (two && s > 0 ? ((usl as number) - (lsl as number)) / (6 * s) : null);
+  return { cp: p(sw), cpk: k(sw), pp: p(so), ppk: k(so) };
+}
+
+/** Colour band of a capability index: ≥ 1.33 green, 1.00–1.33 yellow, < 1.00 red. */
+export function capabilityBand(v: number | null): 'good' | 'marginal' | 'poor' | 'none' {
+  if (v === null || !Number.isFinite(v)) return 'none';
+  if (v >= 1.33) return 'good';
+  if (v >= 1) return 'marginal';
+  return 'poor';
+}
+
+/** Overall sample standard deviation of the pooled values from per-subgroup sums: Σ(x − x̄)² = Σ SSᵢ + Σ nᵢ(x̄ᵢ − x̄)². */
+export function pooledSigma(groups: readonly { n: number; mean: number; ssDev: number }[]): {
+  count: number;
+  mean: number;
+  sigma: number;
+} {
+  const count = groups.reduce((s, g) => s + g.n, 0);
+  const mean = groups.reduce((s, g) => s + g.n * g.mean, 0) / count;
+  const ss = groups.reduce((s, g) => s + g.ssDev + g.n * (g.mean - mean) ** 2, 0);
+  return { count, mean, sigma: count > 1 ? Math.sqrt(ss / (count - 1)) : 0 };
+}
+
+/** Standard normal density. */
+function phi(z: number): number {
+  return Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+}
+
+/** Standard normal CDF (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7). */
+export function normalCdf(z: number): number {
+  const t = 1 / (1 + 0.3275911 * (Math.abs(z) / Math.SQRT2));
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-(z * z) / 2);
+  return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
+}
+
+export interface HistogramBin {
+  from: number;
+  to: number;
+  count: number;
+  /** Expected count under the fitted normal N(mean, σ_overall). */
+  expected: number;
+}
+
+/**
+ * Bin edges covering the data and the specification limits: `bins` equal widths from `lo` to `hi`.
+ * SQL counts values with `width_bucket(value, lo, hi, bins)`; this returns the matching edges.
+ */
+export function histogramRange(args: {
+  min: number;
+  max: number;
+  lsl?: number | null;
+  usl?: number | null;
+  bins?: number;
+}): { lo: number; hi: number; bins: number } {
+  const bins = args.bins ?? 20;
+  let lo = Math.min(args.min, args.lsl ?? args.min);
+  let hi = Math.max(args.max, args.usl ?? args.max);
+  if (hi <= lo) {
+    lo -= 0.5;
+    hi += 0.5;
+  }
+  const pad = (hi - lo) * 0.02;
+  return { lo: lo - pad, hi: hi + pad, bins };
+}
+
+/** Bins with their counts (`counts[i]` for bin i) and the normal curve's expected count in each. */
+export function histogramBins(
+  range: { lo: number; hi: number; bins: number },
+  counts: readonly number[],
+  fit: { mean: number; sigma: number },
+): HistogramBin[] {
+  const total = counts.reduce((s, c) => s + c, 0);
+  const w = (range.hi - range.lo) / range.bins;
+  return Array.from({ length: range.bins }, (_, i) => {
+    const from = range.lo + i * w;
+    const to = from + w;
+    const expected =
+      fit.sigma > 0
+        ? total * (normalCdf((to - fit.mean) / fit.sigma) - normalCdf((from - fit.mean) / fit.sigma))
+        : 0;
+    return { from, to, count: counts[i] ?? 0, expected };
+  });
+}
+
+/** Counts values into `range`'s bins (what SQL's width_bucket does; for tests and small sets). */
+export function countBins(
+  values: readonly number[],
+  range: { lo: number; hi: number; bins: number },
+): number[] {
+  const counts = new Array<number>(range.bins).fill(0);
+  const w = (range.hi - range.lo) / range.bins;
+  for (const v of values) {
+    const i = Math.min(range.bins - 1, Math.max(0, Math.floor((v - range.lo) / w)));
+    counts[i]++;
+  }
+  return counts;
+}
+
+/** The normal density scaled to counts at x: for drawing the curve over the histogram. */
+export function normalCurve(
+  fit: { mean: number; sigma: number },
+  range: { lo: number; hi: number; bins: number },
+  total: number,
+  points = 60,
+): [number, number][] {
+  if (!(fit.sigma > 0)) return [];
+  const w = (range.hi - range.lo) / range.bins;
+  return Array.from({ length: points + 1 }, (_, i) => {
+    const x = range.lo + ((range.hi - range.lo) * i) / points;
+    return [x, (total * w * phi((x - fit.mean) / fit.sigma)) / fit.sigma];
+  });
+}
+
+export type WesternElectricRule = 1 | 2 | 3 | 4;
+
+export const WESTERN_ELECTRIC_RULES: Record<WesternElectricRule, string> = {
+  1: '规则1：1点超出3σ控制限',
+  2: '规则2：连续3点中有2点超出2σ（同侧）',
+  3: '规则3：连续5点中有4点超出1σ（同侧）',
+  4: '规则4：连续8点位于中心线同侧',
+};
+
+export interface Violation {
+  /** Index of the flagged point in the series. */
+  index: number;
+  rule: WesternElectricRule;
+  /** Which chart: the X̄ (or I) chart or the R (or MR) chart. */
+  chart: 'x' | 'r';
+  label: string;
+}
+
+/**
+ * Western Electric rules on a chart's points, with zones from its centre line and 3σ limits
+ * (σ = (UCL − CL)/3). A point is flagged with every rule it completes, and only when the point
+ * itself lies in the offending zone (a rule-2 window is flagged on its beyond-2σ points).
+ */
+export function westernElectric(
+  points: readonly number[],
+  limits: { center: number; ucl: number; lcl: number },
+): Violation[] {
+  const out: Violation[] = [];
+  const upper = (limits.ucl - limits.center) / 3;
+  const lower = (limits.center - limits.lcl) / 3;
+  // z in σ units on each side: positive above the centre line.
+  const z = points.map((p) =>
+    p >= limits.center ? (p - limits.center) / upper : (p - limits.center) / lower,
+  );
+  const flag = (index: number, rule: WesternElectricRule) =>
+    out.push({ index, rule, chart: 'x', label: WESTERN_ELECTRIC_RULES[rule] });
+  for (let i = 0; i < z.length; i++) {
+    const zi = z[i];
+    if (!Number.isFinite(zi)) continue;
+    if (Math.abs(zi) > 3) flag(i, 1);
+    const side = Math.sign(zi);
+    if (side === 0) continue;
+    const beyond = (from: number, k: number) => {
+      let c = 0;
+      for (let j = Math.max(0, from); j <= i; j++) if (Math.sign(z[j]) === side && Math.abs(z[j]) > k) c++;
+      return c;
+    };
+    if (i >= 2 && Math.abs(zi) > 2 && beyond(i - 2, 2) >= 2) flag(i, 2);
+    if (i >= 4 && Math.abs(zi) > 1 && beyond(i - 4, 1) >= 4) flag(i, 3);
+    if (i >= 7) {
+      let run = true;
+      for (let j = i - 7; j <= i; j++) if (Math.sign(z[j]) !== side) run = false;
+      if (run) flag(i, 4);
+    }
+  }
+  return out;
+}
+
+/** R (or MR) chart: points above the upper control limit (rule 1). */
+export function rangeViolations(
+  ranges: readonly (number | null)[],
+  limits: { rUcl: number; rLcl: number },
+): Violation[] {
+  const out: Violation[] = [];
+  ranges.forEach((r, index) => {
+    if (r !== null && (r > limits.rUcl || r < limits.rLcl))
+      out.push({ index, rule: 1, chart: 'r', label: '规则1：极差超出控制限' });
+  });
+  return out;
+}
+
+/** Limits for a series: X̄–R for subgroups of n ≥ 2, I-MR for individuals. */
+export function controlLimits(subgroups: readonly SubgroupStat[], n: number): ControlLimits {
+  return n <= 1 ? imrLimits(subgroups.map((g) => g.mean)) : xbarRLimits(subgroups, n);
+}
+
+/** Every flagged point of a series under `limits`: WE 1–4 on the X̄/I chart, rule 1 on the R/MR chart. */
+export function seriesViolations(subgroups: readonly SubgroupStat[], limits: ControlLimits): Violation[] {
+  const means = subgroups.map((g) => g.mean);
+  const ranges =
+    limits.kind === 'i-mr' ? [null, ...movingRanges(means)] : subgroups.map((g) => g.range as number | null);
+  return [...westernElectric(means, limits), ...rangeViolations(ranges, limits)].sort(
+    (a, b) => a.index - b.index || a.rule - b.rule,
+  );
+}
