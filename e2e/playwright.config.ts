@@ -57,7 +57,8 @@ export default defineConfig({
   fullyParallel: false,
   // Two browsers at once halve the run on this 2-core machine; the flows use their own records.
   workers: Number(process.env.E2E_WORKERS ?? 1),
-  retries: 0,
+  // CI sets E2E_RETRIES=1: a flow that fails and then passes is reported as flaky, not hidden.
+  retries: Number(process.env.E2E_RETRIES ?? 0),
   timeout: 90_000,
   expect: { timeout: 15_000 },
   reporter: [['list']],

@@ -1,4 +1,4 @@
-import { Api, activePage, expect, signedIn, test, toast, unique } from './support.ts';
+import { Api, activePage, confirmIn, expect, signedIn, test, toast, unique } from './support.ts';
 
 interface Row {
   id: number;
@@ -104,10 +104,7 @@ test.describe('车间看板, live', () => {
     const row = activePage(desk).locator('.ant-table-row').filter({ hasText: report.docNo });
     await expect(activePage(desk).locator('.ant-table-row')).toHaveCount(1);
     await row.getByTestId('transition-approve').click();
-    await desk
-      .locator('.ant-modal-confirm:visible')
-      .getByRole('button', { name: /^审\s*核$/ })
-      .click();
+    await confirmIn(desk, '审核');
     await expect(toast(desk, '审核成功')).toBeVisible();
 
     // The board shows it without a reload: the report scrolls in, today's good count grows.

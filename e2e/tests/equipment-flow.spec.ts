@@ -1,4 +1,4 @@
-import { Api, activePage, choose, expect, shot, signedIn, test, toast } from './support.ts';
+import { Api, activePage, choose, confirmIn, expect, shot, signedIn, test, toast } from './support.ts';
 
 interface Row {
   id: number;
@@ -67,7 +67,7 @@ test.describe('equipment repair flow', () => {
     // 车间主任 confirms; the equipment's history shows the repair with its downtime.
     await signedIn(page, head, `${REPAIR}-detail?id=${repair.id}`);
     await activePage(page).getByTestId('transition-confirm').click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: '确认修复' }).click();
+    await confirmIn(page, '确认修复');
     await expect(toast(page, '确认修复成功')).toBeVisible();
     const done = await admin.get<Row>(`/api/v1/equipment-repair/info/${repair.id}`);
     expect(done).toMatchObject({ status: 'confirmed', assigneeName: '马超', confirmedByName: '李军' });

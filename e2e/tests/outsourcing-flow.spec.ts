@@ -2,6 +2,7 @@ import {
   Api,
   activePage,
   choose,
+  confirmIn,
   date,
   expect,
   type Page,
@@ -36,10 +37,7 @@ async function makeAndPost(page: Page, op: 'send' | 'receive', store: string, qu
     .getByRole('button', { name: /过\s*账/ })
     .first()
     .click();
-  await page
-    .locator('.ant-modal-confirm:visible')
-    .getByRole('button', { name: /^过\s*账$/ })
-    .click();
+  await confirmIn(page, '过账');
   await expect(toast(page, '过账成功')).toBeVisible();
 }
 
@@ -169,10 +167,7 @@ test.describe('委外退货', () => {
       .getByRole('button', { name: /过\s*账/ })
       .first()
       .click();
-    await page
-      .locator('.ant-modal-confirm:visible')
-      .getByRole('button', { name: /^过\s*账$/ })
-      .click();
+    await confirmIn(page, '过账');
     await expect(toast(page, '过账成功')).toBeVisible();
     const after = await admin.get<Row>(`/api/v1/outsourcing-order/info/${order.id}`);
     expect(Number(after.lines[0].returnedQuantity)).toBe(Number(full.lines[0].returnedQuantity) + 1);

@@ -1,4 +1,4 @@
-import { Api, activePage, expect, signedIn, test, toast, unique } from './support.ts';
+import { Api, activePage, confirmIn, expect, signedIn, test, toast, unique } from './support.ts';
 
 interface Row {
   id: number;
@@ -139,14 +139,14 @@ test.describe('quality inspection', () => {
 
     // Rework, re-inspect: all within limits, 判定合格 releases the card and posts the report.
     await activePage(page).getByTestId('transition-reinspect').click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: '返工复检' }).click();
+    await confirmIn(page, '返工复检');
     await expect(toast(page, '返工复检成功')).toBeVisible();
     await type3(['19.995', '19.993', '20.000']);
     await expect(grid.getByTestId('cell-0-2')).toHaveClass(/qi-ok/);
     await page.keyboard.press('ControlOrMeta+s');
     await expect(toast(page, '自动判定：合格')).toBeVisible();
     await activePage(page).getByTestId('transition-pass').click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: '判定合格' }).click();
+    await confirmIn(page, '判定合格');
     await expect(toast(page, '判定合格成功')).toBeVisible();
     expect((await admin.get<Row>(`/api/v1/flow-card/info/${cards[0].id}`)).held).toBe(false);
     expect((await admin.get<Row>(`/api/v1/work-report/info/${report.id}`)).status).toBe('posted');

@@ -1,5 +1,16 @@
 import ExcelJS from 'exceljs';
-import { Api, activePage, choose, date, expect, signedIn, signIn, test, toast } from './support.ts';
+import {
+  Api,
+  activePage,
+  choose,
+  confirmIn,
+  date,
+  expect,
+  signedIn,
+  signIn,
+  test,
+  toast,
+} from './support.ts';
 
 interface Row {
   id: number;
@@ -175,10 +186,7 @@ test.describe('sales order flow', () => {
       .getByRole('button', { name: /过\s*账/ })
       .first()
       .click();
-    await page
-      .locator('.ant-modal-confirm:visible')
-      .getByRole('button', { name: /^过\s*账$/ })
-      .click();
+    await confirmIn(page, '过账');
     await expect(toast(page, '过账成功')).toBeVisible();
     const order = await admin.get<Row>(`/api/v1/sale-order/info/${created.id}`);
     expect(order.status).toBe('completed');

@@ -146,12 +146,14 @@ export async function signedIn(page: Page, api: Api, path = '/home/info'): Promi
  * (a button already loading ignores it).
  */
 export async function confirmIn(page: Page, label: string | RegExp): Promise<void> {
+  // antd spaces out two-character button labels (过 账): a plain label matches either way.
+  const name = typeof label === 'string' ? new RegExp(`^${[...label].join('\\s*')}$`) : label;
   const dialog = page.locator('.ant-modal-confirm:visible').last();
   await expect(dialog).toBeVisible();
   await expect(page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]')).toHaveCount(
     0,
   );
-  const button = dialog.getByRole('button', { name: label });
+  const button = dialog.getByRole('button', { name });
   for (let i = 0; i < 3; i++) {
     if (!(await button.isVisible())) return;
     await button.click();

@@ -1,6 +1,7 @@
 import {
   Api,
   activePage,
+  confirmIn,
   expect,
   noOpenDropdown,
   type Page,
@@ -38,20 +39,13 @@ async function docNo(page: Page, prefix: string): Promise<string> {
   return ((await el.textContent()) ?? '').trim();
 }
 
-async function confirmDialog(page: Page, button: string) {
-  const dialog = page.locator('.ant-modal-confirm:visible');
-  await expect(dialog).toBeVisible();
-  // antd spaces out two-character button labels (过 账).
-  await dialog.getByRole('button', { name: new RegExp(`^${[...button].join('\\s*')}$`) }).click();
-}
-
 /** Posts the document open on the detail page and waits for 已过账. */
 async function postOnDetail(page: Page) {
   await activePage(page)
     .getByRole('button', { name: /过\s*账/ })
     .first()
     .click();
-  await confirmDialog(page, '过账');
+  await confirmIn(page, '过账');
   await expect(toast(page, '过账成功')).toBeVisible();
   await expect(activePage(page).locator('.rm-card-title')).toContainText('已过账');
 }
@@ -137,7 +131,7 @@ test.describe('warehouse flow', () => {
     const outRow = rows(page).filter({ hasText: outboundNo });
     await expect(outRow).toContainText('草稿');
     await outRow.getByRole('button', { name: '过账' }).click();
-    await confirmDialog(page, '过账');
+    await confirmIn(page, '过账');
     await expect(toast(page, '过账成功')).toBeVisible();
     await expect(outRow).toContainText('已过账');
     await expect(outRow.getByRole('button', { name: '删除' })).toHaveCount(0);
@@ -155,7 +149,7 @@ test.describe('warehouse flow', () => {
     await activePage(page)
       .getByRole('button', { name: /过\s*账/ })
       .click();
-    await confirmDialog(page, '过账');
+    await confirmIn(page, '过账');
     await expect(toast(page, /库存不足/)).toBeVisible();
     await expect(activePage(page).locator('.rm-card-title')).toContainText('草稿');
 

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import {
   Api,
   activePage,
+  confirmIn,
   expect,
   noOpenDropdown,
   type Page,
@@ -163,10 +164,7 @@ test.describe('warehouse screens for a first-time user', () => {
     await activePage(page)
       .getByRole('button', { name: /过\s*账/ })
       .click();
-    await page
-      .locator('.ant-modal-confirm:visible')
-      .getByRole('button', { name: /^过\s*账$/ })
-      .click();
+    await confirmIn(page, '过账');
     await expect(toast(page, /库存不足/)).toBeVisible();
     const reason = activePage(page).getByTestId('post-error');
     await expect(reason).toContainText('过账失败');

@@ -1,4 +1,4 @@
-import { Api, activePage, expect, shot, signedIn, test, toast, unique } from './support.ts';
+import { Api, activePage, confirmIn, expect, shot, signedIn, test, toast, unique } from './support.ts';
 
 interface Row {
   id: number;
@@ -140,10 +140,7 @@ test.describe('workshop flow', () => {
     const reportRow = reports.locator('.ant-table-row').filter({ hasText: ring.name }).first();
     await expect(reportRow).toContainText('已提交');
     await reportRow.getByTestId('transition-approve').click();
-    await page
-      .locator('.ant-modal-confirm:visible')
-      .getByRole('button', { name: /^审\s*核$/ })
-      .click();
+    await confirmIn(page, '审核');
     await expect(toast(page, '审核成功')).toBeVisible();
     await page.goto(`${MANAGE}/machine/semi-manufactures`);
     const semi = activePage(page).locator('.ant-table-row').filter({ hasText: card.docNo });
