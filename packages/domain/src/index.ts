@@ -55,6 +55,7 @@ export * from './resources/warehouse-management.resource.ts';
 export * from './resources/workshop.resource.ts';
 export * from './sales/sale-order.resource.ts';
 export * from './sales/stock-up-order.resource.ts';
+export * from './system/doc-numbering.ts';
 export * from './system/message-kinds.ts';
 export * from './technology/technical-document.resource.ts';
 export type { LedgerSummary } from './warehouse/ledger.ts';

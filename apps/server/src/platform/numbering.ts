@@ -1,10 +1,49 @@
+import {
+  DOC_NO_PATTERN_VALUES,
+  DOC_PREFIX_REGEX,
+  type DocNoPattern,
+  docNoPeriod,
+  formatDocNo,
+} from '@ringmes/domain';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from './db/db.ts';
+import { SETTING_KEYS } from './settings.ts';
+
+/** How one document type is numbered: the prefix it prints and the pattern (daily by default). */
+export interface DocNoRule {
+  prefix: string;
+  pattern: DocNoPattern;
+}
+
+/** A stored rule as 系统设置 saves it; anything else stored is ignored (the default applies). */
+export const docNoRuleSchema = z.object({
+  prefix: z.string().regex(DOC_PREFIX_REGEX),
+  pattern: z.enum(DOC_NO_PATTERN_VALUES),
+});
+
+/** The rule of a document type (named by its default prefix) given the stored setting value. */
+export function docNoRule(stored: unknown, defaultPrefix: string): DocNoRule {
+  const r = docNoRuleSchema.safeParse(
+    (stored as Record<string, unknown> | null | undefined)?.[defaultPrefix],
+  );
+  return r.success ? r.data : { prefix: defaultPrefix, pattern: 'daily' };
+}
 
 /**
- * Next document number of a type for a day, e.g. `XS20261122-0001`. The counter row is created
- * or incremented by one atomic statement, so concurrent callers never receive the same number;
- * call it inside the transaction that saves the document so an aborted save leaves no gap.
+ * The counter row of a type and pattern. The type's default prefix names it whatever prefix is
+ * printed, so renaming a prefix continues the count; monthly and yearly counts get their own
+ * rows (`XS:M`, `XS:Y`, dated the period's first day) so they never meet the daily one.
+ */
+const counterType = (defaultPrefix: string, pattern: DocNoPattern) =>
+  pattern === 'daily' ? defaultPrefix : `${defaultPrefix}:${pattern === 'monthly' ? 'M' : 'Y'}`;
+
+/**
+ * Next document number of a type (named by its default prefix in the code) for the business day
+ * of `at`, e.g. `XS20261122-0001`, printed with the prefix and pattern set in 系统设置 (read on
+ * each call). The counter row is created or incremented by one atomic statement, so concurrent
+ * callers never receive the same number; call it inside the transaction that saves the document
+ * so an aborted save leaves no gap.
  */
 export async function nextDocNo(
   db: Db,
@@ -12,13 +51,19 @@ export async function nextDocNo(
   timeZone = 'Asia/Shanghai',
   at = new Date(),
 ): Promise<string> {
+  const setting = await db
+    .selectFrom('sysSetting')
+    .select(sql<unknown>`value -> ${prefix}::text`.as('rule'))
+    .where('key', '=', SETTING_KEYS.docNumbering)
+    .executeTakeFirst();
+  const rule = docNoRule(setting ? { [prefix]: setting.rule } : undefined, prefix);
   const day = businessDay(at, timeZone);
   const r = await sql<{ value: number }>`
-    INSERT INTO doc_counter (doc_type, day, value) VALUES (${prefix}, ${day}, 1)
+    INSERT INTO doc_counter (doc_type, day, value)
+    VALUES (${counterType(prefix, rule.pattern)}, ${docNoPeriod(rule.pattern, day)}, 1)
     ON CONFLICT (doc_type, day) DO UPDATE SET value = doc_counter.value + 1
     RETURNING value`.execute(db);
-  const n = r.rows[0].value;
-  return `${prefix}${day.replaceAll('-', '')}-${String(n).padStart(n > 9999 ? 5 : 4, '0')}`;
+  return formatDocNo(rule.prefix, rule.pattern, day, r.rows[0].value);
 }
 
 /** Noon of a business date in the factory's zone: the instant its document number is dated by. */

@@ -17,6 +17,8 @@ export const SETTING_KEYS = {
   overDispatchPercent: 'production.overDispatchPercent',
   overReceivePercent: 'purchase.overReceivePercent',
   shipmentInspectionRequired: 'shipmentInspectionRequired',
+  /** Per document type (its default prefix): `{ prefix, pattern }` where it differs from the default. */
+  docNumbering: 'numbering.docTypes',
 } as const;
 
 /** The stored values of some keys (absent keys are missing from the map). */

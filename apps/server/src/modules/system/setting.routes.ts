@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { STOCK_DOC_PREFIX } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -14,15 +13,7 @@ import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { type AppContext, route } from '../../platform/http/route.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
-import { CHECK_PREFIX, MAINTENANCE_PREFIX, REPAIR_PREFIX } from '../factory/equipment-care.ts';
-import { FLOW_CARD_PREFIX } from '../production/flow-card.ts';
-import { PRODUCTION_ORDER_PREFIX } from '../production/production-order.ts';
-import { DISPATCH_PREFIX } from '../production/workshop-task.ts';
-import { OUTSOURCING_ORDER_PREFIX } from '../purchase/outsourcing-order.ts';
-import { PURCHASE_ORDER_PREFIX } from '../purchase/purchase-order.ts';
-import { REQUISITION_PREFIX } from '../purchase/requisition.ts';
-import { SALE_ORDER_PREFIX } from '../sales/sale-order.ts';
-import { STOCK_UP_PREFIX } from '../sales/stock-up.ts';
+import { docNumberingBody, readDocNumbering, storedDocNumbering } from './doc-numbering.ts';
 
 /** sys_setting key: menus also list pages whose screens are not built yet (建设中). */
 export const SHOW_UNFINISHED_PAGES_SETTING = 'ui.showUnfinishedPages';
@@ -30,25 +21,6 @@ export const SHOW_UNFINISHED_PAGES_SETTING = 'ui.showUnfinishedPages';
 /** A logo is kept in the database as a data URL (there is no file store): PNG, JPEG, WebP or GIF up to 200 KB. */
 export const LOGO_MAX_BYTES = 200 * 1024;
 const LOGO_PATTERN = /^data:image\/(png|jpeg|webp|gif);base64,([A-Za-z0-9+/]+={0,2})$/;
-
-/** Document-number prefixes as the code fixes them today (shown read-only). */
-const DOC_PREFIXES: { docType: string; prefix: string }[] = [
-  { docType: '销售订单', prefix: SALE_ORDER_PREFIX },
-  { docType: '备货单', prefix: STOCK_UP_PREFIX },
-  { docType: '生产订单', prefix: PRODUCTION_ORDER_PREFIX },
-  { docType: '派工单', prefix: DISPATCH_PREFIX },
-  { docType: '流转卡', prefix: FLOW_CARD_PREFIX },
-  { docType: '请购单', prefix: REQUISITION_PREFIX },
-  { docType: '采购订单', prefix: PURCHASE_ORDER_PREFIX },
-  { docType: '委外订单', prefix: OUTSOURCING_ORDER_PREFIX },
-  { docType: '入库单', prefix: STOCK_DOC_PREFIX['stock-inbound'] },
-  { docType: '出库单', prefix: STOCK_DOC_PREFIX['stock-outbound'] },
-  { docType: '调拨单', prefix: STOCK_DOC_PREFIX['stock-transfer'] },
-  { docType: '盘点单', prefix: STOCK_DOC_PREFIX.stocktake },
-  { docType: '报修单', prefix: REPAIR_PREFIX },
-  { docType: '保养记录', prefix: MAINTENANCE_PREFIX },
-  { docType: '点检记录', prefix: CHECK_PREFIX },
-];
 
 const percent = (label: string) =>
   z
@@ -298,7 +270,31 @@ export function settingRoutes(app: App) {
     method: 'GET',
     url: '/api/v1/sysSetting/docPrefixes',
     permission: 'authenticated',
-    handler: async () => DOC_PREFIXES.map((d) => ({ ...d, pattern: `${d.prefix}YYYYMMDD-0001` })),
+    handler: ({ app: { db } }) => readDocNumbering(db),
+  });
+
+  // Takes effect at the next number handed out (nextDocNo reads the setting on each call).
+  route(app, {
+    method: 'PUT',
+    url: '/api/v1/sysSetting/docPrefixes',
+    permission: 'system:setting:edit',
+    body: docNumberingBody,
+    async handler({ body, user, req, app: { db } }) {
+      await db.transaction().execute(async (trx) => {
+        // The groups' lock, on a number none of them uses.
+        await sql`SELECT pg_advisory_xact_lock(724101, ${GROUPS.length})`.execute(trx);
+        const before = storedDocNumbering(await readDocNumbering(trx));
+        const after = storedDocNumbering(body);
+        await storeSetting(trx, user, SETTING_KEYS.docNumbering, after);
+        await audit(
+          trx,
+          user,
+          { entity: 'setting', entityId: 'docPrefixes', action: 'update', before, after },
+          req.id,
+        );
+      });
+      return readDocNumbering(db);
+    },
   });
 
   route(app, {

@@ -1,6 +1,15 @@
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  DOC_NO_PATTERNS,
+  DOC_PREFIX_MESSAGE,
+  DOC_PREFIX_REGEX,
+  type DocNoPattern,
+  docPrefixClash,
+  formatDocNo,
+} from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, InputNumber, Space, Switch, Table, Tabs, Upload } from 'antd';
+import { Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tabs, Upload } from 'antd';
+import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { BRAND_KEY } from '../../../app/brand.ts';
 import { loadMenuFilter, type UiSettings } from '../../../app/built-pages.ts';
@@ -126,32 +135,190 @@ function LogoInput({ value, onChange }: { value?: string | null; onChange?: (v: 
   );
 }
 
+interface DocNumbering {
+  docType: string;
+  defaultPrefix: string;
+  prefix: string;
+  pattern: DocNoPattern;
+  example: string;
+}
+
+const PATTERN_OPTIONS = DOC_NO_PATTERNS.map((p) => ({ value: p.value, label: p.label }));
+
+/**
+ * 单据编号: per document type, the prefix and the pattern (how often the serial restarts), with
+ * the number the next document would get today. The rules mirror the server: a valid prefix, and
+ * no two types whose prefixes are equal or differ only by trailing digits.
+ */
 function DocPrefixes() {
+  const can = usePermission();
+  const editable = can('system:setting:edit');
+  const client = useQueryClient();
+  const [form] = Form.useForm<{ rules: DocNumbering[] }>();
+  const [saving, setSaving] = useState(false);
+  const key = ['sysSetting', 'docPrefixes'];
   const list = useQuery({
-    queryKey: ['sysSetting', 'docPrefixes'],
-    queryFn: () =>
-      http.get<{ docType: string; prefix: string; pattern: string }[]>('/api/v1/sysSetting/docPrefixes'),
+    queryKey: key,
+    queryFn: () => http.get<DocNumbering[]>('/api/v1/sysSetting/docPrefixes'),
   });
+  useEffect(() => {
+    if (list.data) form.setFieldsValue({ rules: list.data });
+  }, [list.data, form]);
+  const rules = Form.useWatch('rules', form);
+  const today = dayjs().format('YYYY-MM-DD');
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      // The whole rows: the submitted values hold only the fields that have inputs.
+      const rows: DocNumbering[] = form.getFieldValue('rules') ?? [];
+      await http.put(
+        '/api/v1/sysSetting/docPrefixes',
+        rows.map((r) => ({ defaultPrefix: r.defaultPrefix, prefix: r.prefix, pattern: r.pattern })),
+      );
+      toast.success('保存成功');
+      await client.invalidateQueries({ queryKey: key });
+    } catch (e) {
+      // The server names a row's field as `3.prefix`.
+      if (isApiError(e))
+        form.setFields(
+          e.errors
+            .filter((x) => /^\d+\.(prefix|pattern)$/.test(x.field))
+            .map((x) => {
+              const [i, field] = x.field.split('.') as [string, 'prefix' | 'pattern'];
+              return {
+                name: ['rules', Number(i), field] as ['rules', number, typeof field],
+                errors: [x.message],
+              };
+            }),
+        );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const prefixRules = (index: number) => [
+    { required: true, whitespace: true, message: '请输入前缀' },
+    { pattern: DOC_PREFIX_REGEX, message: DOC_PREFIX_MESSAGE },
+    {
+      validator: (_: unknown, v: string | undefined) => {
+        const all: DocNumbering[] = form.getFieldValue('rules') ?? [];
+        for (const [j, other] of all.entries()) {
+          const clash = j !== index && v && other?.prefix ? docPrefixClash(v, other) : null;
+          if (clash) return Promise.reject(new Error(clash));
+        }
+        return Promise.resolve();
+      },
+    },
+  ];
+
   return (
     <PageCard title="单据编号规则">
-      <p className="rm-muted">编号由前缀、业务日期和当日流水号组成，当前由系统固定，仅供查看。</p>
-      <Table
-        rowKey="docType"
-        size="small"
-        pagination={false}
-        loading={list.isLoading}
-        dataSource={list.data ?? []}
-        style={{ maxWidth: 560 }}
-        columns={[
-          { title: '单据类型', dataIndex: 'docType' },
-          { title: '前缀', dataIndex: 'prefix', render: (v: string) => <span className="rm-code">{v}</span> },
-          {
-            title: '编号格式',
-            dataIndex: 'pattern',
-            render: (v: string) => <span className="rm-code">{v}</span>,
-          },
-        ]}
-      />
+      <p className="rm-muted">
+        编号由前缀、业务日期和流水号组成；流水号按编号格式每日、每月或每年从 1
+        重新开始。修改后从下一张单据起生效，已有单据的编号不变。
+      </p>
+      <Form
+        form={form}
+        name="docPrefixesSettings"
+        disabled={!editable || list.isLoading}
+        onFinish={save}
+        style={{ maxWidth: 860 }}
+        data-testid="settings-docPrefixes"
+      >
+        <Form.List name="rules">
+          {(fields) => (
+            <Table
+              rowKey="key"
+              size="small"
+              pagination={false}
+              loading={list.isLoading}
+              dataSource={fields}
+              columns={[
+                {
+                  title: '单据类型',
+                  key: 'docType',
+                  width: 120,
+                  render: (_: unknown, f: { name: number }) => rules?.[f.name]?.docType,
+                },
+                {
+                  title: '前缀',
+                  key: 'prefix',
+                  width: 160,
+                  render: (_: unknown, f: { name: number }) => (
+                    <Form.Item
+                      name={[f.name, 'prefix']}
+                      rules={prefixRules(f.name)}
+                      normalize={(v?: string) => v?.toUpperCase()}
+                      dependencies={fields
+                        .filter((o) => o.name !== f.name)
+                        .map((o) => ['rules', o.name, 'prefix'])}
+                      style={{ margin: 0 }}
+                    >
+                      <Input
+                        maxLength={6}
+                        placeholder={rules?.[f.name]?.defaultPrefix}
+                        aria-label={`${rules?.[f.name]?.docType ?? ''}前缀`}
+                      />
+                    </Form.Item>
+                  ),
+                },
+                {
+                  title: '编号格式',
+                  key: 'pattern',
+                  width: 240,
+                  render: (_: unknown, f: { name: number }) => (
+                    <Form.Item
+                      name={[f.name, 'pattern']}
+                      rules={[{ required: true, message: '请选择编号格式' }]}
+                      style={{ margin: 0 }}
+                    >
+                      <Select
+                        options={PATTERN_OPTIONS}
+                        aria-label={`${rules?.[f.name]?.docType ?? ''}编号格式`}
+                      />
+                    </Form.Item>
+                  ),
+                },
+                {
+                  title: '示例',
+                  key: 'example',
+                  render: (_: unknown, f: { name: number }) => {
+                    const r = rules?.[f.name];
+                    if (!r) return null;
+                    return DOC_PREFIX_REGEX.test(r.prefix ?? '') ? (
+                      <span className="rm-code">{formatDocNo(r.prefix, r.pattern, today, 1)}</span>
+                    ) : (
+                      <span className="rm-muted">—</span>
+                    );
+                  },
+                },
+              ]}
+            />
+          )}
+        </Form.List>
+        {editable && (
+          <Space style={{ marginTop: 16 }}>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              保存
+            </Button>
+            <Button
+              htmlType="button"
+              onClick={() =>
+                form.setFieldsValue({
+                  rules: (form.getFieldValue('rules') ?? []).map((r: DocNumbering) => ({
+                    ...r,
+                    prefix: r.defaultPrefix,
+                    pattern: 'daily',
+                  })),
+                })
+              }
+            >
+              恢复默认
+            </Button>
+          </Space>
+        )}
+      </Form>
     </PageCard>
   );
 }
