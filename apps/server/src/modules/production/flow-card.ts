@@ -21,6 +21,7 @@ import { getRecord } from '../../platform/resource/crud.ts';
 import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
+import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
 import { refreshFlowCardSummary } from './report-rollup.ts';
 
 /**
@@ -556,9 +557,14 @@ export const mergeBody = z.strictObject({
 
 const scanQuery = z.strictObject({ code: zx.required(200) });
 
-/** A card with its steps and labels, as `info` answers it; 404 when there is none. */
+/**
+ * A card with its steps and labels, as `info` answers it, and the drawing in force for its product
+ * (`drawing`, null without one; its files open through `/flow-card/drawing/:id/:fileId`); 404 when
+ * there is no card.
+ */
 async function cardInfo(db: Db, id: number) {
-  return getRecord(db, flowCardResource, id);
+  const card = await getRecord(db, flowCardResource, id);
+  return { ...card, drawing: await drawingLinkFor(db, Number(card.productId)) };
 }
 
 export function flowCardRoutes(app: App) {
@@ -624,5 +630,16 @@ export function flowCardRoutes(app: App) {
     ...read,
     params: idParams,
     handler: ({ params, app: { db } }) => genealogy(db, params.id),
+  });
+  drawingFileRoute(app, {
+    url: '/api/v1/flow-card/drawing',
+    ...read,
+    async productOf(db, id) {
+      const r = await sql<{ productId: number }>`SELECT product_id FROM flow_card WHERE id = ${id}`.execute(
+        db,
+      );
+      if (!r.rows[0]) throw notFound('流转卡不存在或已被删除');
+      return Number(r.rows[0].productId);
+    },
   });
 }

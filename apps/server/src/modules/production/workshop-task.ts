@@ -19,7 +19,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { LIVE_CHANNEL } from '../../platform/live/notify.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
-import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
+import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
   registerLifecycle,
@@ -30,6 +30,7 @@ import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.
 import { faultWarnings } from '../factory/equipment-alerts.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 import { notify } from '../system/message.routes.ts';
+import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
 
 /**
  * 车间任务 and 派工单 (workshop tasks and dispatches), one implementation for the four workshops.
@@ -444,6 +445,30 @@ export function workshopTaskRoutes(app: App) {
         throw forbidden();
       }
       return taskBoard(db, k.type);
+    },
+  });
+  // 工序任务单: the dispatch as its detail answers it, with the drawing in force for its product
+  // (`drawing`, null without one), whose files open through `/work-dispatch/drawing/:id/:fileId`.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/work-dispatch/sheet/:id',
+    ...gate(workDispatchResource, 'list'),
+    params: idParams,
+    async handler({ params, user, app: { db } }) {
+      const row = await getRecord(db, workDispatchResource, params.id);
+      assertInScope(user, workDispatchResource, 'list', row);
+      return { ...row, drawing: await drawingLinkFor(db, Number(row.productId)) };
+    },
+  });
+  drawingFileRoute(app, {
+    url: '/api/v1/work-dispatch/drawing',
+    ...gate(workDispatchResource, 'list'),
+    async productOf(db, id, user) {
+      const r = await sql<{ productId: number; workshopType: string }>`
+        SELECT product_id, workshop_type FROM work_dispatch WHERE id = ${id}`.execute(db);
+      if (!r.rows[0]) throw notFound('派工单不存在或已被删除');
+      assertInScope(user, workDispatchResource, 'list', r.rows[0]);
+      return Number(r.rows[0].productId);
     },
   });
   route(app, {

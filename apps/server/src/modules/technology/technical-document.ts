@@ -11,11 +11,16 @@ import {
   type AttachmentOwner,
   type AttachmentRow,
   attachmentsOf,
+  downloadQuery,
   dropAttachmentRows,
+  type StoredAttachment,
+  sendAttachment,
+  storageOf,
 } from '../../platform/attachments/attachments.ts';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict, fieldError, notFound } from '../../platform/errors.ts';
-import { route } from '../../platform/http/route.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
@@ -109,13 +114,19 @@ export async function revisionsOf(db: Db, documentId: number): Promise<RevisionR
  * The drawing in force for a product: the 现行 revision of its published (not voided) 图纸, with
  * its files; `null` when the product has none. A drawing under revision (back in 草稿) keeps its
  * 现行 revision until the new one is published. The flow card and the operator's task link here.
+ * One statement: the 现行 revisions of the product's documents of the type with their files, the
+ * latest published first; the first document's rows are the answer.
  */
 export async function currentDrawingFor(db: Db, productId: number, docType = 'drawing') {
-  const row = await db
+  const rows = await db
     .selectFrom('technicalDocument as d')
     .innerJoin('technicalDocumentRevision as r', (j) =>
       j.onRef('r.documentId', '=', 'd.id').on('r.status', '=', 'current'),
     )
+    .leftJoin('attachment as a', (j) =>
+      j.onRef('a.ownerId', '=', 'r.id').on('a.ownerResource', '=', REVISION_ATTACHMENT_OWNER),
+    )
+    .leftJoin('appUser as u', 'u.id', 'a.createdBy')
     .select([
       'd.id as documentId',
       'd.docNo',
@@ -125,15 +136,119 @@ export async function currentDrawingFor(db: Db, productId: number, docType = 'dr
       'r.id as revisionId',
       'r.revisionNo',
       'r.publishedAt',
+      'a.id as fileId',
+      'a.ownerResource',
+      'a.fileName',
+      'a.mimeType',
+      'a.size',
+      'a.sha256',
+      'a.createdAt as fileCreatedAt',
+      'a.createdBy as fileCreatedBy',
+      'u.firstName as fileCreatedByName',
     ])
     .where('d.materialId', '=', productId)
     .where('d.docType', '=', docType)
     .where('d.status', '<>', 'voided')
     .orderBy('r.publishedAt', 'desc')
     .orderBy('d.id', 'desc')
-    .executeTakeFirst();
-  if (!row) return null;
-  return { ...row, attachments: await attachmentsOf(db, REVISION_ATTACHMENT_OWNER, [row.revisionId]) };
+    .orderBy('a.id')
+    .execute();
+  const first: any = rows[0];
+  if (!first) return null;
+  const attachments: AttachmentRow[] = rows
+    .filter((x: any) => x.documentId === first.documentId && x.fileId != null)
+    .map((x: any) => ({
+      id: x.fileId,
+      ownerResource: x.ownerResource,
+      ownerId: x.revisionId,
+      fileName: x.fileName,
+      mimeType: x.mimeType,
+      size: x.size,
+      sha256: x.sha256,
+      createdAt: x.fileCreatedAt,
+      createdBy: x.fileCreatedBy,
+      createdByName: x.fileCreatedByName,
+    }));
+  const { documentId, docNo, title, revisionId, revisionNo, publishedAt } = first;
+  return {
+    documentId,
+    docNo,
+    title,
+    docType: first.docType as string,
+    status: first.status as string,
+    revisionId,
+    revisionNo,
+    publishedAt,
+    attachments,
+  };
+}
+
+/** The drawing in force as a flow card or a dispatch answers it: number, revision and its files. */
+export interface DrawingLink {
+  documentId: number;
+  docNo: string;
+  title: string;
+  revisionId: number;
+  revisionNo: string;
+  publishedAt: Date | null;
+  files: { id: number; fileName: string; mimeType: string; size: number }[];
+}
+
+/** `currentDrawingFor` a product as a link (`null` without a published drawing). One query. */
+export async function drawingLinkFor(db: Db, productId: number): Promise<DrawingLink | null> {
+  const d = await currentDrawingFor(db, productId);
+  if (!d) return null;
+  return {
+    documentId: d.documentId,
+    docNo: d.docNo,
+    title: d.title,
+    revisionId: d.revisionId,
+    revisionNo: d.revisionNo,
+    publishedAt: d.publishedAt,
+    files: d.attachments.map(({ id, fileName, mimeType, size }) => ({ id, fileName, mimeType, size })),
+  };
+}
+
+/**
+ * `GET <url>/:id/:fileId[?inline=true]`: a file of the drawing in force for the product of record
+ * `id` of another module (a flow card, a dispatch), open to whoever may read that record: an
+ * operator opens his card's drawing without 技术部's permission. Only a file of the product's 现行
+ * revision is served (404 otherwise): never a draft, a superseded revision or another attachment.
+ */
+export function drawingFileRoute(
+  app: App,
+  spec: {
+    url: string;
+    permission: Permission;
+    alsoAllowedBy?: Permission[];
+    /** The product of record `id`: 404 when there is no such record, 403 when it is out of scope. */
+    productOf(db: Db, id: number, user: AuthUser): Promise<number>;
+  },
+) {
+  const storage = storageOf(app.ringmes.config);
+  route(app, {
+    method: 'GET',
+    url: `${spec.url}/:id/:fileId`,
+    permission: spec.permission,
+    alsoAllowedBy: spec.alsoAllowedBy,
+    cookieToken: true,
+    raw: true,
+    params: z.strictObject({ id: zx.id, fileId: zx.id }),
+    query: downloadQuery,
+    async handler({ params, query, user, reply, app: { db } }) {
+      const productId = await spec.productOf(db, params.id, user);
+      const drawing = await currentDrawingFor(db, productId);
+      if (!drawing?.attachments.some((a) => a.id === params.fileId))
+        throw notFound('图纸文件不存在或已不是现行版本，请刷新后重试');
+      const file = await db
+        .selectFrom('attachment')
+        .selectAll()
+        .where('id', '=', params.fileId)
+        .executeTakeFirst();
+      if (!file) throw notFound('图纸文件不存在或已不是现行版本，请刷新后重试');
+      return sendAttachment(reply, storage, file as StoredAttachment, query.inline === 'true');
+    },
+  });
 }
 
 export const technicalDocumentHooks: ResourceHooks = lifecycleHooks(def, {

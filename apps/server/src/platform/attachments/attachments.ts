@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { S3Config } from '../../config.ts';
@@ -237,6 +238,41 @@ export async function dropAttachmentRows(db: Db, ownerResource: string, ownerIds
 export const storageOf = (config: { attachmentDir: string; s3?: S3Config }): FileStorage =>
   config.s3 ? s3Storage(config.s3) : fsStorage(config.attachmentDir);
 
+/** A stored file as the row `sendAttachment` streams. */
+export type StoredAttachment = AttachmentRow & { storageKey: string };
+
+/** `?inline=true` of a download route: show the file in the browser when it can be shown. */
+export const downloadQuery = z.strictObject({ inline: z.enum(['true', 'false']).optional() });
+
+/**
+ * Answers a stored file: its type, length and name (inline only when `inline` is asked and the
+ * type is previewable, framed by our own pages only); 404 when its bytes are gone. Every route
+ * that hands out a file (the attachment download, a flow card's drawing) sends it through here.
+ */
+export async function sendAttachment(
+  reply: FastifyReply,
+  storage: FileStorage,
+  file: StoredAttachment,
+  inlineAsked: boolean,
+) {
+  let stream: Readable;
+  try {
+    stream = await storage.open(file.storageKey);
+  } catch {
+    throw notFound('附件文件已丢失，请重新上传');
+  }
+  const inline = inlineAsked && isPreviewable(file.mimeType);
+  reply.header('content-type', file.mimeType);
+  reply.header('content-length', String(file.size));
+  reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.fileName));
+  reply.header('cache-control', 'private, no-cache');
+  reply.header('etag', `"${file.sha256}"`);
+  // Previews load in an <iframe>/<img> of our own pages: framing by the same origin only.
+  if (inline)
+    reply.header('content-security-policy', "default-src 'none'; img-src 'self'; frame-ancestors 'self'");
+  return reply.send(stream);
+}
+
 const ownerParams = z.strictObject({
   owner: z.string().max(60),
   ownerId: zx.id,
@@ -265,7 +301,7 @@ export function attachmentRoutes(app: App, owners: AttachmentOwner[]) {
   const fileRow = async (db: Db, id: number) => {
     const row = await db.selectFrom('attachment').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('附件不存在或已被删除');
-    return row as AttachmentRow & { storageKey: string };
+    return row as StoredAttachment;
   };
 
   route(app, {
@@ -317,29 +353,11 @@ export function attachmentRoutes(app: App, owners: AttachmentOwner[]) {
     cookieToken: true,
     raw: true,
     params: idParams,
-    query: z.strictObject({ inline: z.enum(['true', 'false']).optional() }),
+    query: downloadQuery,
     async handler({ params, query, user, reply, app: { db } }) {
       const file = await fileRow(db, params.id);
       ownerFor(file.ownerResource, user, 'read');
-      let stream: Readable;
-      try {
-        stream = await storage.open(file.storageKey);
-      } catch {
-        throw notFound('附件文件已丢失，请重新上传');
-      }
-      const inline = query.inline === 'true' && isPreviewable(file.mimeType);
-      reply.header('content-type', file.mimeType);
-      reply.header('content-length', String(file.size));
-      reply.header(
-        'content-disposition',
-        contentDisposition(inline ? 'inline' : 'attachment', file.fileName),
-      );
-      reply.header('cache-control', 'private, no-cache');
-      reply.header('etag', `"${file.sha256}"`);
-      // Previews load in an <iframe>/<img> of our own pages: framing by the same origin only.
-      if (inline)
-        reply.header('content-security-policy', "default-src 'none'; img-src 'self'; frame-ancestors 'self'");
-      return reply.send(stream);
+      return sendAttachment(reply, storage, file, query.inline === 'true');
     },
   });
 

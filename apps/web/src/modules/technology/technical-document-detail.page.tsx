@@ -1,18 +1,8 @@
-import {
-  DeleteOutlined,
-  DownloadOutlined,
-  EyeOutlined,
-  FileImageOutlined,
-  FileOutlined,
-  FilePdfOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, EyeOutlined, UploadOutlined } from '@ant-design/icons';
 import { REVISION_ATTACHMENT_OWNER, REVISION_STATES, type ResourceDef } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
-  Image,
-  Modal,
   Popconfirm,
   Space,
   Table,
@@ -32,15 +22,14 @@ import { formatTime } from '../../platform/lib/time.ts';
 import { type ResourceRow, resourceKeys } from '../../platform/resource/resource-api.ts';
 import { ResourceDetailPage } from '../../platform/resource/resource-detail.page.tsx';
 import type { ResourcePageProps } from '../../platform/resource/routes.ts';
-
-export interface Attachment {
-  id: number;
-  fileName: string;
-  mimeType: string;
-  size: number;
-  createdAt: string;
-  createdByName?: string | null;
-}
+import {
+  type Attachment,
+  AttachmentPreview,
+  attachmentUrl,
+  fileIcon,
+  fileSize,
+  PREVIEWABLE,
+} from './attachment-preview.tsx';
 
 interface Revision {
   id: number;
@@ -56,26 +45,6 @@ interface Revision {
   createdByName: string | null;
   attachments: Attachment[];
 }
-
-const PREVIEWABLE = ['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-const fileUrl = (id: number, inline = false) =>
-  `/api/v1/attachment/download/${id}${inline ? '?inline=true' : ''}`;
-
-/** 1.2 MB, 36 KB, 512 B. */
-export function fileSize(bytes: number): string {
-  if (bytes >= 1_048_576) return `${(bytes / 1_048_576).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} B`;
-}
-
-const icon = (mime: string) =>
-  mime === 'application/pdf' ? (
-    <FilePdfOutlined />
-  ) : mime.startsWith('image/') ? (
-    <FileImageOutlined />
-  ) : (
-    <FileOutlined />
-  );
 
 const revisionsKey = (id: number) => [...resourceKeys.all('technical-document'), 'revisions', id] as const;
 
@@ -133,7 +102,7 @@ function Revisions({ def, doc }: { def: ResourceDef; doc: ResourceRow }) {
           {r.attachments.map((a) => (
             <div key={a.id} className="td-file" data-testid={`file-${a.fileName}`}>
               <Space size={4} wrap>
-                {icon(a.mimeType)}
+                {fileIcon(a.mimeType)}
                 <span>{a.fileName}</span>
                 <Typography.Text type="secondary">{fileSize(a.size)}</Typography.Text>
                 {PREVIEWABLE.includes(a.mimeType) && (
@@ -145,7 +114,9 @@ function Revisions({ def, doc }: { def: ResourceDef; doc: ResourceRow }) {
                   size="small"
                   type="link"
                   icon={<DownloadOutlined />}
-                  onClick={() => void download(fileUrl(a.id), undefined, a.fileName).catch(() => undefined)}
+                  onClick={() =>
+                    void download(attachmentUrl(a.id), undefined, a.fileName).catch(() => undefined)
+                  }
                 >
                   下载
                 </Button>
@@ -218,7 +189,7 @@ function Revisions({ def, doc }: { def: ResourceDef; doc: ResourceRow }) {
         scroll={{ x: 1240 }}
         locale={{ emptyText: '暂无版本：点「新版本」建立版本后上传文件' }}
       />
-      {preview && <Preview file={preview} onClose={() => setPreview(undefined)} />}
+      {preview && <AttachmentPreview file={preview} onClose={() => setPreview(undefined)} />}
     </div>
   );
 }
@@ -251,50 +222,5 @@ function RevisionUpload({ revision, onDone }: { revision: Revision; onDone: () =
         上传文件
       </Button>
     </Upload>
-  );
-}
-
-/** PDF in a frame (the browser's viewer), images in antd Image (zoom and rotate on click). */
-function Preview({ file, onClose }: { file: Attachment; onClose: () => void }) {
-  const pdf = file.mimeType === 'application/pdf';
-  return (
-    <Modal
-      open
-      title={file.fileName}
-      width={pdf ? 960 : 720}
-      onCancel={onClose}
-      footer={
-        <Space>
-          <Button
-            icon={<DownloadOutlined />}
-            onClick={() => void download(fileUrl(file.id), undefined, file.fileName).catch(() => undefined)}
-          >
-            下载
-          </Button>
-          <Button type="primary" onClick={onClose}>
-            关闭
-          </Button>
-        </Space>
-      }
-      destroyOnHidden
-    >
-      {pdf ? (
-        <iframe
-          title={file.fileName}
-          src={fileUrl(file.id, true)}
-          style={{ width: '100%', height: '70vh', border: 0 }}
-          data-testid="pdf-preview"
-        />
-      ) : (
-        <div style={{ textAlign: 'center' }}>
-          <Image
-            src={fileUrl(file.id, true)}
-            alt={file.fileName}
-            style={{ maxHeight: '70vh' }}
-            data-testid="image-preview"
-          />
-        </div>
-      )}
-    </Modal>
   );
 }

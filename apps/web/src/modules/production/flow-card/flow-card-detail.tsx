@@ -18,6 +18,7 @@ import { FieldValue } from '../../../platform/resource/format.tsx';
 import { LifecycleActions } from '../../../platform/resource/lifecycle-actions.tsx';
 import { LineTableView } from '../../../platform/resource/resource-detail.tsx';
 import { FlowCardMeasurements } from '../../quality/flow-card-measurements.tsx';
+import { DrawingButton } from '../../technology/drawing-link.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import {
   currentStep,
@@ -89,7 +90,7 @@ export function FlowCardDrawer({ id, onClose }: { id: number | undefined; onClos
   );
 }
 
-/** The card itself: header and QR, steps, genealogy. */
+/** The card itself: header (with its product's drawing in force) and QR, steps, genealogy. */
 export function FlowCardView({ card, onOpen }: { card: FlowCard; onOpen?: (id: number) => void }) {
   const step = currentStep(card);
   const origin = FLOW_CARD_ORIGINS.find((o) => o.value === card.origin);
@@ -117,6 +118,13 @@ export function FlowCardView({ card, onOpen }: { card: FlowCard; onOpen?: (id: n
               key: 'origin',
               label: '来源',
               children: origin ? <Tag color={origin.color}>{origin.label}</Tag> : '-',
+            },
+            {
+              key: 'drawing',
+              label: '图纸',
+              children: (
+                <DrawingButton drawing={card.drawing} url={flowCardApi.drawingUrl(card.id)} size="small" />
+              ),
             },
             { key: 'remark', label: '备注', children: card.remark ?? card.statusReason ?? '-' },
           ]}

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { formatTime } from '../../../platform/lib/time.ts';
 import { COMPANY_TITLE } from '../../../platform/ui/print-view.tsx';
+import { drawingText } from '../../technology/drawing-link.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import type { FlowCard } from './flow-card.api.ts';
 import './flow-card.css';
@@ -62,6 +63,8 @@ function A5Card({ card }: { card: FlowCard }) {
     ['数量', qty(card.quantity)],
     ['炉号', card.heatNo],
     ['状态', stateLabel(FLOW_CARD_LIFECYCLE, card.status)],
+    // The revision the workshop works to, as of printing (无 without a published drawing).
+    ['图纸', card.drawing ? drawingText(card.drawing) : '无'],
   ];
   return (
     <div className="fc-a5">

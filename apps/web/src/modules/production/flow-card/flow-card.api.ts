@@ -1,14 +1,19 @@
 import { http } from '../../../platform/api/client.ts';
 import type { Page } from '../../../platform/api/types.ts';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
+import type { DrawingLink } from '../../technology/drawing-link.tsx';
 
-/** A card as the server answers it: header fields, reference labels and its `steps`. */
+/**
+ * A card as the server answers it: header fields, reference labels, its `steps` and the drawing
+ * in force for its product (`card` and `scan` only; lists do not carry it).
+ */
 export type FlowCard = ResourceRow & {
   docNo: string;
   status: string;
   quantity: string;
   currentSeq: number | null;
   steps: ResourceRow[];
+  drawing?: DrawingLink | null;
 };
 
 export interface GenealogyNode {
@@ -43,6 +48,8 @@ export const flowCardApi = {
   /** The card whose number a scanner typed; 404 (toast 未找到流转卡…) when there is none. */
   scan: (code: string) => http.get<FlowCard>('/api/v1/flow-card/scan', { code }),
   genealogy: (id: number) => http.get<Genealogy>(`/api/v1/flow-card/genealogy/${id}`),
+  /** Where the files of a card's drawing are served (`/{fileId}[?inline=true]`). */
+  drawingUrl: (id: number) => `/api/v1/flow-card/drawing/${id}`,
   ofOrder: (orderId: number) =>
     http
       .get<Page<FlowCard>>('/api/v1/flow-card/page', { productionOrderId: orderId, pageNum: 0 })

@@ -39,6 +39,7 @@ import { toast } from '../../../platform/feedback.ts';
 import { idFromSearch } from '../../../platform/resource/nav.ts';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
+import { DrawingButton } from '../../technology/drawing-link.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import { kindOf, type Row, workDispatchResource, workshopApi } from './workshop.api.ts';
 import './workshop.css';
@@ -145,12 +146,21 @@ export function OperatorTaskPage({ path }: PageProps) {
   );
 }
 
+const sheetKey = (id: number | undefined) => ['resource', 'work-dispatch', 'sheet', id] as const;
+
 function useDispatch(id: number | undefined) {
   return useQuery({
-    queryKey: ['resource', 'work-dispatch', 'info', id],
-    queryFn: () => workshopApi.dispatchInfo(id as number),
+    queryKey: sheetKey(id),
+    queryFn: () => workshopApi.sheet(id as number),
     enabled: Boolean(id),
   });
+}
+
+/** 「查看图纸」: the drawing in force for the dispatch's product (「无图纸」 without one). */
+function SheetDrawing({ row }: { row: Row }) {
+  return (
+    <DrawingButton drawing={row.drawing} url={workshopApi.drawingUrl(row.id)} label="查看图纸" size="large" />
+  );
 }
 
 function SheetDetails({ row }: { row: Row }) {
@@ -174,6 +184,9 @@ function SheetDetails({ row }: { row: Row }) {
         {row.plannedMinutes ? `${row.plannedMinutes} 分钟` : '—'}
       </Descriptions.Item>
       <Descriptions.Item label="实际开工">{row.startedAt ?? '—'}</Descriptions.Item>
+      <Descriptions.Item label="图纸" span={2}>
+        <SheetDrawing row={row} />
+      </Descriptions.Item>
       {row.remark && (
         <Descriptions.Item label="备注" span={2}>
           {row.remark}
@@ -193,7 +206,7 @@ function useRun(id: number | undefined, after?: (name: string) => void) {
       toast.success(`${t?.label ?? ''}成功`);
       invalidateResource(client, 'work-dispatch');
       invalidateResource(client, 'workshop-task');
-      void client.invalidateQueries({ queryKey: ['resource', 'work-dispatch', 'info', id] });
+      void client.invalidateQueries({ queryKey: sheetKey(id) });
       after?.(name);
     },
   });

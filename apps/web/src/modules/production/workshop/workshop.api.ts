@@ -59,6 +59,10 @@ export const workshopApi = {
       ...(reason ? { reason } : {}),
     }),
   dispatchInfo: (id: number) => http.get<Row>(`/api/v1/work-dispatch/info/${id}`),
+  /** 工序任务单: the dispatch with its product's drawing in force (`drawing`). */
+  sheet: (id: number) => http.get<Row>(`/api/v1/work-dispatch/sheet/${id}`),
+  /** Where the files of a dispatch's drawing are served (`/{fileId}[?inline=true]`). */
+  drawingUrl: (id: number) => `/api/v1/work-dispatch/drawing/${id}`,
   findDispatch: (docNo: string) =>
     http.get<{ list: Row[] }>('/api/v1/work-dispatch/page', { docNo, pageSize: 5 }),
 };
