@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
@@ -134,6 +135,90 @@ describe('报修', () => {
     const d = await act('dispatch', mine.id, { assigneeId: reporter.userId }, reporter.token);
     expect(d.status).toBe(403);
     expect(d.body.message).toBe('当前操作没有权限');
+  });
+});
+
+describe('确认修复 by the reporter or the workshop head', () => {
+  const confirmer = (name?: string) =>
+    t.userWith(['factory:repair:list', 'factory:repair:add', 'factory:repair:confirm'], name);
+  /** A confirmer who also holds the 车间主任 role (`workshop_head`). */
+  const roleHead = async () => {
+    const name = `wh${crypto.randomBytes(4).toString('hex')}`;
+    const user = await confirmer(name);
+    const db = t.database.db;
+    const role =
+      (await db.selectFrom('role').select('id').where('roleKey', '=', 'workshop_head').executeTakeFirst()) ??
+      (await db
+        .insertInto('role')
+        .values({ roleName: '车间主任', roleKey: 'workshop_head' })
+        .returning('id')
+        .executeTakeFirstOrThrow());
+    await db.insertInto('userRole').values({ userId: user.userId, roleId: role.id }).execute();
+    return { ...user, token: await t.login(name, 'secret123') };
+  };
+  /** A repair reported by `as` and taken to 已修复 by the admin. */
+  const repairedBy = async (equipmentId: number, as: string) => {
+    const rep = ok(
+      await t.call('POST', '/api/v1/equipment-repair/add', {
+        token: as,
+        body: { equipmentId, faultDescription: '液压卡盘夹不紧' },
+      }),
+    );
+    const admin = ok(await t.call('GET', '/api/v1/sso/getUserByToken', { token })).userId;
+    ok(await act('dispatch', rep.id, { assigneeId: admin }));
+    ok(await act('start', rep.id));
+    ok(await act('finish', rep.id, { repairContent: '更换卡盘油缸密封' }));
+    return rep.id as number;
+  };
+
+  it("lets the reporter or the manager of the equipment's workshop confirm, and refuses others with 403", async () => {
+    const manager = await confirmer();
+    const workshop = await f.create('workshop', { managerId: manager.userId });
+    const eq = await f.create('equipment', { workshopId: workshop.id });
+    const reporter = await confirmer();
+    const stranger = await confirmer();
+    // A 车间主任 by role, but of another workshop: this workshop names its own head.
+    const otherHead = await roleHead();
+
+    const first = await repairedBy(eq.id, reporter.token);
+    for (const as of [stranger.token, otherHead.token]) {
+      const refused = await act('confirm', first, {}, as);
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toBe(
+        '只有报修人或车间主任可以确认修复（报修人：测试用户，车间主任：测试用户）',
+      );
+    }
+    expect((await repairInfo(first)).status).toBe('repaired');
+    expect(ok(await act('confirm', first, {}, reporter.token)).status).toBe('confirmed');
+    expect((await repairInfo(first)).confirmedById).toBe(reporter.userId);
+
+    const second = await repairedBy(eq.id, reporter.token);
+    expect(ok(await act('confirm', second, {}, manager.token)).status).toBe('confirmed');
+    expect((await repairInfo(second)).confirmedById).toBe(manager.userId);
+    // An admin may confirm any repair.
+    const third = await repairedBy(eq.id, reporter.token);
+    expect(ok(await act('confirm', third)).status).toBe('confirmed');
+  });
+
+  it('lets any 车间主任 confirm while the workshop names no active head', async () => {
+    const eq = await f.create('equipment');
+    const head = await roleHead();
+    const stranger = await confirmer();
+
+    const id = await repairedBy(eq.id, token);
+    const refused = await act('confirm', id, {}, stranger.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('只有报修人或车间主任可以确认修复（报修人：系统管理员）');
+    expect(ok(await act('confirm', id, {}, head.token)).status).toBe('confirmed');
+    expect((await repairInfo(id)).confirmedById).toBe(head.userId);
+
+    // A workshop whose head has left (account disabled) is as one without.
+    const gone = await confirmer();
+    const workshop = await f.create('workshop', { managerId: gone.userId });
+    await sql`UPDATE app_user SET status = '0' WHERE id = ${gone.userId}`.execute(t.database.db);
+    const other = await f.create('equipment', { workshopId: workshop.id });
+    const next = await repairedBy(other.id, token);
+    expect(ok(await act('confirm', next, {}, head.token)).status).toBe('confirmed');
   });
 });
 

@@ -315,6 +315,40 @@ describe('messages', () => {
         .status,
     ).toBe(404);
   });
+  it('filters by kind together with the read state, and refuses an unknown kind in Chinese', async () => {
+    const me = await t.userWith([]);
+    const [repair] = await t.database.db
+      .insertInto('message')
+      .values([
+        { userId: me.userId, title: '维修派工 A', kind: 'repair' },
+        { userId: me.userId, title: '维修派工 B', kind: 'repair' },
+        { userId: me.userId, title: 'SPC 失控', kind: 'spc' },
+        { userId: me.userId, title: '系统通知' },
+      ])
+      .returning('id')
+      .execute();
+    await t.call('POST', `/api/v1/message/read/${repair.id}`, { token: me.token });
+    const page = (query: Record<string, unknown>) =>
+      t.call('GET', '/api/v1/message/page', {
+        token: me.token,
+        query: { pageNum: 1, pageSize: 10, ...query },
+      });
+    const repairs = (await page({ kind: 'repair' })).body.result;
+    expect(repairs.total).toBe(2);
+    expect(repairs.list.map((m: any) => m.kind)).toEqual(['repair', 'repair']);
+    const unread = (await page({ kind: 'repair', read: '0' })).body.result;
+    expect(unread.list.map((m: any) => m.title)).toEqual(['维修派工 B']);
+    expect((await page({ kind: 'system' })).body.result.list.map((m: any) => m.title)).toEqual(['系统通知']);
+    expect((await page({ kind: 'export' })).body.result.total).toBe(0);
+    const second = (await page({ kind: 'repair', pageSize: 1, pageNum: 2 })).body.result;
+    expect(second).toMatchObject({ total: 2, list: [{ kind: 'repair' }] });
+    expect((await page({})).body.result.total).toBe(4);
+
+    const bad = await page({ kind: 'nonsense' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('参数校验失败：kind 消息类型不正确');
+    expect(bad.body.errors).toEqual([{ field: 'kind', message: '消息类型不正确' }]);
+  });
 });
 
 describe('document numbers', () => {

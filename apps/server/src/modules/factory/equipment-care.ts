@@ -13,7 +13,7 @@ import type { App } from '../../app.ts';
 import { type AttachmentOwner, dropAttachmentRows } from '../../platform/attachments/attachments.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
@@ -30,6 +30,8 @@ export const REPAIR_PREFIX = 'BX';
 export const MAINTENANCE_PREFIX = 'BY';
 export const CHECK_PREFIX = 'DJ';
 const REPAIR_DETAIL = '/factory-info/equipment-manage/report-for-repair-detail';
+/** The demo role of a 车间主任; a workshop's own head is its `managerId`. */
+const WORKSHOP_HEAD_ROLE = 'workshop_head';
 const OPEN = sql.join(REPAIR_OPEN_STATES.map((s) => sql.lit(s)));
 
 // ------------------------------------------------------------------ 运行状况
@@ -125,6 +127,25 @@ export const repairTransitions: Record<string, TransitionHandlers> = {
     },
   },
   confirm: {
+    // 确认修复 is the reporter's or the workshop head's: the manager of the equipment's workshop,
+    // or, while that workshop names no active one, any 车间主任 (role `workshop_head`). Admins may too.
+    async guard({ db, record, user }) {
+      if (user.isAdmin || Number(record.reporterId) === user.id) return;
+      const w = await sql<{ managerId: number | null; managerName: string | null }>`
+        SELECT u.id AS manager_id, u.first_name AS manager_name
+          FROM equipment e JOIN workshop w ON w.id = e.workshop_id
+          LEFT JOIN app_user u ON u.id = w.manager_id AND u.status = '1'
+         WHERE e.id = ${record.equipmentId}`.execute(db);
+      const head = w.rows[0]?.managerId;
+      if (head ? Number(head) === user.id : user.roleKeys.includes(WORKSHOP_HEAD_ROLE)) return;
+      const who = [
+        record.reporterName && `报修人：${record.reporterName}`,
+        head && `车间主任：${w.rows[0].managerName}`,
+      ]
+        .filter(Boolean)
+        .join('，');
+      throw forbidden(`只有报修人或车间主任可以确认修复${who ? `（${who}）` : ''}`);
+    },
     async effect({ db, record, user }) {
       await sql`UPDATE equipment_repair SET confirmed_by_id = ${user.id}, confirmed_at = now() WHERE id = ${record.id}`.execute(
         db,

@@ -1,4 +1,4 @@
-import type { MessageKind } from '@ringmes/domain';
+import { MESSAGE_KINDS, type MessageKind } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -41,6 +41,8 @@ export async function notify(db: Db, userIds: number[], msg: NewMessage): Promis
       .execute();
 }
 
+const KINDS = Object.keys(MESSAGE_KINDS) as [MessageKind, ...MessageKind[]];
+
 export function messageRoutes(app: App) {
   route(app, {
     method: 'GET',
@@ -49,7 +51,7 @@ export function messageRoutes(app: App) {
     query: z.strictObject({
       ...pagingFields,
       read: z.enum(['0', '1']).optional(),
-      kind: z.string().max(30).optional(),
+      kind: z.enum(KINDS, { error: '消息类型不正确' }).optional(),
     }),
     async handler({ query, user, app: { db } }) {
       let q = db

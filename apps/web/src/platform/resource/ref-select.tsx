@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { FieldDef } from '@ringmes/domain';
 import { Select, TreeSelect } from 'antd';
-import { type CSSProperties, type ReactElement, useEffect, useRef, useState } from 'react';
+import { type CSSProperties, type ReactElement, type ReactNode, useEffect, useRef, useState } from 'react';
 import { isTreeRef } from './fields.ts';
 import { splitNames } from './format.tsx';
 import {
@@ -29,6 +29,11 @@ export interface RefSelectProps {
   status?: 'error' | 'warning' | '';
   /** Tree resources: allow picking disabled nodes (search filters). */
   allowInactive?: boolean;
+  /**
+   * How an option shows, in the list and as the chosen value (a 故障 tag beside an equipment);
+   * search still matches the plain label. Flat pickers only.
+   */
+  renderOption?: (option: RefOption) => ReactNode;
 }
 
 function footer(menu: ReactElement, count: number, refresh: () => void, remote = false) {
@@ -92,6 +97,7 @@ export function RefSelect({
   id,
   status,
   allowInactive,
+  renderOption,
 }: RefSelectProps) {
   const tree = isTreeRef(field);
   const bigTable = isRemote(field.ref);
@@ -147,13 +153,22 @@ export function RefSelect({
     );
   }
 
+  const options = withFallback(listed, value, fallbackLabel, remote);
   return (
-    <Select<number | number[]>
+    <Select<number | number[], RefOption>
       id={id}
       status={status}
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
-      options={withFallback(listed, value, fallbackLabel, remote)}
+      options={options}
+      optionRender={renderOption && ((o) => renderOption(o.data))}
+      labelRender={
+        renderOption &&
+        ((l) => {
+          const o = options.find((x) => x.value === Number(l.value));
+          return o ? renderOption(o) : l.label;
+        })
+      }
       mode={multiple ? 'multiple' : undefined}
       allowClear
       showSearch={remote ? { filterOption: false, onSearch: setTyped } : { optionFilterProp: 'label' }}

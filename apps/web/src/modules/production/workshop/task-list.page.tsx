@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { SHIFT_OPTIONS, type WorkshopKind } from '@ringmes/domain';
+import { EQUIPMENT_FAULT_OPTIONS, SHIFT_OPTIONS, type WorkshopKind } from '@ringmes/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -13,17 +13,18 @@ import {
   Progress,
   Select,
   Table,
+  Tag,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PageProps } from '../../../app/page-registry.ts';
 import type { ApiError } from '../../../platform/api/errors.ts';
 import { useRecordPermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
-import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
+import { type ResourceRow, resourceKeys } from '../../../platform/resource/resource-api.ts';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
-import { invalidateResource } from '../../../platform/resource/use-options.ts';
+import { invalidateResource, type RefOption } from '../../../platform/resource/use-options.ts';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import {
   kindOf,
@@ -34,6 +35,22 @@ import {
 } from './workshop.api.ts';
 
 const field = (name: string) => workDispatchResource.fields.find((f) => f.name === name) as never;
+
+const FAULT = EQUIPMENT_FAULT_OPTIONS.find((o) => o.value === 'fault');
+
+/** An equipment option with a red 故障 tag while it has an open repair (its 运行状况). */
+function equipmentOption(o: RefOption) {
+  return (
+    <span>
+      {o.label}
+      {o.faultState === 'fault' && (
+        <Tag color={FAULT?.color} style={{ marginInlineStart: 6 }} data-testid="dispatch-equipment-fault">
+          {FAULT?.label}
+        </Tag>
+      )}
+    </span>
+  );
+}
 
 /** 车加工任务 / 磨加工任务 / 检测任务 / 装配任务: the workshop's tasks with progress and 派工. */
 export function WorkshopTaskListPage({ path }: PageProps) {
@@ -88,6 +105,10 @@ export function DispatchModal({
   const client = useQueryClient();
   const [form] = Form.useForm<{ lines: LineValues[] }>();
   const [error, setError] = useState<string>();
+  // 运行状况 changes with every repair: the picker's cached equipment reloads for each 派工.
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: resourceKeys.options('equipment') });
+  }, [client]);
   const left = Math.max(Number(task.plannedQuantity) - Number(task.dispatchedQuantity), 0);
   const submit = useMutation({
     mutationFn: (lines: LineValues[]) =>
@@ -211,6 +232,7 @@ export function DispatchModal({
                           field={field('equipmentId')}
                           placeholder="可选"
                           style={{ width: '100%' }}
+                          renderOption={equipmentOption}
                         />
                       </Form.Item>
                     ),

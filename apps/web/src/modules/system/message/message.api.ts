@@ -1,3 +1,4 @@
+import type { MessageKind } from '@ringmes/domain';
 import { http } from '../../../platform/api/client.ts';
 import type { Page } from '../../../platform/api/types.ts';
 
@@ -19,8 +20,8 @@ export const messageKeys = {
 
 export const messageApi = {
   unreadCount: () => http.get<{ count: number }>('/api/v1/message/unreadCount'),
-  /** `read` filters by state; the server takes it as '1' (read) or '0' (unread). */
-  page: ({ read, ...params }: { pageNum: number; pageSize: number; read?: boolean }) =>
+  /** `read` filters by state; the server takes it as '1' (read) or '0' (unread). `kind` by type. */
+  page: ({ read, ...params }: { pageNum: number; pageSize: number; read?: boolean; kind?: MessageKind }) =>
     http.get<Page<Message>>('/api/v1/message/page', {
       ...params,
       read: read === undefined ? undefined : read ? '1' : '0',

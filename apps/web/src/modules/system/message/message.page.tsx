@@ -1,7 +1,7 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { MESSAGE_KINDS, type MessageKind, messageKindLabel } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Segmented, Table, type TableProps, Tag } from 'antd';
+import { Badge, Button, Segmented, Select, Space, Table, type TableProps, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { download } from '../../../platform/api/download.ts';
@@ -14,13 +14,19 @@ import { type Message, messageApi, messageKeys } from './message.api.ts';
 
 type ReadFilter = 'all' | 'unread' | 'read';
 
+const KIND_OPTIONS = Object.entries(MESSAGE_KINDS).map(([value, k]) => ({
+  value: value as MessageKind,
+  label: k.label,
+}));
+
 /** 消息中心: the signed-in user's messages, mark one or all read. */
 export function MessagePage() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [filter, setFilter] = useState<ReadFilter>('all');
+  const [kind, setKind] = useState<MessageKind>();
   const paged = useServerTable({ pageSize: 10 });
-  const params = { ...paged.query, read: filter === 'all' ? undefined : filter === 'read' };
+  const params = { ...paged.query, read: filter === 'all' ? undefined : filter === 'read', kind };
   const list = useQuery({
     queryKey: messageKeys.page(params),
     queryFn: () => messageApi.page(params),
@@ -98,18 +104,34 @@ export function MessagePage() {
     <PageCard>
       <TableToolbar
         left={
-          <Segmented<ReadFilter>
-            value={filter}
-            onChange={(v) => {
-              setFilter(v);
-              paged.firstPage();
-            }}
-            options={[
-              { value: 'all', label: '全部' },
-              { value: 'unread', label: '未读' },
-              { value: 'read', label: '已读' },
-            ]}
-          />
+          <Space wrap>
+            <Segmented<ReadFilter>
+              value={filter}
+              onChange={(v) => {
+                setFilter(v);
+                paged.firstPage();
+              }}
+              options={[
+                { value: 'all', label: '全部' },
+                { value: 'unread', label: '未读' },
+                { value: 'read', label: '已读' },
+              ]}
+            />
+            <Select<MessageKind>
+              aria-label="类型"
+              data-testid="message-kind"
+              prefix="类型"
+              placeholder="全部"
+              allowClear
+              value={kind}
+              onChange={(v) => {
+                setKind(v);
+                paged.firstPage();
+              }}
+              options={KIND_OPTIONS}
+              style={{ width: 170 }}
+            />
+          </Space>
         }
         right={
           <Button icon={<CheckOutlined />} onClick={() => readAll.mutate()} loading={readAll.isPending}>
