@@ -70,6 +70,8 @@ test.describe('流转卡', () => {
     await rows.filter({ hasText: parent.docNo }).getByText(parent.docNo).click();
     const drawer = page.locator('.ant-drawer:visible');
     await expect(drawer.getByTestId('flow-card-qr')).toBeVisible();
+    // The product's current published drawing (the demo's 6205-2RS 总图, revision A).
+    await expect(drawer.getByTestId('drawing-open')).toContainText(/JS\d{8}-\d{4} 版本 A/);
     const down = drawer.getByTestId('genealogy-down');
     for (const c of children) await expect(down).toContainText(c.docNo);
     // A click on a child opens it; its genealogy leads back up to the parent.

@@ -66,5 +66,22 @@ test.describe('system settings and third-party apps', () => {
     await session.getByLabel('会话最长时长').fill('24');
     await session.getByRole('button', { name: /保\s*存/ }).click();
     await expect(toast(page, '会话超时已保存')).toBeVisible();
+
+    // 单据编号: a prefix another type uses is refused on the row; the example follows the rule.
+    // Nothing is saved: other flows running alongside number their documents by the defaults.
+    await pageEl.getByRole('tab', { name: '单据编号' }).click();
+    const numbering = pageEl.getByTestId('settings-docPrefixes');
+    const sales = numbering.locator('.ant-table-row').filter({ hasText: '销售订单' }).first();
+    await sales.getByLabel('销售订单前缀').fill('SC');
+    await expect(sales).toContainText('前缀 SC 已被生产订单使用，各类单据的前缀不能相同');
+    await sales.getByLabel('销售订单前缀').fill('so');
+    await expect(sales.getByLabel('销售订单前缀')).toHaveValue('SO');
+    await expect(sales).not.toContainText('已被');
+    await sales.getByLabel('销售订单编号格式').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: '{前缀}{年月}-{5位流水}' })
+      .click();
+    await expect(sales).toContainText(/SO\d{6}-00001/);
   });
 });

@@ -164,7 +164,10 @@ function DocPrefixes() {
   useEffect(() => {
     if (list.data) form.setFieldsValue({ rules: list.data });
   }, [list.data, form]);
+  // The watched rows hold only the fields with inputs (prefix, pattern); the type's name and
+  // default prefix come from the loaded list, row for row.
   const rules = Form.useWatch('rules', form);
+  const typeOf = (i: number) => list.data?.[i];
   const today = dayjs().format('YYYY-MM-DD');
 
   const save = async () => {
@@ -239,7 +242,7 @@ function DocPrefixes() {
                   title: '单据类型',
                   key: 'docType',
                   width: 120,
-                  render: (_: unknown, f: { name: number }) => rules?.[f.name]?.docType,
+                  render: (_: unknown, f: { name: number }) => typeOf(f.name)?.docType,
                 },
                 {
                   title: '前缀',
@@ -257,8 +260,8 @@ function DocPrefixes() {
                     >
                       <Input
                         maxLength={6}
-                        placeholder={rules?.[f.name]?.defaultPrefix}
-                        aria-label={`${rules?.[f.name]?.docType ?? ''}前缀`}
+                        placeholder={typeOf(f.name)?.defaultPrefix}
+                        aria-label={`${typeOf(f.name)?.docType ?? ''}前缀`}
                       />
                     </Form.Item>
                   ),
@@ -275,7 +278,7 @@ function DocPrefixes() {
                     >
                       <Select
                         options={PATTERN_OPTIONS}
-                        aria-label={`${rules?.[f.name]?.docType ?? ''}编号格式`}
+                        aria-label={`${typeOf(f.name)?.docType ?? ''}编号格式`}
                       />
                     </Form.Item>
                   ),
