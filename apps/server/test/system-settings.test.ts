@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -5,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { percentSetting } from '../src/modules/orders/order-lines.ts';
-import { openDatabase } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { seed } from '../src/seed/index.ts';
 import { ADMIN_PASSWORD, createTestApp, freshDatabase, PG_URL, type TestApp } from './helpers.ts';
@@ -158,18 +160,83 @@ describe('system settings: audit and effect', () => {
   });
 });
 
+/** A free TCP port on the loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A second server: its own OS process (`src/main.ts` under tsx), its own pool and its own
+ * module state (session cache included), on the same PostgreSQL database.
+ */
+async function serverProcess(databaseUrl: string) {
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: path.join(os.tmpdir(), 'ringmes-no-web'),
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-second-')),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the second server exited: ${output}`);
+    const up = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (i > 600) throw new Error(`the second server did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    async call(method: string, url: string, tok?: string, body?: unknown) {
+      const res = await fetch(`${base}${url}`, {
+        method,
+        headers: {
+          ...(tok ? { authorization: `Bearer ${tok}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 describe.skipIf(!PG_URL)('system settings across two server processes (PostgreSQL)', () => {
-  it('a change made through one instance is seen by the other without a restart', async () => {
+  it('a change made through one server is seen by another server process without a restart', async () => {
     const fresh = await freshDatabase();
     const config = { ...loadConfig({}), webDist: path.join(os.tmpdir(), 'ringmes-no-web') };
     await migrate(fresh.database.db);
     await seed(fresh.database.db, { seed: 'minimal', adminPassword: ADMIN_PASSWORD });
-    const second = await openDatabase({ databaseUrl: fresh.url });
     const a = await buildApp(fresh.database, config, { logger: false });
-    const b = await buildApp(second, config, { logger: false });
+    const b = await serverProcess(fresh.url as string);
     try {
-      const call = async (app: typeof a, method: string, url: string, tok?: string, body?: unknown) => {
-        const res = await app.inject({
+      const inA = async (method: string, url: string, tok?: string, body?: unknown) => {
+        const res = await a.inject({
           method: method as any,
           url,
           headers: tok ? { authorization: `Bearer ${tok}` } : {},
@@ -177,26 +244,20 @@ describe.skipIf(!PG_URL)('system settings across two server processes (PostgreSQ
         });
         return { status: res.statusCode, body: res.json() };
       };
-      const login = async (app: typeof a) =>
-        (
-          await call(app, 'POST', '/api/v1/sso/login', undefined, {
-            userName: 'admin',
-            passWord: ADMIN_PASSWORD,
-            source: 'mes',
-          })
-        ).body.result.token as string;
-      const ta = await login(a);
-      const tb = await login(b);
+      const credentials = { userName: 'admin', passWord: ADMIN_PASSWORD, source: 'mes' };
+      const ta = (await inA('POST', '/api/v1/sso/login', undefined, credentials)).body.result.token as string;
+      const loginB = async () =>
+        (await b.call('POST', '/api/v1/sso/login', undefined, credentials)).body.result.token as string;
+      const tb = await loginB();
 
       // Warm B's reads, then change through A.
-      expect((await call(b, 'GET', '/api/v1/sysSetting/brand')).body.result.companyName).toBe(
+      expect((await b.call('GET', '/api/v1/sysSetting/brand')).body.result.companyName).toBe(
         'RingMES 轴承有限公司',
       );
       expect(
-        (await call(a, 'PUT', '/api/v1/sysSetting/company', ta, { companyName: '二号工厂', logo: null }))
-          .status,
+        (await inA('PUT', '/api/v1/sysSetting/company', ta, { companyName: '二号工厂', logo: null })).status,
       ).toBe(200);
-      expect((await call(b, 'GET', '/api/v1/sysSetting/brand')).body.result.companyName).toBe('二号工厂');
+      expect((await b.call('GET', '/api/v1/sysSetting/brand')).body.result.companyName).toBe('二号工厂');
 
       const allowances = {
         overShipPercent: 7,
@@ -204,33 +265,51 @@ describe.skipIf(!PG_URL)('system settings across two server processes (PostgreSQ
         overDispatchPercent: 0,
         overReceivePercent: 0,
       };
-      expect((await call(a, 'PUT', '/api/v1/sysSetting/allowances', ta, allowances)).status).toBe(200);
-      expect((await call(b, 'GET', '/api/v1/sysSetting/allowances', tb)).body.result.overShipPercent).toBe(
+      expect((await inA('PUT', '/api/v1/sysSetting/allowances', ta, allowances)).status).toBe(200);
+      expect((await b.call('GET', '/api/v1/sysSetting/allowances', tb)).body.result.overShipPercent).toBe(
         '7',
       );
-      expect((await percentSetting(second.db, 'sales.overShipPercent')).toString()).toBe('7');
+      expect((await percentSetting(fresh.database.db, 'sales.overShipPercent')).toString()).toBe('7');
 
       // A shorter idle timeout set on A ends an idle session on B.
       expect(
-        (await call(a, 'PUT', '/api/v1/sysSetting/session', ta, { idleMinutes: 30, absoluteHours: 24 }))
-          .status,
+        (await inA('PUT', '/api/v1/sysSetting/session', ta, { idleMinutes: 30, absoluteHours: 24 })).status,
       ).toBe(200);
-      const idle = await login(b);
+      const idle = await loginB();
       await sql`UPDATE user_session SET last_seen_at = now() - interval '40 minutes'
-                 WHERE token_hash = sha256(convert_to(${idle}, 'UTF8'))`.execute(second.db);
-      expect((await call(b, 'GET', '/api/v1/sysSetting/session', idle)).status).toBe(401);
-      expect((await call(b, 'GET', '/api/v1/sysSetting/session', tb)).body.result.idleMinutes).toBe(30);
+                 WHERE token_hash = sha256(convert_to(${idle}, 'UTF8'))`.execute(fresh.database.db);
+      expect((await b.call('GET', '/api/v1/sysSetting/session', idle)).status).toBe(401);
+      expect((await b.call('GET', '/api/v1/sysSetting/session', tb)).body.result.idleMinutes).toBe(30);
 
-      // The password minimum set on B applies to a password change on A.
-      expect((await call(b, 'PUT', '/api/v1/sysSetting/passwordPolicy', tb, { minLength: 12 })).status).toBe(
+      // The password minimum set on B applies on A; a document-number rule set on A numbers on B.
+      expect((await b.call('PUT', '/api/v1/sysSetting/passwordPolicy', tb, { minLength: 12 })).status).toBe(
         200,
       );
-      expect((await call(a, 'GET', '/api/v1/sysSetting/passwordPolicy', ta)).body.result.minLength).toBe(12);
+      expect((await inA('GET', '/api/v1/sysSetting/passwordPolicy', ta)).body.result.minLength).toBe(12);
+      const rules = (await inA('GET', '/api/v1/sysSetting/docPrefixes', ta)).body.result as {
+        defaultPrefix: string;
+        prefix: string;
+        pattern: string;
+      }[];
+      const changed = rules.map((r) =>
+        r.defaultPrefix === 'XS' ? { ...r, prefix: 'SO', pattern: 'monthly' } : r,
+      );
+      expect(
+        (
+          await inA(
+            'PUT',
+            '/api/v1/sysSetting/docPrefixes',
+            ta,
+            changed.map(({ defaultPrefix, prefix, pattern }) => ({ defaultPrefix, prefix, pattern })),
+          )
+        ).status,
+      ).toBe(200);
+      const seen = (await b.call('GET', '/api/v1/sysSetting/docPrefixes', tb)).body.result as typeof rules;
+      expect(seen.find((r) => r.defaultPrefix === 'XS')).toMatchObject({ prefix: 'SO', pattern: 'monthly' });
     } finally {
+      await b.stop();
       await a.close();
-      await b.close();
-      await second.close();
       await fresh.drop();
     }
-  }, 30_000);
+  }, 90_000);
 });
