@@ -147,7 +147,20 @@ test.describe('sales order flow', () => {
     });
     await admin.post(`/api/v1/sale-order/approve/${created.id}`, {});
 
+    // The customer's technical agreement goes on the approved order.
     await signIn(page, 'sales01', 'demo123');
+    await page.goto(`/sale-manage/sale-order-detail?id=${created.id}`);
+    const attach = activePage(page).getByTestId('sale-order-attachments');
+    await expect(attach.getByTestId('sale-order-attachment-upload')).toBeVisible();
+    await attach
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: '客户技术协议.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('E2E 技术协议'),
+      });
+    await expect(attach.getByTestId('attachment-客户技术协议.txt')).toBeVisible();
+
     await page.goto('/sale-manage/sales-warehouse');
     const sw = activePage(page);
     await sw.locator('#sale-wh_docNo').fill(created.docNo);
@@ -191,5 +204,19 @@ test.describe('sales order flow', () => {
     const order = await admin.get<Row>(`/api/v1/sale-order/info/${created.id}`);
     expect(order.status).toBe('completed');
     expect(order.lines[0].shippedQuantity).toBe('3.0000');
+
+    // The salesperson's order detail: each line's figures and the 销售出库 it led to.
+    const seller = await Api.login(request, 'sales01', 'demo123');
+    await signedIn(page, seller, `/sale-manage/sale-order-detail?id=${created.id}`);
+    const orderView = activePage(page);
+    const progress = orderView.getByTestId('sale-order-progress');
+    await expect(progress.locator('.ant-table-row')).toHaveCount(1);
+    await expect(progress.locator('.ant-table-row')).toContainText('3');
+    await expect(orderView.getByTestId('sale-order-documents')).toContainText(draft.docNo);
+    await expect(orderView.getByTestId('sale-order-documents')).toContainText('销售出库');
+    // The file stays readable; a completed order takes no more.
+    const files = orderView.getByTestId('sale-order-attachments');
+    await expect(files.getByTestId('attachment-客户技术协议.txt')).toBeVisible();
+    await expect(files.getByTestId('sale-order-attachment-upload')).toHaveCount(0);
   });
 });

@@ -15,7 +15,7 @@ import { qualityRoutes } from './quality/index.ts';
 import { measurementRoutes } from './quality/measurement.ts';
 import { measurementImportRoutes } from './quality/measurement-import.ts';
 import { ringStandardRoutes } from './quality/ring-standard.ts';
-import { salesRoutes } from './sales/index.ts';
+import { saleOrderAttachmentOwner, salesRoutes } from './sales/index.ts';
 import { deptRoutes } from './system/dept.routes.ts';
 import { menuRoutes } from './system/menu.routes.ts';
 import { messageRoutes } from './system/message.routes.ts';
@@ -55,5 +55,5 @@ export function registerModules(app: App) {
   dashboardRoutes(app);
   cockpitRoutes(app);
   // Files of every module's records: one owner per kind of record that carries files.
-  attachmentRoutes(app, [revisionAttachmentOwner, repairPhotoOwner]);
+  attachmentRoutes(app, [revisionAttachmentOwner, repairPhotoOwner, saleOrderAttachmentOwner]);
 }

@@ -51,6 +51,16 @@ export const SALE_ORDER_LIFECYCLE: LifecycleDef = {
 /** The permission that lets an approval go over the customer's credit limit (recorded on the order). */
 export const SALE_ORDER_OVER_CREDIT = 'sale:order:overCredit';
 
+/** The attachment store's owner of an order's header files (合同、图纸、技术协议…). */
+export const SALE_ORDER_ATTACHMENT_OWNER = 'sale-order';
+
+/**
+ * States in which an order's files may still be added or removed: while it is open (a drawing or
+ * agreement often arrives after approval, during production). A completed or closed order's files
+ * stay as they were.
+ */
+export const SALE_ORDER_FILES_OPEN = ['draft', 'approved', 'producing', 'partly-shipped'];
+
 const lineFields: FieldDef[] = [
   ...pricedLineFields({
     material: '产品',

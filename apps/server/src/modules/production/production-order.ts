@@ -34,8 +34,11 @@ export const PRODUCTION_ORDER_PREFIX = 'SC';
 /** Sales order states whose lines may be planned. */
 const PLANNABLE = ['approved', 'producing', 'partly-shipped'];
 
-/** What production orders plan of a sales order line (base unit), leaving out `exceptId`. */
-const plannedOf = (lineId: unknown, exceptId: number) => sql<string>`
+/**
+ * What production orders plan of a sales order line (base unit), leaving out `exceptId`: the one
+ * rule for 已计划, used by the planners' checks and picker and by the sales order's figures.
+ */
+export const plannedOf = (lineId: unknown, exceptId = 0) => sql<string>`
   COALESCE((SELECT sum(CASE WHEN p.status = 'closed' THEN p.produced_quantity ELSE p.quantity END)
               FROM production_order p WHERE p.sale_order_line_id = ${lineId} AND p.id <> ${exceptId}), 0)`;
 
@@ -162,8 +165,7 @@ const saleLinesQuery = z.strictObject({
 
 /** Lines of approved sales orders with what is planned of them, earliest delivery first. */
 export async function saleLines(db: Db, q: z.infer<typeof saleLinesQuery>) {
-  const planned = sql`(SELECT COALESCE(sum(CASE WHEN p.status = 'closed' THEN p.produced_quantity ELSE p.quantity END), 0)
-                        FROM production_order p WHERE p.sale_order_line_id = l.id)`;
+  const planned = plannedOf(sql.ref('l.id'));
   const where = sql.join(
     [
       sql`o.status = ANY(${sql.val(PLANNABLE)}::text[])`,

@@ -1,11 +1,18 @@
-import { SALE_ORDER_LIFECYCLE, SALE_ORDER_OVER_CREDIT, saleOrderResource } from '@ringmes/domain';
+import {
+  SALE_ORDER_ATTACHMENT_OWNER,
+  SALE_ORDER_FILES_OPEN,
+  SALE_ORDER_LIFECYCLE,
+  SALE_ORDER_OVER_CREDIT,
+  saleOrderResource,
+} from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
+import { type AttachmentOwner, dropAttachmentRows } from '../../platform/attachments/attachments.ts';
 import { audit } from '../../platform/audit.ts';
 import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { conflict } from '../../platform/errors.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, registerLifecycle, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
@@ -42,7 +49,33 @@ export const saleOrderHooks: ResourceHooks = lifecycleHooks(saleOrderResource, {
   async afterSave({ db }, id) {
     await priceOrder(db, PRICING, id);
   },
+  // Only drafts are deleted (the lifecycle checks first); their files' rows go with them.
+  async beforeDelete({ db }, ids) {
+    await dropAttachmentRows(db, SALE_ORDER_ATTACHMENT_OWNER, ids);
+  },
 });
+
+/**
+ * 附件 of a sales order (合同、图纸、技术协议): any file type the store accepts, read with the order's
+ * read permission and changed by whoever may edit orders, while the order is open (草稿 to 部分发货).
+ * Locks the order, so an upload and closing the order happen one after the other.
+ */
+export const saleOrderAttachmentOwner: AttachmentOwner = {
+  name: SALE_ORDER_ATTACHMENT_OWNER,
+  label: '销售订单附件',
+  read: 'sale:order:list',
+  write: 'sale:order:edit',
+  async assertWritable(db, orderId) {
+    const r = await sql<{ docNo: string; status: string }>`
+      SELECT doc_no, status FROM sale_order WHERE id = ${orderId} FOR UPDATE`.execute(db);
+    const order = r.rows[0];
+    if (!order) throw notFound('销售订单不存在或已被删除');
+    if (!SALE_ORDER_FILES_OPEN.includes(order.status)) {
+      const label = SALE_ORDER_LIFECYCLE.states.find((s) => s.value === order.status)?.label ?? order.status;
+      throw conflict(`销售订单 ${order.docNo} 当前为「${label}」，不能再上传或删除附件`);
+    }
+  },
+};
 
 /** What a customer owes and has on order, for the credit check: money as exact strings. */
 export interface CreditPosition {

@@ -206,6 +206,15 @@ const shipBody = z.strictObject({
     .max(500, '一次最多 500 行'),
 });
 
+/** 欠发 of a sales order line (alias given): ordered less shipped, never below zero (base unit). */
+export const owedOf = (line: string) =>
+  sql<string>`greatest(${sql.ref(`${line}.base_quantity`)} - ${sql.ref(`${line}.shipped_quantity`)}, 0)`;
+
+/** 库存 of a product for shipping: its qualified stock on hand in every warehouse (base unit). */
+export const availableOf = (materialId: unknown) => sql<string>`
+  COALESCE((SELECT sum(b.quantity) FROM stock_balance b
+             WHERE b.material_id = ${materialId} AND b.quality_status = 'qualified'), 0)`;
+
 /**
  * The rows of 销售仓库: each open line of approved orders with ordered, shipped, owed, already on
  * a 销售出库 draft (pending, base unit) and the qualified stock on hand (all warehouses), late first.
@@ -228,14 +237,13 @@ async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
     SELECT l.id AS line_id, l.line_no, o.id AS order_id, o.doc_no, o.customer_id, c.name AS customer_name,
            l.material_id, m.code AS material_code, m.name AS material_name, m.spec AS material_spec,
            u.name AS unit_name, l.delivery_date, l.base_quantity, l.shipped_quantity,
-           greatest(l.base_quantity - l.shipped_quantity, 0) AS owed_quantity,
+           ${owedOf('l')} AS owed_quantity,
            COALESCE((SELECT sum(CASE WHEN ol.unit_id IS NULL OR ol.unit_id = m.unit_id THEN ol.quantity
                                      ELSE ol.quantity * (SELECT c.factor FROM material_unit_conversion c
                                                          WHERE c.material_id = ol.material_id AND c.unit_id = ol.unit_id) END)
                        FROM stock_outbound_line ol JOIN stock_outbound d ON d.id = ol.stock_outbound_id
                       WHERE ol.source_line_id = l.id AND d.sale_order_id = o.id AND d.status = 'draft'), 0) AS pending_quantity,
-           COALESCE((SELECT sum(b.quantity) FROM stock_balance b
-                      WHERE b.material_id = l.material_id AND b.quality_status = 'qualified'), 0) AS available_quantity,
+           ${availableOf(sql.ref('l.material_id'))} AS available_quantity,
            l.delivery_date < CURRENT_DATE AS late, o.status,
            count(*) OVER () AS total
       FROM sale_order_line l

@@ -4,9 +4,17 @@ import type { PageProps } from '../../app/page-registry.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 
-/** 销售管理: the documents' list/add/edit/detail screens from the kit, lifecycle buttons included. */
+const saleOrder = () => import('./sale-order-detail.page.tsx');
+
+/**
+ * 销售管理: the documents' list/add/edit/detail screens from the kit, lifecycle buttons included;
+ * the sales order's detail adds 订单执行, 关联单据 and 附件, its edit form 附件.
+ */
 export const SALES_PAGES: Record<string, PageLoader> = {
-  ...resourcePageLoaders(saleOrderResource),
+  ...resourcePageLoaders(saleOrderResource, {
+    form: () => saleOrder().then((m) => m.SaleOrderFormPage),
+    detail: () => saleOrder().then((m) => m.SaleOrderDetailPage),
+  }),
   ...resourcePageLoaders(stockUpOrderResource),
   '/sale-manage/statisticalStatement/salesReport': () =>
     import('../orders/order-report.page.tsx').then(
