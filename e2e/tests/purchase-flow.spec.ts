@@ -1,4 +1,15 @@
-import { Api, activePage, choose, date, expect, signedIn, signIn, test, toast } from './support.ts';
+import {
+  Api,
+  activePage,
+  choose,
+  confirmIn,
+  date,
+  expect,
+  signedIn,
+  signIn,
+  test,
+  toast,
+} from './support.ts';
 
 interface Row {
   id: number;
@@ -6,7 +17,7 @@ interface Row {
 }
 
 test.describe('purchase flow', () => {
-  test('计划员 raises and approves a 请购单; 采购员 turns it into a purchase order; part arrives, one is returned; 跟踪 shows it all', async ({
+  test('计划员 raises and approves a 请购单; 采购员 turns it into a purchase order; the keeper receives part against it and returns some; 跟踪 shows it all', async ({
     page,
     request,
   }) => {
@@ -76,27 +87,61 @@ test.describe('purchase flow', () => {
     expect(order.status).toBe('draft');
     expect((await admin.get<Row>(`/api/v1/purchase-requisition/info/${req.id}`)).status).toBe('ordered');
 
-    // Approved; 25 arrive and the keeper posts; 5 go back.
+    // Approved; 25 of the 40 arrive: the keeper's 采购入库 chooses the order, which fills its open
+    // line; he receives part of it and posts. Then 5 go back by a 采购退货出库 chosen the same way.
     await admin.post(`/api/v1/purchase-order/approve/${order.id}`, {});
+    const orderLine = (await admin.get<Row>(`/api/v1/purchase-order/info/${order.id}`)).lines[0];
     const warehouse = (await admin.get<{ list: Row[] }>('/api/v1/warehouse-management/page', { pageSize: 1 }))
       .list[0];
-    const receipt = await admin.post<Row>('/api/v1/stock-inbound/add', {
-      type: 'purchase',
-      warehouseId: warehouse.id,
-      purchaseOrderId: order.id,
-      lines: [{ materialId: material.id, quantity: 25 }],
-    });
-    await admin.post(`/api/v1/stock-inbound/post/${receipt.id}`, {});
-    const back = await admin.post<Row>('/api/v1/stock-outbound/add', {
-      type: 'purchase-return',
-      warehouseId: warehouse.id,
-      purchaseOrderId: order.id,
-      lines: [{ materialId: material.id, quantity: 5 }],
-    });
-    await admin.post(`/api/v1/stock-outbound/post/${back.id}`, {});
+    const keeper = await Api.login(request, 'wh01', 'demo123');
+    /** On an add page: warehouse, then the order; its line comes filled with `open`, `quantity` is kept. */
+    const againstOrder = async (form: string, open: string, quantity: string) => {
+      const current = activePage(page);
+      await choose(page, `${form}_warehouseId`, warehouse.code);
+      await choose(page, `${form}_purchaseOrderId`, order.docNo);
+      const selectOf = (id: string) =>
+        current.locator('.ant-select').filter({ has: page.locator(`#${form}_${id}`) });
+      await expect(current.getByLabel('第1行数量')).toHaveValue(open);
+      await expect(selectOf('lines_0_materialId')).toContainText(material.name);
+      await expect(selectOf('supplierId')).toContainText(supplier.name);
+      await expect(current.getByLabel('第2行数量')).toHaveCount(0);
+      await current.getByLabel('第1行数量').fill(quantity);
+      await current.getByRole('button', { name: /保\s*存/ }).click();
+    };
+    /** Posts the document open on its detail page; answers it as the API shows it. */
+    const postHere = async () => {
+      const detail = activePage(page);
+      await expect(detail.getByTestId('doc-no')).not.toBeEmpty();
+      await detail
+        .getByRole('button', { name: /过\s*账/ })
+        .first()
+        .click();
+      await confirmIn(page, '过账');
+      await expect(toast(page, '过账成功')).toBeVisible();
+      return new URL(page.url()).searchParams.get('id');
+    };
+    await signedIn(page, keeper, '/warehouse-logistics/warehouse-manage/purchase-warehousing-add');
+    await againstOrder('wh-stock-inbound', '40.0000', '25');
+    await expect(page).toHaveURL(/purchase-warehousing-detail\?id=\d+/);
+    const receipt = await admin.get<Row>(`/api/v1/stock-inbound/info/${await postHere()}`);
+    expect(receipt).toMatchObject({ status: 'posted', supplierId: supplier.id, sourceNo: order.docNo });
+    expect(receipt.lines[0]).toMatchObject({ sourceLineId: orderLine.id, baseQuantity: '25.0000' });
+    let now = await admin.get<Row>(`/api/v1/purchase-order/info/${order.id}`);
+    expect(now.status).toBe('partly-received');
+    expect(now.lines[0].receivedQuantity).toBe('25.0000');
 
-    // 采购订单跟踪 from the list: 40 ordered, 25 in, 5 back, 20 open; the row opens its documents.
-    await page.goto('/purchase/purchase-manage');
+    await page.goto('/warehouse-logistics/outbound-manage/purchase-return-outbound-add');
+    // Returnable: received − returned.
+    await againstOrder('wh-stock-outbound', '25.0000', '5');
+    await expect(page).toHaveURL(/purchase-return-outbound-detail\?id=\d+/);
+    const back = await admin.get<Row>(`/api/v1/stock-outbound/info/${await postHere()}`);
+    expect(back).toMatchObject({ type: 'purchase-return', status: 'posted', sourceNo: order.docNo });
+    expect(back.lines[0]).toMatchObject({ sourceLineId: orderLine.id, baseQuantity: '5.0000' });
+    now = await admin.get<Row>(`/api/v1/purchase-order/info/${order.id}`);
+    expect(now.lines[0]).toMatchObject({ receivedQuantity: '25.0000', returnedQuantity: '5.0000' });
+
+    // 采购员: 采购订单跟踪 from the list: 40 ordered, 25 in, 5 back, 20 open; the row opens its documents.
+    await signedIn(page, buyer, '/purchase/purchase-manage');
     await activePage(page).getByRole('button', { name: '采购订单跟踪' }).click();
     await expect(page).toHaveURL(/purchase-manage-detail/);
     const tracking = activePage(page);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
-import { createTestApp, PG_URL, type TestApp } from './helpers.ts';
+import { createTestApp, downloadWorkbook, PG_URL, type TestApp } from './helpers.ts';
 import { type StockWorld, stockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
@@ -225,10 +225,59 @@ describe('采购明细报表', () => {
     expect(r.rows[0]).toMatchObject({
       label: m.name,
       orderedAmount: '420.00',
+      averagePrice: '4.200000',
       doneQuantity: '100.0000',
       onTimeRate: 100,
     });
+    // Another September line at 4.35 and an October order at 4.1: the price per row, per month, overall.
+    for (const [orderDate, quantity, unitPrice] of [
+      ['2026-09-25', 50, '4.35'],
+      ['2026-10-08', 40, '4.1'],
+    ] as const) {
+      const more = ok(
+        await call('POST', '/api/v1/purchase-order/add', {
+          supplierId: s.id,
+          orderDate,
+          deliveryDate: '2026-10-30',
+          lines: [{ materialId: m.id, quantity, unitPrice }],
+        }),
+      );
+      ok(await call('POST', `/api/v1/purchase-order/approve/${more.id}`, {}));
+    }
+    const monthly = ok(
+      await call('GET', '/api/v1/purchase-order/report', undefined, { partyId: s.id, groupBy: 'month' }),
+    );
+    // 637.50 ÷ 150 and 164.00 ÷ 40.
+    expect(monthly.rows.map((x: any) => [x.key, x.orderedQuantity, x.orderedAmount, x.averagePrice])).toEqual(
+      [
+        ['2026-09', '150.0000', '637.50', '4.250000'],
+        ['2026-10', '40.0000', '164.00', '4.100000'],
+      ],
+    );
+    expect(monthly.months.map((x: any) => [x.month, x.averagePrice])).toEqual([
+      ['2026-09', '4.250000'],
+      ['2026-10', '4.100000'],
+    ]);
+    // 801.50 ÷ 190 = 4.2184210…: divided exactly, rounded once to the price's 6 places.
+    expect(monthly.totals).toMatchObject({ orderedAmount: '801.50', averagePrice: '4.218421' });
+    const byMaterial = ok(
+      await call('GET', '/api/v1/purchase-order/report', undefined, { partyId: s.id, groupBy: 'material' }),
+    );
+    expect(byMaterial.rows[0]).toMatchObject({ label: m.name, averagePrice: '4.218421' });
+    // The Excel export carries it beside the amount.
+    const file = ok(
+      await call('GET', '/api/v1/purchase-order/report/export', undefined, {
+        partyId: s.id,
+        groupBy: 'month',
+      }),
+    );
+    const sheet = (await downloadWorkbook(t, token, file.fileName)).worksheets[0];
+    const header = (sheet.getRow(2).values as unknown[]).slice(1);
+    expect(header.slice(3, 6)).toEqual(['订购数量', '订购金额(元)', '平均单价(元)']);
+    expect(sheet.getRow(3).getCell(6).value).toBe(4.25);
+    expect(sheet.getRow(5).getCell(6).value).toBe(4.218421);
     expect(await rollupDrift('purchase')).toEqual([]);
+    expect(await summaryDrift('purchase')).toEqual([]);
   });
 });
 

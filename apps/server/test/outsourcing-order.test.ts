@@ -197,6 +197,36 @@ describe('outsourcing orders', () => {
     expect(late.status).toBe(409);
   });
 
+  it("the warehouse forms take an order's open lines: to send, to receive back (sent less net received), returnable", async () => {
+    const s = await f.create('supplier');
+    const m = await blank();
+    const o = ok(await order(s.id, [{ materialId: m.id, quantity: 50, unitPrice: '1' }]));
+    ok(await act('approve', o.id));
+    const line = o.lines[0].id;
+    const keeper = (
+      await t.userWith(['warehouse:outsourcingOutbound:add', 'warehouse:outsourcedInbound:add'])
+    ).token;
+    const open = async (kind: 'inbound' | 'outbound', type: string) =>
+      ok(
+        await t.call('GET', `/api/v1/stock-${kind}/source-lines/${o.id}`, { token: keeper, query: { type } }),
+      ).lines.map((l: any) => [l.sourceLineId, l.quantity]);
+    expect(await open('outbound', 'outsourcing')).toEqual([[line, '50.0000']]);
+    expect(await open('inbound', 'outsourced')).toEqual([]);
+    ok(await move('send-out', o.id, line, 30));
+    ok(await move('receive-back', o.id, line, 20));
+    ok(await move('return-goods', o.id, line, 5));
+    expect(await open('outbound', 'outsourcing')).toEqual([[line, '20.0000']]);
+    expect(await open('inbound', 'outsourced')).toEqual([[line, '15.0000']]);
+    expect(await open('outbound', 'outsourcing-return')).toEqual([[line, '15.0000']]);
+    const orders = ok(
+      await t.call('GET', '/api/v1/stock-inbound/source-orders', {
+        token: keeper,
+        query: { type: 'outsourced', partyId: s.id },
+      }),
+    );
+    expect(orders.map((x: any) => x.docNo)).toEqual([o.docNo]);
+  });
+
   it('answers bad input with 400 and a Chinese message; edits only drafts; stale version 409', async () => {
     const s = await f.create('supplier');
     const m = await blank(0);

@@ -163,6 +163,112 @@ describe('purchase orders', () => {
   });
 });
 
+describe('the warehouse forms choose a purchase order and take its open lines', () => {
+  it("a keeper without the order's read permission picks receivable orders and their open lines, in the order's unit where exact", async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const crate = (await f.create('material-unit', { name: '箱' })).id;
+    const bolt = await f.create('material-info', {
+      standardCost: '1',
+      unitConversions: [{ unitId: crate, factor: '3' }],
+    });
+    const o = await order(s.id, [
+      { materialId: m.id, quantity: 2, unitId: unitBox },
+      { materialId: bolt.id, quantity: 2, unitId: crate },
+    ]);
+    const draft = await order(s.id, [{ materialId: m.id, quantity: 1 }]);
+    const keeper = (await t.userWith(['warehouse:purchaseInbound:add'])).token;
+    const get = (url: string, query: Record<string, unknown>, as = keeper) =>
+      t.call('GET', url, { token: as, query });
+    const orders = (type: string, as = keeper) =>
+      get('/api/v1/stock-inbound/source-orders', { type, partyId: s.id }, as);
+    // The generic options of purchase orders are the buyer's; the picker is the keeper's.
+    expect((await get('/api/v1/purchase-order/options', {})).status).toBe(403);
+    expect(ok(await orders('purchase'))).toEqual([]);
+    ok(await act('approve', o.id));
+    const listed = ok(await orders('purchase'));
+    expect(listed).toEqual([
+      expect.objectContaining({
+        value: o.id,
+        docNo: o.docNo,
+        partyId: s.id,
+        label: `${o.docNo}（${s.name}）`,
+      }),
+    ]);
+    expect(
+      ok(await get('/api/v1/stock-inbound/source-orders', { type: 'purchase', keyword: o.docNo })),
+    ).toHaveLength(1);
+    // A chosen order is named by id whatever its state.
+    expect(
+      ok(await get('/api/v1/stock-inbound/source-orders', { type: 'purchase', ids: `${draft.id}` }))[0],
+    ).toMatchObject({ value: draft.id, status: 'draft' });
+    const lines = (id: number, type = 'purchase', as = keeper) =>
+      get(`/api/v1/stock-${type === 'purchase' ? 'inbound' : 'outbound'}/source-lines/${id}`, { type }, as);
+    const [steelLine, boltLine] = (await info(o.id)).lines;
+    expect(ok(await lines(o.id)).lines).toEqual([
+      expect.objectContaining({
+        sourceLineId: steelLine.id,
+        materialId: m.id,
+        unitId: unitBox,
+        quantity: '2.0000',
+        baseQuantity: '200.0000',
+      }),
+      expect.objectContaining({
+        sourceLineId: boltLine.id,
+        unitId: crate,
+        quantity: '2.0000',
+        baseQuantity: '6.0000',
+      }),
+    ]);
+    // Part arrives: 125 kg and 1 piece. Open: 75 kg = 0.75 捆; 5 pieces are not whole 箱, so base unit.
+    ok(
+      await receive('stock-inbound', o.id, [
+        { materialId: m.id, quantity: 125, sourceLineId: steelLine.id },
+        { materialId: bolt.id, quantity: 1, sourceLineId: boltLine.id },
+      ]),
+    );
+    const open = ok(await lines(o.id));
+    expect(open).toMatchObject({ docNo: o.docNo, partyId: s.id, status: 'partly-received' });
+    expect(open.lines).toEqual([
+      expect.objectContaining({ unitId: unitBox, quantity: '0.7500', baseQuantity: '75.0000' }),
+      expect.objectContaining({ unitId: bolt.unitId, quantity: '5.0000', baseQuantity: '5.0000' }),
+    ]);
+    // The lines as taken save and post: the steel line is then complete and leaves the picker.
+    const taken = open.lines.map((l: any) => ({
+      materialId: l.materialId,
+      unitId: l.unitId,
+      quantity: l.quantity,
+      sourceLineId: l.sourceLineId,
+    }));
+    ok(await receive('stock-inbound', o.id, [taken[0]]));
+    expect(ok(await lines(o.id)).lines.map((l: any) => l.sourceLineId)).toEqual([boltLine.id]);
+    // Returns take received − returned, for those who may write 采购退货出库.
+    expect((await lines(o.id, 'purchase-return')).status).toBe(403);
+    const buyer = (await t.userWith(['purchase:return:add'])).token;
+    expect(ok(await lines(o.id, 'purchase-return', buyer)).lines).toEqual([
+      expect.objectContaining({ unitId: unitBox, quantity: '2.0000', baseQuantity: '200.0000' }),
+      expect.objectContaining({ unitId: bolt.unitId, quantity: '1.0000', baseQuantity: '1.0000' }),
+    ]);
+  });
+
+  it('refuses an order not open for the type, a type without orders, and a missing order, in Chinese', async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    const draft = await order(s.id, [{ materialId: m.id, quantity: 1 }]);
+    const call = (url: string, type: string) => t.call('GET', url, { token, query: { type } });
+    const refused = await call(`/api/v1/stock-inbound/source-lines/${draft.id}`, 'purchase');
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`采购订单 ${draft.docNo} 草稿，不能做采购入库`);
+    const other = await call('/api/v1/stock-inbound/source-orders', 'other');
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe('其他入库不按订单收发，没有可选的订单');
+    const missing = await call('/api/v1/stock-inbound/source-lines/99999999', 'purchase');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('采购订单不存在或已被删除');
+    expect((await t.call('GET', '/api/v1/stock-inbound/source-orders', { token })).status).toBe(400);
+  });
+});
+
 describe("采购退货 (the buyer's view of 采购退货出库)", () => {
   it("purchase:return lets a buyer draft, list and edit purchase-return outbounds only; posting stays the keeper's", async () => {
     const s = await f.create('supplier');

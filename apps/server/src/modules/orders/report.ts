@@ -287,8 +287,10 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
       sql` AND `,
     );
   const where = filters(grain);
+  // 平均单价: ordered amount ÷ ordered base quantity, exact numeric at the price scale (6 places).
+  const averagePrice = sql`round(sum(r.ordered_amount) / NULLIF(sum(r.ordered_quantity), 0), 6) AS average_price`;
   const sums = sql`sum(r.line_count)::int AS line_count, sum(r.ordered_quantity) AS ordered_quantity,
-    sum(r.ordered_amount) AS ordered_amount, sum(r.done_quantity) AS done_quantity,
+    sum(r.ordered_amount) AS ordered_amount, ${averagePrice}, sum(r.done_quantity) AS done_quantity,
     sum(r.open_quantity) AS open_quantity, sum(r.open_amount) AS open_amount,
     sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines`;
   const group =
@@ -322,7 +324,7 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
     sql<Record<string, any>>`SELECT ${sums} FROM order_report_month r WHERE ${where}`.execute(db),
     sql<Record<string, any>>`
       SELECT to_char(r.month, 'YYYY-MM') AS month, sum(r.ordered_amount) AS ordered_amount,
-             sum(r.ordered_quantity) AS ordered_quantity, sum(r.done_quantity) AS done_quantity,
+             sum(r.ordered_quantity) AS ordered_quantity, ${averagePrice}, sum(r.done_quantity) AS done_quantity,
              sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines
         FROM order_report_month r WHERE ${where} GROUP BY 1 ORDER BY 1`.execute(db),
     sql<Record<string, any>>`
@@ -386,6 +388,7 @@ async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<Ret
     '订单行数',
     '订购数量',
     '订购金额(元)',
+    '平均单价(元)',
     `${t.done}数量`,
     `${t.open}数量`,
     `${t.open}金额(元)`,
@@ -402,6 +405,7 @@ async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<Ret
         Number(r.lineCount ?? 0),
         Number(r.orderedQuantity ?? 0),
         Number(r.orderedAmount ?? 0),
+        r.averagePrice == null ? '' : Number(r.averagePrice),
         Number(r.doneQuantity ?? 0),
         Number(r.openQuantity ?? 0),
         Number(r.openAmount ?? 0),

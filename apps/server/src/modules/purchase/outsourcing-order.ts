@@ -293,6 +293,22 @@ registerStockSource({
   types: { outbound: { outsourcing: 1, 'outsourcing-return': 1 }, inbound: { outsourced: 1 } },
   link,
   apply,
+  picker: {
+    table: 'outsourcing_order',
+    lineTable: 'outsourcing_order_line',
+    parentColumn: 'outsourcing_order_id',
+    lifecycle: OUTSOURCING_ORDER_LIFECYCLE,
+    party: { column: 'supplier_id', table: 'supplier' },
+    // As `openOf` without the over-receipt allowance: to send, to receive back, returnable.
+    types: {
+      outsourcing: { states: OPEN, open: sql`l.base_quantity - l.sent_quantity` },
+      outsourced: { states: OPEN, open: sql`l.sent_quantity - (l.received_quantity - l.returned_quantity)` },
+      'outsourcing-return': {
+        states: OUTSOURCING_ORDER_LIFECYCLE.states.map((s) => s.value).filter((s) => s !== 'draft'),
+        open: sql`l.received_quantity - l.returned_quantity`,
+      },
+    },
+  },
 });
 
 // ------------------------------------------------------------------ the order's own calls

@@ -233,12 +233,30 @@ async function apply(db: Db, orderId: number, moves: SourceMove[], type: string,
   await refreshOrderReport(db, PURCHASE_REPORT, [orderId]);
 }
 
+/** Returns go against any order past 草稿 (a completed or closed one still has what it received). */
+const RETURNABLE = PURCHASE_ORDER_LIFECYCLE.states.map((s) => s.value).filter((s) => s !== 'draft');
+
 registerStockSource({
   field: 'purchaseOrderId',
   label: '采购订单',
   types: { inbound: { purchase: 1 }, outbound: { 'purchase-return': 1 } },
   link,
   apply,
+  picker: {
+    table: 'purchase_order',
+    lineTable: 'purchase_order_line',
+    parentColumn: 'purchase_order_id',
+    lifecycle: PURCHASE_ORDER_LIFECYCLE,
+    party: { column: 'supplier_id', table: 'supplier' },
+    types: {
+      // To receive: ordered − received + returned; to return: received − returned.
+      purchase: {
+        states: RECEIVABLE,
+        open: sql`l.base_quantity - l.received_quantity + l.returned_quantity`,
+      },
+      'purchase-return': { states: RETURNABLE, open: sql`l.received_quantity - l.returned_quantity` },
+    },
+  },
 });
 
 export function purchaseOrderRoutes(app: App) {

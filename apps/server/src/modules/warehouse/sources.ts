@@ -1,5 +1,6 @@
+import type { LifecycleDef } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest } from '../../platform/errors.ts';
 
@@ -48,12 +49,37 @@ export interface StockSource {
   /** Posting or reversing a document of `type`: applies the signed base-unit moves to the order's lines. */
   /** `day`: the document's business date (a line delivered in full is complete on that day). */
   apply(db: Db, orderId: number, moves: SourceMove[], type: string, day?: string): Promise<void>;
+  /** What the warehouse forms pick from (`source-orders`, `source-lines`); none: no picker. */
+  picker?: SourcePicker;
+}
+
+/**
+ * How the warehouse forms choose an order and take its open lines, declared by the source: the
+ * order and line tables, the party, and per document type the order states it can be made
+ * against and what is open on a line (base unit; SQL over the line, alias `l`).
+ */
+export interface SourcePicker {
+  table: string;
+  lineTable: string;
+  parentColumn: string;
+  /** The order's states, for the refusal of one a document cannot be made against. */
+  lifecycle: LifecycleDef;
+  party: { column: string; table: string };
+  types: Record<string, { states: readonly string[]; open: RawBuilder<unknown> }>;
 }
 
 const SOURCES: StockSource[] = [];
 
 export function registerStockSource(source: StockSource) {
   if (!SOURCES.some((s) => s.field === source.field)) SOURCES.push(source);
+}
+
+/** The source a document of `kind` and `type` is made against, with its picker for that type. */
+export function pickerOf(kind: StockKind, type: string) {
+  const source = SOURCES.find(
+    (s) => Object.hasOwn(s.types[kind] ?? {}, type) && s.picker && Object.hasOwn(s.picker.types, type),
+  );
+  return source?.picker ? { source, picker: source.picker, rule: source.picker.types[type] } : undefined;
 }
 
 /** Header columns a document of `kind` has for its sources (snake case): the posting reads them. */

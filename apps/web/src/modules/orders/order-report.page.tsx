@@ -7,6 +7,7 @@ import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
+import { formatNumber } from '../../platform/resource/format.tsx';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
@@ -20,6 +21,8 @@ export interface ReportSpec {
   done: string;
   open: string;
   onTime: string;
+  /** 平均单价 (订购金额 ÷ 订购数量) in the totals and the table, and its monthly trend in the chart. */
+  priceTrend?: boolean;
 }
 
 export const SALES_REPORT: ReportSpec = {
@@ -38,6 +41,7 @@ export const PURCHASE_REPORT: ReportSpec = {
   done: '已入库',
   open: '未到货',
   onTime: '准时到货率',
+  priceTrend: true,
 };
 
 type Row = Record<string, any>;
@@ -58,11 +62,16 @@ const money = (v: unknown) =>
   Number(v ?? 0).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const quantity = (v: unknown) => Number(v ?? 0).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
 const rate = (v: number | null) => (v == null ? '-' : `${v}%`);
+/** The server's exact 6-place average, shown as prices are (at least 元.角分). */
+const price = (v: unknown) =>
+  v == null ? '-' : formatNumber({ name: 'averagePrice', label: '平均单价', kind: 'price' }, v);
+const PRICE_HELP = '订购金额 ÷ 订购数量（基本单位）；按物料筛选即该物料的价格走势';
 
 /**
  * A statistics report of orders (销售统计报表, 采购明细报表): grouped by month, party or material
  * over a range of months, from the server's monthly rollup; a bar chart by month with the
- * on-time rate as a line, the top ten parties, and the Excel export.
+ * on-time rate as a line (and, for purchases, the average price's trend), the top ten parties,
+ * and the Excel export.
  */
 export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
   const can = usePermission();
@@ -92,18 +101,40 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
     () => ({
       tooltip: { trigger: 'axis' },
       legend: { top: 0 },
-      grid: { left: 70, right: 50, top: 40, bottom: 30 },
+      grid: { left: 70, right: spec.priceTrend ? 110 : 50, top: 40, bottom: 30 },
       xAxis: { type: 'category', data: data?.months.map((m) => m.month) ?? [] },
       yAxis: [
         { type: 'value', name: '金额(元)' },
         { type: 'value', name: '%', max: 100, min: 0 },
+        // The price on an axis of its own, outside the rate's: it moves in cents, not hundreds.
+        ...(spec.priceTrend
+          ? [
+              {
+                type: 'value' as const,
+                name: '单价(元)',
+                position: 'right' as const,
+                offset: 56,
+                scale: true,
+              },
+            ]
+          : []),
       ],
       series: [
         { name: '订购金额', type: 'bar', data: data?.months.map((m) => Number(m.orderedAmount)) ?? [] },
         { name: spec.onTime, type: 'line', yAxisIndex: 1, data: data?.months.map((m) => m.onTimeRate) ?? [] },
+        ...(spec.priceTrend
+          ? [
+              {
+                name: '平均单价',
+                type: 'line' as const,
+                yAxisIndex: 2,
+                data: data?.months.map((m) => (m.averagePrice == null ? null : Number(m.averagePrice))) ?? [],
+              },
+            ]
+          : []),
       ],
     }),
-    [data, spec.onTime],
+    [data, spec.onTime, spec.priceTrend],
   );
   const top = useMemo<EChartOption>(
     () => ({
@@ -145,13 +176,14 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
         <Space size={48} wrap data-testid="report-totals">
           <Statistic title="订购金额(元)" value={money(t.orderedAmount)} />
           <Statistic title="订单行数" value={t.lineCount ?? 0} />
+          {spec.priceTrend && <Statistic title="平均单价(元)" value={price(t.averagePrice)} />}
           <Statistic title={`${spec.done}数量`} value={quantity(t.doneQuantity)} />
           <Statistic title={`${spec.open}金额(元)`} value={money(t.openAmount)} />
           <Statistic title={spec.onTime} value={rate(t.onTimeRate ?? null)} />
         </Space>
       </PageCard>
       <div className="rm-report-charts">
-        <PageCard title="按月订购金额与准时率">
+        <PageCard title={spec.priceTrend ? '按月订购金额、准时率与平均单价' : '按月订购金额与准时率'}>
           <EChart option={monthly} testId="chart-monthly" />
         </PageCard>
         <PageCard title={`${spec.party.label}订购金额前十`}>
@@ -197,6 +229,17 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
             { title: '订单行数', dataIndex: 'lineCount', width: 90, align: right },
             { title: '订购数量', dataIndex: 'orderedQuantity', width: 110, align: right, render: quantity },
             { title: '订购金额(元)', dataIndex: 'orderedAmount', width: 130, align: right, render: money },
+            ...(spec.priceTrend
+              ? [
+                  {
+                    title: <span title={PRICE_HELP}>平均单价(元)</span>,
+                    dataIndex: 'averagePrice',
+                    width: 120,
+                    align: right,
+                    render: price,
+                  },
+                ]
+              : []),
             {
               title: `${spec.done}数量`,
               dataIndex: 'doneQuantity',

@@ -22,6 +22,7 @@ import {
   UnitSelect,
 } from './line-cells.tsx';
 import { Dash, QUALITY_OPTIONS } from './shared.tsx';
+import { SourceOrderSelect } from './source-order-select.tsx';
 import {
   type DocKind,
   kindOfPath,
@@ -106,54 +107,6 @@ export function StockDocListPage({ path }: PageProps) {
   );
 }
 
-/** What is open on an outsourcing order line for a document type (base unit): to send, to receive back, returnable. */
-const OUTSOURCING_OPEN: Record<string, (l: Row) => number> = {
-  outsourcing: (l) => Number(l.baseQuantity) - Number(l.sentQuantity),
-  outsourced: (l) => Number(l.sentQuantity) - (Number(l.receivedQuantity) - Number(l.returnedQuantity)),
-  'outsourcing-return': (l) => Number(l.receivedQuantity) - Number(l.returnedQuantity),
-};
-
-/** The 委外订单 of a document; choosing one on a document without lines takes the order's open lines. */
-function OutsourcingOrderSelect({
-  type,
-  id,
-  value,
-  onChange,
-}: {
-  type: string;
-  /** The input id the Form.Item hands down. */
-  id?: string;
-  value?: number | null;
-  onChange?: (v: number | null) => void;
-}) {
-  const form = Form.useFormInstance();
-  return (
-    <RefSelect
-      id={id}
-      field={ref('outsourcingOrderId', '委外订单', 'outsourcing-order')}
-      value={value}
-      onChange={(v) => {
-        onChange?.(v as number | null);
-        const open = OUTSOURCING_OPEN[type];
-        const typed = (form.getFieldValue('lines') ?? []).some((l: Row | undefined) => l?.materialId);
-        if (typeof v !== 'number' || !open || typed) return;
-        void http.get<Row>(`/api/v1/outsourcing-order/info/${v}`).then((order) => {
-          const lines = (order.lines as Row[])
-            .filter((l) => open(l) > 0)
-            .map((l) => ({
-              materialId: l.materialId,
-              materialName: l.materialName,
-              quantity: open(l),
-              sourceLineId: l.id,
-              qualityStatus: 'qualified',
-            }));
-          if (lines.length) form.setFieldsValue({ lines });
-        });
-      }}
-    />
-  );
-}
-
 function header(kind: DocKind, fixedType: string | undefined) {
   return () => (
     <>
@@ -196,9 +149,9 @@ function header(kind: DocKind, fixedType: string | undefined) {
                 <Form.Item
                   name="purchaseOrderId"
                   label="采购订单"
-                  tooltip="按采购订单收货/退货：明细按物料关联订单行，过账时累计订单的已入库（已退货）数量"
+                  tooltip="按采购订单收货/退货：选择订单带出未到（可退）的明细；明细按物料关联订单行，过账时累计订单的已入库（已退货）数量"
                 >
-                  <RefSelect field={ref('purchaseOrderId', '采购订单', 'purchase-order')} />
+                  <SourceOrderSelect kind={kind} type={t} label="采购订单" />
                 </Form.Item>
               )}
               {outsourcing.includes(t) && (
@@ -207,7 +160,7 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   label="委外订单"
                   tooltip="按委外订单发料/收货/退货：选择订单带出未完成的明细；明细按物料关联订单行，过账时累计订单的已发料（已收回、已退货）数量和重量"
                 >
-                  <OutsourcingOrderSelect type={t} />
+                  <SourceOrderSelect kind={kind} type={t} label="委外订单" />
                 </Form.Item>
               )}
               {customer.includes(t) && (

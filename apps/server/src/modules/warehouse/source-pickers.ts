@@ -1,0 +1,218 @@
+import {
+  allScopePrefixes,
+  mayAct,
+  type ResourceDef,
+  stockInboundResource,
+  stockOutboundResource,
+} from '@ringmes/domain';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { type AuthUser, can } from '../../platform/auth/sessions.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { containsPattern } from '../../platform/db/like.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { type Permission, route } from '../../platform/http/route.ts';
+import { idParams, zx } from '../../platform/http/validation.ts';
+import { optionQueryFields, REMOTE_OPTIONS_LIMIT } from '../../platform/resource/options.ts';
+import { pickerOf, type StockKind } from './sources.ts';
+
+/**
+ * The order pickers of the inbound and outbound forms (采购入库 choosing its 采购订单, 委外发料
+ * its 委外订单…): the orders a document of a type can be made against, and what is open on each
+ * of an order's lines, ready to become the document's lines. Whoever may write documents of the
+ * type reads them — a 仓管员 receiving against purchase orders needs no read permission on them —
+ * and sees no price.
+ */
+
+const KINDS: { kind: StockKind; def: ResourceDef }[] = [
+  { kind: 'inbound', def: stockInboundResource },
+  { kind: 'outbound', def: stockOutboundResource },
+];
+
+const type = z.string({ error: '请指定出入库类型' }).trim().min(1, '请指定出入库类型').max(30);
+
+const ordersQuery = z.strictObject({
+  type,
+  keyword: optionQueryFields.keyword,
+  ids: optionQueryFields.ids,
+  /** The party (supplier) the form has chosen. */
+  partyId: zx.id.optional(),
+});
+
+/** The picker of `type`, once the user may add or edit documents of that type. */
+function pickerFor(def: ResourceDef, kind: StockKind, type: string, user: AuthUser) {
+  const found = pickerOf(kind, type);
+  const typeLabel = def.fields.find((f) => f.name === 'type')?.options?.find((o) => o.value === type)?.label;
+  if (!found || !typeLabel) {
+    throw badRequest(`${typeLabel ?? type}不按订单收发，没有可选的订单`, [
+      { field: 'type', message: '该出入库类型没有可选的订单' },
+    ]);
+  }
+  const has = (p: string) => can(user, p);
+  if (!mayAct(has, def, 'add', type) && !mayAct(has, def, 'edit', type)) throw forbidden();
+  return { ...found, typeLabel };
+}
+
+/** An order as a picker option: `label` is its number and party. */
+interface SourceOrder {
+  id: number;
+  value: number;
+  label: string;
+  docNo: string;
+  status: string;
+  orderDate: string;
+  partyId: number;
+  partyName: string;
+}
+
+async function sourceOrders(
+  db: Db,
+  found: NonNullable<ReturnType<typeof pickerOf>>,
+  q: z.infer<typeof ordersQuery>,
+): Promise<SourceOrder[]> {
+  const { picker, rule } = found;
+  const where = q.ids
+    ? sql`o.id = ANY(${sql.val(q.ids)}::bigint[])`
+    : sql.join(
+        [
+          sql`o.status IN (${sql.join(rule.states.map((s) => sql`${s}`))})`,
+          sql`EXISTS (SELECT 1 FROM ${sql.table(picker.lineTable)} l
+                       WHERE ${sql.ref(`l.${picker.parentColumn}`)} = o.id AND (${rule.open}) > 0)`,
+          q.partyId ? sql`${sql.ref(`o.${picker.party.column}`)} = ${q.partyId}` : sql`true`,
+          q.keyword
+            ? sql`(o.doc_no ILIKE ${containsPattern(q.keyword)} OR p.name ILIKE ${containsPattern(q.keyword)})`
+            : sql`true`,
+        ],
+        sql` AND `,
+      );
+  const r = await sql<Omit<SourceOrder, 'value' | 'label'>>`
+    SELECT o.id, o.doc_no, o.status, to_char(o.order_date, 'YYYY-MM-DD') AS order_date,
+           ${sql.ref(`o.${picker.party.column}`)} AS party_id, p.name AS party_name
+      FROM ${sql.table(picker.table)} o
+      LEFT JOIN ${sql.table(picker.party.table)} p ON p.id = ${sql.ref(`o.${picker.party.column}`)}
+     WHERE ${where}
+     ORDER BY o.order_date DESC, o.id DESC
+     LIMIT ${REMOTE_OPTIONS_LIMIT}`.execute(db);
+  return r.rows.map((o) => ({
+    ...o,
+    value: Number(o.id),
+    label: o.partyName ? `${o.docNo}（${o.partyName}）` : o.docNo,
+  }));
+}
+
+/** One open order line as a document line: the order's unit where the open quantity is whole in it, else the base unit. */
+interface SourceLine {
+  sourceLineId: number;
+  lineNo: number;
+  materialId: number;
+  materialName: string;
+  materialCode: string;
+  unitId: number | null;
+  unitName: string | null;
+  /** The open quantity in `unitId`. */
+  quantity: string;
+  /** The open quantity in the base unit. */
+  baseQuantity: string;
+}
+
+async function sourceLines(
+  db: Db,
+  found: ReturnType<typeof pickerFor>,
+  orderId: number,
+): Promise<Omit<SourceOrder, 'value' | 'label'> & { lines: SourceLine[] }> {
+  const { source, picker, rule, typeLabel } = found;
+  const head = await sql<Omit<SourceOrder, 'value' | 'label'>>`
+    SELECT o.id, o.doc_no, o.status, to_char(o.order_date, 'YYYY-MM-DD') AS order_date,
+           ${sql.ref(`o.${picker.party.column}`)} AS party_id, p.name AS party_name
+      FROM ${sql.table(picker.table)} o
+      LEFT JOIN ${sql.table(picker.party.table)} p ON p.id = ${sql.ref(`o.${picker.party.column}`)}
+     WHERE o.id = ${orderId}`.execute(db);
+  const order = head.rows[0];
+  if (!order) throw notFound(`${source.label}不存在或已被删除`);
+  if (!rule.states.includes(order.status)) {
+    const state = picker.lifecycle.states.find((s) => s.value === order.status)?.label ?? order.status;
+    throw conflict(`${source.label} ${order.docNo} ${state}，不能做${typeLabel}`);
+  }
+  const r = await sql<{
+    sourceLineId: number;
+    lineNo: number;
+    materialId: number;
+    materialName: string;
+    materialCode: string;
+    unitId: number | null;
+    unitName: string | null;
+    baseUnitId: number | null;
+    baseUnitName: string | null;
+    factor: string | null;
+    open: string;
+  }>`
+    SELECT l.id AS source_line_id, l.line_no, l.material_id, m.name AS material_name, m.code AS material_code,
+           l.unit_id, u.name AS unit_name, m.unit_id AS base_unit_id, bu.name AS base_unit_name,
+           c.factor::text AS factor, (${rule.open})::text AS open
+      FROM ${sql.table(picker.lineTable)} l
+      JOIN material m ON m.id = l.material_id
+      LEFT JOIN material_unit u ON u.id = l.unit_id
+      LEFT JOIN material_unit bu ON bu.id = m.unit_id
+      LEFT JOIN material_unit_conversion c ON c.material_id = l.material_id AND c.unit_id = l.unit_id
+     WHERE ${sql.ref(`l.${picker.parentColumn}`)} = ${orderId} AND (${rule.open}) > 0
+     ORDER BY l.line_no, l.id`.execute(db);
+  const lines = r.rows.map((l) => {
+    const open = new Decimal(l.open);
+    const base = {
+      sourceLineId: Number(l.sourceLineId),
+      lineNo: l.lineNo,
+      materialId: Number(l.materialId),
+      materialName: l.materialName,
+      materialCode: l.materialCode,
+      baseQuantity: open.toFixed(4),
+    };
+    // In the order's unit when the open quantity converts back exactly (posting converts by the factor).
+    if (
+      l.unitId != null &&
+      Number(l.unitId) !== Number(l.baseUnitId) &&
+      l.factor &&
+      new Decimal(l.factor).gt(0)
+    ) {
+      const inUnit = open.dividedBy(l.factor);
+      if (inUnit.decimalPlaces() <= 4 && inUnit.times(l.factor).toDecimalPlaces(4).eq(open)) {
+        return { ...base, unitId: Number(l.unitId), unitName: l.unitName, quantity: inUnit.toFixed(4) };
+      }
+    }
+    return {
+      ...base,
+      unitId: l.baseUnitId == null ? null : Number(l.baseUnitId),
+      unitName: l.baseUnitName,
+      quantity: open.toFixed(4),
+    };
+  });
+  return { ...order, lines };
+}
+
+export function sourcePickerRoutes(app: App) {
+  for (const { kind, def } of KINDS) {
+    const writers = [def.permission, ...allScopePrefixes(def)].flatMap((p) => [
+      `${p}:add` as Permission,
+      `${p}:edit` as Permission,
+    ]);
+    const gate = { permission: writers[0], alsoAllowedBy: [...new Set(writers.slice(1))] };
+    route(app, {
+      method: 'GET',
+      url: `/api/v1/${def.name}/source-orders`,
+      ...gate,
+      query: ordersQuery,
+      handler: ({ query, user, app: { db } }) =>
+        sourceOrders(db, pickerFor(def, kind, query.type, user), query),
+    });
+    route(app, {
+      method: 'GET',
+      url: `/api/v1/${def.name}/source-lines/:id`,
+      ...gate,
+      params: idParams,
+      query: z.strictObject({ type }),
+      handler: ({ params, query, user, app: { db } }) =>
+        sourceLines(db, pickerFor(def, kind, query.type, user), params.id),
+    });
+  }
+}

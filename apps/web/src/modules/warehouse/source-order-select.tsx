@@ -1,0 +1,128 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Form, Select } from 'antd';
+import { useEffect, useState } from 'react';
+import { http } from '../../platform/api/client.ts';
+import { toast } from '../../platform/feedback.ts';
+import type { DocKind, Row } from './warehouse.api.ts';
+
+/** An order a document of a type can be made against (`GET …/source-orders`). */
+interface SourceOrder {
+  value: number;
+  label: string;
+  docNo: string;
+  partyId: number | null;
+}
+
+/** An open line of the order, in the order's unit where exact (`GET …/source-lines/{id}`). */
+interface SourceLine {
+  sourceLineId: number;
+  materialId: number;
+  materialName: string;
+  unitId: number | null;
+  quantity: string;
+}
+
+/**
+ * The order of an inbound or outbound document (采购入库 / 采购退货 → 采购订单; 委外发料 / 委外入库 /
+ * 委外退货 → 委外订单): a search of the orders open for the document's type — of the chosen
+ * supplier when there is one. Choosing one fills the supplier and, unless lines were typed by
+ * hand, takes the order's open lines (to receive, to send, returnable), each linked to its order
+ * line so posting is bounded by it. The server decides what is open; the
+ * keeper needs no read permission on the orders.
+ */
+export function SourceOrderSelect({
+  kind,
+  type,
+  label,
+  partyField = 'supplierId',
+  id,
+  value,
+  onChange,
+}: {
+  kind: DocKind;
+  type: string;
+  /** 采购订单, 委外订单. */
+  label: string;
+  /** The header field of the order's party, filled from the order. */
+  partyField?: string;
+  /** The input id the Form.Item hands down. */
+  id?: string;
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+}) {
+  const form = Form.useFormInstance();
+  const partyId = Form.useWatch(partyField, form) as number | undefined;
+  const base = `/api/v1/${kind.def.name}`;
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [keyword, setKeyword] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setKeyword(typed.trim()), 300);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const search = useQuery({
+    queryKey: ['stock-source', kind.def.name, type, 'orders', keyword, partyId ?? null],
+    queryFn: () =>
+      http.get<SourceOrder[]>(`${base}/source-orders`, { type, keyword: keyword || undefined, partyId }),
+    enabled: open || keyword.length > 0,
+    placeholderData: keepPreviousData,
+  });
+  const found = search.data ?? [];
+  // The chosen order (an edited draft's, or one no longer open) named by id.
+  const chosen = useQuery({
+    queryKey: ['stock-source', kind.def.name, type, 'ids', value],
+    queryFn: () => http.get<SourceOrder[]>(`${base}/source-orders`, { type, ids: String(value) }),
+    enabled: typeof value === 'number' && !found.some((o) => o.value === value),
+    staleTime: 60_000,
+  });
+  const options = [...found, ...(chosen.data ?? []).filter((o) => !found.some((f) => f.value === o.value))];
+
+  const take = async (orderId: number) => {
+    const order = await http.get<SourceOrder & { lines: SourceLine[] }>(`${base}/source-lines/${orderId}`, {
+      type,
+    });
+    if (order.partyId != null) form.setFieldValue(partyField, order.partyId);
+    // Lines typed by hand stay; lines taken from an order give way to the new order's.
+    const typed = ((form.getFieldValue('lines') ?? []) as (Row | undefined)[]).some(
+      (l) => l?.materialId && l.sourceLineId == null,
+    );
+    if (typed) {
+      toast.info('明细已有手工录入的物料，未带出订单明细；过账时按物料关联订单行');
+      return;
+    }
+    if (!order.lines.length) {
+      toast.warning(`${label} ${order.docNo} 没有未完成的明细`);
+      return;
+    }
+    form.setFieldsValue({
+      lines: order.lines.map((l) => ({
+        materialId: l.materialId,
+        materialName: l.materialName,
+        unitId: l.unitId ?? undefined,
+        quantity: Number(l.quantity),
+        sourceLineId: l.sourceLineId,
+        qualityStatus: 'qualified',
+      })),
+    });
+  };
+
+  return (
+    <Select<number, SourceOrder>
+      id={id}
+      value={value ?? undefined}
+      onChange={(v) => {
+        onChange?.(v ?? null);
+        // The client has shown a refusal (an order closed meanwhile) already.
+        if (typeof v === 'number') take(v).catch(() => undefined);
+      }}
+      options={options}
+      allowClear
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      onOpenChange={setOpen}
+      loading={search.isFetching}
+      placeholder={`搜索${label}编号或供应商`}
+      notFoundContent={search.isFetching ? '加载中…' : `没有可选的${label}`}
+      style={{ width: '100%' }}
+    />
+  );
+}
