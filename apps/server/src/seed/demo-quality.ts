@@ -182,12 +182,14 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
   for (const t of made.rows) {
     const templateId = await findTemplate(db, Number(t.productId), t.processId, t.inspectionKind);
     if (!templateId) continue;
-    const items = await planItems(db, templateId, t.lotQuantity);
+    const items = await planItems(db, templateId, t.lotQuantity, { productId: Number(t.productId) });
     for (const [n, i] of items.entries()) {
       await sql`
-        INSERT INTO inspection_task_item (inspection_task_id, line_no, item_id, item_title, kind, lower_limit, upper_limit, unit,
+        INSERT INTO inspection_task_item (inspection_task_id, line_no, item_id, item_title, kind, ring_characteristic,
+                                          lower_limit, upper_limit, limit_source, limit_note, unit,
                                           instrument, sample_size, accept_number, reject_number, code_letter, defect_count)
-        VALUES (${t.id}, ${n + 1}, ${i.itemId}, ${i.itemTitle}, ${i.kind}, ${i.lowerLimit}, ${i.upperLimit}, ${i.unit},
+        VALUES (${t.id}, ${n + 1}, ${i.itemId}, ${i.itemTitle}, ${i.kind}, ${i.ringCharacteristic},
+                ${i.lowerLimit}, ${i.upperLimit}, ${i.limitSource}, ${i.limitNote}, ${i.unit},
                 ${i.instrument}, ${i.sampleSize}, ${i.acceptNumber}, ${i.rejectNumber}, ${i.codeLetter}, 0)`.execute(
         db,
       );

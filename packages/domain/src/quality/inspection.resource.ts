@@ -3,6 +3,7 @@ import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField, statusField } from '../resources/fields.ts';
 import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { INSPECTION_CATEGORIES } from './inspection-categories.ts';
+import { RING_CHARACTERISTICS } from './ring-standard.ts';
 import { AQL_VALUES, INSPECTION_LEVELS } from './sampling.ts';
 
 const QT = '/quality-testing';
@@ -61,9 +62,23 @@ export const INSPECTION_SOURCES: EnumOption[] = [
   { value: 'spc', label: 'SPC 失控' },
 ];
 
+/** Where a planned 计量 item's limits came from. */
+export const LIMIT_SOURCES: EnumOption[] = [
+  { value: 'standard', label: '标准', color: 'blue' },
+  { value: 'override', label: '客户加严', color: 'gold' },
+  { value: 'typed', label: '手工', color: 'default' },
+];
+
+/** The ring characteristics of ISO 492 / GB/T 307.1 a 计量 item may measure (see ring-standard.ts). */
+export const RING_CHARACTERISTIC_OPTIONS: EnumOption[] = RING_CHARACTERISTICS.map((c) => ({
+  value: c.code,
+  label: `${c.symbol} ${c.label}`,
+}));
+
 // ------------------------------------------------------------------ 检验项目
 
-const limitHelp = '相对名义值的偏差，如 +0.000 / -0.010；计量项目必填';
+const limitHelp =
+  '相对名义值的偏差，如 +0.000 / -0.010；计量项目必填（关联套圈特性时只在产品无标准值时使用）';
 
 export const inspectionItemResource: ResourceDef = {
   name: 'inspection-item',
@@ -83,6 +98,16 @@ export const inspectionItemResource: ResourceDef = {
       required: true,
       default: 'measure',
       filter: 'eq',
+    },
+    {
+      name: 'ringCharacteristic',
+      label: '套圈特性',
+      kind: 'enum',
+      options: RING_CHARACTERISTIC_OPTIONS,
+      filter: 'eq',
+      help:
+        '仅计量项目：检验该产品的哪一项套圈公差（ISO 492 / GB/T 307.1）。选了特性，检验单的名义值和上下限按产品的公差等级和尺寸从标准推导，' +
+        '客户有收严要求时按客户；产品没有可推导的标准值时才用下面手填的名义值和偏差。单位 mm 时限值为尺寸，μm 时为偏差',
     },
     { name: 'nominal', label: '名义值', kind: 'decimal', scale: 4, help: '计量项目的名义尺寸，如 20.0000' },
     { name: 'upperTolerance', label: '上偏差', kind: 'decimal', scale: 4, help: limitHelp },
@@ -266,8 +291,23 @@ const resultFields: FieldDef[] = [
   { name: 'itemId', label: '检验项目', kind: 'ref', ref: 'inspection-item', refActiveOnly: false },
   { name: 'itemTitle', label: '项目名称', kind: 'text', max: 60, help: '建单时检验项目的名称' },
   { name: 'kind', label: '类型', kind: 'enum', options: ITEM_KINDS },
+  { name: 'ringCharacteristic', label: '套圈特性', kind: 'enum', options: RING_CHARACTERISTIC_OPTIONS },
   { name: 'lowerLimit', label: '下限', kind: 'decimal', scale: 4 },
   { name: 'upperLimit', label: '上限', kind: 'decimal', scale: 4 },
+  {
+    name: 'limitSource',
+    label: '限值来源',
+    kind: 'enum',
+    options: LIMIT_SOURCES,
+    help: '标准：按产品公差等级和尺寸从 ISO 492 / GB/T 307.1 推导；客户加严：客户收严要求；手工：检验项目上填写的值',
+  },
+  {
+    name: 'limitNote',
+    label: '限值依据',
+    kind: 'text',
+    max: 200,
+    help: '标准表号与尺寸段、客户收严原因，或为何用手工值',
+  },
   { name: 'unit', label: '单位', kind: 'text', max: 20 },
   { name: 'instrument', label: '量具', kind: 'text', max: 60 },
   { name: 'sampleSize', label: '样本量', kind: 'int' },
@@ -347,6 +387,15 @@ export const inspectionTaskResource: ResourceDef = {
     },
     { name: 'processId', label: '工序', kind: 'ref', ref: 'process-manage', filter: 'eq' },
     {
+      name: 'customerId',
+      label: '客户',
+      kind: 'ref',
+      ref: 'customer',
+      filter: 'eq',
+      list: false,
+      help: '按此客户的收严要求取套圈特性的限值；不填时从来源带出（销售出库的客户、流转卡所属生产订单的客户）',
+    },
+    {
       name: 'templateId',
       label: '检验模板',
       kind: 'ref',
@@ -403,6 +452,15 @@ export const inspectionTaskResource: ResourceDef = {
       refActiveOnly: false,
     },
     { name: 'stockInboundLineId', label: '入库单行', kind: 'int', readonly: true, hidden: true, list: false },
+    {
+      name: 'flowCardStepId',
+      label: '到达工序',
+      kind: 'int',
+      readonly: true,
+      hidden: true,
+      list: false,
+      help: '车间来料：流转卡到达的工序（每张卡每道工序只生成一张来料检验单）',
+    },
     {
       name: 'stockOutboundId',
       label: '销售出库单',

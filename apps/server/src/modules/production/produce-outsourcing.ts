@@ -17,6 +17,7 @@ import { runTransition } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { outsourcingOrderHooks, outsourcingOrderTransitions } from '../purchase/outsourcing-order.ts';
+import { onCardArrival } from '../quality/sources.ts';
 import {
   DOC_HOOKS,
   guardReversal,
@@ -369,6 +370,7 @@ async function receive(db: Db, user: AuthUser, card: Card, step: CardStep, body:
   if (next) {
     await sql`UPDATE flow_card_step SET input_quantity = input_quantity + ${q.toString()}::numeric
                WHERE id = ${next.id}`.execute(db);
+    await onCardArrival(db, user, card.id, step.seq);
   }
 }
 
@@ -465,6 +467,7 @@ async function undo(db: Db, user: AuthUser, cardId: number, requestId?: string) 
       }
       await sql`UPDATE flow_card_step SET input_quantity = input_quantity - ${q.toString()}::numeric
                  WHERE id = ${next.id}`.execute(db);
+      await onCardArrival(db, user, card.id, step.seq);
     }
     await reverseDocumentByName(db, 'stock-inbound', Number(last.stockInboundId), user, { owner: true });
   }

@@ -26,7 +26,12 @@ import { resourceFieldSchema } from '../../platform/resource/schema.ts';
 import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
 import { writeWageLines } from '../finance/wages.ts';
 import { qty } from '../orders/order-lines.ts';
-import { assertFirstArticle, onReportAwaitingInspection, onReportWithdrawn } from '../quality/sources.ts';
+import {
+  assertFirstArticle,
+  onCardArrival,
+  onReportAwaitingInspection,
+  onReportWithdrawn,
+} from '../quality/sources.ts';
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
 import { lockCardStep } from './flow-card.ts';
 import { rollupWorkReport } from './report-rollup.ts';
@@ -294,16 +299,24 @@ async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1
              WHERE id = ${report.id}`.execute(db);
 
   if (last) await finishedGoods(db, report, user, sign, card.docNo);
-  await postingHooks(db, report, sign);
+  await postingHooks(db, report, user, sign, last ? null : step.seq);
 }
 
 /**
  * The one place where the hooks that follow a report's posting (or its reversal) run, in the
- * posting transaction: the report rollups (report-rollup.ts). The live screens are told by the
- * task's recount (`recountTask`).
+ * posting transaction: the report rollups (report-rollup.ts) and, when the good pieces arrived at
+ * (or left) a next step, its workshop's 来料检验 (quality/sources.ts). The live screens are told
+ * by the task's recount (`recountTask`).
  */
-async function postingHooks(db: Db, report: Record<string, any>, sign: 1 | -1) {
+async function postingHooks(
+  db: Db,
+  report: Record<string, any>,
+  user: AuthUser,
+  sign: 1 | -1,
+  seq: number | null,
+) {
   await rollupWorkReport(db, report, sign);
+  if (seq != null) await onCardArrival(db, user, Number(report.flowCardId), seq);
 }
 
 async function stepOrder(db: Db, stepId: number) {

@@ -12,7 +12,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { conflict, fieldError } from '../../platform/errors.ts';
+import { AppError, conflict, fieldError } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, runTransition, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
@@ -20,6 +20,7 @@ import { qty } from '../orders/order-lines.ts';
 import { workReportTransitions } from '../production/work-report.ts';
 import { notify } from '../system/message.routes.ts';
 import { applyMoves, type QualityStatus } from '../warehouse/posting.ts';
+import { type ProductLimit, productLimits } from './ring-standard.ts';
 
 /**
  * 检验单 (inspection tasks). A task freezes its items from a template when saved (limits,
@@ -42,8 +43,12 @@ export interface PlannedItem {
   itemId: number;
   itemTitle: string;
   kind: string;
+  ringCharacteristic: string | null;
   lowerLimit: string | null;
   upperLimit: string | null;
+  /** 标准 / 客户加严 / 手工 for 计量 items; null for 计数. */
+  limitSource: LimitSource | null;
+  limitNote: string | null;
   unit: string | null;
   instrument: string | null;
   sampleSize: number;
@@ -52,6 +57,14 @@ export interface PlannedItem {
   codeLetter: string | null;
   defectCount: number;
   result: null;
+}
+
+type LimitSource = 'standard' | 'override' | 'typed';
+
+/** What the limits of a 计量 item are planned for: the product, and the customer whose tightenings apply. */
+export interface PlanFor {
+  productId: number;
+  customerId?: number | null;
 }
 
 /** The template that fits a product, step and kind best: product and process match first, then generic ones. */
@@ -70,43 +83,86 @@ export async function findTemplate(
   return r.rows[0] ? Number(r.rows[0].id) : null;
 }
 
-/** The template's items with their limits and sampling for a lot. */
-export async function planItems(db: Db, templateId: number, lot: Decimal.Value): Promise<PlannedItem[]> {
+/** A gauge reading in μm (a comparator zeroed on the nominal) rather than the size in mm. */
+const MICRONS = /^(μm|µm|um)$/i;
+
+/**
+ * The limits of an item measuring a ring characteristic, from the product's standard limits
+ * (μm deviations or maxima): in mm the size (nominal + deviation / 1000) or the maximum / 1000;
+ * in μm the deviations themselves. A maximum (variation, runout) has no lower limit.
+ */
+function standardLimits(l: ProductLimit, unit: string | null) {
+  const um = MICRONS.test(unit ?? '');
+  const at = (v: number | null, base: number | null) => {
+    if (v == null) return null;
+    if (um) return D(v).toString();
+    return D(base ?? 0)
+      .plus(D(v).div(1000))
+      .toFixed(4);
+  };
+  const base = l.kind === 'deviation' ? l.nominal : 0;
+  return {
+    lowerLimit: l.kind === 'deviation' ? at(l.lower, base) : null,
+    upperLimit: at(l.upper, base),
+    unit: unit || 'mm',
+  };
+}
+
+/**
+ * A product's standard limits for planning, or why there are none (no class or sizes): read once
+ * per task, only when one of its items names a ring characteristic.
+ */
+async function limitsFor(db: Db, plan: PlanFor) {
+  try {
+    const r = await productLimits(db, plan.productId, plan.customerId);
+    return { limits: new Map(r.limits.map((l) => [l.code as string, l])), why: null };
+  } catch (e) {
+    if (e instanceof AppError) return { limits: null, why: e.message };
+    throw e;
+  }
+}
+
+/**
+ * The template's items with their limits and sampling for a lot. A 计量 item that names a ring
+ * characteristic takes its limits from the product's ISO 492 / GB/T 307.1 derivation, tightened
+ * by the customer's requirement when `plan` names a customer who has one; the limits typed on
+ * the item apply only when the product has none to derive (and the item says why).
+ */
+export async function planItems(
+  db: Db,
+  templateId: number,
+  lot: Decimal.Value,
+  plan?: PlanFor,
+): Promise<PlannedItem[]> {
   const r = await sql<Record<string, any>>`
-    SELECT i.id, i.name, i.kind, i.nominal::text AS nominal, i.upper_tolerance::text AS upper_tolerance,
+    SELECT i.id, i.name, i.kind, i.ring_characteristic, i.nominal::text AS nominal, i.upper_tolerance::text AS upper_tolerance,
            i.lower_tolerance::text AS lower_tolerance, i.unit, i.instrument, i.sampling_mode, i.sample_size,
            i.inspection_level, i.aql
       FROM inspection_template_line l JOIN inspection_item i ON i.id = l.item_id
      WHERE l.inspection_template_id = ${templateId} ORDER BY l.line_no`.execute(db);
   const lotSize = Math.max(1, D(lot).ceil().toNumber());
+  const standard =
+    plan && r.rows.some((i) => i.kind === 'measure' && i.ringCharacteristic)
+      ? await limitsFor(db, plan)
+      : null;
   return r.rows.map((i) => {
-    const measured = i.kind === 'measure' && i.nominal != null;
     let n = Math.min(Number(i.sampleSize ?? 1), lotSize);
     let ac = 0;
     let re = 1;
     let letter: string | null = null;
     if (i.samplingMode === 'aql' && i.inspectionLevel && i.aql) {
-      const plan = samplingPlan(lotSize, i.inspectionLevel as InspectionLevel, i.aql as Aql);
-      n = plan.sampleSize;
-      ac = plan.ac;
-      re = plan.re;
-      letter = plan.planLetter;
+      const sp = samplingPlan(lotSize, i.inspectionLevel as InspectionLevel, i.aql as Aql);
+      n = sp.sampleSize;
+      ac = sp.ac;
+      re = sp.re;
+      letter = sp.planLetter;
     }
     return {
       itemId: Number(i.id),
       itemTitle: i.name,
       kind: i.kind,
-      lowerLimit: measured
-        ? D(i.nominal)
-            .plus(i.lowerTolerance ?? 0)
-            .toString()
-        : null,
-      upperLimit: measured
-        ? D(i.nominal)
-            .plus(i.upperTolerance ?? 0)
-            .toString()
-        : null,
-      unit: i.unit,
+      ringCharacteristic: i.kind === 'measure' ? (i.ringCharacteristic ?? null) : null,
+      ...limitsOf(i, standard),
       instrument: i.instrument,
       sampleSize: n,
       acceptNumber: ac,
@@ -118,15 +174,70 @@ export async function planItems(db: Db, templateId: number, lot: Decimal.Value):
   });
 }
 
+/** One item's limits, unit and their source (see `planItems`). */
+function limitsOf(
+  i: Record<string, any>,
+  standard: Awaited<ReturnType<typeof limitsFor>> | null,
+): Pick<PlannedItem, 'lowerLimit' | 'upperLimit' | 'unit' | 'limitSource' | 'limitNote'> {
+  if (i.kind !== 'measure')
+    return { lowerLimit: null, upperLimit: null, unit: i.unit, limitSource: null, limitNote: null };
+  let why: string | null = null;
+  if (i.ringCharacteristic && standard) {
+    const l = standard.limits?.get(i.ringCharacteristic);
+    if (l?.available && l.upper != null) {
+      const applied = Boolean(l.override?.applied);
+      const note = l.override && !l.override.applied ? `；客户收严未采用：${l.override.problem}` : '';
+      return {
+        ...standardLimits(l, i.unit),
+        limitSource: applied ? 'override' : 'standard',
+        limitNote: `${l.symbol} ${l.sourceText}${note}`.slice(0, 200),
+      };
+    }
+    why = standard.why ?? (l ? `${l.symbol} ${l.missing ?? '标准数据缺失'}` : null);
+  } else if (i.ringCharacteristic) {
+    why = '未指定产品';
+  }
+  const typed = i.nominal != null;
+  return {
+    lowerLimit: typed
+      ? D(i.nominal)
+          .plus(i.lowerTolerance ?? 0)
+          .toString()
+      : null,
+    upperLimit: typed
+      ? D(i.nominal)
+          .plus(i.upperTolerance ?? 0)
+          .toString()
+      : null,
+    unit: i.unit,
+    limitSource: 'typed',
+    limitNote: why
+      ? `标准无可推导的限值（${why}），${typed ? '按检验项目手填值' : '检验项目也未填写限值，请按图纸判定'}`.slice(
+          0,
+          200,
+        )
+      : null,
+  };
+}
+
 // ------------------------------------------------------------------ hooks of the generic calls
 
 export const inspectionItemHooks: ResourceHooks = {
   async validate(_ctx, d) {
+    if (d.ringCharacteristic && d.kind !== 'measure')
+      throw fieldError('ringCharacteristic', '只有计量项目可以关联套圈特性，计数项目请清空');
+    if (d.ringCharacteristic && d.unit && !MICRONS.test(d.unit) && d.unit.toLowerCase() !== 'mm')
+      throw fieldError('unit', '关联套圈特性的项目单位只能是 mm（尺寸）或 μm（偏差）');
     if (d.kind === 'measure') {
-      if (d.nominal == null) throw fieldError('nominal', '计量项目请填写名义值');
-      if (d.upperTolerance == null) throw fieldError('upperTolerance', '计量项目请填写上偏差');
-      if (d.lowerTolerance == null) throw fieldError('lowerTolerance', '计量项目请填写下偏差');
-      if (D(d.upperTolerance).lt(d.lowerTolerance))
+      // With a ring characteristic the limits come from the standard; typed ones are the fallback
+      // for products without derivable limits and may be left out — but not half filled.
+      const typed = [d.nominal, d.upperTolerance, d.lowerTolerance].some((v) => v != null);
+      if (!d.ringCharacteristic || typed) {
+        if (d.nominal == null) throw fieldError('nominal', '计量项目请填写名义值');
+        if (d.upperTolerance == null) throw fieldError('upperTolerance', '计量项目请填写上偏差');
+        if (d.lowerTolerance == null) throw fieldError('lowerTolerance', '计量项目请填写下偏差');
+      }
+      if (typed && D(d.upperTolerance).lt(d.lowerTolerance))
         throw fieldError('upperTolerance', '上偏差不能小于下偏差');
     }
     if (d.samplingMode === 'fixed' && !d.sampleSize)
@@ -146,6 +257,32 @@ export const inspectionTemplateHooks: ResourceHooks = {
   },
 };
 
+/**
+ * The customer a task's source knows: a 销售出库's (or its sales order's), or the customer of the
+ * production order a flow card (so a work report) belongs to — through its parent for a component
+ * order. Null for purchase receipts and sources without one.
+ */
+async function customerOfSource(db: Db, data: Record<string, any>): Promise<number | null> {
+  if (data.stockOutboundId) {
+    const r = await sql<{ customerId: number | null }>`
+      SELECT COALESCE(o.customer_id, so.customer_id) AS customer_id
+        FROM stock_outbound o LEFT JOIN sale_order so ON so.id = o.sale_order_id
+       WHERE o.id = ${data.stockOutboundId}`.execute(db);
+    return r.rows[0]?.customerId == null ? null : Number(r.rows[0].customerId);
+  }
+  if (data.flowCardId) {
+    const r = await sql<{ customerId: number | null }>`
+      SELECT COALESCE(p.customer_id, so.customer_id, pp.customer_id, pso.customer_id) AS customer_id
+        FROM flow_card c JOIN production_order p ON p.id = c.production_order_id
+        LEFT JOIN sale_order so ON so.id = p.sale_order_id
+        LEFT JOIN production_order pp ON pp.id = p.parent_order_id
+        LEFT JOIN sale_order pso ON pso.id = pp.sale_order_id
+       WHERE c.id = ${data.flowCardId}`.execute(db);
+    return r.rows[0]?.customerId == null ? null : Number(r.rows[0].customerId);
+  }
+  return null;
+}
+
 async function outboundOf(db: Db, id: number) {
   const r = await sql<{ docNo: string; type: string; status: string }>`
     SELECT doc_no, type, status FROM stock_outbound WHERE id = ${id}`.execute(db);
@@ -163,7 +300,7 @@ export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
       ),
     };
   },
-  async validate({ db }, data) {
+  async validate(_ctx, data) {
     const c = inspectionCategory(String(data.category));
     if (!c) throw fieldError('category', '请选择检验类别');
     if (data.stockOutboundId) {
@@ -187,13 +324,16 @@ export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
           batchNo: data.batchNo ?? card.rows[0]?.heatNo ?? null,
         });
       } else if (!data.sourceType) out.sourceType = 'manual';
+      if (data.customerId == null) out.customerId = await customerOfSource(db, data);
     }
+    const customerId = (out.customerId ?? data.customerId ?? null) as number | null;
     const changed =
       !before ||
       String(before.templateId ?? '') !== String(data.templateId ?? '') ||
       !D(before.lotQuantity).eq(data.lotQuantity) ||
       before.productId !== data.productId ||
-      before.processId !== data.processId;
+      before.processId !== data.processId ||
+      String(before.customerId ?? '') !== String(customerId ?? '');
     if (changed) {
       const templateId =
         data.templateId ??
@@ -207,7 +347,12 @@ export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
       if (!templateId && !before && !data.sourceType) {
         throw fieldError('templateId', '没有匹配的检验模板，请先在「检验项目 › 检验模板」中维护，或选择模板');
       }
-      const items = templateId ? await planItems(db, templateId, data.lotQuantity) : [];
+      const items = templateId
+        ? await planItems(db, templateId, data.lotQuantity, {
+            productId: Number(data.productId),
+            customerId: customerId == null ? null : Number(customerId),
+          })
+        : [];
       Object.assign(out, {
         templateId,
         items,
@@ -218,6 +363,11 @@ export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
   },
   async afterSave({ db }, id, action) {
     if (action === 'create') await notifyInspectors(db, id);
+    // An edit re-plans the items (lot, product, customer…): the header's sample size follows them.
+    else
+      await sql`UPDATE inspection_task t SET sample_size = COALESCE(
+                  (SELECT max(i.sample_size) FROM inspection_task_item i WHERE i.inspection_task_id = t.id), 0)
+                 WHERE t.id = ${id}`.execute(db);
   },
 });
 
@@ -272,6 +422,10 @@ interface TaskItemRow {
   kind: string;
   lowerLimit: string | null;
   upperLimit: string | null;
+  unit: string | null;
+  ringCharacteristic: string | null;
+  limitSource: LimitSource | null;
+  limitNote: string | null;
   sampleSize: number;
   acceptNumber: number;
   rejectNumber: number;
@@ -280,7 +434,7 @@ interface TaskItemRow {
 async function taskItems(db: Db, taskId: number): Promise<TaskItemRow[]> {
   const r = await sql<TaskItemRow>`
     SELECT id, line_no, item_title, kind, lower_limit::text AS lower_limit, upper_limit::text AS upper_limit,
-           sample_size, accept_number, reject_number
+           unit, ring_characteristic, limit_source, limit_note, sample_size, accept_number, reject_number
       FROM inspection_task_item WHERE inspection_task_id = ${taskId} ORDER BY line_no`.execute(db);
   return r.rows.map((x) => ({ ...x, id: Number(x.id) }));
 }
@@ -334,16 +488,21 @@ export async function saveResults(db: Db, user: AuthUser, taskId: number, rows: 
   if (!['pending', 'inspecting'].includes(t.status))
     throw conflict(`检验单 ${t.docNo} 已判定，不能再录入结果`);
   const items = new Map((await taskItems(db, taskId)).map((i) => [i.id, i]));
+  // Checked whole first, then written in two statements (a grid of 5 × 20 values was 100 round
+  // trips); the last entry of a cell wins, as it would typed one by one.
+  const cells = new Map<
+    string,
+    { item: number; sample: number; value: string | null; ok: boolean | null; conform: boolean } | null
+  >();
   for (const [n, row] of rows.entries()) {
     const item = items.get(Number(row.taskItemId));
     if (!item) throw fieldError(`results.${n}.taskItemId`, '检验项目不属于该检验单');
     if (row.sampleNo > item.sampleSize)
       throw fieldError(`results.${n}.sampleNo`, `「${item.itemTitle}」只抽 ${item.sampleSize} 件`);
+    const key = `${item.id}:${row.sampleNo}`;
     const empty = item.kind === 'count' ? row.ok == null : row.value == null || row.value === '';
     if (empty) {
-      await sql`DELETE FROM inspection_result WHERE task_item_id = ${item.id} AND sample_no = ${row.sampleNo}`.execute(
-        db,
-      );
+      cells.set(key, null);
       continue;
     }
     if (item.kind === 'measure' && row.value != null && !/^-?\d{1,13}(\.\d{1,4})?$/.test(String(row.value)))
@@ -353,19 +512,37 @@ export async function saveResults(db: Db, user: AuthUser, taskId: number, rows: 
       );
     const value = item.kind === 'measure' ? String(row.value) : null;
     const ok = item.kind === 'count' ? row.ok === true : null;
+    cells.set(key, {
+      item: item.id,
+      sample: row.sampleNo,
+      value,
+      ok,
+      conform: conforms(item, { value, ok }),
+    });
+  }
+  const cleared = [...cells].filter(([, c]) => c === null).map(([k]) => k.split(':').map(Number));
+  if (cleared.length)
+    await sql`
+      DELETE FROM inspection_result r USING unnest(${sql.val(cleared.map((c) => c[0]))}::bigint[], ${sql.val(cleared.map((c) => c[1]))}::int[]) AS x(item, sample)
+       WHERE r.task_item_id = x.item AND r.sample_no = x.sample`.execute(db);
+  const kept = [...cells.values()].filter((c) => c !== null);
+  if (kept.length)
     await sql`
       INSERT INTO inspection_result (inspection_task_id, task_item_id, sample_no, value, ok, conform)
-      VALUES (${taskId}, ${item.id}, ${row.sampleNo}, ${value}::numeric, ${ok}, ${conforms(item, { value, ok })})
+      SELECT ${taskId}, x.item, x.sample, x.value, x.ok, x.conform
+        FROM unnest(${sql.val(kept.map((c) => c.item))}::bigint[], ${sql.val(kept.map((c) => c.sample))}::int[],
+                    ${sql.val(kept.map((c) => c.value))}::numeric[], ${sql.val(kept.map((c) => c.ok))}::boolean[],
+                    ${sql.val(kept.map((c) => c.conform))}::boolean[]) AS x(item, sample, value, ok, conform)
       ON CONFLICT (task_item_id, sample_no) DO UPDATE SET value = EXCLUDED.value, ok = EXCLUDED.ok, conform = EXCLUDED.conform`.execute(
       db,
     );
-  }
   const judged = await resultsOf(db, taskId);
-  for (const i of judged.items) {
-    await sql`UPDATE inspection_task_item SET defect_count = ${i.defectCount}, result = ${i.result} WHERE id = ${i.id}`.execute(
-      db,
-    );
-  }
+  if (judged.items.length)
+    await sql`
+      UPDATE inspection_task_item i SET defect_count = x.defects, result = x.result
+        FROM unnest(${sql.val(judged.items.map((i) => i.id))}::bigint[], ${sql.val(judged.items.map((i) => i.defectCount))}::int[],
+                    ${sql.val(judged.items.map((i) => i.result))}::text[]) AS x(id, defects, result)
+       WHERE i.id = x.id`.execute(db);
   await sql`
     UPDATE inspection_task SET status = CASE WHEN status = 'pending' THEN 'inspecting' ELSE status END,
            inspector_id = ${user.id}, updated_by = ${user.id}, updated_at = now(), version = version + 1

@@ -1,11 +1,13 @@
+import { inspectionTaskResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict } from '../../platform/errors.ts';
 import { businessDay } from '../../platform/numbering.ts';
+import { updateRecord } from '../../platform/resource/crud.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
-import { createInspectionTask } from './inspection.ts';
+import { createInspectionTask, findTemplate, inspectionTaskHooks } from './inspection.ts';
 
 /**
  * Where inspection tasks come from and what waits for them. Each function is one call from the
@@ -93,6 +95,74 @@ export async function assertFirstArticle(db: Db, dispatchId: number, exceptRepor
       ? `派工单 ${d.docNo} 的首检（检验单 ${f.docNo}）尚未合格，不能报批量生产；请等待首检合格`
       : `派工单 ${d.docNo} 的首件尚未送检（首件报工审核后生成首检单），不能报批量生产`,
   );
+}
+
+/**
+ * 车间来料: a flow card's good pieces arriving at its next step (报工入账 of step `fromSeq`, or 委外
+ * 收回 of it) are the incoming semi-finished of that step's workshop when the step before was done
+ * elsewhere (another workshop, or a supplier). The step gets one 来料检验 task of its workshop —
+ * once per card and step (a unique index), and only when a template for it exists. Called after
+ * every change of what arrived, in the same transaction, so it also follows a change back: while
+ * the task waits its lot is what has arrived; when an arrival is taken back (反审核, 撤销收回) and
+ * nothing is left at the step, the unjudged task goes with it (judged ones stay as history).
+ */
+export async function onCardArrival(db: Db, user: AuthUser, cardId: number, fromSeq: number) {
+  const r = await sql<{
+    productId: number;
+    stepId: number;
+    processId: number;
+    arrived: string;
+    workshopType: string;
+  }>`
+    SELECT c.product_id, n.id AS step_id, n.process_id, n.input_quantity::text AS arrived, w.type AS workshop_type
+      FROM flow_card c
+      JOIN flow_card_step p ON p.flow_card_id = c.id AND p.seq = ${fromSeq}
+      JOIN LATERAL (SELECT * FROM flow_card_step x WHERE x.flow_card_id = c.id AND x.seq > p.seq
+                     ORDER BY x.seq LIMIT 1) n ON true
+      JOIN workshop w ON w.id = n.workshop_id
+     WHERE c.id = ${cardId} AND NOT n.outsourced AND n.workshop_id IS DISTINCT FROM p.workshop_id`.execute(
+    db,
+  );
+  const step = r.rows[0];
+  if (!step) return null;
+  const arrived = new Decimal(step.arrived);
+  const task = (
+    await sql<{ id: number; status: string; lotQuantity: string }>`
+      SELECT id, status, lot_quantity::text AS lot_quantity FROM inspection_task
+       WHERE flow_card_step_id = ${step.stepId} FOR UPDATE`.execute(db)
+  ).rows[0];
+  if (arrived.lte(0)) {
+    await sql`DELETE FROM inspection_task WHERE flow_card_step_id = ${step.stepId}
+               AND status IN ('pending', 'inspecting')`.execute(db);
+    return null;
+  }
+  const system = { ...user, isAdmin: true };
+  if (task) {
+    // A further arrival (or part of it taken back) while nobody has started: the lot follows.
+    if (task.status === 'pending' && !arrived.eq(task.lotQuantity)) {
+      await updateRecord(
+        { db, user: system, def: inspectionTaskResource },
+        Number(task.id),
+        { lotQuantity: arrived.toString() },
+        inspectionTaskHooks,
+      );
+    }
+    return Number(task.id);
+  }
+  const kind = 'incoming';
+  const templateId = await findTemplate(db, Number(step.productId), Number(step.processId), kind);
+  if (!templateId) return null;
+  return createInspectionTask(db, user, {
+    category: `${step.workshopType}-${kind}`,
+    productId: Number(step.productId),
+    processId: Number(step.processId),
+    templateId,
+    lotQuantity: arrived.toString(),
+    sourceType: 'flow-card',
+    flowCardId: cardId,
+    flowCardStepId: Number(step.stepId),
+    planDate: businessDay(),
+  });
 }
 
 /** 采购入库 posted: each line received 待检 gets a 来料检验 task (钢球、保持架… 装配; steel 车加工). */

@@ -11,10 +11,24 @@ import {
   type InspectionCategory,
   inspectionCategoryOfPath,
   inspectionPaths,
+  LIMIT_SOURCES,
   patrolScheduleResource,
 } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Empty, Modal, Result, Skeleton, Space, Table, Tabs, Tag } from 'antd';
+import {
+  Alert,
+  Button,
+  Descriptions,
+  Empty,
+  Modal,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Tooltip,
+} from 'antd';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { navigateTo } from '../../app/navigation.ts';
@@ -40,6 +54,10 @@ interface TaskItem {
   kind: 'measure' | 'count';
   lowerLimit: string | null;
   upperLimit: string | null;
+  unit: string | null;
+  /** 标准 / 客户加严 / 手工 (计量 items). */
+  limitSource: 'standard' | 'override' | 'typed' | null;
+  limitNote: string | null;
   sampleSize: number;
   acceptNumber: number;
   rejectNumber: number;
@@ -279,6 +297,30 @@ function useResults(id: number | undefined) {
   });
 }
 
+/** A 计量 item's limits with their unit: 「19.992 ~ 20 mm」, 「≤ 8 μm」. */
+function limitText(i: TaskItem): string {
+  if (i.kind === 'count') return 'OK / NG';
+  const n = (v: string | null) => (v == null ? null : String(Number(v)));
+  const [lo, hi] = [n(i.lowerLimit), n(i.upperLimit)];
+  const unit = i.unit ? ` ${i.unit}` : '';
+  if (lo == null && hi == null) return '—';
+  if (lo == null) return `≤ ${hi}${unit}`;
+  if (hi == null) return `≥ ${lo}${unit}`;
+  return `${lo} ~ ${hi}${unit}`;
+}
+
+/** Where the limits came from (标准 / 客户加严 / 手工), the basis in its tooltip. */
+function LimitSourceTag({ item }: { item: TaskItem }) {
+  const s = LIMIT_SOURCES.find((x) => x.value === item.limitSource);
+  if (!s) return null;
+  const tag = (
+    <Tag className="qi-source" color={s.color} data-testid="limit-source">
+      {s.label}
+    </Tag>
+  );
+  return item.limitNote ? <Tooltip title={item.limitNote}>{tag}</Tooltip> : tag;
+}
+
 const VERDICT: Record<string, { color: string; label: string }> = {
   pass: { color: 'green', label: '合格' },
   fail: { color: 'red', label: '不合格' },
@@ -304,9 +346,13 @@ function ResultsView({ record }: { record: ResourceRow }) {
         { title: '检验项目', dataIndex: 'itemTitle', fixed: 'left', width: 120 },
         {
           title: '规格',
-          width: 150,
-          render: (_, i) =>
-            i.kind === 'count' ? 'OK / NG' : `${i.lowerLimit ?? '—'} ~ ${i.upperLimit ?? '—'}`,
+          width: 200,
+          render: (_, i) => (
+            <>
+              {limitText(i)}
+              <LimitSourceTag item={i} />
+            </>
+          ),
         },
         {
           title: 'n / Ac / Re',
@@ -519,9 +565,10 @@ export function InspectionEntryPage({ path }: PageProps) {
                   <th key={i.id}>
                     <div>{i.itemTitle}</div>
                     <div className="qi-limit">
-                      {i.kind === 'count' ? 'OK / NG' : `${i.lowerLimit ?? '—'} ~ ${i.upperLimit ?? '—'}`}
-                      {` · n=${i.sampleSize} Ac=${i.acceptNumber}`}
+                      {limitText(i)}
+                      <LimitSourceTag item={i} />
                     </div>
+                    <div className="qi-limit">{`n=${i.sampleSize} Ac=${i.acceptNumber}`}</div>
                   </th>
                 ))}
               </tr>
