@@ -152,13 +152,11 @@ test.describe('sales order flow', () => {
     await page.goto(`/sale-manage/sale-order-detail?id=${created.id}`);
     const attach = activePage(page).getByTestId('sale-order-attachments');
     await expect(attach.getByTestId('sale-order-attachment-upload')).toBeVisible();
-    await attach
-      .locator('input[type=file]')
-      .setInputFiles({
-        name: '客户技术协议.txt',
-        mimeType: 'text/plain',
-        buffer: Buffer.from('E2E 技术协议'),
-      });
+    await attach.locator('input[type=file]').setInputFiles({
+      name: '客户技术协议.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('E2E 技术协议'),
+    });
     await expect(attach.getByTestId('attachment-客户技术协议.txt')).toBeVisible();
 
     await page.goto('/sale-manage/sales-warehouse');
