@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
@@ -246,4 +247,16 @@ export async function downloadWorkbook(t: TestApp, token: string, fileName: stri
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(r.rawPayload as any);
   return wb;
+}
+
+/** A free TCP port on the loopback, for a server a test starts in its own process. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }

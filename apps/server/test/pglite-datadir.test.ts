@@ -3,13 +3,13 @@
 // cleanly on SIGTERM and the data survives a restart. Embedded database only.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { freePort } from './helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -27,17 +27,6 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
   await new Promise((resolve) => child.on('exit', resolve));
   return child.pid!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Server {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -10,7 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { percentSetting } from '../src/modules/orders/order-lines.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { seed } from '../src/seed/index.ts';
-import { ADMIN_PASSWORD, createTestApp, freshDatabase, PG_URL, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, createTestApp, freePort, freshDatabase, PG_URL, type TestApp } from './helpers.ts';
 
 const PNG_1PX =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -159,18 +158,6 @@ describe('system settings: audit and effect', () => {
     await put('session', { idleMinutes: 120, absoluteHours: 24 });
   });
 });
-
-/** A free TCP port on the loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A second server: its own OS process (`src/main.ts` under tsx), its own pool and its own
