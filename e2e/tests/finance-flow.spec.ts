@@ -8,6 +8,21 @@ interface Row {
 // Business dates are the factory's (Asia/Shanghai): the browser's today must be the same day.
 test.use({ timezoneId: 'Asia/Shanghai' });
 
+/** Qualified stock (2 or more) of a material not kept by batch, from the demo. */
+async function unbatchedStock(admin: Api): Promise<Row> {
+  const balances = (
+    await admin.get<{ list: Row[] }>('/api/v1/stock-balance/page', {
+      qualityStatus: 'qualified',
+      pageSize: 100,
+    })
+  ).list.filter((b) => Number(b.quantity) >= 2);
+  for (const b of balances) {
+    const m = await admin.get<Row>(`/api/v1/material-info/info/${b.materialId}`);
+    if (!m.batchManaged) return b;
+  }
+  throw new Error('no qualified stock of a material without batches in the demo');
+}
+
 test.describe('finance', () => {
   test('ship → 财务 sees the receivable, receives part of it, the aging moves and the statement prints', async ({
     page,
@@ -16,21 +31,7 @@ test.describe('finance', () => {
     test.setTimeout(60_000);
     const admin = await Api.login(request);
     // A material not kept by batch: the return below names no batch.
-    const balances = (
-      await admin.get<{ list: Row[] }>('/api/v1/stock-balance/page', {
-        qualityStatus: 'qualified',
-        pageSize: 100,
-      })
-    ).list.filter((b) => Number(b.quantity) >= 2);
-    let stock: Row | undefined;
-    for (const b of balances) {
-      const m = await admin.get<Row>(`/api/v1/material-info/info/${b.materialId}`);
-      if (!m.batchManaged) {
-        stock = b;
-        break;
-      }
-    }
-    if (!stock) throw new Error('no qualified stock of a material without batches in the demo');
+    const stock = await unbatchedStock(admin);
     expect(stock).toBeTruthy();
     const name = unique('对账客户');
     const customer = await admin.post<Row>('/api/v1/customer/add', {
@@ -129,21 +130,7 @@ test.describe('finance', () => {
     test.setTimeout(60_000);
     const admin = await Api.login(request);
     // A material not kept by batch: the return below names no batch.
-    const balances = (
-      await admin.get<{ list: Row[] }>('/api/v1/stock-balance/page', {
-        qualityStatus: 'qualified',
-        pageSize: 100,
-      })
-    ).list.filter((b) => Number(b.quantity) >= 2);
-    let stock: Row | undefined;
-    for (const b of balances) {
-      const m = await admin.get<Row>(`/api/v1/material-info/info/${b.materialId}`);
-      if (!m.batchManaged) {
-        stock = b;
-        break;
-      }
-    }
-    if (!stock) throw new Error('no qualified stock of a material without batches in the demo');
+    const stock = await unbatchedStock(admin);
     const customer = await admin.post<Row>('/api/v1/customer/add', {
       code: unique('E2E'),
       name: unique('退款客户'),
