@@ -30,15 +30,23 @@ async function tcpProxy(host: string, port: number) {
     s.on('close', () => sockets.delete(s));
     s.on('error', () => {});
   };
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket; quiet: boolean }>();
   const server = net.createServer((client) => {
     track(client);
     if (mode === 'blackhole') return; // accepted, never answered
     const upstream = net.connect(port, host);
     track(upstream);
+    const pair = { client, upstream, quiet: false };
+    pairs.add(pair);
     client.pipe(upstream);
     upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    client.on('close', () => {
+      pairs.delete(pair);
+      upstream.destroy();
+    });
+    upstream.on('close', () => {
+      if (!pair.quiet) client.destroy();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxyPort = (server.address() as net.AddressInfo).port;
@@ -48,6 +56,21 @@ async function tcpProxy(host: string, port: number) {
   return {
     port: proxyPort,
     connections: () => sockets.size,
+    /**
+     * Every open connection dies without a word (its server side ends, the app's side stays open
+     * and silent): the app learns it only when it next writes, and gets a reset.
+     */
+    goneQuiet() {
+      for (const pair of pairs) {
+        pair.quiet = true;
+        pair.client.unpipe(pair.upstream);
+        pair.upstream.unpipe(pair.client);
+        pair.upstream.destroy();
+        pair.client.once('data', () => pair.client.resetAndDestroy());
+        pair.client.resume();
+      }
+      pairs.clear();
+    },
     /** Like a database crash: every connection reset, new ones refused. */
     async crash() {
       await new Promise<void>((resolve) => {
@@ -277,6 +300,19 @@ describe.skipIf(!PG_URL)('PostgreSQL outage', () => {
     expect(during.some((o) => o.status === 503 && o.end - o.start >= 4_000)).toBe(true);
     for (const o of outcomes) expect(o.end - o.start).toBeLessThan(6_500);
     expect(outcomes.filter((o) => o.start > resumedAt).every((o) => o.status === 200)).toBe(true);
+  });
+
+  it('replaces pooled connections that died silently while idle, without a request noticing', async () => {
+    await warmPool();
+    expect((await request()).status).toBe(200);
+    proxy.goneQuiet();
+    // Every idle connection in the pool is dead and looks alive: each request's first statement
+    // meets one, which is discarded and the statement run again on the next.
+    const after: Outcome[] = [];
+    for (let i = 0; i < 4; i++) after.push(await request());
+    expect(escaped()).toEqual([]);
+    expectEnvelopes(after);
+    expect(after.map((o) => o.status)).toEqual([200, 200, 200, 200]);
   });
 
   it('recovers when PostgreSQL terminates its connections (pg_terminate_backend)', async () => {

@@ -56,6 +56,59 @@ function pgParser(oid: number, format: any) {
   return pg.types.getTypeParser(oid, format);
 }
 
+/** What a pooled connection that the server ended while it sat idle answers to its next statement. */
+function diedIdle(err: any): boolean {
+  return (
+    ['57P01', '57P02', '57P03'].includes(err?.code) ||
+    /Connection terminated unexpectedly|not queryable|Client was closed/i.test(String(err?.message ?? '')) ||
+    ['ECONNRESET', 'EPIPE'].includes(err?.code)
+  );
+}
+
+/**
+ * A connection PostgreSQL ended while it sat idle in the pool (a restart, a failover,
+ * pg_terminate_backend, a firewall dropping idle connections) is found out only when it is next
+ * used, and after a restart every idle connection is such a one. So when the first statement on
+ * a connection that had been used before fails that way, the connection is discarded and the
+ * statement run again on the next one, until one answers or a connection never used before fails
+ * too: that statement never ran (a transaction's first statement is its BEGIN). Later statements
+ * are never retried; they answer 503.
+ */
+function revivingPool(pool: pg.Pool) {
+  const used = new WeakSet<object>();
+  return {
+    async connect() {
+      // `null` once discarded and no other could be had: Kysely still releases the connection.
+      let client: pg.PoolClient | null = await pool.connect();
+      let first = true;
+      return {
+        query(...args: any[]) {
+          const run = () => (client as any).query(...args);
+          const retry = first && used.has(client as pg.PoolClient);
+          first = false;
+          const r = run();
+          if (!retry || typeof r?.then !== 'function') return r;
+          const again = async (err: unknown): Promise<unknown> => {
+            if (!client || !used.has(client) || !diedIdle(err)) throw err;
+            client.release(err instanceof Error ? err : true);
+            client = null;
+            client = await pool.connect();
+            return run().catch(again);
+          };
+          return r.catch(again);
+        },
+        release(err?: Error | boolean) {
+          if (!client) return;
+          if (!err) used.add(client);
+          client.release(err);
+          client = null;
+        },
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const plugins = [new CamelCasePlugin({ maintainNestedObjectKeys: true })];
   if (opts.databaseUrl) {
@@ -79,7 +132,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       client.on('error', (err) => opts.log?.('PostgreSQL 连接中断', err));
       namePreparedStatements(client);
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: revivingPool(pool) }), plugins });
     return {
       db,
       kind: 'postgres',
