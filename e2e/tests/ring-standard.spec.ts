@@ -31,13 +31,15 @@ test('质检员 derives 6204-2RS P6 from the standard and adds a customer tighte
   const std = activePage(page);
   await expect(std.getByTestId('ring-standard-rows').locator('.ant-table-row').first()).toBeVisible();
 
-  // 按产品推导: Δdmp 0/−8, Vdsp 6, Kia 8 from table 4 (6 级内圈, 18 < d ≤ 30); outer ring P6 not in the tables.
+  // 按产品推导: Δdmp 0/−8, Vdsp 6, Kia 8 from table 4 (6 级内圈, 18 < d ≤ 30); ΔDmp 0/−9, Kea 10 from table 5.
   await choose(page, 'derive-product', code);
   const limits = std.getByTestId('ring-limits');
   await expect(limits.getByTestId('limit-lower-dmp')).toHaveText('−8');
   await expect(limits.getByTestId('limit-upper-Kia')).toHaveText('≤ 8');
   await expect(limits.getByText('表4 6级内圈（18 < d ≤ 30）').first()).toBeVisible();
-  await expect(limits.getByText('标准数据缺失').first()).toBeVisible();
+  await expect(limits.getByTestId('limit-lower-Dmp')).toHaveText('−9');
+  await expect(limits.getByTestId('limit-upper-Kea')).toHaveText('≤ 10');
+  await expect(limits.getByText('表5 6级外圈（30 < D ≤ 50）').first()).toBeVisible();
 
   // The product's detail: add a tightening of Δdmp for a customer, with its reason.
   await std.getByRole('button', { name: '产品标准详情 / 客户收严' }).click();

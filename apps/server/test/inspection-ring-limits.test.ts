@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await createTestApp();
   token = await t.login();
   f = factory(t, async () => token);
-  // 6204-2RS P6: d = 20, D = 47, B = 14. Standard Δdmp 0/−8 μm, Kia 8 μm; P6 outer rings are not tabled.
+  // 6204-2RS P6: d = 20, D = 47, B = 14. Standard Δdmp 0/−8 μm, Kia 8 μm, ΔDmp 0/−9 μm.
   p6204 = await f.create('material-info', {
     spec: '6204-2RS P6',
     toleranceClass: 'P6',
@@ -175,14 +175,33 @@ describe('planned limits', () => {
       unit: 'μm',
       limitSource: 'standard',
     });
-    // ΔDmp of a P6 outer ring is not in the tables: the typed limits, saying why.
+    expect(byTitle(x, '外径 ΔDmp')).toMatchObject({
+      lowerLimit: '46.9910',
+      upperLimit: '47.0000',
+      limitSource: 'standard',
+      limitNote: expect.stringMatching(/ΔDmp .*表5 6级外圈（30 < D ≤ 50）/),
+    });
+    expect(byTitle(x, '外观')).toMatchObject({ lowerLimit: null, upperLimit: null, limitSource: null });
+  });
+
+  it('a characteristic the tables do not hold for the size: the typed limits, saying why', async () => {
+    // P6 outer rings are tabled up to D = 150 mm only; the inner ring (d = 100) is.
+    const big = await f.create('material-info', {
+      spec: '6220 P6',
+      toleranceClass: 'P6',
+      boreDiameter: '100',
+      outsideDiameter: '180',
+      bearingWidth: '34',
+      diameterSeries: '2',
+    });
+    const x = await task(big.id);
     expect(byTitle(x, '外径 ΔDmp')).toMatchObject({
       lowerLimit: '46.9890',
       upperLimit: '47.0000',
       limitSource: 'typed',
       limitNote: expect.stringMatching(/^标准无可推导的限值（ΔDmp .*），按检验项目手填值/),
     });
-    expect(byTitle(x, '外观')).toMatchObject({ lowerLimit: null, upperLimit: null, limitSource: null });
+    expect(byTitle(x, '内径 Δdmp')).toMatchObject({ lowerLimit: '99.9850', limitSource: 'standard' });
   });
 
   it('with a customer who tightens them, the tightened limits', async () => {

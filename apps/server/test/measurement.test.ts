@@ -420,7 +420,7 @@ describe('SPC alarm holds the measured flow card', () => {
 
 describe('specification limits from the ring standard', () => {
   it('derives the limits of a standard characteristic; typed different limits need a reason', async () => {
-    // 6204-2RS P6: d = 20 (P6 inner 18 < d ≤ 30: Δdmp 0/−8 μm). P6 outer rings have no table yet.
+    // 6204-2RS P6: d = 20 (P6 inner 18 < d ≤ 30: Δdmp 0/−8 μm).
     const p6204 = await f.create('material-info', {
       toleranceClass: 'P6',
       boreDiameter: '20',
@@ -462,13 +462,29 @@ describe('specification limits from the ring standard', () => {
       }),
     );
     expect(override).toMatchObject({ lsl: '19.9940', specSource: 'override', specReason: '客户图纸收严' });
-    // Not a characteristic of the standard (or no table value): typed limits are kept as typed.
+    // The outside diameter: P6 outer ring 30 < D ≤ 50, ΔDmp 0/−9 μm.
     const od = ok(
       await t.call('POST', '/api/v1/measurement-subgroup/add', {
         token,
-        body: body({ characteristic: 'outside-diameter', lsl: '46.990', usl: '47.000' }),
+        body: body({
+          characteristic: 'outside-diameter',
+          values: [{ value: '46.996' }, { value: '46.995' }],
+        }),
       }),
     );
-    expect(od.specSource).toBe('typed');
+    expect(od).toMatchObject({ lsl: '46.9910', usl: '47.0000', specSource: 'standard' });
+    // Not a characteristic of the standard: typed limits are kept as typed.
+    const race = ok(
+      await t.call('POST', '/api/v1/measurement-subgroup/add', {
+        token,
+        body: body({
+          characteristic: 'raceway-diameter',
+          lsl: '26.990',
+          usl: '27.010',
+          values: [{ value: '27.001' }],
+        }),
+      }),
+    );
+    expect(race.specSource).toBe('typed');
   });
 });

@@ -81,8 +81,9 @@ describe('derived limits', () => {
     expect(byCode(r, 'Vdsp')).toMatchObject({ upper: 6, lower: null });
     expect(byCode(r, 'Kia').upper).toBe(8);
     expect(byCode(r, 'Bs')).toMatchObject({ nominal: 14, upper: 0, lower: -120 });
-    // 6 级外圈: no published values found, so answered missing, never guessed.
-    expect(byCode(r, 'Dmp')).toMatchObject({ available: false, upper: null });
+    expect(byCode(r, 'Dmp')).toMatchObject({ nominal: 47, upper: 0, lower: -9, available: true });
+    expect(byCode(r, 'Dmp').sourceText).toMatch(/表5 6级外圈（30 < D ≤ 50）/);
+    expect(byCode(r, 'Kea').upper).toBe(10);
     expect(r.limits).toHaveLength(12);
   });
   it('answers 400 naming what a product without sizes lacks', async () => {
@@ -126,7 +127,20 @@ describe('customer tightening', () => {
     const kia = await add({ characteristic: 'Kia', upperLimit: '9' });
     expect(kia.status).toBe(400);
     expect(kia.body.message).toMatch(/Kia 最大值 9 μm 比标准 8 μm 宽松/);
-    const missing = await add({ characteristic: 'Dmp', upperLimit: '0', lowerLimit: '-5' });
+    // P6 outer rings are tabled up to D = 150 mm: a 6220 (D = 180) has no ΔDmp to tighten.
+    const p6220 = await f.create('material-info', {
+      toleranceClass: 'P6',
+      boreDiameter: '100',
+      outsideDiameter: '180',
+      bearingWidth: '34',
+      diameterSeries: '2',
+    });
+    const missing = await add({
+      materialId: p6220.id,
+      characteristic: 'Dmp',
+      upperLimit: '0',
+      lowerLimit: '-5',
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toMatch(/标准中没有 ΔDmp 的数值/);
     const noReason = await t.call('POST', '/api/v1/ring-standard-override/add', {

@@ -1,3 +1,4 @@
+import { STANDARD_CHARACTERISTIC } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { evaluateAlarms } from '../modules/quality/measurement.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
@@ -11,7 +12,8 @@ import type { Db } from '../platform/db/db.ts';
  *   messages to the grinding workshop head and the quality inspector;
  * - EQ-MJ-005 沟道直径, EQ-MJ-006 沟道位置, EQ-MJ-001 套圈高度 and EQ-MJ-007 挡边角度 in control.
  * Values are normal (Box–Muller on a fixed seed), rounded to 0.1 µm as a gauge reads them. The
- * last subgroups of EQ-MJ-002 are linked to open flow cards of the ring.
+ * last subgroups of EQ-MJ-002 are linked to open flow cards of the ring. The 外径 limits are the
+ * ring standard's (规格来源 标准); the others are typed.
  */
 export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<void> {
   await sql`SELECT setseed(0.4242)`.execute(db);
@@ -37,10 +39,11 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
     // Subgroups spread evenly over 42 days up to the last hour, operators alternating.
     const inserted = await sql<{ id: number }>`
       INSERT INTO measurement_subgroup (product_id, characteristic, equipment_id, operator_id, measured_at, lsl, usl,
-                                        created_by, updated_by, created_at, updated_at)
+                                        spec_source, created_by, updated_by, created_at, updated_at)
       SELECT ${productId}, ${characteristic}, ${equipmentId},
              (${sql.val(operators)}::bigint[])[1 + i % ${operators.length}],
-             t, ${lsl}, ${usl}, ${admin.id}, ${admin.id}, t, t
+             t, ${lsl}, ${usl}, ${STANDARD_CHARACTERISTIC[characteristic] ? 'standard' : 'typed'},
+             ${admin.id}, ${admin.id}, t, t
         FROM generate_series(0, ${count - 1}) AS i,
              LATERAL (SELECT date_trunc('hour', now()) - interval '42 days'
                              + (i * (42 * 24 * 60 - 60) / ${count}) * interval '1 minute' AS t) x

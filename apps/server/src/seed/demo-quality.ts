@@ -16,10 +16,11 @@ import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
 
 /**
- * 质量检测 demo: the items a bearing-ring inspector checks, templates per inspection kind, and
- * the inspection tasks the workshop's 报工 made — those already posted are 合格 with their values,
- * the last ones wait for qc01 (待检验, one 检验中), one 首检 failed and holds its card (返工), one
- * was 让步接收; plus 来料, 过程 (巡检计划) and 出货 tasks.
+ * 质量检测 demo: the items a bearing-ring inspector checks (the ring dimensions take their limits
+ * from the ring standard for the task's product; the typed ones, 6204 sizes, are the fallback),
+ * templates per inspection kind, and the inspection tasks the workshop's 报工 made — those already
+ * posted are 合格 with their values, the last ones wait for qc01 (待检验, one 检验中), one 首检
+ * failed and holds its card (返工), one was 让步接收; plus 来料, 过程 (巡检计划) and 出货 tasks.
  */
 
 const ITEMS: Record<string, unknown>[] = [
@@ -27,6 +28,7 @@ const ITEMS: Record<string, unknown>[] = [
     code: 'QI-D',
     name: '内径 d',
     kind: 'measure',
+    ringCharacteristic: 'dmp',
     nominal: '20',
     upperTolerance: '0',
     lowerTolerance: '-0.010',
@@ -40,6 +42,7 @@ const ITEMS: Record<string, unknown>[] = [
     code: 'QI-DD',
     name: '外径 D',
     kind: 'measure',
+    ringCharacteristic: 'Dmp',
     nominal: '47',
     upperTolerance: '0',
     lowerTolerance: '-0.011',
@@ -52,6 +55,7 @@ const ITEMS: Record<string, unknown>[] = [
     code: 'QI-B',
     name: '宽度 B',
     kind: 'measure',
+    ringCharacteristic: 'Bs',
     nominal: '14',
     upperTolerance: '0',
     lowerTolerance: '-0.120',
@@ -64,6 +68,7 @@ const ITEMS: Record<string, unknown>[] = [
     code: 'QI-K',
     name: '径向跳动 Kia',
     kind: 'measure',
+    ringCharacteristic: 'Kia',
     nominal: '0',
     upperTolerance: '0.010',
     lowerTolerance: '0',
@@ -110,10 +115,13 @@ const TEMPLATES: [string, string, string, string[]][] = [
   ['QT-SHIP', '成品出货检验', 'shipment', ['QI-K', 'QI-V', 'QI-P']],
 ];
 
-/** A value inside the limits (or off by `off` of the band above the upper limit). */
-function valueFor(lo: string, hi: string, k: number, off = 0) {
-  const band = new Decimal(hi).minus(lo);
-  const v = new Decimal(lo).plus(band.times(0.3 + ((k * 37) % 40) / 100));
+/**
+ * A value inside the limits (or off by `off` of the band above the upper limit). A maximum
+ * without a lower limit (a runout) counts from 0.
+ */
+function valueFor(lo: string | null, hi: string, k: number, off = 0) {
+  const band = new Decimal(hi).minus(lo ?? 0);
+  const v = new Decimal(lo ?? 0).plus(band.times(0.3 + ((k * 37) % 40) / 100));
   return (off ? new Decimal(hi).plus(band.times(off)) : v).toDecimalPlaces(4).toString();
 }
 
@@ -121,7 +129,7 @@ async function fill(db: Db, qc: AuthUser, taskId: number, bad = false) {
   const items = await sql<{
     id: number;
     kind: string;
-    lowerLimit: string;
+    lowerLimit: string | null;
     upperLimit: string;
     sampleSize: number;
   }>`

@@ -11,7 +11,7 @@
  *
  * NOTHING HERE IS INVENTED: a cell that could not be found in a published reproduction is absent
  * (undefined), and the derivation reports it as 「标准数据缺失」. Known gaps (see docs/api.md):
- *  - 6 级 (P6) outer rings: no reproduction in μm was found — the whole table is absent;
+ *  - 6 级 (P6) outer rings above 150 mm: the one reproduction found ends at 150 mm;
  *  - P4 inner rings over 50 mm: ΔBs and VBs absent; over 80 mm: Kia absent; P4 outer rings: VCs absent;
  *  - P2 outer rings: VDsp of capped (sealed/shielded) bearings has no value in the standard;
  *  - ranges above the last row of each table below are absent.
@@ -123,6 +123,11 @@ const URL = {
   loyalP2: 'https://www.loyal.sg/article/s112/class-p2-abec-9-tolerances.html',
   /** Normal tolerance class deep groove ball bearings, outer ring up to 400 mm (ΔDmp, Kea). */
   rajkot: 'http://rajkot.com/srs/tolerance.htm',
+  /**
+   * TPI technical data CAT. NO. 2202/TE, Appendix I "Tolerance for radial bearings", (2) Outer rings:
+   * classes 0/6/5/4, 2.5–150 mm (a text copy of the catalogue kept in a public repository).
+   */
+  tpi: 'https://github.com/ArtemFilin1990/Mar/blob/45f83fb6b5539a9bde123acf1bf34392e0ae160e/12_%D0%9F%D1%80%D0%BE%D1%87%D0%B5%D0%B5_%D1%81%D0%BE%D0%BF%D1%83%D1%82%D1%81%D1%82%D0%B2%D1%83%D1%8E%D1%89%D0%B5%D0%B5/%D0%9F%D1%80%D0%BE%D1%87%D0%B5%D0%B5/CAT._NO._2202TE.md',
 } as const;
 
 const src = (ringType: RingType, cls: ToleranceClass, url: string, note?: string): RingStandardSource => ({
@@ -400,6 +405,39 @@ const P0_OUTER: RingStandardRow[] = [
   ),
 ];
 
+/**
+ * P6 outer rings: TPI CAT. NO. 2202/TE Appendix I (2), 2.5–150. Its class 0 and class 4 columns were
+ * checked against the P0 and P4 rows above (manv.in): every value agrees.
+ */
+const P6_OUTER: RingStandardRow[] = (
+  [
+    // over, incl, ΔDmp, VDsp 7/8/9, VDsp 0/1, VDsp 2/3/4, VDsp capped 2/3/4, VDmp, Kea
+    [2.5, 6, -7, 9, 7, 5, 9, 5, 8],
+    [6, 18, -7, 9, 7, 5, 9, 5, 8],
+    [18, 30, -8, 10, 8, 6, 10, 6, 9],
+    [30, 50, -9, 11, 9, 7, 13, 7, 10],
+    [50, 80, -11, 14, 11, 8, 16, 8, 13],
+    [80, 120, -13, 16, 16, 10, 20, 10, 18],
+    [120, 150, -15, 19, 19, 11, 25, 11, 20],
+  ] as [number, number, number, number, number, number, number, number, number][]
+).map(([over, incl, dmp, s789, s01, s234, capped, vdmp, kea]) => ({
+  ringType: 'outer' as const,
+  toleranceClass: 'P6' as const,
+  over,
+  incl,
+  ...(over === 2.5 ? { overIncluded: true } : {}),
+  meanDeviation: dev(dmp),
+  diameterVariation: vs([
+    [S789, s789],
+    [S01, s01],
+    [S234, s234],
+  ]),
+  diameterVariationCapped: vs([[S234, capped]]),
+  meanDiameterVariation: vdmp,
+  radialRunout: kea,
+  source: src('outer', 'P6', URL.tpi),
+}));
+
 /** P5 outer rings: manv.in ABEC-5 (2.5–150). VDsp: series 9 | 0,1,2,3,4; no values for capped bearings. */
 const P5_OUTER: RingStandardRow[] = (
   [
@@ -482,10 +520,7 @@ const P2_OUTER: RingStandardRow[] = (
   source: src('outer', 'P2', URL.loyalP2, '带密封/防尘盖轴承的 VDsp 标准无值'),
 }));
 
-/**
- * Every row, ordered by ring type, class and diameter. 6 级外圈 (P6 outer) has no rows: no
- * reproduction of that table in μm was found (see the file comment).
- */
+/** Every row, ordered by ring type, class and diameter. */
 export const RING_STANDARD_ROWS: readonly RingStandardRow[] = [
   ...P0_INNER,
   ...P6_INNER,
@@ -493,6 +528,7 @@ export const RING_STANDARD_ROWS: readonly RingStandardRow[] = [
   ...P4_INNER,
   ...P2_INNER,
   ...P0_OUTER,
+  ...P6_OUTER,
   ...P5_OUTER,
   ...P4_OUTER,
   ...P2_OUTER,

@@ -124,8 +124,28 @@ describe('hand-copied values: outer rings', () => {
     expect(lim(s, 'VCs').upper).toBe(4);
     expect(lim(s, 'Kea').upper).toBe(7);
   });
-  it('P6 outer rings are absent (no published reproduction found), never guessed', () => {
-    const l = lim({ toleranceClass: 'P6', ...b6204 }, 'Dmp');
+  // TPI CAT. NO. 2202/TE, Appendix I (2) outer rings, class 6, row 30–50: 0 −9 | 11 9 7 | capped 13 | 7 | Kea 10.
+  it('P6, 6204-2RS (D = 47): ΔDmp 0/−9, VDsp capped 13, open series 2 = 7, series 0 = 9, VDmp 7, Kea 10', () => {
+    const s = { toleranceClass: 'P6' as const, ...b6204 };
+    expect(pair(s, 'Dmp')).toEqual([0, -9]);
+    expect(lim(s, 'VDsp').upper).toBe(13);
+    expect(lim({ ...s, capped: false }, 'VDsp').upper).toBe(7);
+    expect(lim({ ...s, capped: false, diameterSeries: '0' }, 'VDsp').upper).toBe(9);
+    expect(lim({ ...s, capped: false, diameterSeries: '9' }, 'VDsp').upper).toBe(11);
+    expect(lim(s, 'VDmp').upper).toBe(7);
+    expect(lim(s, 'Kea').upper).toBe(10);
+  });
+  // The same page, row 80–120: 0 −13 | 16 16 10 | capped 20 | 10 | Kea 18.
+  it('P6, D = 100: ΔDmp 0/−13, VDsp series 3 = 10, capped 20, VDmp 10, Kea 18', () => {
+    const s = { toleranceClass: 'P6' as const, d: 50, D: 100, B: 20, diameterSeries: '3' as const };
+    expect(pair(s, 'Dmp')).toEqual([0, -13]);
+    expect(lim(s, 'VDsp').upper).toBe(10);
+    expect(lim({ ...s, capped: true }, 'VDsp').upper).toBe(20);
+    expect(lim(s, 'VDmp').upper).toBe(10);
+    expect(lim(s, 'Kea').upper).toBe(18);
+  });
+  it('P6 outer rings above 150 mm are absent (the reproduction ends there), never guessed', () => {
+    const l = lim({ toleranceClass: 'P6', d: 100, D: 180, B: 34, diameterSeries: '2' }, 'Dmp');
     expect(l).toMatchObject({ available: false, upper: null, lower: null });
     expect(l.missing).toContain('P6');
   });
@@ -197,7 +217,7 @@ describe('customer tightening', () => {
     expect(overrideLooseness(std, -6, -4)).toMatch(/下偏差不能大于上偏差/);
   });
   it('refuses a tightening where the standard holds no value', () => {
-    const missing = lim({ toleranceClass: 'P6', ...b6204 }, 'Dmp');
+    const missing = lim({ toleranceClass: 'P6', d: 100, D: 180, B: 34, diameterSeries: '2' }, 'Dmp');
     expect(overrideLooseness(missing, 0, -5)).toMatch(/没有/);
   });
 });

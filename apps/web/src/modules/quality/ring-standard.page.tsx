@@ -184,7 +184,7 @@ function StandardTable() {
         ]}
       />
       <div style={{ color: '#888', marginTop: 8 }}>
-        单位 μm；空白（—）表示公开转载中未找到该值，系统不作推测。6 级外圈表未收录。
+        单位 μm；空白（—）表示公开转载中未找到该值，系统不作推测（如 6 级外圈 150 mm 以上）。
       </div>
     </PageCard>
   );
