@@ -42,6 +42,20 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     });
     expect(waiting.body.result.total).toBeGreaterThan(0);
   });
+  it("plans the ring dimensions' limits from the ring standard for the task's product", async () => {
+    // 内径 of a 6205-2RS (P0, d = 25, 18 < d ≤ 30): Δdmp 0/−10 μm, not the item's typed 20 mm.
+    const r = await sql<{ limitSource: string; lower: string; upper: string }>`
+      SELECT i.limit_source, i.lower_limit::text AS lower, i.upper_limit::text AS upper
+        FROM inspection_task_item i JOIN inspection_task t ON t.id = i.inspection_task_id
+        JOIN material m ON m.id = t.product_id
+       WHERE i.ring_characteristic = 'dmp' AND m.code = 'FG-6205-2RS' LIMIT 1`.execute(t.database.db);
+    expect(r.rows[0]).toEqual({ limitSource: 'standard', lower: '24.9900', upper: '25.0000' });
+    const sources = await sql<{ limitSource: string }>`
+      SELECT DISTINCT limit_source FROM inspection_task_item WHERE ring_characteristic IS NOT NULL`.execute(
+      t.database.db,
+    );
+    expect(sources.rows.map((x) => x.limitSource)).toContain('standard');
+  });
   it('keeps every balance equal to the sum of its ledger', async () => {
     expect(await stockInvariantViolations(t.database.db)).toEqual([]);
     const docs = await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger`.execute(t.database.db);
