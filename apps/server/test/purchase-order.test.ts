@@ -136,6 +136,39 @@ describe('purchase orders', () => {
     expect(await stockInvariantViolations(t.database.db)).toEqual([]);
   });
 
+  it('costs a receipt without a typed price at the order price without tax; a typed price is kept', async () => {
+    const s = await f.create('supplier');
+    const m = await steel();
+    // 3 捆 at 1,130 per 捆 with 13 % tax: 3,390 with 390 tax, 300 kg → 10 per kg without tax.
+    const o = await order(s.id, [{ materialId: m.id, quantity: 3, unitId: unitBox, unitPrice: '1130' }]);
+    ok(await act('approve', o.id));
+    const posted = ok(
+      await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 2, unitId: unitBox }]),
+    );
+    const doc = ok(await t.call('GET', `/api/v1/stock-inbound/info/${posted.id ?? posted}`, { token }));
+    expect(doc.lines[0].unitPrice).toBe('1000.000000');
+    const cost = await t.database.db
+      .selectFrom('materialCost')
+      .select((e) => e.cast<string>('avgCost', 'text').as('avgCost'))
+      .where('materialId', '=', m.id)
+      .executeTakeFirst();
+    expect(cost?.avgCost).toBe('10.000000');
+    // The last 捆 with a typed price of 900: kept, and the average moves to (2,000 + 900) ÷ 300.
+    const typed = ok(
+      await receive('stock-inbound', o.id, [
+        { materialId: m.id, quantity: 1, unitId: unitBox, unitPrice: '900' },
+      ]),
+    );
+    const doc2 = ok(await t.call('GET', `/api/v1/stock-inbound/info/${typed.id ?? typed}`, { token }));
+    expect(doc2.lines[0].unitPrice).toBe('900.000000');
+    const after = await t.database.db
+      .selectFrom('materialCost')
+      .select((e) => e.cast<string>('avgCost', 'text').as('avgCost'))
+      .where('materialId', '=', m.id)
+      .executeTakeFirst();
+    expect(after?.avgCost).toBe('9.666667');
+  });
+
   it('refuses another supplier, a material not on the order, and a closed order', async () => {
     const s = await f.create('supplier');
     const m = await steel();

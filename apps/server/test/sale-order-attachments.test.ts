@@ -105,11 +105,13 @@ describe('销售订单附件', () => {
     expect(ok<any[]>(await list(o.id)).map((x) => x.id)).toEqual([contract.id]);
   });
 
-  it('reads with sale:order:list, changes with sale:order:edit; other users get 403', async () => {
+  it('reads with sale:order:list, changes with sale:order:edit or :add; other users get 403', async () => {
     const o = await draftOrder();
     const file = ok(await upload(o.id, '图纸.pdf', PDF));
     const reader = await t.userWith(['sale:order:list']);
     const editor = await t.userWith(['sale:order:list', 'sale:order:edit']);
+    // Drafts orders but may not edit them: attaches the customer's files all the same.
+    const drafter = await t.userWith(['sale:order:list', 'sale:order:add']);
     // Holds another owner's permissions (报修照片) but nothing of sales.
     const stranger = await t.userWith(['factory:repair:list', 'factory:repair:add']);
     const nobody = await t.userWith([]);
@@ -128,6 +130,8 @@ describe('销售订单附件', () => {
 
     const more = ok(await upload(o.id, '补充.pdf', PDF, editor.token));
     ok(await remove(more.id, editor.token));
+    const drafted = ok(await upload(o.id, '合同.pdf', PDF, drafter.token));
+    ok(await remove(drafted.id, drafter.token));
     expect(ok<any[]>(await list(o.id))).toHaveLength(1);
   });
 

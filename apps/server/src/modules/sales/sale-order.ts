@@ -57,14 +57,15 @@ export const saleOrderHooks: ResourceHooks = lifecycleHooks(saleOrderResource, {
 
 /**
  * 附件 of a sales order (合同、图纸、技术协议): any file type the store accepts, read with the order's
- * read permission and changed by whoever may edit orders, while the order is open (草稿 to 部分发货).
+ * read permission and changed by whoever may add or edit orders, while the order is open (草稿 to 部分发货).
  * Locks the order, so an upload and closing the order happen one after the other.
  */
 export const saleOrderAttachmentOwner: AttachmentOwner = {
   name: SALE_ORDER_ATTACHMENT_OWNER,
   label: '销售订单附件',
   read: 'sale:order:list',
-  write: 'sale:order:edit',
+  // Whoever drafts orders attaches the customer's files to them, as does whoever edits them.
+  write: ['sale:order:edit', 'sale:order:add'],
   async assertWritable(db, orderId) {
     const r = await sql<{ docNo: string; status: string }>`
       SELECT doc_no, status FROM sale_order WHERE id = ${orderId} FOR UPDATE`.execute(db);

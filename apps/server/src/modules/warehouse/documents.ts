@@ -355,6 +355,37 @@ export function guardReversal(guard: ReversalGuard) {
   if (!REVERSAL_GUARDS.includes(guard)) REVERSAL_GUARDS.push(guard);
 }
 
+/**
+ * 采购入库 lines made against a purchase order without a typed price are costed at the order
+ * line's price without tax ((amount − tax) ÷ base quantity): the input VAT is deductible, so it is
+ * not inventory cost. The price is written on the line too (in the line's unit), so the document,
+ * the ledger and the moving average agree. A price the keeper typed is kept.
+ */
+async function costFromOrder(db: Db, id: number, lines: any[], base: Decimal[]) {
+  const open = lines.filter((l) => l.unitPrice == null && l.sourceLineId != null);
+  if (!open.length) return;
+  const r = await sql<{ id: number; cost: string }>`
+    SELECT l.id, ((pol.amount - COALESCE(pol.tax_amount, 0)) / pol.base_quantity)::text AS cost
+      FROM stock_inbound_line l JOIN stock_inbound i ON i.id = l.stock_inbound_id
+      JOIN purchase_order_line pol ON pol.id = l.source_line_id AND pol.purchase_order_id = i.purchase_order_id
+     WHERE l.stock_inbound_id = ${id} AND l.unit_price IS NULL
+       AND pol.amount IS NOT NULL AND pol.base_quantity > 0`.execute(db);
+  if (!r.rows.length) return;
+  const cost = new Map(r.rows.map((x) => [Number(x.id), new Decimal(x.cost)]));
+  const ids: number[] = [];
+  const prices: string[] = [];
+  lines.forEach((l, i) => {
+    const c = cost.get(Number(l.id));
+    if (!c || l.unitPrice != null) return;
+    l.unitPrice = c.times(base[i]).dividedBy(l.quantity).toDecimalPlaces(6).toString();
+    ids.push(Number(l.id));
+    prices.push(l.unitPrice);
+  });
+  await sql`UPDATE stock_inbound_line l SET unit_price = x.price
+              FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(prices)}::numeric[]) AS x(id, price)
+             WHERE l.id = x.id`.execute(db);
+}
+
 export async function postDocument(
   db: Db,
   spec: DocSpec,
@@ -383,6 +414,7 @@ export async function postDocument(
 
   if (spec.kind === 'inbound') {
     const base = baseQuantities(spec, lines);
+    if (doc.type === 'purchase') await costFromOrder(db, id, lines, base);
     const moves: Move[] = lines.map((l, i) => ({
       materialId: l.materialId,
       warehouseId: doc.warehouseId,

@@ -25,8 +25,8 @@ export interface AttachmentOwner {
   label: string;
   /** Lists and downloads the files (the owning resource's read permission). */
   read: Permission;
-  /** Uploads and deletes files. */
-  write: Permission;
+  /** Uploads and deletes files: any one of these permissions. */
+  write: Permission | Permission[];
   /**
    * Throws (404 when the owner record is missing, 409 when its files are frozen) unless files may
    * be added or removed now. Runs inside the saving transaction; it should lock the owner.
@@ -288,14 +288,15 @@ export function attachmentRoutes(app: App, owners: AttachmentOwner[]) {
   const storage = storageOf(app.ringmes.config);
   const maxBytes = app.ringmes.config.attachmentMaxBytes;
   const byName = new Map(owners.map((o) => [o.name, o]));
+  const permsOf = (o: AttachmentOwner, key: 'read' | 'write') => ([] as Permission[]).concat(o[key]);
   const gateOf = (key: 'read' | 'write') => {
-    const perms = [...new Set(owners.map((o) => o[key]))];
+    const perms = [...new Set(owners.flatMap((o) => permsOf(o, key)))];
     return { permission: perms[0], alsoAllowedBy: perms.slice(1) };
   };
   const ownerFor = (name: string, user: AuthUser, key: 'read' | 'write') => {
     const owner = byName.get(name);
     if (!owner) throw notFound('附件所属的对象不存在');
-    if (!can(user, owner[key])) throw forbidden();
+    if (!permsOf(owner, key).some((p) => can(user, p))) throw forbidden();
     return owner;
   };
   const fileRow = async (db: Db, id: number) => {

@@ -43,7 +43,8 @@ export function SaleOrderAttachments({ orderId, status }: { orderId: number; sta
   });
   const [preview, setPreview] = useState<Attachment>();
   const [uploading, setUploading] = useState<UploadFile[]>([]);
-  const writable = SALE_ORDER_FILES_OPEN.includes(status) && can('sale:order:edit');
+  const writable =
+    SALE_ORDER_FILES_OPEN.includes(status) && (can('sale:order:edit') || can('sale:order:add'));
   const list = files.data ?? [];
   const hooks = clientHooks();
 
