@@ -66,36 +66,24 @@ function measures(k: ReportKind) {
            count(*) FILTER (WHERE l.completed_on <= l.delivery_date)::int AS on_time_lines`;
 }
 
-const MEASURES = sql.raw(
-  'line_count, ordered_quantity, ordered_amount, done_quantity, open_quantity, open_amount, completed_lines, on_time_lines',
-);
-const SET_MEASURES = sql.raw(
-  [
-    'line_count',
-    'ordered_quantity',
-    'ordered_amount',
-    'done_quantity',
-    'open_quantity',
-    'open_amount',
-    'completed_lines',
-    'on_time_lines',
-  ]
-    .map((c) => `${c} = a.${c}`)
-    .join(', '),
-);
+/** The rollup's measure columns, in the order `measures` answers them. */
+const COLUMNS = [
+  'line_count',
+  'ordered_quantity',
+  'ordered_amount',
+  'done_quantity',
+  'open_quantity',
+  'open_amount',
+  'completed_lines',
+  'on_time_lines',
+];
+const isCount = (c: string) => c.endsWith('lines') || c === 'line_count';
+const MEASURES = sql.raw(COLUMNS.join(', '));
+const SET_MEASURES = sql.raw(COLUMNS.map((c) => `${c} = a.${c}`).join(', '));
+/** The measures of a recount (alias x), zero where the key has no lines left. */
+const ZERO_MEASURES = sql.raw(COLUMNS.map((c) => `COALESCE(x.${c}, 0) AS ${c}`).join(', '));
 const SUM_MEASURES = sql.raw(
-  [
-    'line_count',
-    'ordered_quantity',
-    'ordered_amount',
-    'done_quantity',
-    'open_quantity',
-    'open_amount',
-    'completed_lines',
-    'on_time_lines',
-  ]
-    .map((c) => `COALESCE(sum(f.${c}), 0)${c.endsWith('lines') || c === 'line_count' ? '::int' : ''} AS ${c}`)
-    .join(', '),
+  COLUMNS.map((c) => `COALESCE(sum(f.${c}), 0)${isCount(c) ? '::int' : ''} AS ${c}`).join(', '),
 );
 
 interface Keys {
@@ -143,16 +131,22 @@ export async function refreshOrderReport(db: Db, k: ReportKind, orderIds: number
   if (!found.rows.length) return;
   const detail = split(found.rows);
   await lockKeys(db, k.kind, detail);
-  // After the locks: it reads what the previous holder committed. Driven by the keys, so it
-  // touches only the lines of one party, month and material (index on party and order date).
+  // After the locks: it reads what the previous holder committed. One pass over the lines of
+  // the orders of each (month, party) touched (index on party and order date), grouped by
+  // material; a key whose lines are all gone counts zero.
   await sql`
-    WITH a AS (
-      SELECT k.month, k.party_id, k.material_id, ${measures(k)}
-        FROM ${keyList(detail)}
-        LEFT JOIN ${sql.table(k.table)} o ON ${sql.ref(`o.${k.partyColumn}`)} = k.party_id
-              AND o.order_date >= k.month AND o.order_date < (k.month + interval '1 month')::date AND o.status <> 'draft'
-        LEFT JOIN ${sql.table(k.lineTable)} l ON ${sql.ref(`l.${k.parentColumn}`)} = o.id AND l.material_id = k.material_id
-       GROUP BY 1, 2, 3)
+    WITH k AS (SELECT * FROM ${keyList(detail)}),
+    pm AS (SELECT DISTINCT month, party_id FROM k),
+    x AS (
+      SELECT pm.month, pm.party_id, l.material_id, ${measures(k)}
+        FROM pm
+        JOIN ${sql.table(k.table)} o ON ${sql.ref(`o.${k.partyColumn}`)} = pm.party_id
+              AND o.order_date >= pm.month AND o.order_date < (pm.month + interval '1 month')::date AND o.status <> 'draft'
+        JOIN ${sql.table(k.lineTable)} l ON ${sql.ref(`l.${k.parentColumn}`)} = o.id
+       GROUP BY 1, 2, 3),
+    a AS (
+      SELECT k.month, k.party_id, k.material_id, ${ZERO_MEASURES}
+        FROM k LEFT JOIN x ON x.month = k.month AND x.party_id = k.party_id AND x.material_id = k.material_id)
     UPDATE order_report_month r SET ${SET_MEASURES}
       FROM a WHERE r.kind = ${k.kind} AND r.month = a.month AND r.party_id = a.party_id AND r.material_id = a.material_id`.execute(
     db,
@@ -173,13 +167,20 @@ export async function refreshOrderReport(db: Db, k: ReportKind, orderIds: number
     ),
   );
   await lockKeys(db, k.kind, summary);
+  // Each summary row from the detail rows of its month and party (or material): an index each.
   await sql`
-    WITH a AS (
+    WITH k AS (SELECT * FROM ${keyList(summary)}),
+    a AS (
       SELECT k.month, k.party_id, k.material_id, ${SUM_MEASURES}
-        FROM ${keyList(summary)}
-        LEFT JOIN order_report_month f ON f.kind = ${k.kind} AND f.month = k.month
-              AND f.party_id <> 0 AND f.material_id <> 0
-              AND (k.party_id = 0 OR f.party_id = k.party_id) AND (k.material_id = 0 OR f.material_id = k.material_id)
+        FROM k LEFT JOIN order_report_month f ON f.kind = ${k.kind} AND f.month = k.month
+              AND f.party_id = k.party_id AND f.material_id <> 0
+       WHERE k.material_id = 0
+       GROUP BY 1, 2, 3
+      UNION ALL
+      SELECT k.month, k.party_id, k.material_id, ${SUM_MEASURES}
+        FROM k LEFT JOIN order_report_month f ON f.kind = ${k.kind} AND f.month = k.month
+              AND f.material_id = k.material_id AND f.party_id <> 0
+       WHERE k.party_id = 0
        GROUP BY 1, 2, 3)
     UPDATE order_report_month r SET ${SET_MEASURES}
       FROM a WHERE r.kind = ${k.kind} AND r.month = a.month AND r.party_id = a.party_id AND r.material_id = a.material_id`.execute(
@@ -293,45 +294,53 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
     sum(r.ordered_amount) AS ordered_amount, ${averagePrice}, sum(r.done_quantity) AS done_quantity,
     sum(r.open_quantity) AS open_quantity, sum(r.open_amount) AS open_amount,
     sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines`;
+  // Grouped on the rollup's own column first (a few hundred groups), labelled after: joining
+  // and sorting text per rollup row cost more than the sums.
   const group =
     q.groupBy === 'month'
       ? {
-          key: sql`to_char(r.month, 'YYYY-MM')`,
-          label: sql`to_char(r.month, 'YYYY-MM')`,
+          raw: sql`r.month`,
+          key: sql`to_char(g.k, 'YYYY-MM')`,
+          label: sql`to_char(g.k, 'YYYY-MM')`,
           code: sql`NULL`,
           join: sql``,
         }
       : q.groupBy === 'party'
         ? {
-            key: sql`r.party_id::text`,
+            raw: sql`r.party_id`,
+            key: sql`g.k::text`,
             label: sql`p.name`,
             code: sql`p.code`,
-            join: sql`JOIN ${sql.table(partyTable)} p ON p.id = r.party_id`,
+            join: sql`JOIN ${sql.table(partyTable)} p ON p.id = g.k`,
           }
         : {
-            key: sql`r.material_id::text`,
+            raw: sql`r.material_id`,
+            key: sql`g.k::text`,
             label: sql`m.name`,
             code: sql`m.code`,
-            join: sql`JOIN material m ON m.id = r.material_id`,
+            join: sql`JOIN material m ON m.id = g.k`,
           };
   const [rows, totals, months, top] = await Promise.all([
     sql<Record<string, any>>`
-      SELECT ${group.key} AS key, ${group.label} AS label, ${group.code} AS code, ${sums}
-        FROM order_report_month r ${group.join}
-       WHERE ${where}
-       GROUP BY 1, 2, 3
-       ORDER BY ${q.groupBy === 'month' ? sql`1` : sql`sum(r.ordered_amount) DESC, 1`}`.execute(db),
+      WITH g AS (SELECT ${group.raw} AS k, ${sums} FROM order_report_month r WHERE ${where} GROUP BY 1)
+      SELECT ${group.key} AS key, ${group.label} AS label, ${group.code} AS code, g.line_count, g.ordered_quantity,
+             g.ordered_amount, g.average_price, g.done_quantity, g.open_quantity, g.open_amount, g.completed_lines,
+             g.on_time_lines
+        FROM g ${group.join}
+       ORDER BY ${q.groupBy === 'month' ? sql`g.k` : sql`g.ordered_amount DESC, 1`}`.execute(db),
     sql<Record<string, any>>`SELECT ${sums} FROM order_report_month r WHERE ${where}`.execute(db),
     sql<Record<string, any>>`
       SELECT to_char(r.month, 'YYYY-MM') AS month, sum(r.ordered_amount) AS ordered_amount,
              sum(r.ordered_quantity) AS ordered_quantity, ${averagePrice}, sum(r.done_quantity) AS done_quantity,
              sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines
-        FROM order_report_month r WHERE ${where} GROUP BY 1 ORDER BY 1`.execute(db),
+        FROM order_report_month r WHERE ${where} GROUP BY r.month ORDER BY r.month`.execute(db),
     sql<Record<string, any>>`
-      SELECT p.name AS label, sum(r.ordered_amount) AS ordered_amount
-        FROM order_report_month r JOIN ${sql.table(partyTable)} p ON p.id = r.party_id
-       WHERE ${filters(q.materialId ? GRAIN.detail : GRAIN.party)}
-       GROUP BY p.id, p.name ORDER BY 2 DESC LIMIT 10`.execute(db),
+      WITH g AS (
+        SELECT r.party_id, sum(r.ordered_amount) AS ordered_amount FROM order_report_month r
+         WHERE ${filters(q.materialId ? GRAIN.detail : GRAIN.party)}
+         GROUP BY 1 ORDER BY 2 DESC LIMIT 10)
+      SELECT p.name AS label, g.ordered_amount
+        FROM g JOIN ${sql.table(partyTable)} p ON p.id = g.party_id ORDER BY 2 DESC, p.id`.execute(db),
   ]);
   const rate = (r: Record<string, any>) =>
     r.completedLines > 0 ? Math.round((r.onTimeLines / r.completedLines) * 1000) / 10 : null;
