@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
-import { createTestApp, PG_URL, type TestApp } from './helpers.ts';
+import { createTestApp, downloadWorkbook, PG_URL, type TestApp } from './helpers.ts';
 import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
@@ -91,6 +91,17 @@ describe('销售仓库: shipping against sales orders', () => {
       await t.call('GET', '/api/v1/sale-order/open-lines', { token, query: { docNo: o.docNo } }),
     );
     expect(pending.list[0]).toMatchObject({ pendingQuantity: '12.0000', owedQuantity: '20.0000' });
+    // 导出: the filtered lines, every page, in base units (sale:warehouse:export).
+    const file = ok(
+      await t.call('GET', '/api/v1/sale-order/open-lines/export', { token, query: { docNo: o.docNo } }),
+    );
+    expect(file).toMatchObject({ rows: 2 });
+    const sheet = (await downloadWorkbook(t, token, file.fileName)).worksheets[0];
+    expect((sheet.getRow(1).values as unknown[]).slice(1, 4)).toEqual(['订单号', '行号', '客户']);
+    expect((sheet.getRow(2).values as unknown[]).slice(9, 13)).toEqual([20, 0, 20, 12]);
+    expect(sheet.rowCount).toBe(3);
+    const lister = (await t.userWith(['sale:warehouse:list'])).token;
+    expect((await t.call('GET', '/api/v1/sale-order/open-lines/export', { token: lister })).status).toBe(403);
     ok(await w.post('stock-outbound', first.id));
     let now = await info(o.id);
     expect(now.status).toBe('partly-shipped');

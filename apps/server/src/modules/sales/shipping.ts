@@ -1,14 +1,18 @@
 import { stockInboundResource, stockOutboundResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
+import { ALL_ROWS_MAX, checkAllRows } from '../../platform/paging.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
+import { neutralise } from '../../platform/resource/excel.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 import { markCompleted, refreshOrderReport, SALE_REPORT } from '../orders/report.ts';
@@ -307,6 +311,33 @@ async function makeDocument(
   return getRecord(db, def, id);
 }
 
+/** 销售仓库 as a workbook: the filtered lines (every page, up to ALL_ROWS_MAX), base units. */
+async function openLinesWorkbook(rows: Record<string, any>[], shipped: boolean) {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('销售仓库', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const columns: [string, number, (r: Record<string, any>) => unknown][] = [
+    ['订单号', 18, (r) => r.docNo],
+    ['行号', 6, (r) => r.lineNo],
+    ['客户', 24, (r) => r.customerName],
+    ['物料编码', 16, (r) => r.materialCode],
+    ['物料名称', 20, (r) => r.materialName],
+    ['规格', 16, (r) => r.materialSpec ?? ''],
+    ['单位', 6, (r) => r.unitName ?? ''],
+    ['交货日期', 12, (r) => r.deliveryDate ?? ''],
+    ['订购数量', 12, (r) => Number(r.baseQuantity)],
+    ['已发数量', 12, (r) => Number(r.shippedQuantity)],
+    ['欠发数量', 12, (r) => Number(r.owedQuantity)],
+    ['待过账', 12, (r) => Number(r.pendingQuantity)],
+    ['成品库存', 12, (r) => Number(r.availableQuantity)],
+    ['逾期', 6, (r) => (r.late ? '是' : '')],
+  ];
+  ws.columns = columns.map(([header, width]) => ({ header, width }));
+  ws.getRow(1).font = { bold: true };
+  for (const r of rows) ws.addRow(columns.map(([, , cell]) => neutralise(cell(r))));
+  ws.headerFooter.oddHeader = shipped ? '销售仓库（已发货）' : '销售仓库（待发货）';
+  return wb;
+}
+
 export function shippingRoutes(app: App) {
   route(app, {
     method: 'GET',
@@ -314,6 +345,20 @@ export function shippingRoutes(app: App) {
     permission: 'sale:warehouse:list',
     query: openLinesQuery,
     handler: ({ query, app: { db } }) => openLines(db, query),
+  });
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/sale-order/open-lines/export',
+    permission: 'sale:warehouse:export',
+    query: openLinesQuery,
+    async handler({ query, user, app: { db, config } }) {
+      const all = await openLines(db, { ...query, pageNum: 1, pageSize: ALL_ROWS_MAX + 1 });
+      checkAllRows(all.total);
+      const wb = await openLinesWorkbook(all.list, query.shipped === '1');
+      const { file, fileName } = newExportFile(config.exportDir, user.id, '销售仓库');
+      await wb.xlsx.writeFile(file);
+      return { fileName, rows: all.list.length };
+    },
   });
   for (const [name, kind] of [
     ['ship', 'outbound'],

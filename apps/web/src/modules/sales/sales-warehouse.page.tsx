@@ -1,4 +1,4 @@
-import { ReloadOutlined, RollbackOutlined, SendOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ReloadOutlined, RollbackOutlined, SendOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -19,6 +19,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
+import { download } from '../../platform/api/download.ts';
 import type { Page } from '../../platform/api/types.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
@@ -74,6 +75,17 @@ export function SalesWarehousePage(_: PageProps) {
     placeholderData: keepPreviousData,
   });
   const order = selected[0]?.orderId;
+  // Every line the filters hold, not only this page (the server caps it at 5,000).
+  const exportExcel = useMutation({
+    mutationFn: async () => {
+      const { pageNum: _p, pageSize: _s, ...filtered } = query;
+      const { fileName } = await http.get<{ fileName: string }>(
+        '/api/v1/sale-order/open-lines/export',
+        filtered,
+      );
+      await download('/common/download', { fileName, delete: 'true' });
+    },
+  });
 
   const columns = [
     {
@@ -213,7 +225,20 @@ export function SalesWarehousePage(_: PageProps) {
               <span className="rm-muted">一次为一个订单发货或退货；生成的单据由仓库过账</span>
             </Space>
           }
-          right={<Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void page.refetch()} />}
+          right={
+            <Space>
+              {can('sale:warehouse:export') && (
+                <Button
+                  icon={<DownloadOutlined />}
+                  loading={exportExcel.isPending}
+                  onClick={() => exportExcel.mutate()}
+                >
+                  导出
+                </Button>
+              )}
+              <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void page.refetch()} />
+            </Space>
+          }
         />
         <Table<Row>
           rowKey="lineId"
