@@ -180,6 +180,10 @@ test.describe('sales order flow', () => {
     await expect(toast(page, /已生成销售出库单 CK/)).toBeVisible();
     // The salesperson stays on 销售仓库 (posting is the keeper's); the line shows 3 待出库.
     await expect(row.locator('.ant-tag').filter({ hasText: /^3$/ })).toBeVisible();
+    // 导出: the searched lines as a workbook.
+    const downloaded = page.waitForEvent('download');
+    await sw.getByRole('button', { name: /导\s*出/ }).click();
+    expect((await downloaded).suggestedFilename()).toMatch(/销售仓库.*\.xlsx$/);
     const draft = (
       await admin.get<{ list: Row[] }>('/api/v1/stock-outbound/page', { saleOrderId: created.id })
     ).list[0];
