@@ -149,7 +149,7 @@ const incomingOf = async (cardId: number) =>
 const unapprove = (id: number) => post(`/api/v1/work-report/unapprove/${id}`, { reason: '报错数量' });
 
 describe('报工入账 to another workshop', () => {
-  it('makes one incoming task per card and step; further pieces enlarge it while it waits; 反审核 shrinks or cancels it', async () => {
+  it('makes an incoming task per card and step; further pieces enlarge it while it waits, else make a new lot; 反审核 shrinks or cancels it', async () => {
     const customer = await f.create('customer');
     const w = await line({ customerId: customer.id });
     ok(
@@ -201,13 +201,22 @@ describe('报工入账 to another workshop', () => {
     ok(await unapprove(a));
     expect(await incomingOf(w.card)).toEqual([]);
 
-    // Approved again: a new task; once started, further arrivals leave it as it is.
+    // Approved again: a new task. Once started it keeps its lot; pieces arriving later are a new
+    // lot waiting for inspection, which follows its own arrivals and their reversal.
     ok(await post(`/api/v1/work-report/submit/${a}`));
     ok(await post(`/api/v1/work-report/approve/${a}`));
     const [again] = await incomingOf(w.card);
     expect(again).toMatchObject({ status: 'pending', lotQuantity: '40.0000' });
     ok(await post(`/api/v1/inspection-task/start/${again.id}`));
-    await w.report(20, 30);
+    const c = await w.report(20, 30);
+    const [, later] = await incomingOf(w.card);
+    expect(await incomingOf(w.card)).toEqual([
+      { id: again.id, status: 'inspecting', lotQuantity: '40.0000' },
+      { id: later.id, status: 'pending', lotQuantity: '30.0000' },
+    ]);
+    expect((await get(`/api/v1/inspection-task/info/${later.id}`)).category).toBe('grinding-incoming');
+    // Taken back: the later lot goes; the started inspection keeps its 40.
+    ok(await unapprove(c));
     expect(await incomingOf(w.card)).toEqual([
       { id: again.id, status: 'inspecting', lotQuantity: '40.0000' },
     ]);

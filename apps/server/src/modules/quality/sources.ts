@@ -100,11 +100,14 @@ export async function assertFirstArticle(db: Db, dispatchId: number, exceptRepor
 /**
  * 车间来料: a flow card's good pieces arriving at its next step (报工入账 of step `fromSeq`, or 委外
  * 收回 of it) are the incoming semi-finished of that step's workshop when the step before was done
- * elsewhere (another workshop, or a supplier). The step gets one 来料检验 task of its workshop —
- * once per card and step (a unique index), and only when a template for it exists. Called after
- * every change of what arrived, in the same transaction, so it also follows a change back: while
- * the task waits its lot is what has arrived; when an arrival is taken back (反审核, 撤销收回) and
- * nothing is left at the step, the unjudged task goes with it (judged ones stay as history).
+ * elsewhere (another workshop, or a supplier). They get a 来料检验 task of that workshop when a
+ * template for it exists. Called after every change of what arrived, in the same transaction:
+ * - the step's waiting (待检验) task — at most one (a partial unique index) — holds what has arrived
+ *   beyond the lots of its tasks already started or judged; it grows with further arrivals and
+ *   shrinks, or goes, when an arrival is taken back (反审核, 撤销收回);
+ * - pieces arriving after the inspection started are a new lot: a new waiting task;
+ * - started and judged tasks keep their lots, as history; when everything is taken back, the
+ *   unjudged ones (待检验, 检验中) are deleted.
  */
 export async function onCardArrival(db: Db, user: AuthUser, cardId: number, fromSeq: number) {
   const r = await sql<{
@@ -125,29 +128,36 @@ export async function onCardArrival(db: Db, user: AuthUser, cardId: number, from
   );
   const step = r.rows[0];
   if (!step) return null;
-  const arrived = new Decimal(step.arrived);
-  const task = (
-    await sql<{ id: number; status: string; lotQuantity: string }>`
-      SELECT id, status, lot_quantity::text AS lot_quantity FROM inspection_task
-       WHERE flow_card_step_id = ${step.stepId} FOR UPDATE`.execute(db)
-  ).rows[0];
-  if (arrived.lte(0)) {
+  if (new Decimal(step.arrived).lte(0)) {
+    // Everything taken back: the unjudged tasks go with it.
     await sql`DELETE FROM inspection_task WHERE flow_card_step_id = ${step.stepId}
                AND status IN ('pending', 'inspecting')`.execute(db);
     return null;
   }
-  const system = { ...user, isAdmin: true };
-  if (task) {
-    // A further arrival (or part of it taken back) while nobody has started: the lot follows.
-    if (task.status === 'pending' && !arrived.eq(task.lotQuantity)) {
+  const tasks = (
+    await sql<{ id: number; status: string; lotQuantity: string }>`
+      SELECT id, status, lot_quantity::text AS lot_quantity FROM inspection_task
+       WHERE flow_card_step_id = ${step.stepId} ORDER BY id FOR UPDATE`.execute(db)
+  ).rows;
+  const waiting = tasks.find((t) => t.status === 'pending');
+  const covered = tasks
+    .filter((t) => t !== waiting)
+    .reduce((sum, t) => sum.plus(t.lotQuantity), new Decimal(0));
+  const open = new Decimal(step.arrived).minus(covered);
+  if (open.lte(0)) {
+    if (waiting) await sql`DELETE FROM inspection_task WHERE id = ${waiting.id}`.execute(db);
+    return null;
+  }
+  if (waiting) {
+    if (!open.eq(waiting.lotQuantity)) {
       await updateRecord(
-        { db, user: system, def: inspectionTaskResource },
-        Number(task.id),
-        { lotQuantity: arrived.toString() },
+        { db, user: { ...user, isAdmin: true }, def: inspectionTaskResource },
+        Number(waiting.id),
+        { lotQuantity: open.toString() },
         inspectionTaskHooks,
       );
     }
-    return Number(task.id);
+    return Number(waiting.id);
   }
   const kind = 'incoming';
   const templateId = await findTemplate(db, Number(step.productId), Number(step.processId), kind);
@@ -157,7 +167,7 @@ export async function onCardArrival(db: Db, user: AuthUser, cardId: number, from
     productId: Number(step.productId),
     processId: Number(step.processId),
     templateId,
-    lotQuantity: arrived.toString(),
+    lotQuantity: open.toString(),
     sourceType: 'flow-card',
     flowCardId: cardId,
     flowCardStepId: Number(step.stepId),
