@@ -49,11 +49,16 @@ const LOAD_SQL = [
             (SELECT min(id) FROM material), 10, (SELECT min(id) FROM process), 'machine', (SELECT min(id) FROM workshop),
             500, 250, 1.6, CURRENT_DATE - i % 10, CURRENT_DATE + i % 10, 'normal'
        FROM generate_series(1, ${TASKS - 2 * OPERATORS}) i`,
+  // Sixteen operators, one per dispatch: each posts to wage and rollup rows of his own, as in a
+  // workshop (one user for all would queue every posting on his wage_month row).
+  `INSERT INTO app_user (user_name, first_name, password_hash)
+     SELECT 'opbench' || lpad(i::text, 2, '0'), '操作工' || i, 'not-a-login' FROM generate_series(1, ${OPERATORS}) i`,
   `INSERT INTO work_dispatch (doc_no, status, task_id, production_order_id, product_id, process_id, workshop_type, workshop_id,
                               operator_id, work_date, shift, quantity, started_at)
      SELECT 'PGBENCH-' || t.task_no, 'started', t.id, t.production_order_id, t.product_id, t.process_id,
-            'machine', t.workshop_id, (SELECT min(id) FROM app_user), CURRENT_DATE, 'day', 1000000, now()
-       FROM workshop_task t WHERE t.task_no LIKE 'SCBENCH-%-10'`,
+            'machine', t.workshop_id, u.id, CURRENT_DATE, 'day', 1000000, now()
+       FROM (SELECT *, row_number() OVER (ORDER BY id) AS k FROM workshop_task WHERE task_no LIKE 'SCBENCH-%-10') t
+       JOIN (SELECT id, row_number() OVER (ORDER BY id) AS k FROM app_user WHERE user_name LIKE 'opbench%') u ON u.k = t.k`,
   `INSERT INTO flow_card (doc_no, status, production_order_id, product_id, quantity, current_seq, origin)
      SELECT 'LZBENCH-' || substr(p.doc_no, 9), 'open', p.id, p.product_id, 1000000, 10, 'open' FROM production_order p`,
   `INSERT INTO flow_card (doc_no, status, production_order_id, product_id, quantity, current_seq, origin)

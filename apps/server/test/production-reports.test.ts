@@ -270,13 +270,13 @@ async function summariesVsRaw() {
                      sum(x.hours) AS hours, sum(x.standard_minutes) AS standard_minutes
                 FROM (${rawRollupSelect('day')}) x GROUP BY 1, 2, 3, 4, 5) y`),
     process:
-      await rows(sql`SELECT to_char(month, 'YYYY-MM-DD'), process_id, report_count, round(good_quantity, 4),
+      await rows(sql`SELECT to_char(month, 'YYYY-MM-DD'), process_id, slot, report_count, round(good_quantity, 4),
                                    round(hours, 2), round(standard_minutes, 6)
                               FROM work_report_process_rollup WHERE report_count > 0`),
     rawProcess:
-      await rows(sql`SELECT to_char(month, 'YYYY-MM-DD'), process_id, sum(report_count)::int, round(sum(good_quantity), 4),
-                                      round(sum(hours), 2), round(sum(standard_minutes), 6)
-                                 FROM (${RAW_ROLLUP_SELECT}) x GROUP BY 1, 2`),
+      await rows(sql`SELECT to_char(month, 'YYYY-MM-DD'), process_id, (operator_id % 16)::smallint, sum(report_count)::int,
+                                      round(sum(good_quantity), 4), round(sum(hours), 2), round(sum(standard_minutes), 6)
+                                 FROM (${RAW_ROLLUP_SELECT}) x GROUP BY 1, 2, 3`),
     cards: await rows(sql`SELECT flow_card_id, ${cardCols} FROM flow_card_summary`),
     rawCards: await rows(sql`SELECT flow_card_id, ${cardCols} FROM (${FLOW_CARD_SUMMARY_SELECT}) x`),
     wip: await rows(sql`SELECT flow_card_id, workshop_id, round(waiting, 4) FROM flow_card_wip`),

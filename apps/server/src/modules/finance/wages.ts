@@ -6,6 +6,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError } from '../../platform/errors.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
@@ -110,12 +111,12 @@ export async function writeWageLines(
   report: Record<string, any>,
   sign: 1 | -1,
 ): Promise<{ pieceRate: string; amount: string } | null> {
-  await sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`.execute(db);
+  await prepared(sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`).execute(db);
   const day = String(report.reportDate).slice(0, 10);
   const own = monthStart(day);
   if (sign > 0) {
     // The rate in force and the closed months from the report's on, in one round-trip.
-    const r = await sql<WageRate & { closed: string | null }>`
+    const r = await prepared(sql<WageRate & { closed: string | null }>`
       SELECT w.id, COALESCE(w.piece_rate, p.piece_rate, 0)::text AS piece_rate,
              COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate,
              (SELECT string_agg(period::text, ',') FROM wage_period WHERE period >= ${own}::date) AS closed
@@ -126,7 +127,7 @@ export async function writeWageLines(
              AND (product_id = ${report.productId ? Number(report.productId) : null} OR product_id IS NULL)
              AND valid_from <= ${day}::date
            ORDER BY product_id IS NULL, valid_from DESC LIMIT 1) w ON true
-        LEFT JOIN process p ON w.id IS NULL AND p.id = ${Number(report.processId)}`.execute(db);
+        LEFT JOIN process p ON w.id IS NULL AND p.id = ${Number(report.processId)}`).execute(db);
     const { closed, ...rate } = r.rows[0];
     const a = wageAmounts(
       {
@@ -139,7 +140,7 @@ export async function writeWageLines(
     let period = own;
     const shut = new Set(closed?.split(',') ?? []);
     while (shut.has(period)) period = nextMonth(period);
-    await sql`
+    await prepared(sql`
       INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
                               period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
                               deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
@@ -147,7 +148,7 @@ export async function writeWageLines(
               ${report.productionOrderId}, ${period}::date, ${period === own ? 'report' : 'adjustment'}, ${rate.id},
               ${D(report.goodQuantity).toString()}, ${rate.pieceRate}, ${a.good.toString()},
               ${D(report.workScrapQuantity).toString()}, ${rate.deductionRate}, ${a.deduction.toString()},
-              ${D(report.reworkQuantity).toString()}, ${rate.reworkRate}, ${a.rework.toString()}, ${a.net.toString()})`.execute(
+              ${D(report.reworkQuantity).toString()}, ${rate.reworkRate}, ${a.rework.toString()}, ${a.net.toString()})`).execute(
       db,
     );
     return { pieceRate: rate.pieceRate, amount: a.net.toString() };

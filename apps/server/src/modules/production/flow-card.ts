@@ -13,6 +13,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -245,10 +246,10 @@ export interface CardStep {
 }
 
 async function lockCards(db: Db, ids: number[]): Promise<CardRow[]> {
-  const r = await sql<CardRow>`
+  const r = await prepared(sql<CardRow>`
     SELECT id, doc_no, status, production_order_id, product_id, part_name, quantity::text AS quantity, heat_no,
            current_seq, held, hold_reason
-      FROM flow_card WHERE id = ANY(${sql.val(ids)}::bigint[]) ORDER BY id FOR UPDATE`.execute(db);
+      FROM flow_card WHERE id = ANY(${sql.val(ids)}::bigint[]) ORDER BY id FOR UPDATE`).execute(db);
   return r.rows.map((c) => ({ ...c, id: Number(c.id) }));
 }
 
@@ -297,7 +298,9 @@ export async function lockCardStep(
       ? sql`order_step_id = ${which.orderStepId}`
       : sql`seq = ${which.seq ?? card.currentSeq}`;
   const step = (
-    await sql<CardStep>`${stepSelect} WHERE flow_card_id = ${cardId} AND ${where} FOR UPDATE`.execute(db)
+    await prepared(
+      sql<CardStep>`${stepSelect} WHERE flow_card_id = ${cardId} AND ${where} FOR UPDATE`,
+    ).execute(db)
   ).rows[0];
   if (!step) throw notFound(`流转卡 ${card.docNo} 没有该工序`);
   assertNotHeld(card);

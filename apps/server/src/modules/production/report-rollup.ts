@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 
 /**
  * The summaries behind the production reports, each kept in the transaction that changes what it
@@ -12,7 +13,8 @@ import type { Db } from '../../platform/db/db.ts';
  *   report row itself, which posting never changes, so a reversal takes back exactly what the
  *   posting added. Each report also counts in a summary row with `product_id` 0 (every product):
  *   reports that neither filter nor group by product read only those.
- * - `work_report_process_rollup`: the same per month and process only (工序月产能分析).
+ * - `work_report_process_rollup`: the same per month and process only (工序月产能分析), in 16
+ *   slots by operator so that concurrent postings of one process rarely share a row.
  * - `flow_card_summary` / `flow_card_wip`: a card's step progress and what waits where, recomputed
  *   from the card's steps (not incremented), so it is right whatever changed them: 开卡, 拆分, 合并
  *   (the new cards' steps), 报工入账/反审核 and 委外 (after the card is settled, under its row lock).
@@ -27,7 +29,7 @@ export async function rollupWorkReport(db: Db, report: Record<string, any>, sign
     ${sign} * r.work_scrap_quantity AS work_scrap_quantity, ${sign} * r.material_scrap_quantity AS material_scrap_quantity,
     ${sign} * r.rework_quantity AS rework_quantity, ${sign} * COALESCE(r.hours, 0) AS hours,
     ${sign} * r.good_quantity * COALESCE(t.standard_minutes, 0) AS standard_minutes`;
-  await sql`
+  await prepared(sql`
     WITH src AS (
       SELECT r.report_date, COALESCE(r.workshop_id, 0) AS workshop_id, r.process_id, p.product_id,
              COALESCE(r.operator_id, 0) AS operator_id, COALESCE(r.scrap_reason, '') AS scrap_reason, p.k, ${figures}
@@ -37,15 +39,22 @@ export async function rollupWorkReport(db: Db, report: Record<string, any>, sign
     m AS (${upsert('work_report_rollup', 'month', sql`date_trunc('month', s.report_date)::date`)}),
     d AS (${upsert('work_report_day_rollup', 'day', sql`s.report_date`)}),
     p AS (
-      INSERT INTO work_report_process_rollup AS u (month, process_id, report_count, good_quantity, hours, standard_minutes)
-      SELECT date_trunc('month', s.report_date)::date, s.process_id, s.report_count, s.good_quantity, s.hours, s.standard_minutes
+      INSERT INTO work_report_process_rollup AS u (month, process_id, slot, report_count, good_quantity, hours, standard_minutes)
+      SELECT date_trunc('month', s.report_date)::date, s.process_id, ${PROCESS_SLOT}, s.report_count, s.good_quantity, s.hours,
+             s.standard_minutes
         FROM src s WHERE s.k = 2
-      ON CONFLICT (month, process_id) DO UPDATE SET
+      ON CONFLICT (month, process_id, slot) DO UPDATE SET
         report_count = u.report_count + excluded.report_count, good_quantity = u.good_quantity + excluded.good_quantity,
         hours = u.hours + excluded.hours, standard_minutes = u.standard_minutes + excluded.standard_minutes),
     ${cardSummaryCtes(sql`(SELECT flow_card_id FROM work_report WHERE id = ${id})`)}
-    SELECT 1`.execute(db);
+    SELECT 1`).execute(db);
 }
+
+/**
+ * The slot of the per-process rollup a report counts in: by operator, so that postings of
+ * different operators of one process do not queue on one row (migration 0044).
+ */
+const PROCESS_SLOT = sql`(s.operator_id % 16)::smallint`;
 
 /** One upsert of the report's two rows (detail, then product 0) into a work-report rollup. */
 function upsert(table: string, period: string, value: RawBuilder<unknown>) {
@@ -192,9 +201,10 @@ export async function rebuildWorkReportRollup(db: Db) {
   }
   await sql`DELETE FROM work_report_process_rollup`.execute(db);
   await sql`
-    INSERT INTO work_report_process_rollup (month, process_id, report_count, good_quantity, hours, standard_minutes)
-    SELECT month, process_id, sum(report_count)::int, sum(good_quantity), sum(hours), sum(standard_minutes)
-      FROM work_report_rollup WHERE product_id = 0 GROUP BY month, process_id`.execute(db);
+    INSERT INTO work_report_process_rollup (month, process_id, slot, report_count, good_quantity, hours, standard_minutes)
+    SELECT month, process_id, (operator_id % 16)::smallint, sum(report_count)::int, sum(good_quantity), sum(hours),
+           sum(standard_minutes)
+      FROM work_report_rollup WHERE product_id = 0 GROUP BY 1, 2, 3`.execute(db);
   await sql`DELETE FROM flow_card_wip`.execute(db);
   await sql`DELETE FROM flow_card_summary`.execute(db);
   await sql`INSERT INTO flow_card_summary (flow_card_id, ${sql.raw(SUMMARY_COLS.join(', '))}) ${FLOW_CARD_SUMMARY_SELECT}`.execute(

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, badRequest, conflict, fieldError, forbidden } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
@@ -197,7 +198,7 @@ export async function nextStep(db: Db, cardId: number, seq: number) {
 
 /** A card's current step: the first with pieces waiting; 已完工 when none waits and its last step is done. */
 export async function settleCard(db: Db, cardId: number) {
-  await sql`
+  await prepared(sql`
     UPDATE flow_card c SET current_seq = COALESCE(w.seq, c.current_seq),
            status = CASE WHEN w.seq IS NULL AND l.done THEN 'completed' ELSE c.status END,
            updated_at = now(), version = c.version + 1
@@ -205,7 +206,7 @@ export async function settleCard(db: Db, cardId: number) {
              WHERE flow_card_id = ${cardId} AND input_quantity > good_quantity + work_scrap_quantity + material_scrap_quantity) w,
            (SELECT bool_and(input_quantity > 0 AND input_quantity = good_quantity + work_scrap_quantity + material_scrap_quantity) AS done
               FROM (SELECT * FROM flow_card_step WHERE flow_card_id = ${cardId} ORDER BY seq DESC LIMIT 1) last) l
-     WHERE c.id = ${cardId} AND c.status IN ('open', 'completed')`.execute(db);
+     WHERE c.id = ${cardId} AND c.status IN ('open', 'completed')`).execute(db);
 }
 
 /** Where a finished order's pieces are received: the semi-finished store for a component order. */
@@ -265,7 +266,7 @@ async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1
   }
   // This step counts the pieces and the next one (if any) receives the good ones: one statement,
   // answering whether there was a next step (none: the last step, 完工入库).
-  const moved = await sql<{ id: number }>`
+  const moved = await prepared(sql<{ id: number; workshopId: number | null; outsourced: boolean }>`
     UPDATE flow_card_step s SET
            good_quantity = s.good_quantity + CASE WHEN s.id = ${step.id} THEN ${good.toString()}::numeric ELSE 0 END,
            work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = ${step.id} THEN ${ws.toString()}::numeric ELSE 0 END,
@@ -279,8 +280,12 @@ async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1
      WHERE s.flow_card_id = ${cardId}
        AND (s.id = ${step.id} OR s.id = (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = ${cardId} AND n.seq > ${step.seq}
                                           ORDER BY n.seq LIMIT 1))
-     RETURNING s.id`.execute(db);
-  const last = moved.rows.length < 2;
+     RETURNING s.id, s.workshop_id, s.outsourced`).execute(db);
+  const next = moved.rows.find((r) => Number(r.id) !== Number(step.id));
+  const last = !next;
+  // The pieces reach another workshop's step: its 来料检验 follows (onCardArrival).
+  const arrivesElsewhere =
+    next != null && !next.outsourced && Number(next.workshopId ?? 0) !== Number(step.workshopId ?? 0);
   await settleCard(db, cardId);
 
   // The task's row lock first, in the same order as every dispatch change (task, then dispatch).
@@ -289,17 +294,17 @@ async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1
     good: good.toString(),
     scrap: ws.plus(ms).toString(),
   });
-  await sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good.toString()}::numeric
-             WHERE id = ${report.dispatchId}`.execute(db);
+  await prepared(sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good.toString()}::numeric
+             WHERE id = ${report.dispatchId}`).execute(db);
 
   const wage = await writeWageLines(db, report, sign);
-  await sql`UPDATE work_report SET status = ${status}, piece_rate = ${wage?.pieceRate ?? null},
+  await prepared(sql`UPDATE work_report SET status = ${status}, piece_rate = ${wage?.pieceRate ?? null},
                    wage_amount = ${wage?.amount ?? null},
                    posted_at = ${wage ? sql`now()` : null}${wage ? sql`` : sql`, stock_inbound_id = NULL`}
-             WHERE id = ${report.id}`.execute(db);
+             WHERE id = ${report.id}`).execute(db);
 
   if (last) await finishedGoods(db, report, user, sign, card.docNo);
-  await postingHooks(db, report, user, sign, last ? null : step.seq);
+  await postingHooks(db, report, user, sign, arrivesElsewhere ? step.seq : null);
 }
 
 /**

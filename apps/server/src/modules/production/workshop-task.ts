@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
@@ -102,7 +103,7 @@ export async function recountTask(db: Db, taskId: number, exceptIds: number[] = 
   const notify = posting
     ? sql`, pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'work-report', 'w', workshop_type)::text)`
     : sql``;
-  await sql`
+  await prepared(sql`
     WITH u AS (
     UPDATE workshop_task t SET
            completed_quantity = t.completed_quantity + ${good},
@@ -124,7 +125,7 @@ export async function recountTask(db: Db, taskId: number, exceptIds: number[] = 
      WHERE t.id = ${taskId}
      RETURNING t.workshop_type)
     SELECT pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'dispatch', 'w', workshop_type)::text)${notify}
-      FROM u`.execute(db);
+      FROM u`).execute(db);
 }
 
 /** Refuses a dispatch quantity beyond the task's plan plus the allowance (the task is locked). */

@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { conflict } from '../../platform/errors.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { updateRecord } from '../../platform/resource/crud.ts';
@@ -110,7 +111,7 @@ export async function assertFirstArticle(db: Db, dispatchId: number, exceptRepor
  *   unjudged ones (待检验, 检验中) are deleted.
  */
 export async function onCardArrival(db: Db, user: AuthUser, cardId: number, fromSeq: number) {
-  const r = await sql<{
+  const r = await prepared(sql<{
     productId: number;
     stepId: number;
     processId: number;
@@ -123,7 +124,7 @@ export async function onCardArrival(db: Db, user: AuthUser, cardId: number, from
       JOIN LATERAL (SELECT * FROM flow_card_step x WHERE x.flow_card_id = c.id AND x.seq > p.seq
                      ORDER BY x.seq LIMIT 1) n ON true
       JOIN workshop w ON w.id = n.workshop_id
-     WHERE c.id = ${cardId} AND NOT n.outsourced AND n.workshop_id IS DISTINCT FROM p.workshop_id`.execute(
+     WHERE c.id = ${cardId} AND NOT n.outsourced AND n.workshop_id IS DISTINCT FROM p.workshop_id`).execute(
     db,
   );
   const step = r.rows[0];

@@ -16,10 +16,14 @@ export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
   return sql<T>`/*prepared*/ ${query}`;
 }
 
+/** The same mark for a query builder's select: `.modifyFront(PREPARED)` puts it right after `select`. */
+export const PREPARED = sql.raw(MARK);
+const MARKED = [MARK, `select ${MARK}`];
+
 export function namePreparedStatements(client: pg.PoolClient) {
   const query = client.query as (...args: any[]) => any;
   client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
-    if (typeof text === 'string' && text.startsWith(MARK) && Array.isArray(rest[0])) {
+    if (typeof text === 'string' && MARKED.some((m) => text.startsWith(m)) && Array.isArray(rest[0])) {
       let name = names.get(text);
       // A bounded set: a statement that is not of a fixed shape must not grow it without end.
       if (!name && names.size < MAX_NAMES) {

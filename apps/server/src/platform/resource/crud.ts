@@ -5,6 +5,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
+import { PREPARED } from '../db/prepared.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
 import { route } from '../http/route.ts';
 import { refuseChanged, zx } from '../http/validation.ts';
@@ -102,8 +103,14 @@ export async function checkReferences(
   }
 }
 
-export async function getRecord(db: Db, def: ResourceDef, id: number) {
-  const row = await baseQuery(db, def).where('t.id', '=', id).executeTakeFirst();
+/**
+ * A record with its reference labels and lines. `lock` also takes the record's row lock (FOR
+ * UPDATE) in the same statement. Read on every transition and edit: a named statement per
+ * resource (parsed and planned once per connection).
+ */
+export async function getRecord(db: Db, def: ResourceDef, id: number, opts: { lock?: boolean } = {}) {
+  const q = baseQuery(db, def).modifyFront(PREPARED).where('t.id', '=', id);
+  const row = await (opts.lock ? q.forUpdate('t' as any) : q).executeTakeFirst();
   if (!row) throw notFound(`${def.label}不存在或已被删除`);
   for (const line of def.lines ?? []) {
     (row as any)[line.name] = (await loadLines(db, line, [id])).get(id) ?? [];

@@ -12,7 +12,8 @@ import type { App } from '../../app.ts';
 import { auditInsert } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
-import { conflict, fieldError, notFound, STALE_VERSION } from '../errors.ts';
+import { prepared } from '../db/prepared.ts';
+import { conflict, fieldError, STALE_VERSION } from '../errors.ts';
 import { route } from '../http/route.ts';
 import { makeSerializer } from '../http/serialize.ts';
 import { idParams } from '../http/validation.ts';
@@ -91,14 +92,8 @@ export async function runTransition(
   const lifecycle = lifecycleOf(def);
   const transition = lifecycle.transitions.find((t) => t.name === name);
   if (!transition) throw new Error(`${def.name} has no transition ${name}`);
-  const locked = await db
-    .selectFrom(def.table)
-    .select('id')
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!locked) throw notFound(`${def.label}不存在或已被删除`);
-  const record = await getRecord(db, def, id);
+  // Locked and read in one statement (404 when missing).
+  const record = await getRecord(db, def, id, { lock: true });
   // Scoped documents (a workshop's dispatches): the user's permission must cover this record's kind.
   assertInScope(user, def, transitionAction(transition), record);
   if (input.version !== undefined && record.version !== input.version) throw conflict(STALE_VERSION);
@@ -126,19 +121,14 @@ export async function runTransition(
     requestId,
   };
   await handlers.guard?.(ctx);
-  const moved = await db
-    .updateTable(def.table)
-    .set({
-      status: transition.to,
-      ...(transition.reason ? { status_reason: input.reason } : {}),
-      updated_by: user.id,
-      updated_at: sql`now()`,
-      version: sql`version + 1`,
-    } as any)
-    .where('id', '=', id)
-    .where('status', '=', record.status)
-    .returning(['version'])
-    .executeTakeFirst();
+  const moved = (
+    await prepared(sql<{ version: number }>`
+      UPDATE ${sql.table(def.table)}
+         SET status = ${transition.to}, ${transition.reason ? sql`status_reason = ${input.reason}, ` : sql``}
+             updated_by = ${user.id}, updated_at = now(), version = version + 1
+       WHERE id = ${id} AND status = ${record.status}
+       RETURNING version`).execute(db)
+  ).rows[0];
   if (!moved) throw conflict('数据正被他人同时修改，请重试');
   await handlers.effect?.(ctx);
   await auditInsert(
