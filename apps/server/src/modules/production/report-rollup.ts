@@ -20,9 +20,15 @@ import { prepared } from '../../platform/db/prepared.ts';
  *   (the new cards' steps), 报工入账/反审核 and 委外 (after the card is settled, under its row lock).
  *
  * Posting a work report keeps all of them in ONE statement (data-modifying CTEs, executed in the
- * order written, so two postings take row locks in the same order).
+ * order written, so two postings take row locks in the same order); `also` adds statements of
+ * the same transaction to it (the transition's audit row).
  */
-export async function rollupWorkReport(db: Db, report: Record<string, any>, sign: 1 | -1) {
+export async function rollupWorkReport(
+  db: Db,
+  report: Record<string, any>,
+  sign: 1 | -1,
+  also: RawBuilder<unknown>[] = [],
+) {
   const id = Number(report.id);
   const figures = sql`
     ${sign}::int AS report_count, ${sign} * r.good_quantity AS good_quantity,
@@ -47,6 +53,10 @@ export async function rollupWorkReport(db: Db, report: Record<string, any>, sign
         report_count = u.report_count + excluded.report_count, good_quantity = u.good_quantity + excluded.good_quantity,
         hours = u.hours + excluded.hours, standard_minutes = u.standard_minutes + excluded.standard_minutes),
     ${cardSummaryCtes(sql`(SELECT flow_card_id FROM work_report WHERE id = ${id})`)}
+    ${sql.join(
+      also.map((a, k) => sql`, ${sql.ref(`x${k}`)} AS (${a})`),
+      sql``,
+    )}
     SELECT 1`).execute(db);
 }
 

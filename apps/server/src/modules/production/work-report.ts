@@ -6,7 +6,7 @@ import {
   workshopPermission,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
@@ -227,7 +227,14 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
  * the dispatch (1), the task's progress and recount with the live notifications (1), the wage
  * line (3), the report row (1) and the rollups (`postingHooks`); the last step adds the 生产入库.
  */
-async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1 | -1, status: string) {
+async function move(
+  db: Db,
+  report: Record<string, any>,
+  user: AuthUser,
+  sign: 1 | -1,
+  status: string,
+  also: RawBuilder<unknown>[] = [],
+) {
   const cardId = Number(report.flowCardId);
   const { card, step } = await lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) }).catch(
     async (e) => {
@@ -304,7 +311,7 @@ async function move(db: Db, report: Record<string, any>, user: AuthUser, sign: 1
              WHERE id = ${report.id}`).execute(db);
 
   if (last) await finishedGoods(db, report, user, sign, card.docNo);
-  await postingHooks(db, report, user, sign, arrivesElsewhere ? step.seq : null);
+  await postingHooks(db, report, user, sign, arrivesElsewhere ? step.seq : null, also);
 }
 
 /**
@@ -319,8 +326,9 @@ async function postingHooks(
   user: AuthUser,
   sign: 1 | -1,
   seq: number | null,
+  also: RawBuilder<unknown>[] = [],
 ) {
-  await rollupWorkReport(db, report, sign);
+  await rollupWorkReport(db, report, sign, also);
   if (seq != null) await onCardArrival(db, user, Number(report.flowCardId), seq);
 }
 
@@ -380,7 +388,9 @@ const approve: TransitionHandlers = {
       ctx.settled = 'inspecting';
       return;
     }
-    await move(db, record, user, 1, 'posted');
+    // The audit row goes with the rollups' statement.
+    await move(db, record, user, 1, 'posted', [ctx.audit]);
+    ctx.audited = true;
     ctx.settled = 'posted';
   },
 };
@@ -397,7 +407,8 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
   approve,
   inspect: {
     async effect(ctx) {
-      await move(ctx.db, ctx.record, ctx.user, 1, 'posted');
+      await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit]);
+      ctx.audited = true;
       ctx.settled = 'posted';
     },
   },

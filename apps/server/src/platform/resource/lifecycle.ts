@@ -6,7 +6,7 @@ import {
   transitionAction,
   transitionApplies,
 } from '@ringmes/domain';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { auditInsert } from '../audit.ts';
@@ -36,6 +36,12 @@ export interface TransitionCtx extends HookCtx {
    * touching its version: the answer is built from it, without reading the row back.
    */
   settled?: string;
+  /**
+   * The transition's audit-log INSERT. An effect may embed it in a statement of its own (a
+   * data-modifying CTE) and set `audited`, saving a round-trip; else the runner writes it.
+   */
+  audit: RawBuilder<unknown>;
+  audited?: boolean;
 }
 
 /**
@@ -119,6 +125,17 @@ export async function runTransition(
     reason: input.reason,
     input: values,
     requestId,
+    audit: auditInsert(
+      user,
+      {
+        entity: def.name,
+        entityId: id,
+        action: name,
+        before: { status: record.status },
+        after: { status: transition.to, ...(input.reason ? { reason: input.reason } : {}), ...values },
+      },
+      requestId,
+    ),
   };
   await handlers.guard?.(ctx);
   const moved = (
@@ -131,17 +148,7 @@ export async function runTransition(
   ).rows[0];
   if (!moved) throw conflict('数据正被他人同时修改，请重试');
   await handlers.effect?.(ctx);
-  await auditInsert(
-    user,
-    {
-      entity: def.name,
-      entityId: id,
-      action: name,
-      before: { status: record.status },
-      after: { status: transition.to, ...(input.reason ? { reason: input.reason } : {}), ...values },
-    },
-    requestId,
-  ).execute(db);
+  if (!ctx.audited) await ctx.audit.execute(db);
   const docNo = (record.docNo as string | undefined) ?? null;
   // Without an effect, or with one that says where it left the document, the answer is known.
   if (!handlers.effect || ctx.settled)
