@@ -286,23 +286,41 @@ export async function lockCardStep(
   cardId: number,
   which: { seq?: number; orderStepId?: number } = {},
 ): Promise<{ card: CardRow; step: CardStep }> {
-  const [card] = await lockCards(db, [cardId]);
-  if (!card) throw notFound('流转卡不存在或已被删除');
+  // The card, then its step, locked and read in one statement.
+  const where =
+    which.orderStepId != null
+      ? sql`order_step_id = ${which.orderStepId}`
+      : sql`seq = COALESCE(${which.seq ?? null}::int, c.current_seq)`;
+  const r = await prepared(sql<Record<string, any>>`
+    SELECT c.id AS c_id, c.doc_no AS c_doc_no, c.status AS c_status, c.production_order_id AS c_production_order_id,
+           c.product_id AS c_product_id, c.part_name AS c_part_name, c.quantity::text AS c_quantity,
+           c.heat_no AS c_heat_no, c.current_seq AS c_current_seq, c.held AS c_held, c.hold_reason AS c_hold_reason, s.*
+      FROM (SELECT * FROM flow_card WHERE id = ${cardId} FOR UPDATE) c
+      LEFT JOIN LATERAL (${stepSelect} WHERE flow_card_id = c.id AND ${where} FOR UPDATE) s ON true`).execute(
+    db,
+  );
+  const row = r.rows[0];
+  if (!row) throw notFound('流转卡不存在或已被删除');
+  const card: CardRow = {
+    id: Number(row.cId),
+    docNo: row.cDocNo,
+    status: row.cStatus,
+    productionOrderId: row.cProductionOrderId,
+    productId: row.cProductId,
+    partName: row.cPartName,
+    quantity: row.cQuantity,
+    heatNo: row.cHeatNo,
+    currentSeq: row.cCurrentSeq,
+    held: row.cHeld,
+    holdReason: row.cHoldReason,
+  };
   if (card.status !== 'open') {
     throw conflict(
       `流转卡 ${card.docNo} 当前为「${stateLabel(FLOW_CARD_LIFECYCLE, card.status)}」，不能报工`,
     );
   }
-  const where =
-    which.orderStepId != null
-      ? sql`order_step_id = ${which.orderStepId}`
-      : sql`seq = ${which.seq ?? card.currentSeq}`;
-  const step = (
-    await prepared(
-      sql<CardStep>`${stepSelect} WHERE flow_card_id = ${cardId} AND ${where} FOR UPDATE`,
-    ).execute(db)
-  ).rows[0];
-  if (!step) throw notFound(`流转卡 ${card.docNo} 没有该工序`);
+  if (row.id == null) throw notFound(`流转卡 ${card.docNo} 没有该工序`);
+  const step = Object.fromEntries(Object.entries(row).filter(([k]) => !/^c[A-Z]/.test(k))) as CardStep;
   assertNotHeld(card);
   return { card, step };
 }
