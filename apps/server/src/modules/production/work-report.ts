@@ -222,10 +222,12 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
 
 /**
  * Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction, and
- * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed):
- * card and step locked (2), both step rows changed in one statement (1), the card settled (1),
- * the dispatch (1), the task's progress and recount with the live notifications (1), the wage
- * line (3), the report row (1) and the rollups (`postingHooks`); the last step adds the 生产入库.
+ * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed), each
+ * a named prepared statement: card and step locked and read (1), both step rows changed (1), the
+ * card settled (1), the dispatch (1), the task's progress and recount with the live notifications
+ * (1), the wage line (3), the report row (1) and the rollups with `also` (the transition's audit
+ * row) in one statement (`postingHooks`); the next workshop's 来料检验 only when the pieces reach
+ * another workshop; the last step adds the 生产入库.
  */
 async function move(
   db: Db,
