@@ -10,6 +10,8 @@ const OPERATORS = 16;
 /** Alternating rounds of the API and the bare SQL baseline; each operator posts this many per round. */
 const ROUNDS = 3;
 const PER_ROUND = 5;
+/** Untimed postings per operator on each side first: connections, prepared statements and JIT warm. */
+const WARMUP = 3;
 const TASKS = 2000;
 
 const pct = (xs, p) => {
@@ -151,8 +153,8 @@ export default {
     for (const x of stmts) ctx.log(`    ${x.sql.replace(/\s+/g, ' ').slice(0, 120)}`);
 
     // 2. Posting at 16 operators, each on his own task and card: the API and the bare SQL transaction, alternating.
-    const ours = await submitted(db.url, 'BGAPI', ROUNDS * PER_ROUND);
-    const bare = await submitted(db.url, 'BGSQL', ROUNDS * PER_ROUND);
+    const ours = await submitted(db.url, 'BGAPI', WARMUP + ROUNDS * PER_ROUND);
+    const bare = await submitted(db.url, 'BGSQL', WARMUP + ROUNDS * PER_ROUND);
     await pgExec(db.url, 'ANALYZE work_report');
     server = await startServer(ctx, env);
     token = await login(server.base, 'admin', PASSWORD);
@@ -160,13 +162,13 @@ export default {
     ctx.onCleanup(() => pool.end());
     const clients = await Promise.all(Array.from({ length: OPERATORS }, () => pool.connect()));
     const post = approve(server.base, token);
-    // Warm-up, untimed: one posting per operator on each side.
+    // Warm-up, untimed: WARMUP postings per operator on each side.
     await concurrently(
-      ours.map((x) => x.slice(0, 1)),
+      ours.map((x) => x.slice(0, WARMUP)),
       post,
     );
     await concurrently(
-      bare.map((x) => x.slice(0, 1)),
+      bare.map((x) => x.slice(0, WARMUP)),
       (id, o) => postReport(clients[o], id),
     );
     const apiMs = [];
@@ -174,7 +176,7 @@ export default {
     const load = [];
     for (let r = 0; r < ROUNDS; r++) {
       const slice = (xs) =>
-        xs.map((x) => x.slice(1 + r * PER_ROUND, 1 + (r + 1) * PER_ROUND)).filter((x) => x.length);
+        xs.map((x) => x.slice(WARMUP + r * PER_ROUND, WARMUP + (r + 1) * PER_ROUND)).filter((x) => x.length);
       load.push(os.loadavg()[0]);
       const a = await concurrently(slice(ours), post);
       const s = await concurrently(slice(bare), (id, o) => postReport(clients[o], id));
