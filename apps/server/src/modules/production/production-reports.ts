@@ -10,6 +10,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { badRequest, fieldError } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -138,6 +139,11 @@ interface ReportSql {
    * totals over every row never pay for them.
    */
   decorate?: (rel: RawBuilder<unknown>) => RawBuilder<unknown>;
+  /**
+   * Planned afresh on every call instead of as a named statement: for a report whose generic plan
+   * is worse than the parameters' own (在制需求: 7 ms planned each time, 12 ms generic).
+   */
+  custom?: boolean;
 }
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -526,6 +532,7 @@ function inProgressRequirement(q: ReportQuery, p: Period): ReportSql {
     order: byOrder ? sql`x.order_no, x.material_code` : sql`x.shortage_quantity DESC, x.material_code`,
     sums: ['orders', 'required_quantity', 'issued_quantity', 'open_quantity', 'shortage_quantity'],
     rates: [],
+    custom: true,
   };
 }
 
@@ -575,8 +582,10 @@ export async function readProductionReport(
   const page = def.paged
     ? sql`LIMIT ${q.pageSize} OFFSET ${(Math.max(q.pageNum, 1) - 1) * q.pageSize}`
     : sql`LIMIT 5000`;
+  // A named statement per report and filter set: these run often and plan in about as long as
+  // they execute.
   const [rows, series] = await Promise.all([
-    sql<Record<string, any>>`
+    (s.custom ? (q: RawBuilder<Record<string, any>>) => q : prepared)(sql<Record<string, any>>`
       WITH rows AS MATERIALIZED (${s.rows}),
            tot AS (SELECT t.*${totalRates.length ? sql`, ${sql.join(totalRates)}` : sql``}
                      FROM (SELECT count(*)::int AS row_count, ${sql.join(sums)}${s.extraTotals ? sql`, ${s.extraTotals}` : sql``}
@@ -584,7 +593,7 @@ export async function readProductionReport(
            page AS (${withRates(s)} ORDER BY ${s.order} ${page})
       SELECT page.*, (SELECT ${asJson} FROM tot) AS report_totals
         FROM (SELECT 1) one
-        LEFT JOIN (${s.decorate ? sql`${s.decorate(sql`page`)} ORDER BY ${s.order}` : sql`SELECT * FROM page`}) page ON true`.execute(
+        LEFT JOIN (${s.decorate ? sql`${s.decorate(sql`page`)} ORDER BY ${s.order}` : sql`SELECT * FROM page`}) page ON true`).execute(
       db,
     ),
     s.series
