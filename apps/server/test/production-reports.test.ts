@@ -7,6 +7,8 @@ import {
   FLOW_CARD_WIP_SELECT,
   RAW_ROLLUP_SELECT,
   rawRollupSelect,
+  SALE_ORDER_CARD_COLS,
+  SALE_ORDER_CARD_SUMMARY_SELECT,
 } from '../src/modules/production/report-rollup.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
@@ -253,6 +255,9 @@ async function summariesVsRaw() {
       c.endsWith('_quantity') || c.endsWith('_waiting') ? `round(${c}, 4) AS ${c}` : c,
     ).join(', '),
   );
+  const orderCols = sql.raw(
+    SALE_ORDER_CARD_COLS.map((c) => (c === 'cards' ? c : `round(${c}, 4) AS ${c}`)).join(', '),
+  );
   return {
     day: await rows(sql`SELECT to_char(day, 'YYYY-MM-DD'), ${keys}, ${figures} FROM work_report_day_rollup
                          WHERE report_count > 0 AND product_id <> 0`),
@@ -279,6 +284,13 @@ async function summariesVsRaw() {
                                  FROM (${RAW_ROLLUP_SELECT}) x GROUP BY 1, 2, 3`),
     cards: await rows(sql`SELECT flow_card_id, ${cardCols} FROM flow_card_summary`),
     rawCards: await rows(sql`SELECT flow_card_id, ${cardCols} FROM (${FLOW_CARD_SUMMARY_SELECT}) x`),
+    orders: await rows(
+      sql`SELECT sale_order_id, ${orderCols} FROM sale_order_card_summary WHERE cards > 0 OR card_quantity <> 0`,
+    ),
+    rawOrders: await rows(
+      sql`SELECT sale_order_id, ${orderCols} FROM (${SALE_ORDER_CARD_SUMMARY_SELECT}) x(sale_order_id, ${sql.raw(SALE_ORDER_CARD_COLS.join(', '))})
+           WHERE cards > 0`,
+    ),
     wip: await rows(sql`SELECT flow_card_id, workshop_id, round(waiting, 4) FROM flow_card_wip`),
     rawWip: await rows(
       sql`SELECT flow_card_id, workshop_id, round(waiting, 4) FROM (${FLOW_CARD_WIP_SELECT}) x`,
@@ -389,6 +401,8 @@ describe('报表汇总 (0035): daily / per-process rollups and the flow-card sum
         expect(s.daySummary).toEqual(s.rawDaySummary);
         expect(s.process).toEqual(s.rawProcess);
         expect(s.cards).toEqual(s.rawCards);
+        expect(s.orders).toEqual(s.rawOrders);
+        expect(s.orders.length).toBeGreaterThan(0);
         expect(s.wip).toEqual(s.rawWip);
         const { rollup, raw } = await rollupVsRaw();
         expect(rollup).toEqual(raw);

@@ -23,7 +23,7 @@ import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
-import { refreshFlowCardSummary } from './report-rollup.ts';
+import { recountSaleOrderCards, refreshFlowCardSummary, saleOrdersOfCards } from './report-rollup.ts';
 
 /**
  * 流转卡 (process flow cards) `LZ…`: one batch of a production order travelling its frozen route,
@@ -363,6 +363,8 @@ async function endCards(db: Db, user: AuthUser, ids: number[], status: 'split' |
   await sql`
     UPDATE flow_card SET status = ${status}, updated_by = ${user.id}, updated_at = now(), version = version + 1
      WHERE id = ANY(${sql.val(ids)}::bigint[])`.execute(db);
+  // Ended cards no longer count in their sales orders' 订单车间流转卡.
+  await recountSaleOrderCards(db, saleOrdersOfCards(ids));
 }
 
 /** 拆分: the pieces waiting at the current step go to new cards, one per quantity; they must add up. */
@@ -589,7 +591,10 @@ async function cardInfo(db: Db, id: number) {
 }
 
 export function flowCardRoutes(app: App) {
-  registerLifecycle(app, flowCardResource);
+  registerLifecycle(app, flowCardResource, {
+    // A closed card no longer counts in its sales order's 订单车间流转卡.
+    close: { effect: ({ db, record }) => recountSaleOrderCards(db, saleOrdersOfCards([Number(record.id)])) },
+  });
   const write = 'production:order:dispatch' as const;
   const read = { permission: 'production:order:list' as const, alsoAllowedBy: FLOW_CARD_READERS };
   route(app, {

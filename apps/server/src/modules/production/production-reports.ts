@@ -453,16 +453,28 @@ function cardsByWorkshop(q: ReportQuery, p: Period): ReportSql {
  * from the card summary.
  */
 function cardsBySalesOrder(q: ReportQuery, p: Period): ReportSql {
+  const orders = sql`SELECT so2.id FROM sale_order so2 WHERE ${dateWhere(sql`so2.order_date`, p)}
+                        AND ${opt(q.saleOrderId, sql`so2.id = ${q.saleOrderId ?? null}`)}`;
+  // Without a product filter: the sales orders' card summaries (one row each); else their cards.
+  const rows = q.productId
+    ? null
+    : sql`
+        SELECT s.sale_order_id, s.cards, s.card_quantity, s.machine_waiting AS machine, s.grinding_waiting AS grinding,
+               s.inspect_waiting AS inspect, s.assembly_waiting AS assembly, s.outsourced_waiting AS outsourced,
+               s.finished_quantity AS finished, s.scrap_quantity AS scrap
+          FROM sale_order_card_summary s
+         WHERE s.sale_order_id IN (${orders}) AND s.cards > 0`;
   return {
-    rows: sql`
+    rows:
+      rows ??
+      sql`
         SELECT f.sale_order_id, count(*)::int AS cards, sum(c.quantity) AS card_quantity,
                      sum(f.machine_waiting) AS machine, sum(f.grinding_waiting) AS grinding,
                      sum(f.inspect_waiting) AS inspect, sum(f.assembly_waiting) AS assembly,
                      sum(f.outsourced_waiting) AS outsourced, sum(f.finished_quantity) AS finished,
                      sum(f.scrap_quantity) AS scrap
                 FROM flow_card_summary f JOIN flow_card c ON c.id = f.flow_card_id
-               WHERE f.sale_order_id IN (SELECT so2.id FROM sale_order so2 WHERE ${dateWhere(sql`so2.order_date`, p)}
-                                          AND ${opt(q.saleOrderId, sql`so2.id = ${q.saleOrderId ?? null}`)})
+               WHERE f.sale_order_id IN (${orders})
                  AND c.status IN ('open', 'completed') AND ${opt(q.productId, sql`c.product_id = ${q.productId ?? null}`)}
                GROUP BY f.sale_order_id`,
     decorate: (rel) => sql`

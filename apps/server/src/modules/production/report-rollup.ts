@@ -35,7 +35,7 @@ export async function rollupWorkReport(
     ${sign} * r.work_scrap_quantity AS work_scrap_quantity, ${sign} * r.material_scrap_quantity AS material_scrap_quantity,
     ${sign} * r.rework_quantity AS rework_quantity, ${sign} * COALESCE(r.hours, 0) AS hours,
     ${sign} * r.good_quantity * COALESCE(t.standard_minutes, 0) AS standard_minutes`;
-  await prepared(sql`
+  const r = await prepared(sql`
     WITH src AS (
       SELECT r.report_date, COALESCE(r.workshop_id, 0) AS workshop_id, r.process_id, p.product_id,
              COALESCE(r.operator_id, 0) AS operator_id, COALESCE(r.scrap_reason, '') AS scrap_reason, p.k, ${figures}
@@ -57,7 +57,11 @@ export async function rollupWorkReport(
       also.map((a, k) => sql`, ${sql.ref(`x${k}`)} AS (${a})`),
       sql``,
     )}
-    SELECT 1`).execute(db);
+    SELECT o.sale_order_id FROM production_order o WHERE o.id = ${Number(report.productionOrderId)}`).execute(
+    db,
+  );
+  const saleOrderId = (r.rows[0] as { saleOrderId?: number | null } | undefined)?.saleOrderId;
+  if (saleOrderId != null) await recountSaleOrderCards(db, sql`SELECT ${Number(saleOrderId)}::bigint`);
 }
 
 /**
@@ -161,7 +165,57 @@ export async function refreshFlowCardSummary(db: Db, cardIds: number[]) {
   await sql`
     WITH ${cardSummaryCtes(sql`(SELECT unnest(${sql.val(cardIds)}::bigint[]))`)}
     SELECT 1`.execute(db);
+  await recountSaleOrderCards(db, saleOrdersOfCards(cardIds));
 }
+
+/** The sales orders behind cards (a SQL set of ids). */
+export const saleOrdersOfCards = (cardIds: number[]) => sql`
+  SELECT DISTINCT o.sale_order_id FROM flow_card c JOIN production_order o ON o.id = c.production_order_id
+   WHERE c.id = ANY(${sql.val(cardIds)}::bigint[]) AND o.sale_order_id IS NOT NULL`;
+
+/**
+ * `sale_order_card_summary` of the sales orders `ids` (a SQL set), recounted from their cards'
+ * summaries: the cards 在制 or 已完工 count. Call after a card of theirs changed (its steps, its
+ * summary or its state), in the same transaction; the row lock queues recounts of one order.
+ */
+export async function recountSaleOrderCards(db: Db, ids: RawBuilder<unknown>) {
+  await prepared(sql`
+    INSERT INTO sale_order_card_summary AS t (sale_order_id, ${sql.raw(SALE_ORDER_CARD_COLS.join(', '))})
+    SELECT so.id, ${SALE_ORDER_CARD_SELECT}
+      FROM (${ids}) so(id)
+      LEFT JOIN flow_card_summary f ON f.sale_order_id = so.id
+      LEFT JOIN flow_card c ON c.id = f.flow_card_id AND c.status IN ('open', 'completed')
+     GROUP BY so.id
+    ON CONFLICT (sale_order_id) DO UPDATE SET
+      ${sql.raw(SALE_ORDER_CARD_COLS.map((k) => `${k} = excluded.${k}`).join(', '))}`).execute(db);
+}
+
+const SALE_ORDER_CARD_COLS = [
+  'cards',
+  'card_quantity',
+  'machine_waiting',
+  'grinding_waiting',
+  'inspect_waiting',
+  'assembly_waiting',
+  'outsourced_waiting',
+  'finished_quantity',
+  'scrap_quantity',
+];
+/** The columns of a sales order's card summary over f (flow_card_summary) and c (its counted card, else null). */
+const SALE_ORDER_CARD_SELECT = sql.raw(
+  [
+    'count(c.id)::int',
+    'COALESCE(sum(c.quantity), 0)',
+    ...SALE_ORDER_CARD_COLS.slice(2).map((k) => `COALESCE(sum(f.${k}) FILTER (WHERE c.id IS NOT NULL), 0)`),
+  ].join(', '),
+);
+
+/** Every sales order's card summary from the cards (tests, rebuild). */
+export const SALE_ORDER_CARD_SUMMARY_SELECT = sql`
+  SELECT f.sale_order_id, ${SALE_ORDER_CARD_SELECT}
+    FROM flow_card_summary f LEFT JOIN flow_card c ON c.id = f.flow_card_id AND c.status IN ('open', 'completed')
+   WHERE f.sale_order_id IS NOT NULL GROUP BY f.sale_order_id`;
+export { SALE_ORDER_CARD_COLS };
 
 /** The card summary / WIP computed from every card's steps (tests, rebuild). */
 export const FLOW_CARD_SUMMARY_SELECT = cardSummarySelect(null);
@@ -220,6 +274,9 @@ export async function rebuildWorkReportRollup(db: Db) {
   await sql`INSERT INTO flow_card_summary (flow_card_id, ${sql.raw(SUMMARY_COLS.join(', '))}) ${FLOW_CARD_SUMMARY_SELECT}`.execute(
     db,
   );
+  await sql`DELETE FROM sale_order_card_summary`.execute(db);
+  await sql`INSERT INTO sale_order_card_summary (sale_order_id, ${sql.raw(SALE_ORDER_CARD_COLS.join(', '))})
+            ${SALE_ORDER_CARD_SUMMARY_SELECT}`.execute(db);
   await sql`INSERT INTO flow_card_wip (flow_card_id, workshop_id, waiting) ${FLOW_CARD_WIP_SELECT}`.execute(
     db,
   );
