@@ -297,7 +297,10 @@ describe.skipIf(!PG_URL)('PostgreSQL outage', () => {
     const during = outcomes.filter((o) => o.start > cutAt && o.start < restoredAt);
     expect(during.length).toBeGreaterThan(0);
     for (const o of during) expect(o.status === 503 || o.end > restoredAt).toBe(true);
-    expect(during.some((o) => o.status === 503 && o.end - o.start >= 4_000)).toBe(true);
+    // Some request waited out the connection timeout: one sent during the cut, or one in flight at
+    // the cut whose statement met a reset connection and was run again on a new, swallowed one.
+    const overlapping = outcomes.filter((o) => o.end > cutAt && o.start < restoredAt);
+    expect(overlapping.some((o) => o.status === 503 && o.end - o.start >= 4_000)).toBe(true);
     for (const o of outcomes) expect(o.end - o.start).toBeLessThan(6_500);
     expect(outcomes.filter((o) => o.start > resumedAt).every((o) => o.status === 200)).toBe(true);
   });
