@@ -142,31 +142,22 @@ describe('purchase orders', () => {
     // 3 捆 at 1,130 per 捆 with 13 % tax: 3,390 with 390 tax, 300 kg → 10 per kg without tax.
     const o = await order(s.id, [{ materialId: m.id, quantity: 3, unitId: unitBox, unitPrice: '1130' }]);
     ok(await act('approve', o.id));
-    const posted = ok(
-      await receive('stock-inbound', o.id, [{ materialId: m.id, quantity: 2, unitId: unitBox }]),
-    );
-    const doc = ok(await t.call('GET', `/api/v1/stock-inbound/info/${posted.id ?? posted}`, { token }));
-    expect(doc.lines[0].unitPrice).toBe('1000.000000');
-    const cost = await t.database.db
-      .selectFrom('materialCost')
-      .select((e) => e.cast<string>('avgCost', 'text').as('avgCost'))
-      .where('materialId', '=', m.id)
-      .executeTakeFirst();
-    expect(cost?.avgCost).toBe('10.000000');
+    /** Receives `line`; answers the posted line's 单价 and the material's moving average after it. */
+    const receipt = async (line: Record<string, unknown>) => {
+      const posted = ok(
+        await receive('stock-inbound', o.id, [{ materialId: m.id, unitId: unitBox, ...line }]),
+      );
+      const doc = ok(await t.call('GET', `/api/v1/stock-inbound/info/${posted.id}`, { token }));
+      const cost = await t.database.db
+        .selectFrom('materialCost')
+        .select((e) => e.cast<string>('avgCost', 'text').as('avgCost'))
+        .where('materialId', '=', m.id)
+        .executeTakeFirst();
+      return [doc.lines[0].unitPrice, cost?.avgCost];
+    };
+    expect(await receipt({ quantity: 2 })).toEqual(['1000.000000', '10.000000']);
     // The last 捆 with a typed price of 900: kept, and the average moves to (2,000 + 900) ÷ 300.
-    const typed = ok(
-      await receive('stock-inbound', o.id, [
-        { materialId: m.id, quantity: 1, unitId: unitBox, unitPrice: '900' },
-      ]),
-    );
-    const doc2 = ok(await t.call('GET', `/api/v1/stock-inbound/info/${typed.id ?? typed}`, { token }));
-    expect(doc2.lines[0].unitPrice).toBe('900.000000');
-    const after = await t.database.db
-      .selectFrom('materialCost')
-      .select((e) => e.cast<string>('avgCost', 'text').as('avgCost'))
-      .where('materialId', '=', m.id)
-      .executeTakeFirst();
-    expect(after?.avgCost).toBe('9.666667');
+    expect(await receipt({ quantity: 1, unitPrice: '900' })).toEqual(['900.000000', '9.666667']);
   });
 
   it('refuses another supplier, a material not on the order, and a closed order', async () => {
