@@ -190,7 +190,7 @@ export async function recountSaleOrderCards(db: Db, ids: RawBuilder<unknown>) {
       ${sql.raw(SALE_ORDER_CARD_COLS.map((k) => `${k} = excluded.${k}`).join(', '))}`).execute(db);
 }
 
-const SALE_ORDER_CARD_COLS = [
+export const SALE_ORDER_CARD_COLS = [
   'cards',
   'card_quantity',
   'machine_waiting',
@@ -215,7 +215,6 @@ export const SALE_ORDER_CARD_SUMMARY_SELECT = sql`
   SELECT f.sale_order_id, ${SALE_ORDER_CARD_SELECT}
     FROM flow_card_summary f LEFT JOIN flow_card c ON c.id = f.flow_card_id AND c.status IN ('open', 'completed')
    WHERE f.sale_order_id IS NOT NULL GROUP BY f.sale_order_id`;
-export { SALE_ORDER_CARD_COLS };
 
 /** The card summary / WIP computed from every card's steps (tests, rebuild). */
 export const FLOW_CARD_SUMMARY_SELECT = cardSummarySelect(null);

@@ -1,21 +1,19 @@
-import { DeleteOutlined, DownloadOutlined, EyeOutlined, UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '@ant-design/icons';
 import { SALE_ORDER_ATTACHMENT_OWNER, SALE_ORDER_FILES_OPEN } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Table, Typography, Upload, type UploadFile } from 'antd';
+import { Button, Space, Table, Typography, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { clientHooks, http } from '../../platform/api/client.ts';
-import { download } from '../../platform/api/download.ts';
 import { buildAuthHeaders } from '../../platform/api/headers.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import {
   type Attachment,
+  AttachmentActions,
   AttachmentPreview,
-  attachmentUrl,
   fileIcon,
   fileSize,
-  PREVIEWABLE,
 } from '../technology/attachment-preview.tsx';
 
 const OWNER = SALE_ORDER_ATTACHMENT_OWNER;
@@ -113,33 +111,11 @@ export function SaleOrderAttachments({ orderId, status }: { orderId: number; sta
             width: 200,
             render: (_, a) => (
               <Space size={0}>
-                {PREVIEWABLE.includes(a.mimeType) && (
-                  <Button size="small" type="link" icon={<EyeOutlined />} onClick={() => setPreview(a)}>
-                    预览
-                  </Button>
-                )}
-                <Button
-                  size="small"
-                  type="link"
-                  icon={<DownloadOutlined />}
-                  onClick={() =>
-                    void download(attachmentUrl(a.id), undefined, a.fileName).catch(() => undefined)
-                  }
-                >
-                  下载
-                </Button>
-                {writable && (
-                  <Popconfirm
-                    title={`删除附件「${a.fileName}」？`}
-                    okText="删除"
-                    cancelText="取消"
-                    onConfirm={() => remove.mutateAsync(a.id).catch(() => undefined)}
-                  >
-                    <Button size="small" type="link" danger icon={<DeleteOutlined />}>
-                      删除
-                    </Button>
-                  </Popconfirm>
-                )}
+                <AttachmentActions
+                  file={a}
+                  onPreview={setPreview}
+                  onRemove={writable ? (id) => remove.mutateAsync(id) : undefined}
+                />
               </Space>
             ),
           },

@@ -1,5 +1,12 @@
-import { DownloadOutlined, FileImageOutlined, FileOutlined, FilePdfOutlined } from '@ant-design/icons';
-import { Button, Empty, Image, Modal, Space } from 'antd';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EyeOutlined,
+  FileImageOutlined,
+  FileOutlined,
+  FilePdfOutlined,
+} from '@ant-design/icons';
+import { Button, Empty, Image, Modal, Popconfirm, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { download } from '../../platform/api/download.ts';
 
@@ -34,6 +41,52 @@ export const fileIcon = (mime: string) =>
   ) : (
     <FileOutlined />
   );
+
+/**
+ * A file's buttons: 预览 (PDF and images), 下载, and 删除 with a confirmation when `onRemove` is
+ * given (the owner's write permission and state allow it).
+ */
+export function AttachmentActions({
+  file,
+  onPreview,
+  onRemove,
+  noun = '附件',
+}: {
+  file: Attachment;
+  onPreview: (file: Attachment) => void;
+  onRemove?: (id: number) => Promise<unknown>;
+  noun?: string;
+}) {
+  return (
+    <>
+      {PREVIEWABLE.includes(file.mimeType) && (
+        <Button size="small" type="link" icon={<EyeOutlined />} onClick={() => onPreview(file)}>
+          预览
+        </Button>
+      )}
+      <Button
+        size="small"
+        type="link"
+        icon={<DownloadOutlined />}
+        onClick={() => void download(attachmentUrl(file.id), undefined, file.fileName).catch(() => undefined)}
+      >
+        下载
+      </Button>
+      {onRemove && (
+        <Popconfirm
+          title={`删除${noun}「${file.fileName}」？`}
+          okText="删除"
+          cancelText="取消"
+          onConfirm={() => onRemove(file.id).catch(() => undefined)}
+        >
+          <Button size="small" type="link" danger icon={<DeleteOutlined />}>
+            删除
+          </Button>
+        </Popconfirm>
+      )}
+    </>
+  );
+}
 
 /**
  * A file in a modal: PDF in a frame (the browser's viewer), images in antd Image (zoom and rotate

@@ -1,20 +1,9 @@
-import { DeleteOutlined, DownloadOutlined, EyeOutlined, UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '@ant-design/icons';
 import { REVISION_ATTACHMENT_OWNER, REVISION_STATES, type ResourceDef } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Popconfirm,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-  Upload,
-  type UploadFile,
-} from 'antd';
+import { Button, Space, Table, type TableColumnsType, Tag, Typography, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { clientHooks, http } from '../../platform/api/client.ts';
-import { download } from '../../platform/api/download.ts';
 import { buildAuthHeaders } from '../../platform/api/headers.ts';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
@@ -24,11 +13,10 @@ import { ResourceDetailPage } from '../../platform/resource/resource-detail.page
 import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import {
   type Attachment,
+  AttachmentActions,
   AttachmentPreview,
-  attachmentUrl,
   fileIcon,
   fileSize,
-  PREVIEWABLE,
 } from './attachment-preview.tsx';
 
 interface Revision {
@@ -105,33 +93,12 @@ function Revisions({ def, doc }: { def: ResourceDef; doc: ResourceRow }) {
                 {fileIcon(a.mimeType)}
                 <span>{a.fileName}</span>
                 <Typography.Text type="secondary">{fileSize(a.size)}</Typography.Text>
-                {PREVIEWABLE.includes(a.mimeType) && (
-                  <Button size="small" type="link" icon={<EyeOutlined />} onClick={() => setPreview(a)}>
-                    预览
-                  </Button>
-                )}
-                <Button
-                  size="small"
-                  type="link"
-                  icon={<DownloadOutlined />}
-                  onClick={() =>
-                    void download(attachmentUrl(a.id), undefined, a.fileName).catch(() => undefined)
-                  }
-                >
-                  下载
-                </Button>
-                {canEdit && r.status === 'draft' && (
-                  <Popconfirm
-                    title={`删除文件「${a.fileName}」？`}
-                    okText="删除"
-                    cancelText="取消"
-                    onConfirm={() => remove.mutateAsync(a.id).catch(() => undefined)}
-                  >
-                    <Button size="small" type="link" danger icon={<DeleteOutlined />}>
-                      删除
-                    </Button>
-                  </Popconfirm>
-                )}
+                <AttachmentActions
+                  file={a}
+                  noun="文件"
+                  onPreview={setPreview}
+                  onRemove={canEdit && r.status === 'draft' ? (id) => remove.mutateAsync(id) : undefined}
+                />
               </Space>
             </div>
           ))}
