@@ -186,6 +186,15 @@ describe('flow cards: 开卡', () => {
     ).toBe(403);
     const dispatcher = (await t.userWith(['production:order:dispatch'])).token;
     ok(await post(`/api/v1/flow-card/split/${made.cards[0].id}`, { quantities: [4, 6] }, dispatcher));
+    // An inspector names the card he inspects (车间来料, 过程检验): the cards' options and the card.
+    const options = (as: string) =>
+      t.call('GET', '/api/v1/flow-card/options', { token: as, query: { ids: String(made.cards[0].id) } });
+    const inspector = (await t.userWith(['quality:grindingIncoming:list'])).token;
+    expect(ok(await options(inspector)).map((c: any) => c.value)).toEqual([made.cards[0].id]);
+    expect(
+      (await t.call('GET', `/api/v1/flow-card/card/${made.cards[0].id}`, { token: inspector })).status,
+    ).toBe(200);
+    expect((await options(nobody)).status).toBe(403);
   });
 });
 

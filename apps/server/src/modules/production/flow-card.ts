@@ -20,6 +20,7 @@ import { idParams, zx } from '../../platform/http/validation.ts';
 import { nextDocNo } from '../../platform/numbering.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
 import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
+import { alsoReadBy } from '../../platform/resource/options.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
@@ -44,12 +45,17 @@ export const MAX_CARDS_PER_OPEN = 500;
 const MAX_DEPTH = 100;
 
 /**
- * Who may read cards: the planners (production order list), the card reports, and every
- * workshop's task, operator and report pages (an operator scans a card at the machine).
+ * Who may read cards: the planners (production order list), the card reports, every workshop's
+ * task, operator and report pages (an operator scans a card at the machine) and the inspection
+ * pages (an inspector names the card he inspects). Their options too.
  */
 export const FLOW_CARD_READERS: Permission[] = allPermissions(MENU_TREE).filter(
-  (p) => p === 'production:flowCard:query' || /^production:\w+(Task|OperatorTask|Report|Semi):list$/.test(p),
+  (p) =>
+    p === 'production:flowCard:query' ||
+    /^production:\w+(Task|OperatorTask|Report|Semi):list$/.test(p) ||
+    /^quality:\w+:list$/.test(p),
 ) as Permission[];
+alsoReadBy('flow-card', FLOW_CARD_READERS);
 
 const OPEN_ORDER_STATES = ['released', 'producing'];
 

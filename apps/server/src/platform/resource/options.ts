@@ -48,9 +48,22 @@ export const optionQueryFields = {
     .optional(),
 };
 
+/**
+ * Further permissions that read a document resource's records and options besides its own list
+ * permission (a flow card is read on the workshop and inspection pages). Set by the resource's
+ * module when it is loaded, before the routes are registered.
+ */
+const READERS = new Map<string, Permission[]>();
+export function alsoReadBy(resource: string, permissions: Permission[]) {
+  READERS.set(resource, permissions);
+}
+
 /** Who may read a resource's options: anyone signed in for master data, the read permission for documents. */
 function access(def: ResourceDef): { permission: Permission; alsoAllowedBy?: Permission[] } {
-  return optionsNeedRead(def) ? gate(def, 'list') : { permission: 'authenticated' };
+  if (!optionsNeedRead(def)) return { permission: 'authenticated' };
+  const own = gate(def, 'list');
+  const more = READERS.get(def.name) ?? [];
+  return { permission: own.permission, alsoAllowedBy: [...new Set([...(own.alsoAllowedBy ?? []), ...more])] };
 }
 
 function optionFields(def: ResourceDef): FieldDef[] {
