@@ -29,7 +29,13 @@ const LOAD_SQL = [
        FROM receivable v WHERE v.status = 'settled' AND v.biz_date >= CURRENT_DATE - 90`,
   `INSERT INTO receipt_line (receipt_id, line_no, receivable_id, amount)
      SELECT h.id, 1, substr(h.doc_no, 4)::bigint, h.amount FROM receipt h WHERE h.doc_no LIKE 'SKB%'`,
+  // 确认 writes each receipt's application rows (dated by the receipt); the aging at a past date reads them.
+  `INSERT INTO receivable_applied (settle_id, item_id, party_id, applied_on, item_biz_date, item_due_date, amount)
+     SELECT h.id, v.id, v.customer_id, h.biz_date, v.biz_date, v.due_date, l.amount
+       FROM receipt h JOIN receipt_line l ON l.receipt_id = h.id JOIN receivable v ON v.id = l.receivable_id
+      WHERE h.doc_no LIKE 'SKB%'`,
   'VACUUM ANALYZE receivable',
+  'VACUUM ANALYZE receivable_applied',
   'VACUUM ANALYZE receipt',
   'VACUUM ANALYZE receipt_line',
   'ANALYZE customer',

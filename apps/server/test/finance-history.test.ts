@@ -202,6 +202,48 @@ describe('账龄 at a past date and statements across reversals', () => {
       expect(st.closing, day).toBe((await aging(c.id, day)).totals.total);
     }
   });
+
+  it('a receipt taken off by 反确认 no longer counts at any date; confirmed again it does', async () => {
+    const c = await customer();
+    const r = await manual('receivable', { customerId: c.id }, '800', '2026-10-01');
+    const rc = ok(await receive(c.id, '2026-10-10', [{ receivableId: r.id, amount: '300' }]));
+    const at = async (day: string) => (await aging(c.id, day)).totals.total;
+    expect([await at('2026-10-05'), await at('2026-10-12'), await at(today)]).toEqual([
+      '800.00',
+      '500.00',
+      '500.00',
+    ]);
+    ok(await post(`/api/v1/receipt/unapprove/${rc.id}`, { reason: '收款录错' }));
+    expect([await at('2026-10-05'), await at('2026-10-12'), await at(today)]).toEqual([
+      '800.00',
+      '800.00',
+      '800.00',
+    ]);
+    ok(await post(`/api/v1/receipt/approve/${rc.id}`));
+    expect([await at('2026-10-05'), await at('2026-10-12'), await at(today)]).toEqual([
+      '800.00',
+      '500.00',
+      '500.00',
+    ]);
+  });
+
+  it('the payables side: what a payment dated later applied is open again before it', async () => {
+    const s = await f.create('supplier', {});
+    const p = await manual('payable', { supplierId: s.id }, '1200', '2026-09-15');
+    ok(
+      await post('/api/v1/payment/quick', {
+        supplierId: s.id,
+        bizDate: '2026-10-20',
+        method: 'bank',
+        lines: [{ payableId: p.id, amount: '1200' }],
+      }),
+    );
+    const ap = (day?: string) =>
+      get('/api/v1/payable/aging', day ? { supplierId: s.id, asOf: day } : { supplierId: s.id });
+    expect(yuan((await ap('2026-10-01')).rows[0])).toMatchObject({ total: '1200.00', days30: '1200.00' });
+    expect((await ap('2026-10-20')).rows).toHaveLength(0);
+    expect((await ap()).rows).toHaveLength(0);
+  });
 });
 
 describe('退款: refunds to customers and from suppliers', () => {

@@ -243,10 +243,9 @@ export function checkSettleTotal(s: SideSql, kind: string, amounts: Decimal.Valu
  * receipts), checks each against what is open and moves them with one conditional update.
  */
 export async function applySettlement(db: Db, s: SideSql, settleId: number, direction: 1 | -1) {
-  const head = await sql<{ partyId: number; kind: string; amount: string }>`
-    SELECT ${c(s.party)} AS party_id, kind, amount::text AS amount FROM ${t(s.settle)} WHERE id = ${settleId}`.execute(
-    db,
-  );
+  const head = await sql<{ partyId: number; kind: string; amount: string; bizDate: string }>`
+    SELECT ${c(s.party)} AS party_id, kind, amount::text AS amount, to_char(biz_date, 'YYYY-MM-DD') AS biz_date
+      FROM ${t(s.settle)} WHERE id = ${settleId}`.execute(db);
   if (!head.rows[0]) throw notFound(`${s.side.settle.label}不存在或已被删除`);
   const { partyId, kind } = head.rows[0];
   const refund = kind === 'refund';
@@ -302,7 +301,11 @@ export async function applySettlement(db: Db, s: SideSql, settleId: number, dire
       kind,
       lines.rows.map((l) => l.amount),
     );
+  // The application rows (`…_applied`) date what this settlement applied, for the aging at a past date.
+  const applied = sql.table(`${s.item}_applied`);
+  if (direction === -1) await sql`DELETE FROM ${applied} WHERE settle_id = ${settleId}`.execute(db);
   const moved = await sql`
+    WITH moved AS (
     UPDATE ${t(s.item)} i
        SET settled_amount = i.settled_amount + r.x,
            status = CASE WHEN i.settled_amount + r.x = 0 THEN 'open'
@@ -311,10 +314,15 @@ export async function applySettlement(db: Db, s: SideSql, settleId: number, dire
       FROM unnest(${sql.val(lines.rows.map((l) => l.itemId))}::bigint[],
                   ${sql.val(lines.rows.map((l) => new Decimal(l.amount).times(direction).toString()))}::numeric[]) AS r(id, x)
      WHERE i.id = r.id AND i.status IN ('open', 'partly', 'settled')
-       AND abs(i.settled_amount + r.x) <= abs(i.amount) AND (i.settled_amount + r.x) * sign(i.amount) >= 0`.execute(
-    db,
-  );
-  if (Number(moved.numAffectedRows ?? 0) !== lines.rows.length)
+       AND abs(i.settled_amount + r.x) <= abs(i.amount) AND (i.settled_amount + r.x) * sign(i.amount) >= 0
+    RETURNING i.id, ${c(`i.${s.party}`)} AS party_id, i.biz_date, i.due_date, r.x
+    ), kept AS (
+      INSERT INTO ${applied} (settle_id, item_id, party_id, applied_on, item_biz_date, item_due_date, amount)
+      SELECT ${settleId}, id, party_id, ${head.rows[0].bizDate}::date, biz_date, due_date, x FROM moved
+       WHERE ${direction} = 1
+    )
+    SELECT count(*)::int AS n FROM moved`.execute(db);
+  if ((moved.rows[0] as { n: number }).n !== lines.rows.length)
     throw conflict(`核销金额超出${s.side.item.label}的未${verb}金额，请刷新后重试`);
 }
 

@@ -204,10 +204,10 @@ const BUCKET_SQL = {
  * Today (or later) it reads the partial index of open items only. At a past date it rebuilds
  * what was open then: the items dated on or before `asOf` that were not yet reversed (reversal
  * day after `asOf`), each at what is open now plus what confirmed settlements dated after `asOf`
- * applied to it since. Only the candidates are read — items open now, items settled by later
- * settlements and items reversed later, three disjoint sets by status — so settled history
- * before `asOf` is never touched.
- * Drafts (and settlements taken off by 反确认) count as never applied.
+ * applied to it since — read from the application rows (`…_applied`, dated by the settlement),
+ * so neither the settlements nor the items they settled are read. An item's open amount and its
+ * applications have the item's sign, so no item of then sums to zero and the sums per party
+ * need no per-item step. Drafts (and settlements taken off by 反确认) count as never applied.
  */
 export async function readAging(db: Db, s: SideSql, q: AgingQuery) {
   const asOf = q.asOf ?? businessDay();
@@ -223,28 +223,20 @@ export async function readAging(db: Db, s: SideSql, q: AgingQuery) {
         FROM ${t(s.item)}
        WHERE status IN ('open', 'partly') ${byParty(s.party)}`
       : sql`
-      WITH later AS (
-        SELECT ${c(`l.${s.itemRef}`)} AS id, sum(l.amount) AS x
-          FROM ${t(s.settle)} h JOIN ${t(s.settleLine)} l ON ${c(`l.${s.settle}_id`)} = h.id
-         WHERE h.status = 'confirmed' AND h.biz_date > ${asOf}::date ${byParty(`h.${s.party}`)}
-         GROUP BY 1
-      )
-      -- Three disjoint sets by status, so no de-duplication: items open now (the open-items index),
-      -- items settled since by later settlements, items reversed after asOf.
-      SELECT ${c(`r.${s.party}`)} AS party_id, r.open_amount + COALESCE(later.x, 0) AS open_amount,
-             ${asOf}::date - r.due_date AS d
-        FROM ${t(s.item)} r LEFT JOIN later ON later.id = r.id
-       WHERE r.status IN ('open', 'partly') AND r.biz_date <= ${asOf}::date ${byParty(`r.${s.party}`)}
-         AND r.open_amount + COALESCE(later.x, 0) <> 0
+      -- Items open now (the open-items index), plus what settlements dated after asOf applied to
+      -- items of then (their application rows), plus items reversed after asOf (none can have had a
+      -- settlement applied: one is taken off before its item may be reversed).
+      SELECT ${c(s.party)} AS party_id, open_amount, ${asOf}::date - due_date AS d
+        FROM ${t(s.item)}
+       WHERE status IN ('open', 'partly') AND biz_date <= ${asOf}::date ${byParty(s.party)}
       UNION ALL
-      SELECT ${c(`r.${s.party}`)}, r.open_amount + later.x, ${asOf}::date - r.due_date
-        FROM later JOIN ${t(s.item)} r ON r.id = later.id
-       WHERE r.status = 'settled' AND r.biz_date <= ${asOf}::date AND r.open_amount + later.x <> 0
+      SELECT party_id, amount, ${asOf}::date - item_due_date
+        FROM ${sql.table(`${s.item}_applied`)}
+       WHERE applied_on > ${asOf}::date AND item_biz_date <= ${asOf}::date ${byParty('party_id')}
       UNION ALL
-      SELECT ${c(`r.${s.party}`)}, r.open_amount + COALESCE(later.x, 0), ${asOf}::date - r.due_date
-        FROM ${t(s.item)} r LEFT JOIN later ON later.id = r.id
-       WHERE r.status = 'reversed' AND r.reversed_at >= ${after} AND r.biz_date <= ${asOf}::date ${byParty(`r.${s.party}`)}
-         AND r.open_amount + COALESCE(later.x, 0) <> 0`;
+      SELECT ${c(s.party)}, open_amount, ${asOf}::date - due_date
+        FROM ${t(s.item)}
+       WHERE status = 'reversed' AND reversed_at >= ${after} AND biz_date <= ${asOf}::date ${byParty(s.party)}`;
   const r = await sql<Record<string, any>>`
     WITH i AS (${items}
     ), a AS (
