@@ -69,12 +69,15 @@ export async function nextDocNo(
 /** Noon of a business date in the factory's zone: the instant its document number is dated by. */
 export const dayInstant = (day: string) => new Date(`${day}T12:00:00+08:00`);
 
+/** One formatter per zone: building one costs ~0.1 ms, and the day is asked for on every posting. */
+const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day of an instant in the factory's time zone, as `YYYY-MM-DD`. */
 export function businessDay(at = new Date(), timeZone = 'Asia/Shanghai'): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
+  let format = DAY_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    DAY_FORMATS.set(timeZone, format);
+  }
+  return format.format(at);
 }
