@@ -76,7 +76,12 @@ const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
 export function businessDay(at = new Date(), timeZone = 'Asia/Shanghai'): string {
   let format = DAY_FORMATS.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    format = new Intl.DateTimeFormat('sv-SE', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     DAY_FORMATS.set(timeZone, format);
   }
   return format.format(at);

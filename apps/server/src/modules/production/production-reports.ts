@@ -514,7 +514,8 @@ function inProgressRequirement(q: ReportQuery, p: Period): ReportSql {
     ? sql`SELECT l.id::text AS key, l.production_order_id, l.doc_no AS order_no, l.material_id, 1 AS orders,
                  l.required_quantity, l.issued_quantity, l.open_quantity FROM (${lines}) l`
     : sql`SELECT l.material_id::text AS key, NULL::bigint AS production_order_id, NULL::text AS order_no, l.material_id,
-                 count(DISTINCT l.production_order_id)::int AS orders, sum(l.required_quantity) AS required_quantity,
+                 -- One requirement per order and material (production_order_material_key): no DISTINCT.
+                 count(*)::int AS orders, sum(l.required_quantity) AS required_quantity,
                  sum(l.issued_quantity) AS issued_quantity, sum(l.open_quantity) AS open_quantity
             FROM (${lines}) l GROUP BY l.material_id`;
   // Stock, open production and open purchases of the listed materials: each summed once per
