@@ -41,6 +41,19 @@ export async function buildApp(
       return typeof given === 'string' && /^[\w-]{1,60}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { maxParamLength: 200 },
+    // Input is validated with zod (platform/http/validation.ts) and answers are serialised by
+    // makeSerializer, never by JSON schemas: Fastify's own compilers (ajv and fast-json-stringify,
+    // ~100 ms of a warm start to load) are not built. A route given a JSON schema fails at start.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: () => () => {
+          throw new Error('RingMES routes validate with zod, not JSON schemas');
+        },
+        buildSerializer: () => () => {
+          throw new Error('RingMES answers are serialised by makeSerializer, not JSON schemas');
+        },
+      },
+    },
     frameworkErrors,
     clientErrorHandler,
   });
@@ -130,7 +143,7 @@ export async function buildApp(
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: config.webDist,
-      wildcard: false,
+      wildcard: true,
       index: false,
       // scripts/compress.mjs of apps/web writes .br and .gz beside every text asset at build time.
       preCompressed: true,

@@ -1,12 +1,13 @@
 import { AGING_BUCKETS, RECEIPT_METHODS, type ResourceDef, resourceByName } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -378,8 +379,8 @@ const TITLES = {
   payable: { aging: '应付账龄分析', statement: '供应商对账单', settled: '付款' },
 } as const;
 
-function agingWorkbook(s: SideSql, aging: Awaited<ReturnType<typeof readAging>>) {
-  const wb = new ExcelJS.Workbook();
+async function agingWorkbook(s: SideSql, aging: Awaited<ReturnType<typeof readAging>>) {
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet(TITLES[s.item].aging);
   ws.addRow([`${TITLES[s.item].aging}（截至 ${aging.asOf}，按到期日计算逾期天数）`]);
   ws.addRow([
@@ -401,9 +402,9 @@ function agingWorkbook(s: SideSql, aging: Awaited<ReturnType<typeof readAging>>)
   return wb;
 }
 
-function statementWorkbook(s: SideSql, st: Awaited<ReturnType<typeof readStatement>>) {
+async function statementWorkbook(s: SideSql, st: Awaited<ReturnType<typeof readStatement>>) {
   const verb = TITLES[s.item].settled;
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet(TITLES[s.item].statement);
   ws.addRow([`${TITLES[s.item].statement}：${st.party.name}（${st.party.code}）  ${st.from} 至 ${st.to}`]);
   ws.addRow(['日期', '单号', '类型', '来源单号', '摘要', '应结金额(元)', `${verb}金额(元)`, '余额(元)']);
@@ -476,7 +477,7 @@ function sideRoutes(app: App, s: SideSql) {
     async handler({ query, user, app: { db, config } }) {
       const aging = await readAging(db, s, { ...(query as AgingQuery), pageNum: 1, pageSize: 100_000 });
       const { file, fileName } = newExportFile(config.exportDir, user.id, TITLES[s.item].aging);
-      await agingWorkbook(s, aging).xlsx.writeFile(file);
+      await (await agingWorkbook(s, aging)).xlsx.writeFile(file);
       return { fileName, rows: aging.rows.length };
     },
   });
@@ -501,7 +502,7 @@ function sideRoutes(app: App, s: SideSql) {
         user.id,
         `${TITLES[s.item].statement}-${st.party.name}`,
       );
-      await statementWorkbook(s, st).xlsx.writeFile(file);
+      await (await statementWorkbook(s, st)).xlsx.writeFile(file);
       return { fileName, rows: st.rows.length };
     },
   });

@@ -6,11 +6,12 @@ import {
   WORK_REPORT_LIFECYCLE,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -351,7 +352,7 @@ async function reportWorkbook(
   q: ReportQuery,
   report: Awaited<ReturnType<typeof readReport>>,
 ) {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet(def.title);
   const by = def.groups.find((x) => x.value === q.groupBy)?.label ?? '';
   const span =

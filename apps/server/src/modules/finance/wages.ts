@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
@@ -8,6 +8,7 @@ import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError } from '../../platform/errors.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -430,7 +431,7 @@ export async function reopenMonth(
 }
 
 async function sheetWorkbook(q: SheetQuery, sheet: Awaited<ReturnType<typeof readSheet>>) {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet(`${q.month} 计件工资`);
   ws.addRow([`${q.month} 计件工资表${sheet.closed ? '（已结账）' : '（未结账）'}`]);
   const head =

@@ -1,9 +1,10 @@
 import type { LifecycleDef } from '@ringmes/domain';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -387,7 +388,7 @@ const TEXT = {
 
 async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<ReturnType<typeof readReport>>) {
   const t = TEXT[k.kind];
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet(t.title);
   const by = { party: t.party, material: '物料', month: '月份' }[q.groupBy];
   ws.addRow([`${t.title}（按${by}）${q.from ?? '最早'} 至 ${q.to ?? '最近'}`]);

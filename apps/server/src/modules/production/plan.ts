@@ -8,13 +8,14 @@ import {
   workshopPermission,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -238,7 +239,7 @@ export async function moveDispatch(
 }
 
 async function planWorkbook(k: WorkshopKind, plan: Awaited<ReturnType<typeof readPlan>>) {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const byEquipment = plan.by === 'equipment';
   const rowName = new Map(
     plan.rows.map((r) => [r.id == null ? null : Number(r.id), `${r.code ?? ''} ${r.name}`.trim()]),

@@ -1,12 +1,13 @@
 import { stockInboundResource, stockOutboundResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -313,7 +314,7 @@ async function makeDocument(
 
 /** 销售仓库 as a workbook: the filtered lines (every page, up to ALL_ROWS_MAX), base units. */
 async function openLinesWorkbook(rows: Record<string, any>[], shipped: boolean) {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet('销售仓库', { views: [{ state: 'frozen', ySplit: 1 }] });
   const columns: [string, number, (r: Record<string, any>) => unknown][] = [
     ['订单号', 18, (r) => r.docNo],

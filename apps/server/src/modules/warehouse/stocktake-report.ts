@@ -1,9 +1,10 @@
 import { type DifferenceReport, stocktakeResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
@@ -71,7 +72,7 @@ export async function differenceReport(db: Db, id: number): Promise<DifferenceRe
 
 /** The report as an Excel workbook: a title row, the lines, and the totals. */
 async function reportWorkbook(report: DifferenceReport): Promise<ExcelJS.Workbook> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet('盘点差异');
   const head = [
     ['行号', 6],

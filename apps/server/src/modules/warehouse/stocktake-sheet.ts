@@ -1,9 +1,10 @@
 import { stocktakeResource } from '@ringmes/domain';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
@@ -33,7 +34,7 @@ export function stocktakeSheetRoutes(app: App) {
                sl.book_quantity::text AS book, sl.counted_quantity::text AS counted
           FROM stocktake_line sl JOIN material m ON m.id = sl.material_id LEFT JOIN shelf_location l ON l.id = sl.location_id
          WHERE sl.stocktake_id = ${params.id} ORDER BY sl.line_no`.execute(db);
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await exceljs()).Workbook();
       const ws = wb.addWorksheet('盘点表');
       ws.columns = HEAD.map((h) => ({ header: h, key: h, width: h === '物料名称' ? 24 : 14 }));
       for (const r of rows.rows) {

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
 import type { FieldDef } from '@ringmes/domain';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
 import { notify } from '../../modules/system/message.routes.ts';
 import type { Db, DbKind } from '../db/db.ts';
 import { badRequest } from '../errors.ts';
+import { exceljs } from '../excel-lib.ts';
 import { newExportFile } from '../export-files.ts';
 
 /** Export limits (docs/architecture.md, "Excel limits"). */
@@ -128,7 +129,7 @@ async function writeWorkbook(
   file: string,
   progress: (done: number) => Promise<void>,
 ): Promise<number> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const wb = new (await exceljs()).stream.xlsx.WorkbookWriter({
     filename: file,
     useStyles: true,
     useSharedStrings: false,

@@ -6,13 +6,14 @@ import {
   type ResourceDef,
   refLabelKey,
 } from '@ringmes/domain';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, badRequest } from '../errors.ts';
+import { exceljs } from '../excel-lib.ts';
 import { newExportFile } from '../export-files.ts';
 import { type Permission, route } from '../http/route.ts';
 import { toFieldErrors } from '../http/validation.ts';
@@ -272,7 +273,7 @@ export async function importSheet(
 
 /** An import template: the columns (required ones starred) and a sheet explaining each. */
 async function writeTemplate(file: string, sheetName: string, fields: FieldDef[]) {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await exceljs()).Workbook();
   const ws = wb.addWorksheet(sheetName);
   ws.columns = fields.map((f) => ({
     header: f.required ? `*${f.label}` : f.label,

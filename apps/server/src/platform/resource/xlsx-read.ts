@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { AppError, badRequest } from '../errors.ts';
+import { exceljs } from '../excel-lib.ts';
 
 /**
  * Limits of an uploaded workbook (docs/architecture.md, "Excel limits"). The upload itself is
@@ -100,53 +101,56 @@ async function* inflate(buf: Buffer, entry: Entry): AsyncGenerator<Buffer> {
  * styles, shared strings, then the first sheet), so no sheet is parked in a temporary file, and
  * parts the import does not need are never inflated. Relies on exceljs 4.4's reader methods.
  */
-class GuardedWorkbookReader extends (ExcelJS.stream.xlsx.WorkbookReader as any) {
-  constructor(
-    private readonly buf: Buffer,
-    private readonly entries: Entry[],
-  ) {
-    super(Readable.from([]), {
-      worksheets: 'emit',
-      sharedStrings: 'cache',
-      styles: 'cache',
-      hyperlinks: 'ignore',
-      entries: 'ignore',
-    });
-  }
+const guardedReader = (lib: typeof ExcelJS) =>
+  class GuardedWorkbookReader extends (lib.stream.xlsx.WorkbookReader as any) {
+    constructor(
+      private readonly buf: Buffer,
+      private readonly entries: Entry[],
+    ) {
+      super(Readable.from([]), {
+        worksheets: 'emit',
+        sharedStrings: 'cache',
+        styles: 'cache',
+        hyperlinks: 'ignore',
+        entries: 'ignore',
+      });
+    }
 
-  async *parse(): AsyncGenerator<{ eventType: string; value: any }> {
-    const self = this as any;
-    const part = (name: string) => {
-      const e = this.entries.find((x) => x.name === name);
-      return e ? Readable.from(inflate(this.buf, e), { objectMode: false }) : undefined;
-    };
-    const rels = part('xl/_rels/workbook.xml.rels');
-    const workbook = part('xl/workbook.xml');
-    if (!rels || !workbook) throw badRequest(NOT_XLSX);
-    await self._parseRels(rels);
-    await self._parseWorkbook(workbook);
-    const styles = part('xl/styles.xml');
-    if (styles) await self._parseStyles(styles);
-    const strings = part('xl/sharedStrings.xml');
-    if (strings) yield* self._parseSharedStrings(strings);
-    else self.sharedStrings = [];
-    // The first sheet in the workbook's order, wherever its part lies.
-    const first = self.model?.sheets?.[0];
-    const target = (self.workbookRels ?? []).find((r: any) => r.Id === first?.rId)?.Target as
-      | string
-      | undefined;
-    const sheetNo = /^\/?(?:xl\/)?worksheets\/sheet(\d+)\.xml$/.exec(target ?? '')?.[1];
-    const sheet = sheetNo && part(`xl/worksheets/sheet${sheetNo}.xml`);
-    if (sheet) yield* self._parseWorksheet(sheet, sheetNo);
-  }
-}
+    async *parse(): AsyncGenerator<{ eventType: string; value: any }> {
+      const self = this as any;
+      const part = (name: string) => {
+        const e = this.entries.find((x) => x.name === name);
+        return e ? Readable.from(inflate(this.buf, e), { objectMode: false }) : undefined;
+      };
+      const rels = part('xl/_rels/workbook.xml.rels');
+      const workbook = part('xl/workbook.xml');
+      if (!rels || !workbook) throw badRequest(NOT_XLSX);
+      await self._parseRels(rels);
+      await self._parseWorkbook(workbook);
+      const styles = part('xl/styles.xml');
+      if (styles) await self._parseStyles(styles);
+      const strings = part('xl/sharedStrings.xml');
+      if (strings) yield* self._parseSharedStrings(strings);
+      else self.sharedStrings = [];
+      // The first sheet in the workbook's order, wherever its part lies.
+      const first = self.model?.sheets?.[0];
+      const target = (self.workbookRels ?? []).find((r: any) => r.Id === first?.rId)?.Target as
+        | string
+        | undefined;
+      const sheetNo = /^\/?(?:xl\/)?worksheets\/sheet(\d+)\.xml$/.exec(target ?? '')?.[1];
+      const sheet = sheetNo && part(`xl/worksheets/sheet${sheetNo}.xml`);
+      if (sheet) yield* self._parseWorksheet(sheet, sheetNo);
+    }
+  };
+let GuardedReader: ReturnType<typeof guardedReader> | undefined;
 
 /**
  * The rows of a workbook's first sheet, streamed (exceljs Row objects, header included), within
  * the limits above. Anything that is not a readable workbook answers 400.
  */
 export async function* readFirstSheet(buf: Buffer): AsyncGenerator<ExcelJS.Row> {
-  const reader = new GuardedWorkbookReader(buf, centralDirectory(buf)) as any;
+  GuardedReader ??= guardedReader(await exceljs());
+  const reader = new GuardedReader(buf, centralDirectory(buf)) as any;
   try {
     for await (const sheet of reader) {
       for await (const row of sheet) yield row as ExcelJS.Row;
