@@ -42,6 +42,18 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     });
     expect(waiting.body.result.total).toBeGreaterThan(0);
   });
+  it('has 车间来料 at 磨加工 from the cards: older lots passed, two waiting for qc01', async () => {
+    const qc = await t.login('qc01', 'demo123');
+    const page = await t.call('GET', '/api/v1/inspection-task/page', {
+      token: qc,
+      query: { category: 'grinding-incoming', pageSize: 50 },
+    });
+    expect(page.status).toBe(200);
+    const tasks = page.body.result.list as { status: string; flowCardId: number | null }[];
+    expect(tasks.filter((x) => x.status === 'pending')).toHaveLength(2);
+    expect(tasks.filter((x) => x.status === 'passed').length).toBeGreaterThan(0);
+    expect(tasks.every((x) => x.flowCardId)).toBe(true);
+  });
   it("plans the ring dimensions' limits from the ring standard for the task's product", async () => {
     // 内径 of a 6205-2RS (P0, d = 25, 18 < d ≤ 30): Δdmp 0/−10 μm, not the item's typed 20 mm.
     const r = await sql<{ limitSource: string; lower: string; upper: string }>`

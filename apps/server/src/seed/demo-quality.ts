@@ -8,7 +8,7 @@ import {
   planItems,
   saveResults,
 } from '../modules/quality/inspection.ts';
-import { planPatrols, tasksForOutbound } from '../modules/quality/sources.ts';
+import { onCardArrival, planPatrols, tasksForOutbound } from '../modules/quality/sources.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
@@ -260,11 +260,51 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
   if (enteringItem)
     await saveResults(db, qc, incoming[3], [{ taskItemId: enteringItem, sampleNo: 1, value: '62.5' }]);
 
+  await seedWorkshopIncoming(db, admin, qc, itemIds);
+
   // 过程: today's patrol plan; 出货: the sales shipments still in draft.
   await planPatrols(db, admin, today);
   const drafts = await sql<{ id: number }>`
     SELECT id FROM stock_outbound WHERE type = 'sales' AND status = 'draft' ORDER BY id LIMIT 2`.execute(db);
   for (const d of drafts.rows) await tasksForOutbound(db, admin, Number(d.id));
+}
+
+/**
+ * 车间来料 at 磨加工: turned rings arriving on the open cards are checked by a 半成品来料检验 bound to
+ * the grinding step's process (the 来料 of steel keeps its own template). The arrivals happened
+ * before the template existed, so their tasks are raised now as the posting would have: the
+ * older lots passed, the two latest waiting for qc01.
+ */
+async function seedWorkshopIncoming(db: Db, admin: AuthUser, qc: AuthUser, itemIds: Map<string, number>) {
+  const arrivals = (
+    await sql<{ cardId: number; fromSeq: number; processId: number }>`
+      SELECT c.id AS card_id, p.seq AS from_seq, n.process_id
+        FROM flow_card c
+        JOIN flow_card_step n ON n.flow_card_id = c.id AND n.input_quantity > 0 AND NOT n.outsourced
+        JOIN workshop w ON w.id = n.workshop_id AND w.type = 'grinding'
+        JOIN LATERAL (SELECT x.seq, x.workshop_id FROM flow_card_step x
+                       WHERE x.flow_card_id = c.id AND x.seq < n.seq ORDER BY x.seq DESC LIMIT 1) p ON true
+       WHERE c.status = 'open' AND p.workshop_id IS DISTINCT FROM n.workshop_id
+       ORDER BY c.id DESC LIMIT 6`.execute(db)
+  ).rows.reverse();
+  if (!arrivals.length) return;
+  await createRecord(
+    { db, user: admin, def: inspectionTemplateResource },
+    {
+      code: 'QT-SEMI',
+      name: '半成品来料检验（车削套圈）',
+      inspectionKind: 'incoming',
+      processId: Number(arrivals[0].processId),
+      status: '1',
+      items: ['QI-D', 'QI-V'].map((c) => ({ itemId: itemIds.get(c) })),
+    },
+  );
+  for (const [k, a] of arrivals.entries()) {
+    const id = await onCardArrival(db, admin, Number(a.cardId), Number(a.fromSeq));
+    if (!id || k >= arrivals.length - 2) continue;
+    await fill(db, qc, id);
+    await run(db, qc, 'pass', id);
+  }
 }
 
 async function firstItem(db: Db, taskId: number) {
