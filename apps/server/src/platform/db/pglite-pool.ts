@@ -1,5 +1,36 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { createRequire } from 'node:module';
+import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+
+/** node-postgres's own text form of a parameter (arrays, dates, JSON, buffers as binary). */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): unknown;
+};
+
+/**
+ * One statement with bound parameters as a single pipelined message — Parse, Bind, Describe,
+ * Execute, Sync — the way a network client sends it, so PGlite runs it in one pass through its
+ * WebAssembly backend. (PGlite's own `query` makes six passes, one per message, and a Describe of
+ * the statement first to pick the parameters' serialisers; node-postgres's text forms need none:
+ * PostgreSQL infers each parameter's type from the statement, as it does for the server mode.)
+ */
+function pipelined(text: string, parameters: ReadonlyArray<unknown>): Uint8Array {
+  const { serialize } = protocol;
+  const parts = [
+    serialize.parse({ text, types: [] }),
+    serialize.bind({ values: parameters.map((v) => prepareValue(v)) as any[] }),
+    serialize.describe({ type: 'P' }),
+    serialize.execute({}),
+    serialize.sync(),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 /**
  * A turn of the event loop. PGlite runs each statement synchronously in WebAssembly; awaited one
@@ -16,6 +47,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * turn (`nextTurn`), so the loop is never held longer than one statement.
  */
 export function pglitePool(db: PGlite): PostgresPool {
+  // PGlite's parsers by type OID, ours included, and those of the array types it reads at start.
+  const { parsers } = db as unknown as { parsers: Record<number, (value: string) => unknown> };
   let busy = false;
   const waiters: Array<() => void> = [];
 
@@ -33,7 +66,10 @@ export function pglitePool(db: PGlite): PostgresPool {
           rows: (last?.rows ?? []) as any[],
         };
       }
-      const r = await db.query(sql, parameters as unknown[], { rowMode: 'object' });
+      const messages = await db.runExclusive(() =>
+        db.execProtocolStream(pipelined(sql, parameters), { syncToFs: false }),
+      );
+      const r = parse.parseResults(messages, parsers as any, { rowMode: 'object' })[0];
       return {
         command: (r as any).command,
         rowCount: r.affectedRows ?? r.rows.length,
