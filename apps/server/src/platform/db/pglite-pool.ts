@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { isMarked, MAX_NAMES } from './prepared.ts';
 
 /** node-postgres's own text form of a parameter (arrays, dates, JSON, buffers as binary). */
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -14,11 +15,15 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
  * the statement first to pick the parameters' serialisers; node-postgres's text forms need none:
  * PostgreSQL infers each parameter's type from the statement, as it does for the server mode.)
  */
-function pipelined(text: string, parameters: ReadonlyArray<unknown>): Uint8Array {
+function pipelined(
+  text: string,
+  parameters: ReadonlyArray<unknown>,
+  statement?: { name: string; parse: boolean },
+): Uint8Array {
   const { serialize } = protocol;
   const parts = [
-    serialize.parse({ text, types: [] }),
-    serialize.bind({ values: parameters.map((v) => prepareValue(v)) as any[] }),
+    ...(statement?.parse === false ? [] : [serialize.parse({ text, name: statement?.name, types: [] })]),
+    serialize.bind({ statement: statement?.name, values: parameters.map((v) => prepareValue(v)) as any[] }),
     serialize.describe({ type: 'P' }),
     serialize.execute({}),
     serialize.sync(),
@@ -49,6 +54,37 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export function pglitePool(db: PGlite): PostgresPool {
   // PGlite's parsers by type OID, ours included, and those of the array types it reads at start.
   const { parsers } = db as unknown as { parsers: Record<number, (value: string) => unknown> };
+  // Statements marked for naming (platform/db/prepared.ts) are parsed once on this backend, as on
+  // PostgreSQL, and then only bound: PostgreSQL may settle on a generic plan and skip planning.
+  const named = new Map<string, string>();
+  const run = async (text: string, parameters: ReadonlyArray<unknown>) => {
+    let statement: { name: string; parse: boolean } | undefined;
+    if (isMarked(text)) {
+      const known = named.get(text);
+      if (known) statement = { name: known, parse: false };
+      else if (named.size < MAX_NAMES) statement = { name: `ringmes_${named.size + 1}`, parse: true };
+    }
+    try {
+      const messages = await db.runExclusive(() =>
+        db.execProtocolStream(pipelined(text, parameters, statement), { syncToFs: false }),
+      );
+      if (statement?.parse) named.set(text, statement.name);
+      return parse.parseResults(messages, parsers as any, { rowMode: 'object' })[0];
+    } catch (err) {
+      // A first run that failed may or may not have left its statement: close it either way.
+      if (statement?.parse) {
+        const close = protocol.serialize.close({ type: 'S', name: statement.name });
+        const sync = protocol.serialize.sync();
+        const message = new Uint8Array(close.length + sync.length);
+        message.set(close);
+        message.set(sync, close.length);
+        await db
+          .runExclusive(() => db.execProtocolStream(message, { syncToFs: false, throwOnError: false }))
+          .catch(() => undefined);
+      }
+      throw err;
+    }
+  };
   let busy = false;
   const waiters: Array<() => void> = [];
 
@@ -66,10 +102,7 @@ export function pglitePool(db: PGlite): PostgresPool {
           rows: (last?.rows ?? []) as any[],
         };
       }
-      const messages = await db.runExclusive(() =>
-        db.execProtocolStream(pipelined(sql, parameters), { syncToFs: false }),
-      );
-      const r = parse.parseResults(messages, parsers as any, { rowMode: 'object' })[0];
+      const r = await run(sql, parameters);
       return {
         command: (r as any).command,
         rowCount: r.affectedRows ?? r.rows.length,

@@ -6,10 +6,11 @@ import type pg from 'pg';
  * PostgreSQL: each connection parses them once and may reuse a generic plan, which saves the
  * server most of the parse and plan work per call. `prepared(query)` marks a statement with a
  * leading comment; `namePreparedStatements(client)` turns marked texts into named statements.
- * Everything else (and PGlite, where the comment is just a comment) runs as before.
+ * Everything else runs as before. On PGlite the pool names marked statements the same way
+ * (platform/db/pglite-pool.ts).
  */
 const MARK = '/*prepared*/';
-const MAX_NAMES = 200;
+export const MAX_NAMES = 200;
 const names = new Map<string, string>();
 
 export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
@@ -19,11 +20,13 @@ export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
 /** The same mark for a query builder's select: `.modifyFront(PREPARED)` puts it right after `select`. */
 export const PREPARED = sql.raw(MARK);
 const MARKED = [MARK, `select ${MARK}`];
+/** A statement text marked by `prepared` or `PREPARED`. */
+export const isMarked = (text: string) => MARKED.some((m) => text.startsWith(m));
 
 export function namePreparedStatements(client: pg.PoolClient) {
   const query = client.query as (...args: any[]) => any;
   client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
-    if (typeof text === 'string' && MARKED.some((m) => text.startsWith(m)) && Array.isArray(rest[0])) {
+    if (typeof text === 'string' && isMarked(text) && Array.isArray(rest[0])) {
       let name = names.get(text);
       // A bounded set: a statement that is not of a fixed shape must not grow it without end.
       if (!name && names.size < MAX_NAMES) {
