@@ -23,7 +23,9 @@ describe('PGlite pool', () => {
     await sql`INSERT INTO t VALUES (${1}, ${'名称 "引号" \\ 反斜杠'}, ${at}, ${'2026-11-26'}, ${'12.3456'},
                                    ${['a', 'b,c', 'd"e']}, ${[1, 2]}, ${JSON.stringify({ k: [1, '二'] })}, ${true},
                                    ${Buffer.from([0, 255, 7])})`.execute(d.db);
-    const r = await sql<any>`SELECT * FROM t WHERE id = ${1} AND tags @> ${['b,c']} AND ok = ${true}`.execute(d.db);
+    const r = await sql<any>`SELECT * FROM t WHERE id = ${1} AND tags @> ${['b,c']} AND ok = ${true}`.execute(
+      d.db,
+    );
     expect(r.rows).toEqual([
       {
         id: 1,
@@ -51,7 +53,8 @@ describe('PGlite pool', () => {
   });
 
   it('a marked statement that failed on its first run works on the next, and a bad one keeps its own error', async () => {
-    const divide = (by: number) => prepared(sql<{ q: string }>`SELECT (10 / ${by}::int)::text AS q`).execute(d.db);
+    const divide = (by: number) =>
+      prepared(sql<{ q: string }>`SELECT (10 / ${by}::int)::text AS q`).execute(d.db);
     await expect(divide(0)).rejects.toMatchObject({ code: '22012' });
     expect((await divide(2)).rows).toEqual([{ q: '5' }]);
     expect((await divide(5)).rows).toEqual([{ q: '2' }]);
