@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AuthUser } from './auth/sessions.ts';
 import type { Db } from './db/db.ts';
+import { prepared } from './db/prepared.ts';
 
 export interface AuditEntry {
   entity: string;
@@ -33,7 +34,7 @@ export async function audit(
   entry: AuditEntry,
   requestId?: string,
 ): Promise<void> {
-  await auditInsert(user, entry, requestId).execute(db);
+  await prepared(auditInsert(user, entry, requestId)).execute(db);
 }
 
 /** Never store secrets in the audit trail. */

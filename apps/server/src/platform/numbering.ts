@@ -8,6 +8,7 @@ import {
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from './db/db.ts';
+import { PREPARED, prepared } from './db/prepared.ts';
 import { SETTING_KEYS } from './settings.ts';
 
 /** How one document type is numbered: the prefix it prints and the pattern (daily by default). */
@@ -53,16 +54,17 @@ export async function nextDocNo(
 ): Promise<string> {
   const setting = await db
     .selectFrom('sysSetting')
+    .modifyFront(PREPARED)
     .select(sql<unknown>`value -> ${prefix}::text`.as('rule'))
     .where('key', '=', SETTING_KEYS.docNumbering)
     .executeTakeFirst();
   const rule = docNoRule(setting ? { [prefix]: setting.rule } : undefined, prefix);
   const day = businessDay(at, timeZone);
-  const r = await sql<{ value: number }>`
+  const r = await prepared(sql<{ value: number }>`
     INSERT INTO doc_counter (doc_type, day, value)
     VALUES (${counterType(prefix, rule.pattern)}, ${docNoPeriod(rule.pattern, day)}, 1)
     ON CONFLICT (doc_type, day) DO UPDATE SET value = doc_counter.value + 1
-    RETURNING value`.execute(db);
+    RETURNING value`).execute(db);
   return formatDocNo(rule.prefix, rule.pattern, day, r.rows[0].value);
 }
 

@@ -110,11 +110,11 @@ const sources = new WeakMap<object, Source>();
 async function sourceOf(db: Db, data: Record<string, any>): Promise<Source> {
   const known = sources.get(data);
   if (known && known.id === Number(data.dispatchId)) return known;
-  const r = await sql<Source>`
+  const r = await prepared(sql<Source>`
     SELECT d.id, d.doc_no, d.status, d.task_id, t.production_order_id, d.operator_id, d.equipment_id, t.workshop_type,
            t.product_id, t.process_id, t.seq, t.workshop_id, t.order_step_id, t.inspection_required, o.doc_no AS order_no
       FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id JOIN production_order o ON o.id = t.production_order_id
-     WHERE d.id = ${Number(data.dispatchId)}`.execute(db);
+     WHERE d.id = ${Number(data.dispatchId)}`).execute(db);
   if (!r.rows[0]) throw fieldError('dispatchId', '所选派工单不存在或已被删除');
   sources.set(data, r.rows[0]);
   return r.rows[0];

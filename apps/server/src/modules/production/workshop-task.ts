@@ -61,13 +61,12 @@ interface TaskRow {
 
 /** The task with its order's state, locked when `lock` (every change of its dispatches). */
 export async function taskRow(db: Db, id: number, lock = false): Promise<TaskRow> {
-  if (lock) await sql`SELECT id FROM workshop_task WHERE id = ${id} FOR UPDATE`.execute(db);
-  const r = await sql<TaskRow>`
+  const r = await prepared(sql<TaskRow>`
     SELECT t.id, t.task_no, t.status, t.workshop_type, t.workshop_id, t.production_order_id, t.product_id,
            t.process_id, t.planned_quantity::text AS planned_quantity, t.standard_minutes::text AS standard_minutes,
            o.status AS order_status, o.doc_no AS order_no
       FROM workshop_task t JOIN production_order o ON o.id = t.production_order_id
-     WHERE t.id = ${id}`.execute(db);
+     WHERE t.id = ${id} ${lock ? sql`FOR UPDATE OF t` : sql``}`).execute(db);
   if (!r.rows[0]) throw notFound('车间任务不存在或已被删除');
   return r.rows[0];
 }

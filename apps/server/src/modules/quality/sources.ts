@@ -77,13 +77,13 @@ export async function onReportWithdrawn(db: Db, reportId: number) {
  * any further report (bulk production) waits until that first-article inspection passed.
  */
 export async function assertFirstArticle(db: Db, dispatchId: number, exceptReportId: number) {
-  const r = await sql<{ flagged: boolean; docNo: string; others: number; firstDone: boolean }>`
+  const r = await prepared(sql<{ flagged: boolean; docNo: string; others: number; firstDone: boolean }>`
     SELECT t.inspection_required AS flagged, d.doc_no,
            (SELECT count(*)::int FROM work_report w WHERE w.dispatch_id = d.id AND w.id <> ${exceptReportId}) AS others,
            -- A first report accepted at the report itself (检验完成 by the workshop) counts as its first article.
            COALESCE((SELECT w.status IN ('inspected', 'posted') FROM work_report w WHERE w.dispatch_id = d.id
                       ORDER BY w.id LIMIT 1), false) AS first_done
-      FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id WHERE d.id = ${dispatchId}`.execute(db);
+      FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id WHERE d.id = ${dispatchId}`).execute(db);
   const d = r.rows[0];
   if (!d?.flagged || !d.others || d.firstDone) return;
   const first = await sql<{ docNo: string; status: string }>`
