@@ -227,7 +227,19 @@ export interface ResourceSchemas {
   query: z.ZodType<Record<string, any>>;
 }
 
+/** Built once per resource (the routes, the exports and the imports share them). */
+const built = new WeakMap<ResourceDef, ResourceSchemas>();
+
 export function resourceSchemas(def: ResourceDef): ResourceSchemas {
+  let schemas = built.get(def);
+  if (!schemas) {
+    schemas = buildSchemas(def);
+    built.set(def, schemas);
+  }
+  return schemas;
+}
+
+function buildSchemas(def: ResourceDef): ResourceSchemas {
   const lines = Object.fromEntries(
     editableLines(def).map((l) => [
       l.name,
