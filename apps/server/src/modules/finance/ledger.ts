@@ -316,11 +316,14 @@ export async function applySettlement(db: Db, s: SideSql, settleId: number, dire
      WHERE i.id = r.id AND i.status IN ('open', 'partly', 'settled')
        AND abs(i.settled_amount + r.x) <= abs(i.amount) AND (i.settled_amount + r.x) * sign(i.amount) >= 0
     RETURNING i.id, ${c(`i.${s.party}`)} AS party_id, i.biz_date, i.due_date, r.x
-    ), kept AS (
+    )${
+      direction === 1
+        ? sql`, kept AS (
       INSERT INTO ${applied} (settle_id, item_id, party_id, applied_on, item_biz_date, item_due_date, amount)
       SELECT ${settleId}, id, party_id, ${head.rows[0].bizDate}::date, biz_date, due_date, x FROM moved
-       WHERE ${direction} = 1
-    )
+    )`
+        : sql``
+    }
     SELECT count(*)::int AS n FROM moved`.execute(db);
   if ((moved.rows[0] as { n: number }).n !== lines.rows.length)
     throw conflict(`核销金额超出${s.side.item.label}的未${verb}金额，请刷新后重试`);

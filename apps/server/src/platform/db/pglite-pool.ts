@@ -28,6 +28,11 @@ function pipelined(
     serialize.execute({}),
     serialize.sync(),
   ];
+  return concat(parts);
+}
+
+/** Protocol messages sent as one. */
+function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -73,11 +78,10 @@ export function pglitePool(db: PGlite): PostgresPool {
     } catch (err) {
       // A first run that failed may or may not have left its statement: close it either way.
       if (statement?.parse) {
-        const close = protocol.serialize.close({ type: 'S', name: statement.name });
-        const sync = protocol.serialize.sync();
-        const message = new Uint8Array(close.length + sync.length);
-        message.set(close);
-        message.set(sync, close.length);
+        const message = concat([
+          protocol.serialize.close({ type: 'S', name: statement.name }),
+          protocol.serialize.sync(),
+        ]);
         await db
           .runExclusive(() => db.execProtocolStream(message, { syncToFs: false, throwOnError: false }))
           .catch(() => undefined);
