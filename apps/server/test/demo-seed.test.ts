@@ -1,6 +1,7 @@
 import { MESSAGE_KINDS } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RAW_ROLLUP_SELECT } from '../src/modules/production/report-rollup.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { stockInvariantViolations } from './stock-helpers.ts';
 
@@ -404,6 +405,73 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     });
     expect(board.status).toBe(200);
     expect(board.body.result.list.length).toBeGreaterThan(3);
+  });
+
+  it('posts its shop floor as 报工 posts it: card steps, tasks, dispatches, wages and rollups agree with the reports', async () => {
+    const db = t.database.db;
+    const reports = await sql<{ status: string; n: number }>`
+      SELECT status, count(*)::int AS n FROM work_report GROUP BY 1 ORDER BY 1`.execute(db);
+    expect(reports.rows.map((r) => r.status)).toEqual(['inspecting', 'posted', 'submitted']);
+    expect(reports.rows.find((r) => r.status === 'posted')?.n).toBeGreaterThan(150);
+    // Every card step counts exactly its posted reports, and never more than arrived.
+    const steps = await sql<{ id: number }>`
+      SELECT s.id FROM flow_card_step s
+        LEFT JOIN (SELECT flow_card_id, order_step_id, sum(good_quantity) AS g, sum(work_scrap_quantity) AS ws,
+                          sum(material_scrap_quantity) AS ms
+                     FROM work_report WHERE status = 'posted' GROUP BY 1, 2) r
+          ON r.flow_card_id = s.flow_card_id AND r.order_step_id = s.order_step_id
+       WHERE NOT s.outsourced
+         AND (s.good_quantity <> COALESCE(r.g, 0) OR s.work_scrap_quantity <> COALESCE(r.ws, 0)
+              OR s.material_scrap_quantity <> COALESCE(r.ms, 0)
+              OR s.good_quantity + s.work_scrap_quantity + s.material_scrap_quantity > s.input_quantity)`.execute(
+      db,
+    );
+    expect(steps.rows).toEqual([]);
+    // A card's next step received the good pieces of the step before (heat treatment in between
+    // hands on what came back).
+    const handed = await sql<{ id: number }>`
+      SELECT n.id FROM flow_card_step p
+        JOIN LATERAL (SELECT * FROM flow_card_step x WHERE x.flow_card_id = p.flow_card_id AND x.seq > p.seq
+                       ORDER BY x.seq LIMIT 1) n ON true
+       WHERE NOT p.outsourced AND n.input_quantity <> p.good_quantity`.execute(db);
+    expect(handed.rows).toEqual([]);
+    const tasks = await sql<{ id: number }>`
+      SELECT t.id FROM workshop_task t
+        LEFT JOIN (SELECT task_id, sum(good_quantity) AS g, sum(work_scrap_quantity + material_scrap_quantity) AS s
+                     FROM work_report WHERE status = 'posted' GROUP BY 1) r ON r.task_id = t.id
+       WHERE t.completed_quantity <> COALESCE(r.g, 0) OR t.scrap_quantity <> COALESCE(r.s, 0)`.execute(db);
+    expect(tasks.rows).toEqual([]);
+    const dispatches = await sql<{ id: number }>`
+      SELECT d.id FROM work_dispatch d
+        LEFT JOIN (SELECT dispatch_id, sum(good_quantity) AS g FROM work_report WHERE status = 'posted' GROUP BY 1) r
+          ON r.dispatch_id = d.id
+       WHERE d.reported_quantity <> COALESCE(r.g, 0)`.execute(db);
+    expect(dispatches.rows).toEqual([]);
+    // One wage line per posted report, at the report's wage; none for the others.
+    const wages = await sql<{ id: number }>`
+      SELECT r.id FROM work_report r
+        LEFT JOIN (SELECT work_report_id, count(*) AS n, sum(amount) AS a FROM piece_wage GROUP BY 1) w
+          ON w.work_report_id = r.id
+       WHERE CASE WHEN r.status = 'posted' THEN w.n IS DISTINCT FROM 1 OR w.a <> r.wage_amount OR r.piece_rate IS NULL
+                  ELSE w.n IS NOT NULL END`.execute(db);
+    expect(wages.rows).toEqual([]);
+    // Each inspected report that was approved raised its inspection task; the last step's reports
+    // made their 生产入库.
+    const raised = await sql<{ id: number }>`
+      SELECT r.id FROM work_report r WHERE r.inspection_required AND r.status IN ('inspecting', 'posted')
+         AND NOT EXISTS (SELECT 1 FROM inspection_task i WHERE i.work_report_id = r.id)`.execute(db);
+    expect(raised.rows).toEqual([]);
+    const finished = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM work_report r JOIN stock_inbound i ON i.id = r.stock_inbound_id
+       WHERE i.type = 'production' AND i.status = 'posted'`.execute(db);
+    expect(finished.rows[0].n).toBeGreaterThan(5);
+    const rollup = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM (
+        (${RAW_ROLLUP_SELECT} EXCEPT SELECT month, workshop_id, process_id, product_id, operator_id, scrap_reason,
+                                            report_count, good_quantity, work_scrap_quantity, material_scrap_quantity,
+                                            rework_quantity, hours, standard_minutes
+                                       FROM work_report_rollup WHERE product_id <> 0)) x`.execute(db);
+    expect(rollup.rows[0].n).toBe(0);
   });
 
   it('has flow cards on the orders under way: every order covered, two split, one merged', async () => {

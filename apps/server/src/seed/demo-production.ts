@@ -8,6 +8,7 @@ import {
   productionOrderTransitions,
 } from '../modules/production/production-order.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
+import { rebuildWorkReportRollup } from '../modules/production/report-rollup.ts';
 import { makeSubOrders } from '../modules/production/sub-orders.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
@@ -130,6 +131,9 @@ export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> 
     }
     await advance(db, user, by, o.id, o.start, stage, n);
   }
+  // The floor's reports were written in bulk (demo-workshop.ts): the report rollups and card
+  // summaries from them, once.
+  await rebuildWorkReportRollup(db);
 }
 
 /** Dates an order's creation on its planned start. */

@@ -1,15 +1,15 @@
-import { workDispatchResource, workReportResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { writeWageLinesMany } from '../modules/finance/wages.ts';
 import { outsourceStep } from '../modules/production/produce-outsourcing.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
-import { workReportHooks, workReportTransitions } from '../modules/production/work-report.ts';
-import { dispatchTask, workDispatchTransitions } from '../modules/production/workshop-task.ts';
+import { finishedGoods, settleCard, WORK_REPORT_PREFIX } from '../modules/production/work-report.ts';
+import { DISPATCH_PREFIX, notifyOperator, recountTask } from '../modules/production/workshop-task.ts';
+import { onReportAwaitingInspection } from '../modules/quality/sources.ts';
+import { auditMany } from '../platform/audit.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
-import { businessDay } from '../platform/numbering.ts';
-import { createRecord } from '../platform/resource/crud.ts';
-import { runTransition } from '../platform/resource/lifecycle.ts';
+import { businessDay, dayInstant, nextDocNos } from '../platform/numbering.ts';
 
 /** Who works in each kind of workshop in the demo (the teams of 工厂建模). */
 const OPERATORS: Record<string, string[]> = {
@@ -24,6 +24,8 @@ interface Task {
   seq: number;
   workshopType: string;
   workshopId: number;
+  productId: number;
+  processId: number;
   plannedQuantity: string;
   plannedStartDate: string;
   plannedFinishDate: string;
@@ -32,12 +34,24 @@ interface Task {
   standardMinutes: string | null;
 }
 
+/** The people, machines and teams of the demo floor, read once per order. */
+interface Floor {
+  as: (name: string) => AuthUser;
+  machines: Map<number, number[]>;
+  teams: Map<number, number>;
+}
+
 /**
  * The floor of one demo order: 派单 by plan01 into workshop tasks, then, by the order's stage,
  * every step dispatched and finished (完工 orders), the early steps finished and the current one
  * running — one in four paused — with the next sometimes waiting (生产中), or the first step
  * dispatched for every other recent order (已下达). op01 (turning) and op02 (grinding) find
  * today's work in their queues. `n` varies the picture from order to order.
+ *
+ * The dispatches and reports are written in bulk, a few statements per task rather than per
+ * document (issue 10: the demo seeds in bulk statements): they end in the states, quantities and
+ * wage lines the application's own 派工, 报工 and 审核 would leave. The report rollups are rebuilt
+ * once from the posted reports after the whole floor (`seedDemoProduction`).
  */
 export async function seedOrderFloor(
   db: Db,
@@ -57,47 +71,70 @@ export async function seedOrderFloor(
   await dispatchOrder(db, as('plan01'), orderId, undefined);
   const tasks = (
     await sql<Task>`
-      SELECT id, seq, workshop_type, workshop_id, planned_quantity::text AS planned_quantity,
+      SELECT id, seq, workshop_type, workshop_id, product_id, process_id, planned_quantity::text AS planned_quantity,
              to_char(planned_start_date, 'YYYY-MM-DD') AS planned_start_date,
              to_char(planned_finish_date, 'YYYY-MM-DD') AS planned_finish_date, order_step_id, inspection_required,
              standard_minutes::text AS standard_minutes
         FROM workshop_task WHERE production_order_id = ${orderId} ORDER BY seq`.execute(db)
   ).rows;
+  const kit = await sql<{ kind: string; workshopId: number; id: number }>`
+    SELECT 'machine' AS kind, workshop_id, id FROM equipment WHERE workshop_id IS NOT NULL
+    UNION ALL
+    SELECT 'team', workshop_id, min(id) FROM production_team WHERE workshop_id IS NOT NULL GROUP BY workshop_id
+     ORDER BY 1, 2, 3`.execute(db);
+  const floor: Floor = { as, machines: new Map(), teams: new Map() };
+  for (const k of kit.rows) {
+    const w = Number(k.workshopId);
+    if (k.kind === 'team') floor.teams.set(w, Number(k.id));
+    else floor.machines.set(w, [...(floor.machines.get(w) ?? []), Number(k.id)]);
+  }
   const today = businessDay();
   const done = stage === 'completed' ? tasks.length : stage === 'producing' ? n % tasks.length : 0;
   for (const [k, task] of tasks.entries()) {
     if (k < done) {
-      await work(db, task, as, 'completed', today);
-      await reportStep(db, orderId, task, as, 'completed', today);
+      const dispatches = await work(db, task, floor, 'completed', today);
+      await reportStep(db, orderId, task, floor, dispatches, 'completed');
     } else if (k === done && stage === 'producing') {
       const running = n % 4 === 3 ? 'paused' : 'started';
-      await work(db, task, as, running, today);
-      await reportStep(db, orderId, task, as, running, today);
+      const dispatches = await work(db, task, floor, running, today);
+      await reportStep(db, orderId, task, floor, dispatches, running);
     } else if (k === done && stage === 'released' && n % 2 === 0)
-      await work(db, task, as, 'dispatched', today);
+      await work(db, task, floor, 'dispatched', today);
     else if (k === done + 1 && stage === 'producing' && n % 3 === 0)
-      await work(db, task, as, 'dispatched', today);
+      await work(db, task, floor, 'dispatched', today);
   }
 }
 
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
-/** Dispatches a task (two shifts when big) and moves its dispatches to `stage`, dated on the plan. */
+/** A dispatch of the demo floor as `work` wrote it. */
+interface Dispatch {
+  id: number;
+  status: string;
+  operator: AuthUser;
+  equipmentId: number | null;
+  workDate: string;
+  shift: 'day' | 'night';
+}
+
+/**
+ * 派工 of a task (two shifts when big) by plan01, its dispatches moved on to `stage` and dated on
+ * the plan: one insert, the task's recount, and the 「派工」 message of work still waiting.
+ */
 async function work(
   db: Db,
   task: Task,
-  as: (name: string) => AuthUser,
+  floor: Floor,
   stage: 'dispatched' | 'started' | 'paused' | 'completed',
   today: string,
-) {
+): Promise<Dispatch[]> {
   const names = OPERATORS[task.workshopType] ?? ['op01'];
-  const operator = as(names[task.seq % names.length]);
-  const machine = await sql<{ id: number }>`
-    SELECT id FROM equipment WHERE workshop_id = ${task.workshopId} ORDER BY id
-     OFFSET ${(task.seq + task.id) % 3} LIMIT 1`.execute(db);
-  const team = await sql<{ id: number }>`
-    SELECT id FROM production_team WHERE workshop_id = ${task.workshopId} ORDER BY id LIMIT 1`.execute(db);
+  const operator = floor.as(names[task.seq % names.length]);
+  const planner = floor.as('plan01');
+  const machines = floor.machines.get(Number(task.workshopId)) ?? [];
+  const machine = machines.length ? (machines[(task.seq + task.id) % 3] ?? null) : null;
+  const team = floor.teams.get(Number(task.workshopId)) ?? null;
   const planned = new Decimal(task.plannedQuantity);
   // Finished work on its planned day, running work today; work waiting for its turn over the
   // next days (the 排产计划 shows a week with bars to move).
@@ -112,33 +149,58 @@ async function work(
   const halves = planned.gt(500)
     ? [planned.dividedBy(2).floor(), planned.minus(planned.dividedBy(2).floor())]
     : [planned];
-  const { dispatches } = await dispatchTask(db, as('plan01'), task.id, {
-    lines: halves.map((q, n) => ({
-      teamId: team.rows[0]?.id ?? null,
-      operatorId: operator.id,
-      equipmentId: machine.rows[0]?.id ?? null,
-      workDate: day,
-      shift: n === 0 ? 'day' : 'night',
-      quantity: q.toString(),
-    })),
+  const docNos = await nextDocNos(db, DISPATCH_PREFIX, halves.length, undefined, dayInstant(day));
+  // The night half of running work waits for its shift.
+  const statusOf = (n: number) =>
+    stage === 'completed' ? 'completed' : stage === 'dispatched' || n > 0 ? 'dispatched' : stage;
+  const made = `${day < today ? day : today} 07:30:00+08`;
+  const rows = halves.map((q, n) => {
+    const status = statusOf(n);
+    const startedAt = status === 'dispatched' ? null : `${day} ${n === 0 ? '08:10' : '20:05'}:00+08`;
+    const finishedAt = status === 'completed' ? `${day} ${n === 0 ? '17:20' : '23:40'}:00+08` : null;
+    return sql`(${docNos[n]}, ${status}, ${task.id}::bigint, ${task.productId}::bigint, ${task.processId}::bigint,
+                ${task.workshopType}, ${task.workshopId}::bigint, ${team}::bigint, ${operator.id}::bigint,
+                ${machine}::bigint, ${day}::date, ${n === 0 ? 'day' : 'night'},
+                ${q.toString()}::numeric,
+                ${new Decimal(task.standardMinutes ?? 0).times(q).toDecimalPlaces(2).toString()}::numeric,
+                ${startedAt}::timestamptz, ${finishedAt}::timestamptz, ${planner.id}::bigint, ${made}::timestamptz,
+                ${status === 'dispatched' ? planner.id : operator.id}::bigint,
+                COALESCE(${finishedAt}::timestamptz, ${startedAt}::timestamptz, ${made}::timestamptz))`;
   });
-  if (stage === 'dispatched') return;
-  const run = (name: string, id: number) =>
-    runTransition(db, operator, workDispatchResource, name, id, {}, workDispatchTransitions[name]);
-  for (const [n, d] of dispatches.entries()) {
-    // The night half of running work waits for its shift.
-    if (stage !== 'completed' && n > 0) continue;
-    await run('start', d.id);
-    const start = `${day} ${n === 0 ? '08:10' : '20:05'}:00+08`;
-    await sql`UPDATE work_dispatch SET started_at = ${start}::timestamptz WHERE id = ${d.id}`.execute(db);
-    if (stage === 'paused') await run('pause', d.id);
-    if (stage === 'completed') {
-      await run('complete', d.id);
-      const end = `${day} ${n === 0 ? '17:20' : '23:40'}:00+08`;
-      await sql`UPDATE work_dispatch SET finished_at = ${end}::timestamptz, updated_at = ${end}::timestamptz
-                 WHERE id = ${d.id}`.execute(db);
-    }
-  }
+  const r = await sql<{ id: number; status: string; workDate: string; shift: 'day' | 'night' }>`
+    INSERT INTO work_dispatch (doc_no, status, task_id, production_order_id, product_id, process_id, workshop_type,
+                               workshop_id, team_id, operator_id, equipment_id, work_date, shift, quantity,
+                               planned_minutes, started_at, finished_at, created_by, created_at, updated_by, updated_at)
+    SELECT v.doc_no, v.status, v.task_id, t.production_order_id, v.product_id, v.process_id, v.workshop_type,
+           v.workshop_id, v.team_id, v.operator_id, v.equipment_id, v.work_date, v.shift, v.quantity,
+           v.planned_minutes, v.started_at, v.finished_at, v.created_by, v.created_at, v.updated_by, v.updated_at
+      FROM (VALUES ${sql.join(rows)}) AS v(doc_no, status, task_id, product_id, process_id, workshop_type, workshop_id,
+                                         team_id, operator_id, equipment_id, work_date, shift, quantity, planned_minutes,
+                                         started_at, finished_at, created_by, created_at, updated_by, updated_at)
+      JOIN workshop_task t ON t.id = v.task_id
+    RETURNING id, status, to_char(work_date, 'YYYY-MM-DD') AS work_date, shift`.execute(db);
+  await recountTask(db, task.id);
+  const moves: Record<string, string[]> = {
+    dispatched: [],
+    started: ['start'],
+    paused: ['start', 'pause'],
+    completed: ['start', 'complete'],
+  };
+  await auditMany(
+    db,
+    r.rows.flatMap((d) => [
+      {
+        user: planner,
+        entry: { entity: 'work-dispatch', entityId: d.id, action: 'create', after: { taskId: task.id } },
+      },
+      ...moves[d.status].map((action) => ({
+        user: operator,
+        entry: { entity: 'work-dispatch', entityId: d.id, action },
+      })),
+    ]),
+  );
+  for (const d of r.rows) if (d.status === 'dispatched') await notifyOperator(db, planner, Number(d.id));
+  return r.rows.map((d) => ({ ...d, id: Number(d.id), operator, equipmentId: machine }));
 }
 
 /** Scrap rates of the demo floor: turning 1–2 %, grinding 0.5–1 %, inspection and assembly less. */
@@ -154,14 +216,7 @@ const REASONS: Record<string, string[]> = {
   inspect: ['surface', 'crack', 'size'],
   assembly: ['surface', 'other'],
 };
-/** One card of the demo stays out at heat treatment. */
 
-/**
- * 报工 of one task's step on every card of the order (half of them while the step still runs),
- * by the dispatch's operator, approved by the workshop (an inspected step checked by qc01).
- * While work runs the last reports wait as 已提交 and 待检验. Heat treatment before the step is
- * sent and received on the cards first (one card kept out at the supplier).
- */
 /** No card but `cardId` is out at the supplier: this one may stay out. */
 async function keptOutNone(db: Db, cardId: number) {
   const r = await sql<{ n: number }>`
@@ -171,35 +226,59 @@ async function keptOutNone(db: Db, cardId: number) {
   return r.rows[0].n === 0;
 }
 
+/** A demo report: what the operator reported and how far it went (提交, 待检验, 已入账). */
+interface Report {
+  id: number;
+  docNo: string;
+  status: 'submitted' | 'inspecting' | 'posted';
+  /** Approved on a step flagged for inspection (an inspection task was raised). */
+  inspected: boolean;
+  flowCardId: number;
+  cardNo: string;
+  goodQuantity: string;
+  workScrapQuantity: string;
+  materialScrapQuantity: string;
+  reworkQuantity: string;
+}
+
+/**
+ * 报工 of one task's step on every card of the order (half of them while the step still runs),
+ * by the dispatch's operator, approved by the workshop (an inspected step checked by qc01).
+ * While work runs the last reports wait as 已提交 and 待检验. Heat treatment before the step is
+ * sent and received on the cards first (one card kept out at the supplier).
+ *
+ * The reports are inserted in their final states and posted as `move` (work-report.ts) posts
+ * them: the card steps and the next step's arrivals, the cards settled, the task's progress, the
+ * dispatch's reported quantity, the wage lines, 完工入库 at the last step, an inspection task for
+ * each report approved on an inspected step, and the audit trail.
+ */
 async function reportStep(
   db: Db,
   orderId: number,
   task: Task,
-  as: (name: string) => AuthUser,
+  floor: Floor,
+  dispatches: Dispatch[],
   stage: 'started' | 'paused' | 'completed',
-  today: string,
 ) {
+  const { as } = floor;
   // The heat-treatment supplier (热处理外协), else the first one.
   const supplier = await sql<{ id: number }>`
     SELECT s.id FROM supplier s LEFT JOIN supplier_classify c ON c.id = s.classify_id
      ORDER BY (c.name = '热处理外协') IS TRUE DESC, s.id LIMIT 1`.execute(db);
   const cards = (
-    await sql<{ id: number; inputQuantity: string; taken: string }>`
-      SELECT c.id, s.input_quantity::text AS input_quantity,
-             (s.good_quantity + s.work_scrap_quantity + s.material_scrap_quantity)::text AS taken
+    await sql<{ id: number; outSeq: number | null; outQuantity: string | null }>`
+      SELECT c.id, o.seq AS out_seq, o.input_quantity::text AS out_quantity
         FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id
+        LEFT JOIN flow_card_step o ON o.flow_card_id = c.id AND o.outsourced AND o.seq < ${task.seq}
+             AND c.current_seq = o.seq AND o.input_quantity > COALESCE(o.sent_quantity, 0)
        WHERE c.production_order_id = ${orderId} AND c.status = 'open' AND s.order_step_id = ${task.orderStepId}
        ORDER BY c.id`.execute(db)
   ).rows;
   const admin = as('admin');
   // Heat treatment (an outsourced step just before this one): out and back on each card.
   for (const [i, c] of cards.entries()) {
-    const out = await sql<{ seq: number; inputQuantity: string }>`
-      SELECT s.seq, s.input_quantity::text AS input_quantity FROM flow_card_step s JOIN flow_card c ON c.id = s.flow_card_id
-       WHERE s.flow_card_id = ${c.id} AND s.outsourced AND s.seq < ${task.seq} AND c.current_seq = s.seq
-         AND s.input_quantity > COALESCE(s.sent_quantity, 0)`.execute(db);
-    if (!out.rows[0]) continue;
-    const q = new Decimal(out.rows[0].inputQuantity);
+    if (c.outSeq == null || c.outQuantity == null) continue;
+    const q = new Decimal(c.outQuantity);
     await outsourceStep(db, admin, c.id, {
       action: 'send',
       quantity: q.toString(),
@@ -219,60 +298,170 @@ async function reportStep(
     });
     if (lost.gt(0)) await outsourceStep(db, admin, c.id, { action: 'reconcile' });
   }
-  const dispatch = (
-    await sql<{ id: number; operatorId: number; userName: string; workDate: string; shift: string }>`
-      SELECT d.id, d.operator_id, u.user_name, to_char(d.work_date, 'YYYY-MM-DD') AS work_date, d.shift
-        FROM work_dispatch d JOIN app_user u ON u.id = d.operator_id
-       WHERE d.task_id = ${task.id} AND d.status IN ('started', 'paused', 'completed') ORDER BY d.id LIMIT 1`.execute(
-      db,
-    )
-  ).rows[0];
+  const dispatch = dispatches.find((d) => d.status !== 'dispatched');
   if (!dispatch) return;
-  const operator = as(dispatch.userName);
+  const { operator } = dispatch;
   const [lo, hi] = SCRAP[task.workshopType] ?? [0.005, 0.01];
   const reasons = REASONS[task.workshopType] ?? ['other'];
-  const fresh = await sql<{ id: number; inputQuantity: string; taken: string }>`
-    SELECT c.id, s.input_quantity::text AS input_quantity,
+  const fresh = await sql<{ id: number; docNo: string; inputQuantity: string; taken: string }>`
+    SELECT c.id, c.doc_no, s.input_quantity::text AS input_quantity,
            (s.good_quantity + s.work_scrap_quantity + s.material_scrap_quantity)::text AS taken
       FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id
      WHERE c.production_order_id = ${orderId} AND c.status = 'open' AND s.order_step_id = ${task.orderStepId}
      ORDER BY c.id`.execute(db);
-  const list = stage === 'completed' ? fresh.rows : fresh.rows.slice(0, Math.ceil(fresh.rows.length / 2) + 1);
-  for (const [i, c] of list.entries()) {
+  const list = (
+    stage === 'completed' ? fresh.rows : fresh.rows.slice(0, Math.ceil(fresh.rows.length / 2) + 1)
+  ).filter((c) => new Decimal(c.inputQuantity).minus(c.taken).gt(0));
+  if (!list.length) return;
+  const docNos = await nextDocNos(
+    db,
+    WORK_REPORT_PREFIX,
+    list.length,
+    undefined,
+    dayInstant(dispatch.workDate),
+  );
+  const at = `${dispatch.workDate} 17:30:00+08`;
+  const reports: Report[] = list.map((c, i) => {
     const waiting = new Decimal(c.inputQuantity).minus(c.taken);
-    if (waiting.lte(0)) continue;
     const rate = lo + ((hi - lo) * ((c.id * 7) % 10)) / 10;
     const scrap = Decimal.min(waiting.times(rate).round(), waiting);
     const ws = scrap.times(0.6).ceil();
-    const id = await createRecord(
-      { db, user: operator, def: workReportResource },
-      {
-        dispatchId: dispatch.id,
-        flowCardId: c.id,
-        reportDate: dispatch.workDate,
-        shift: dispatch.shift,
-        goodQuantity: waiting.minus(scrap).toString(),
-        workScrapQuantity: ws.toString(),
-        materialScrapQuantity: scrap.minus(ws).toString(),
-        scrapReason: scrap.gt(0) ? reasons[c.id % reasons.length] : null,
-        hours: waiting
-          .times(task.standardMinutes ?? 1)
-          .dividedBy(60)
-          .toDecimalPlaces(2)
-          .toString(),
-      },
-      workReportHooks,
-    );
-    const at = `${dispatch.workDate} 17:30:00+08`;
-    await sql`UPDATE work_report SET created_at = ${at}::timestamptz WHERE id = ${id}`.execute(db);
-    const run = (name: string, by: AuthUser) =>
-      runTransition(db, by, workReportResource, name, id, {}, workReportTransitions[name]);
-    await run('submit', operator);
     // While the step runs, its last report waits for approval and the one before for inspection.
-    if (stage !== 'completed' && i === list.length - 1) continue;
-    await run('approve', admin);
-    // A dispatch's first report is its first article: inspected before more is reported (首检).
-    if (task.inspectionRequired && !(stage !== 'completed' && i > 0 && i === list.length - 2))
-      await run('inspect', as('qc01'));
+    const running = stage !== 'completed';
+    const approved = !(running && i === list.length - 1);
+    const held = task.inspectionRequired && running && i > 0 && i === list.length - 2;
+    return {
+      id: 0,
+      docNo: docNos[i],
+      status: !approved ? 'submitted' : held ? 'inspecting' : 'posted',
+      inspected: approved && task.inspectionRequired,
+      flowCardId: Number(c.id),
+      cardNo: c.docNo,
+      goodQuantity: waiting.minus(scrap).toString(),
+      workScrapQuantity: ws.toString(),
+      materialScrapQuantity: scrap.minus(ws).toString(),
+      reworkQuantity: '0',
+      scrapReason: scrap.gt(0) ? reasons[c.id % reasons.length] : null,
+      hours: waiting
+        .times(task.standardMinutes ?? 1)
+        .dividedBy(60)
+        .toDecimalPlaces(2)
+        .toString(),
+    } as Report & { scrapReason: string | null; hours: string };
+  });
+  const inserted = await sql<{ id: number }>`
+    INSERT INTO work_report (doc_no, status, dispatch_id, flow_card_id, production_order_id, task_id, product_id, seq,
+                             process_id, workshop_type, workshop_id, order_step_id, operator_id, equipment_id,
+                             report_date, shift, good_quantity, work_scrap_quantity, material_scrap_quantity,
+                             scrap_reason, rework_quantity, hours, inspection_required, posted_at, created_by,
+                             created_at, updated_by, updated_at, version)
+    VALUES ${sql.join(
+      reports.map(
+        (r: any) => sql`(${r.docNo}, ${r.status}, ${dispatch.id}, ${r.flowCardId}, ${orderId}, ${task.id},
+                         ${task.productId}, ${task.seq}, ${task.processId}, ${task.workshopType}, ${task.workshopId},
+                         ${task.orderStepId}, ${operator.id}, ${dispatch.equipmentId}, ${dispatch.workDate}::date,
+                         ${dispatch.shift}, ${r.goodQuantity}::numeric, ${r.workScrapQuantity}::numeric,
+                         ${r.materialScrapQuantity}::numeric, ${r.scrapReason}, 0, ${r.hours}::numeric,
+                         ${task.inspectionRequired}, ${r.status === 'posted' ? at : null}::timestamptz,
+                         ${operator.id}, ${at}::timestamptz, ${r.status === 'submitted' ? operator.id : admin.id},
+                         ${at}::timestamptz, ${r.status === 'submitted' ? 2 : r.inspected ? 4 : 3})`,
+      ),
+    )}
+    RETURNING id`.execute(db);
+  for (const [i, row] of inserted.rows.entries()) reports[i].id = Number(row.id);
+  const record = (r: Report) => ({
+    ...r,
+    dispatchId: dispatch.id,
+    productionOrderId: orderId,
+    taskId: task.id,
+    productId: task.productId,
+    processId: task.processId,
+    workshopType: task.workshopType,
+    workshopId: task.workshopId,
+    operatorId: operator.id,
+    reportDate: dispatch.workDate,
+  });
+  const posted = reports.filter((r) => r.status === 'posted');
+
+  // The wage lines of the posted reports, their piece rate and wage on the report.
+  const wages = await writeWageLinesMany(db, posted.map(record));
+  if (posted.length)
+    await sql`
+      UPDATE work_report w SET piece_rate = v.rate, wage_amount = v.amount
+        FROM unnest(${posted.map((r) => r.id)}::bigint[], ${wages.map((w) => w.pieceRate)}::numeric[],
+                    ${wages.map((w) => w.amount)}::numeric[]) AS v(id, rate, amount)
+       WHERE w.id = v.id`.execute(db);
+
+  // Each card's step counts its pieces, the next step receives the good ones: one statement.
+  const last = new Set<number>();
+  if (posted.length) {
+    const moved = await sql<{ cardId: number; last: boolean }>`
+      UPDATE flow_card_step s SET
+             good_quantity = s.good_quantity + CASE WHEN s.id = x.cur_id THEN x.good ELSE 0 END,
+             work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ws ELSE 0 END,
+             material_scrap_quantity = s.material_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ms ELSE 0 END,
+             in_time = CASE WHEN s.id = x.cur_id THEN COALESCE(s.in_time, ${`${dispatch.workDate} 08:10:00+08`}::timestamptz) ELSE s.in_time END,
+             out_time = CASE WHEN s.id = x.cur_id THEN ${at}::timestamptz ELSE s.out_time END,
+             operator_id = CASE WHEN s.id = x.cur_id THEN ${operator.id}::bigint ELSE s.operator_id END,
+             equipment_id = CASE WHEN s.id = x.cur_id THEN COALESCE(${dispatch.equipmentId}::bigint, s.equipment_id) ELSE s.equipment_id END,
+             input_quantity = s.input_quantity + CASE WHEN s.id = x.cur_id THEN 0 ELSE x.good END
+        FROM (SELECT v.card, v.good, v.ws, v.ms, cur.id AS cur_id, nxt.id AS next_id
+                FROM unnest(${posted.map((r) => r.flowCardId)}::bigint[], ${posted.map((r) => r.goodQuantity)}::numeric[],
+                            ${posted.map((r) => r.workScrapQuantity)}::numeric[],
+                            ${posted.map((r) => r.materialScrapQuantity)}::numeric[]) AS v(card, good, ws, ms)
+                JOIN flow_card_step cur ON cur.flow_card_id = v.card AND cur.order_step_id = ${task.orderStepId}
+                LEFT JOIN LATERAL (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = v.card AND n.seq > cur.seq
+                                    ORDER BY n.seq LIMIT 1) nxt ON true) x
+       WHERE s.id = x.cur_id OR s.id = x.next_id
+      RETURNING x.card AS card_id, x.next_id IS NULL AS last`.execute(db);
+    for (const m of moved.rows) if (m.last) last.add(Number(m.cardId));
+    for (const r of posted) await settleCard(db, r.flowCardId);
+    const sum = (f: (r: Report) => Decimal.Value) =>
+      posted.reduce((a, r) => a.plus(f(r)), new Decimal(0)).toString();
+    await recountTask(db, task.id, [], {
+      dispatchId: dispatch.id,
+      good: sum((r) => r.goodQuantity),
+      scrap: sum((r) => new Decimal(r.workScrapQuantity).plus(r.materialScrapQuantity)),
+    });
   }
+
+  // Inspected steps: each approved report raised its inspection task, the dispatch's reported
+  // pieces growing report by report (first article, then patrol, then the final one).
+  const report = (good: string) =>
+    sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good}::numeric WHERE id = ${dispatch.id}`.execute(
+      db,
+    );
+  if (task.inspectionRequired) {
+    for (const r of reports) {
+      if (r.inspected) await onReportAwaitingInspection(db, admin, record(r));
+      if (r.status === 'posted') await report(r.goodQuantity);
+    }
+  } else if (posted.length) {
+    await report(posted.reduce((a, r) => a.plus(r.goodQuantity), new Decimal(0)).toString());
+  }
+  // The last step's good pieces: 完工入库 of each report.
+  for (const r of posted) if (last.has(r.flowCardId)) await finishedGoods(db, record(r), admin, 1, r.cardNo);
+
+  const entry = (r: Report, action: string, from: string | null, to: string) => ({
+    entity: 'work-report',
+    entityId: r.id,
+    action,
+    ...(from ? { before: { status: from } } : {}),
+    after: { status: to },
+  });
+  await auditMany(
+    db,
+    reports.flatMap((r) => [
+      { user: operator, entry: entry(r, 'create', null, 'draft') },
+      { user: operator, entry: entry(r, 'submit', 'draft', 'submitted') },
+      ...(r.status === 'submitted'
+        ? []
+        : [
+            { user: admin, entry: entry(r, 'approve', 'submitted', r.inspected ? 'inspecting' : 'posted') },
+            ...(r.inspected && r.status === 'posted'
+              ? [{ user: as('qc01'), entry: entry(r, 'inspect', 'inspecting', 'posted') }]
+              : []),
+          ]),
+    ]),
+  );
 }

@@ -103,6 +103,73 @@ export function wageAmounts(
   return { good, deduction, rework, net: good.minus(deduction).plus(rework) };
 }
 
+/** The 工序工资 rate of a process (and product) in force on a day: values or columns of a query. */
+const rateIn = (processId: unknown, productId: unknown, day: unknown) => sql`
+  SELECT id, piece_rate, deduction_rate, rework_rate FROM process_wage
+   WHERE process_id = ${processId} AND (product_id = ${productId} OR product_id IS NULL) AND valid_from <= ${day}::date
+   ORDER BY product_id IS NULL, valid_from DESC LIMIT 1`;
+
+/**
+ * The wage lines of many reports posted at once (the demo's shop floor), as `writeWageLines`
+ * writes them one by one: one read of the rates and closed months, one insert. Answers each
+ * report's piece rate and net wage, in the order given.
+ */
+export async function writeWageLinesMany(
+  db: Db,
+  reports: Record<string, any>[],
+): Promise<{ pieceRate: string; amount: string }[]> {
+  if (!reports.length) return [];
+  await sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`.execute(db);
+  const days = reports.map((r) => String(r.reportDate).slice(0, 10));
+  const k = sql.ref('k');
+  const rates = await sql<WageRate & { i: number }>`
+    SELECT k.i, w.id, COALESCE(w.piece_rate, p.piece_rate, 0)::text AS piece_rate,
+           COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate
+      FROM unnest(${reports.map((_, i) => i)}::int[], ${reports.map((r) => Number(r.processId))}::bigint[],
+                  ${reports.map((r) => (r.productId ? Number(r.productId) : null))}::bigint[], ${days}::date[])
+           AS k(i, process_id, product_id, day)
+      LEFT JOIN LATERAL (${rateIn(sql`${k}.process_id`, sql`${k}.product_id`, sql`${k}.day`)}) w ON true
+      LEFT JOIN process p ON w.id IS NULL AND p.id = k.process_id
+     ORDER BY k.i`.execute(db);
+  const first = days.reduce((a, b) => (a < b ? a : b));
+  const closed = await sql<{ period: string }>`
+    SELECT period::text AS period FROM wage_period WHERE period >= ${monthStart(first)}::date`.execute(db);
+  const shut = new Set(closed.rows.map((x) => x.period));
+  const lines = reports.map((report, i) => {
+    const rate = rates.rows[i];
+    const own = monthStart(days[i]);
+    let period = own;
+    while (shut.has(period)) period = nextMonth(period);
+    const a = wageAmounts(
+      {
+        good: report.goodQuantity,
+        workScrap: report.workScrapQuantity ?? 0,
+        rework: report.reworkQuantity ?? 0,
+      },
+      rate,
+    );
+    return { report, rate, a, period, kind: period === own ? 'report' : 'adjustment', day: days[i] };
+  });
+  const col = <T>(f: (l: (typeof lines)[number]) => T) => lines.map(f);
+  await sql`
+    INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
+                            period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
+                            deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
+    SELECT * FROM unnest(${col((l) => Number(l.report.id))}::bigint[], ${col((l) => l.report.docNo)}::text[],
+                         ${col((l) => Number(l.report.operatorId))}::bigint[], ${col((l) => l.day)}::date[],
+                         ${col((l) => Number(l.report.processId))}::bigint[], ${col((l) => Number(l.report.productId))}::bigint[],
+                         ${col((l) => Number(l.report.productionOrderId))}::bigint[], ${col((l) => l.period)}::date[],
+                         ${col((l) => l.kind)}::text[], ${col((l) => l.rate.id)}::bigint[],
+                         ${col((l) => D(l.report.goodQuantity).toString())}::numeric[], ${col((l) => l.rate.pieceRate)}::numeric[],
+                         ${col((l) => l.a.good.toString())}::numeric[], ${col((l) => D(l.report.workScrapQuantity).toString())}::numeric[],
+                         ${col((l) => l.rate.deductionRate)}::numeric[], ${col((l) => l.a.deduction.toString())}::numeric[],
+                         ${col((l) => D(l.report.reworkQuantity).toString())}::numeric[], ${col((l) => l.rate.reworkRate)}::numeric[],
+                         ${col((l) => l.a.rework.toString())}::numeric[], ${col((l) => l.a.net.toString())}::numeric[])`.execute(
+    db,
+  );
+  return lines.map((l) => ({ pieceRate: l.rate.pieceRate, amount: l.a.net.toString() }));
+}
+
 /**
  * Writes (sign 1) or takes back (sign −1) a posted report's wage lines, in the posting's
  * transaction. Answers the report's piece rate and net wage (null when taken back).
@@ -122,12 +189,7 @@ export async function writeWageLines(
              COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate,
              (SELECT string_agg(period::text, ',') FROM wage_period WHERE period >= ${own}::date) AS closed
         FROM (SELECT 1) one
-        LEFT JOIN LATERAL (
-          SELECT id, piece_rate, deduction_rate, rework_rate FROM process_wage
-           WHERE process_id = ${Number(report.processId)}
-             AND (product_id = ${report.productId ? Number(report.productId) : null} OR product_id IS NULL)
-             AND valid_from <= ${day}::date
-           ORDER BY product_id IS NULL, valid_from DESC LIMIT 1) w ON true
+        LEFT JOIN LATERAL (${rateIn(Number(report.processId), report.productId ? Number(report.productId) : null, day)}) w ON true
         LEFT JOIN process p ON w.id IS NULL AND p.id = ${Number(report.processId)}`).execute(db);
     const { closed, ...rate } = r.rows[0];
     const a = wageAmounts(

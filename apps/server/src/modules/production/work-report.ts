@@ -342,7 +342,7 @@ async function stepOrder(db: Db, stepId: number) {
 }
 
 /** The last step's good pieces: the order's produced quantity and a posted 生产入库 (or its reversal). */
-async function finishedGoods(
+export async function finishedGoods(
   db: Db,
   report: Record<string, any>,
   user: AuthUser,

@@ -204,7 +204,7 @@ export const workDispatchHooks: ResourceHooks = lifecycleHooks(workDispatchResou
  * 「派工给你」: the operator of a 派工单 gets one message for it (again only if the dispatch moves
  * to another operator), linking to its task sheet; dispatching to oneself sends nothing.
  */
-async function notifyOperator(db: Db, user: AuthUser, id: number) {
+export async function notifyOperator(db: Db, user: AuthUser, id: number) {
   const r = await sql<Record<string, any>>`
     SELECT d.doc_no, d.operator_id, d.workshop_type, d.quantity::text, to_char(d.work_date, 'YYYY-MM-DD') AS work_date,
            m.name AS product_name, p.name AS process_name, e.name AS equipment_name
