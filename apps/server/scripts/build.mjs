@@ -1,12 +1,13 @@
 // Bundles the server (and the workspace packages it imports as TypeScript) into dist/main.js;
-// npm dependencies stay external and load from node_modules.
+// npm dependencies stay external and load from node_modules. Then makes dist/pgdata-template, the
+// migrated empty embedded database a new data directory starts from.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-await build({
-  entryPoints: [new URL('../src/main.ts', import.meta.url).pathname],
-  outfile: new URL('../dist/main.js', import.meta.url).pathname,
+const path = (p) => new URL(p, import.meta.url).pathname;
+const options = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -14,5 +15,14 @@ await build({
   sourcemap: true,
   external: Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@ringmes/')),
   logLevel: 'warning',
+};
+await build({ ...options, entryPoints: [path('../src/main.ts')], outfile: path('../dist/main.js') });
+await build({
+  ...options,
+  entryPoints: [path('../src/platform/db/make-template.ts')],
+  outfile: path('../dist/make-template.js'),
 });
 console.log('server bundle: apps/server/dist/main.js');
+execFileSync(process.execPath, [path('../dist/make-template.js'), path('../dist/pgdata-template')], {
+  stdio: 'inherit',
+});

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -13,6 +14,8 @@ export async function main() {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    // Beside the bundle (dist/main.js); the source tree has none and runs initdb.
+    template: fileURLToPath(new URL('./pgdata-template', import.meta.url)),
     poolMax: config.pgPoolMax,
     log: (msg, err) => console.error(`[ringmes] ${msg}`, err),
   });

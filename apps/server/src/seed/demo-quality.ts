@@ -1,6 +1,6 @@
 import { inspectionItemResource, inspectionTaskResource, inspectionTemplateResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import {
   createInspectionTask,
   findTemplate,
@@ -187,26 +187,32 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
     SELECT t.id, t.product_id, t.process_id, t.lot_quantity::text AS lot_quantity, t.inspection_kind
       FROM inspection_task t WHERE NOT EXISTS (SELECT 1 FROM inspection_task_item i WHERE i.inspection_task_id = t.id)
      ORDER BY t.id`.execute(db);
+  const lines: RawBuilder<unknown>[] = [];
+  const sized: { id: number; templateId: number; sampleSize: number }[] = [];
   for (const t of made.rows) {
     const templateId = await findTemplate(db, Number(t.productId), t.processId, t.inspectionKind);
     if (!templateId) continue;
     const items = await planItems(db, templateId, t.lotQuantity, { productId: Number(t.productId) });
-    for (const [n, i] of items.entries()) {
-      await sql`
-        INSERT INTO inspection_task_item (inspection_task_id, line_no, item_id, item_title, kind, ring_characteristic,
-                                          lower_limit, upper_limit, limit_source, limit_note, unit,
-                                          instrument, sample_size, accept_number, reject_number, code_letter, defect_count)
-        VALUES (${t.id}, ${n + 1}, ${i.itemId}, ${i.itemTitle}, ${i.kind}, ${i.ringCharacteristic},
-                ${i.lowerLimit}, ${i.upperLimit}, ${i.limitSource}, ${i.limitNote}, ${i.unit},
-                ${i.instrument}, ${i.sampleSize}, ${i.acceptNumber}, ${i.rejectNumber}, ${i.codeLetter}, 0)`.execute(
-        db,
-      );
-    }
-    await sql`UPDATE inspection_task SET template_id = ${templateId},
-                     sample_size = ${items.reduce((m, i) => Math.max(m, i.sampleSize), 0)} WHERE id = ${t.id}`.execute(
-      db,
-    );
+    for (const [n, i] of items.entries())
+      lines.push(sql`(${t.id}::bigint, ${n + 1}::int, ${i.itemId}::bigint, ${i.itemTitle}, ${i.kind},
+                      ${i.ringCharacteristic}, ${i.lowerLimit}::numeric, ${i.upperLimit}::numeric, ${i.limitSource},
+                      ${i.limitNote}, ${i.unit}, ${i.instrument}, ${i.sampleSize}::int, ${i.acceptNumber}::int,
+                      ${i.rejectNumber}::int, ${i.codeLetter}, 0)`);
+    sized.push({ id: t.id, templateId, sampleSize: items.reduce((m, i) => Math.max(m, i.sampleSize), 0) });
   }
+  // One insert of every task's items, one update of the tasks.
+  for (let i = 0; i < lines.length; i += 1000)
+    await sql`
+      INSERT INTO inspection_task_item (inspection_task_id, line_no, item_id, item_title, kind, ring_characteristic,
+                                        lower_limit, upper_limit, limit_source, limit_note, unit,
+                                        instrument, sample_size, accept_number, reject_number, code_letter, defect_count)
+      VALUES ${sql.join(lines.slice(i, i + 1000))}`.execute(db);
+  if (sized.length)
+    await sql`
+      UPDATE inspection_task t SET template_id = x.template_id, sample_size = x.sample_size
+        FROM unnest(${sized.map((x) => x.id)}::bigint[], ${sized.map((x) => x.templateId)}::bigint[],
+                    ${sized.map((x) => x.sampleSize)}::int[]) AS x(id, template_id, sample_size)
+       WHERE t.id = x.id`.execute(db);
 
   // Reports the workshop already posted: their inspection passed, with the values.
   const posted = await sql<{ id: number; at: string }>`

@@ -16,8 +16,9 @@ function parameterOf(node: MenuNode): string {
 
 /**
  * Brings the menu table up to the release's MENU_TREE: inserts every node never seeded before
- * (a node an administrator deleted stays deleted; one they edited keeps their edits). Returns
- * the ids of the nodes inserted, so the caller can grant them.
+ * (a node an administrator deleted stays deleted, with its subtree; one they edited keeps their
+ * edits). Returns the ids of the nodes inserted, so the caller can grant them. One insert per
+ * level of the tree.
  */
 export async function syncMenus(db: Db, tree: MenuNode[] = MENU_TREE): Promise<number[]> {
   const seeded = new Set((await db.selectFrom('menuSeed').select('menuKey').execute()).map((r) => r.menuKey));
@@ -27,16 +28,25 @@ export async function syncMenus(db: Db, tree: MenuNode[] = MENU_TREE): Promise<n
     ),
   );
   const inserted: number[] = [];
-  const walk = async (nodes: MenuNode[], parentId: number | null) => {
-    let location = 0;
-    for (const node of nodes) {
-      location += 10;
-      const key = menuKey(node);
-      let id = existing.get(key);
-      if (id === undefined && !seeded.has(key)) {
-        const row = await db
-          .insertInto('menu')
-          .values({
+  const visited: string[] = [];
+  let level: { nodes: MenuNode[]; parentId: number | null }[] = [{ nodes: tree, parentId: null }];
+  while (level.length) {
+    const next: typeof level = [];
+    const fresh: { node: MenuNode; parentId: number | null; location: number; key: string }[] = [];
+    for (const { nodes, parentId } of level) {
+      for (const [i, node] of nodes.entries()) {
+        const key = menuKey(node);
+        visited.push(key);
+        const id = existing.get(key);
+        if (id === undefined && !seeded.has(key)) fresh.push({ node, parentId, location: (i + 1) * 10, key });
+        else if (id !== undefined && node.children?.length) next.push({ nodes: node.children, parentId: id });
+      }
+    }
+    if (fresh.length) {
+      const rows = await db
+        .insertInto('menu')
+        .values(
+          fresh.map(({ node, parentId, location, key }) => ({
             parentId,
             menuKey: key,
             menuName: node.name,
@@ -47,21 +57,25 @@ export async function syncMenus(db: Db, tree: MenuNode[] = MENU_TREE): Promise<n
             menuStatus: node.hidden ? '0' : '1',
             location,
             parameter: parameterOf(node),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = row.id as number;
+          })),
+        )
+        .returning(['id', 'menuKey'])
+        .execute();
+      const idOf = new Map(rows.map((r) => [r.menuKey as string, r.id as number]));
+      for (const { node, key } of fresh) {
+        const id = idOf.get(key) as number;
         inserted.push(id);
+        if (node.children?.length) next.push({ nodes: node.children, parentId: id });
       }
-      if (!seeded.has(key))
-        await db
-          .insertInto('menuSeed')
-          .values({ menuKey: key })
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      if (id !== undefined && node.children?.length) await walk(node.children, id);
     }
-  };
-  await walk(tree, null);
+    level = next;
+  }
+  const unseen = [...new Set(visited.filter((k) => !seeded.has(k)))];
+  if (unseen.length)
+    await db
+      .insertInto('menuSeed')
+      .values(unseen.map((menuKey) => ({ menuKey })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   return inserted;
 }

@@ -387,10 +387,12 @@ async function notifyInspectors(db: Db, id: number) {
     ? [Number(t.assigneeId)]
     : (
         await sql<{ id: number }>`
-          SELECT DISTINCT u.id FROM app_user u
-            JOIN user_role ur ON ur.user_id = u.id JOIN role ro ON ro.id = ur.role_id AND ro.status = '1'
-            JOIN role_menu rm ON rm.role_id = ro.id JOIN menu mn ON mn.id = rm.menu_id
-           WHERE u.status = '1' AND mn.menu_permissions = ANY(${sql.val(may)}::text[])`.execute(db)
+          SELECT u.id FROM app_user u
+           WHERE u.status = '1'
+             AND u.id IN (SELECT ur.user_id FROM menu mn JOIN role_menu rm ON rm.menu_id = mn.id
+                            JOIN role ro ON ro.id = rm.role_id AND ro.status = '1' JOIN user_role ur ON ur.role_id = ro.id
+                           WHERE mn.menu_permissions = ANY(${sql.val(may)}::text[]))
+           ORDER BY u.id`.execute(db)
       ).rows.map((u) => Number(u.id));
   await notify(db, users, {
     kind: 'inspection',
