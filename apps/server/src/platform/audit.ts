@@ -41,13 +41,15 @@ export async function audit(
 export async function auditMany(db: Db, rows: { user: AuthUser | undefined; entry: AuditEntry }[]) {
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(strip(v)));
   for (let i = 0; i < rows.length; i += 1000) {
-    const values = rows.slice(i, i + 1000).map(
-      ({ user, entry }) =>
-        sql`(${entry.entity}, ${entry.entityId === null ? null : String(entry.entityId)}, ${entry.action},
-               ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${user?.id ?? null}, ${user?.userName ?? null})`,
-    );
-    await sql`INSERT INTO audit_log (entity, entity_id, action, before_data, after_data, user_id, user_name)
-              VALUES ${sql.join(values)}`.execute(db);
+    const part = rows.slice(i, i + 1000);
+    const col = <T>(f: (r: (typeof part)[number]) => T) => part.map(f);
+    await prepared(sql`
+      INSERT INTO audit_log (entity, entity_id, action, before_data, after_data, user_id, user_name)
+      SELECT * FROM unnest(${col((r) => r.entry.entity)}::text[],
+                           ${col((r) => (r.entry.entityId === null ? null : String(r.entry.entityId)))}::text[],
+                           ${col((r) => r.entry.action)}::text[], ${col((r) => json(r.entry.before))}::jsonb[],
+                           ${col((r) => json(r.entry.after))}::jsonb[], ${col((r) => r.user?.id ?? null)}::bigint[],
+                           ${col((r) => r.user?.userName ?? null)}::text[])`).execute(db);
   }
 }
 

@@ -9,6 +9,7 @@ import { onReportAwaitingInspection } from '../modules/quality/sources.ts';
 import { auditMany } from '../platform/audit.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
+import { prepared } from '../platform/db/prepared.ts';
 import { businessDay, dayInstant, nextDocNos } from '../platform/numbering.ts';
 
 /** Who works in each kind of workshop in the demo (the teams of 工厂建模). */
@@ -158,27 +159,34 @@ async function work(
     const status = statusOf(n);
     const startedAt = status === 'dispatched' ? null : `${day} ${n === 0 ? '08:10' : '20:05'}:00+08`;
     const finishedAt = status === 'completed' ? `${day} ${n === 0 ? '17:20' : '23:40'}:00+08` : null;
-    return sql`(${docNos[n]}, ${status}, ${task.id}::bigint, ${task.productId}::bigint, ${task.processId}::bigint,
-                ${task.workshopType}, ${task.workshopId}::bigint, ${team}::bigint, ${operator.id}::bigint,
-                ${machine}::bigint, ${day}::date, ${n === 0 ? 'day' : 'night'},
-                ${q.toString()}::numeric,
-                ${new Decimal(task.standardMinutes ?? 0).times(q).toDecimalPlaces(2).toString()}::numeric,
-                ${startedAt}::timestamptz, ${finishedAt}::timestamptz, ${planner.id}::bigint, ${made}::timestamptz,
-                ${status === 'dispatched' ? planner.id : operator.id}::bigint,
-                COALESCE(${finishedAt}::timestamptz, ${startedAt}::timestamptz, ${made}::timestamptz))`;
+    return {
+      docNo: docNos[n],
+      status,
+      shift: n === 0 ? 'day' : 'night',
+      quantity: q.toString(),
+      minutes: new Decimal(task.standardMinutes ?? 0).times(q).toDecimalPlaces(2).toString(),
+      startedAt,
+      finishedAt,
+      updatedBy: status === 'dispatched' ? planner.id : operator.id,
+    };
   });
-  const r = await sql<{ id: number; status: string; workDate: string; shift: 'day' | 'night' }>`
+  const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+  const r = await prepared(sql<{ id: number; status: string; workDate: string; shift: 'day' | 'night' }>`
     INSERT INTO work_dispatch (doc_no, status, task_id, production_order_id, product_id, process_id, workshop_type,
                                workshop_id, team_id, operator_id, equipment_id, work_date, shift, quantity,
                                planned_minutes, started_at, finished_at, created_by, created_at, updated_by, updated_at)
-    SELECT v.doc_no, v.status, v.task_id, t.production_order_id, v.product_id, v.process_id, v.workshop_type,
-           v.workshop_id, v.team_id, v.operator_id, v.equipment_id, v.work_date, v.shift, v.quantity,
-           v.planned_minutes, v.started_at, v.finished_at, v.created_by, v.created_at, v.updated_by, v.updated_at
-      FROM (VALUES ${sql.join(rows)}) AS v(doc_no, status, task_id, product_id, process_id, workshop_type, workshop_id,
-                                         team_id, operator_id, equipment_id, work_date, shift, quantity, planned_minutes,
-                                         started_at, finished_at, created_by, created_at, updated_by, updated_at)
-      JOIN workshop_task t ON t.id = v.task_id
-    RETURNING id, status, to_char(work_date, 'YYYY-MM-DD') AS work_date, shift`.execute(db);
+    SELECT v.doc_no, v.status, t.id, t.production_order_id, t.product_id, t.process_id, t.workshop_type, t.workshop_id,
+           ${team}::bigint, ${operator.id}::bigint, ${machine}::bigint, ${day}::date, v.shift, v.quantity,
+           v.planned_minutes, v.started_at, v.finished_at, ${planner.id}::bigint, ${made}::timestamptz, v.updated_by,
+           COALESCE(v.finished_at, v.started_at, ${made}::timestamptz)
+      FROM unnest(${col((x) => x.docNo)}::text[], ${col((x) => x.status)}::text[], ${col((x) => x.shift)}::text[],
+                  ${col((x) => x.quantity)}::numeric[], ${col((x) => x.minutes)}::numeric[],
+                  ${col((x) => x.startedAt)}::timestamptz[], ${col((x) => x.finishedAt)}::timestamptz[],
+                  ${col((x) => x.updatedBy)}::bigint[]) WITH ORDINALITY
+           AS v(doc_no, status, shift, quantity, planned_minutes, started_at, finished_at, updated_by, n)
+      JOIN workshop_task t ON t.id = ${task.id}::bigint
+     ORDER BY v.n
+    RETURNING id, status, to_char(work_date, 'YYYY-MM-DD') AS work_date, shift`).execute(db);
   await recountTask(db, task.id);
   const moves: Record<string, string[]> = {
     dispatched: [],
@@ -239,6 +247,8 @@ interface Report {
   workScrapQuantity: string;
   materialScrapQuantity: string;
   reworkQuantity: string;
+  scrapReason: string | null;
+  hours: string;
 }
 
 /**
@@ -347,28 +357,30 @@ async function reportStep(
         .dividedBy(60)
         .toDecimalPlaces(2)
         .toString(),
-    } as Report & { scrapReason: string | null; hours: string };
+    };
   });
-  const inserted = await sql<{ id: number }>`
+  const col = <T>(f: (r: (typeof reports)[number]) => T) => reports.map(f);
+  const inserted = await prepared(sql<{ id: number; docNo: string }>`
     INSERT INTO work_report (doc_no, status, dispatch_id, flow_card_id, production_order_id, task_id, product_id, seq,
                              process_id, workshop_type, workshop_id, order_step_id, operator_id, equipment_id,
                              report_date, shift, good_quantity, work_scrap_quantity, material_scrap_quantity,
                              scrap_reason, rework_quantity, hours, inspection_required, posted_at, created_by,
                              created_at, updated_by, updated_at, version)
-    VALUES ${sql.join(
-      reports.map(
-        (r: any) => sql`(${r.docNo}, ${r.status}, ${dispatch.id}, ${r.flowCardId}, ${orderId}, ${task.id},
-                         ${task.productId}, ${task.seq}, ${task.processId}, ${task.workshopType}, ${task.workshopId},
-                         ${task.orderStepId}, ${operator.id}, ${dispatch.equipmentId}, ${dispatch.workDate}::date,
-                         ${dispatch.shift}, ${r.goodQuantity}::numeric, ${r.workScrapQuantity}::numeric,
-                         ${r.materialScrapQuantity}::numeric, ${r.scrapReason}, 0, ${r.hours}::numeric,
-                         ${task.inspectionRequired}, ${r.status === 'posted' ? at : null}::timestamptz,
-                         ${operator.id}, ${at}::timestamptz, ${r.status === 'submitted' ? operator.id : admin.id},
-                         ${at}::timestamptz, ${r.status === 'submitted' ? 2 : r.inspected ? 4 : 3})`,
-      ),
-    )}
-    RETURNING id`.execute(db);
-  for (const [i, row] of inserted.rows.entries()) reports[i].id = Number(row.id);
+    SELECT v.doc_no, v.status, d.id, v.card, t.production_order_id, t.id, t.product_id, t.seq, t.process_id,
+           t.workshop_type, t.workshop_id, t.order_step_id, d.operator_id, d.equipment_id, d.work_date, d.shift, v.good,
+           v.ws, v.ms, v.reason, 0, v.hours, t.inspection_required,
+           CASE WHEN v.status = 'posted' THEN ${at}::timestamptz END, d.operator_id, ${at}::timestamptz,
+           CASE WHEN v.status = 'submitted' THEN d.operator_id ELSE ${admin.id}::bigint END, ${at}::timestamptz,
+           CASE WHEN v.status = 'submitted' THEN 2 WHEN t.inspection_required THEN 4 ELSE 3 END
+      FROM unnest(${col((r) => r.docNo)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.flowCardId)}::bigint[],
+                  ${col((r) => r.goodQuantity)}::numeric[], ${col((r) => r.workScrapQuantity)}::numeric[],
+                  ${col((r) => r.materialScrapQuantity)}::numeric[], ${col((r) => r.scrapReason)}::text[],
+                  ${col((r) => r.hours)}::numeric[]) AS v(doc_no, status, card, good, ws, ms, reason, hours)
+      JOIN work_dispatch d ON d.id = ${dispatch.id}::bigint
+      JOIN workshop_task t ON t.id = d.task_id
+    RETURNING id, doc_no`).execute(db);
+  const idOf = new Map(inserted.rows.map((row) => [row.docNo, Number(row.id)]));
+  for (const r of reports) r.id = idOf.get(r.docNo) as number;
   const record = (r: Report) => ({
     ...r,
     dispatchId: dispatch.id,
@@ -386,16 +398,16 @@ async function reportStep(
   // The wage lines of the posted reports, their piece rate and wage on the report.
   const wages = await writeWageLinesMany(db, posted.map(record));
   if (posted.length)
-    await sql`
+    await prepared(sql`
       UPDATE work_report w SET piece_rate = v.rate, wage_amount = v.amount
         FROM unnest(${posted.map((r) => r.id)}::bigint[], ${wages.map((w) => w.pieceRate)}::numeric[],
                     ${wages.map((w) => w.amount)}::numeric[]) AS v(id, rate, amount)
-       WHERE w.id = v.id`.execute(db);
+       WHERE w.id = v.id`).execute(db);
 
   // Each card's step counts its pieces, the next step receives the good ones: one statement.
   const last = new Set<number>();
   if (posted.length) {
-    const moved = await sql<{ cardId: number; last: boolean }>`
+    const moved = await prepared(sql<{ cardId: number; last: boolean }>`
       UPDATE flow_card_step s SET
              good_quantity = s.good_quantity + CASE WHEN s.id = x.cur_id THEN x.good ELSE 0 END,
              work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ws ELSE 0 END,
@@ -413,7 +425,7 @@ async function reportStep(
                 LEFT JOIN LATERAL (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = v.card AND n.seq > cur.seq
                                     ORDER BY n.seq LIMIT 1) nxt ON true) x
        WHERE s.id = x.cur_id OR s.id = x.next_id
-      RETURNING x.card AS card_id, x.next_id IS NULL AS last`.execute(db);
+      RETURNING x.card AS card_id, x.next_id IS NULL AS last`).execute(db);
     for (const m of moved.rows) if (m.last) last.add(Number(m.cardId));
     for (const r of posted) await settleCard(db, r.flowCardId);
     const sum = (f: (r: Report) => Decimal.Value) =>
@@ -428,9 +440,9 @@ async function reportStep(
   // Inspected steps: each approved report raised its inspection task, the dispatch's reported
   // pieces growing report by report (first article, then patrol, then the final one).
   const report = (good: string) =>
-    sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good}::numeric WHERE id = ${dispatch.id}`.execute(
-      db,
-    );
+    prepared(
+      sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good}::numeric WHERE id = ${dispatch.id}`,
+    ).execute(db);
   if (task.inspectionRequired) {
     for (const r of reports) {
       if (r.inspected) await onReportAwaitingInspection(db, admin, record(r));

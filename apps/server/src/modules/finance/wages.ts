@@ -122,7 +122,7 @@ export async function writeWageLinesMany(
   await sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`.execute(db);
   const days = reports.map((r) => String(r.reportDate).slice(0, 10));
   const k = sql.ref('k');
-  const rates = await sql<WageRate & { i: number }>`
+  const rates = await prepared(sql<WageRate & { i: number }>`
     SELECT k.i, w.id, COALESCE(w.piece_rate, p.piece_rate, 0)::text AS piece_rate,
            COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate
       FROM unnest(${reports.map((_, i) => i)}::int[], ${reports.map((r) => Number(r.processId))}::bigint[],
@@ -130,7 +130,7 @@ export async function writeWageLinesMany(
            AS k(i, process_id, product_id, day)
       LEFT JOIN LATERAL (${rateIn(sql`${k}.process_id`, sql`${k}.product_id`, sql`${k}.day`)}) w ON true
       LEFT JOIN process p ON w.id IS NULL AND p.id = k.process_id
-     ORDER BY k.i`.execute(db);
+     ORDER BY k.i`).execute(db);
   const first = days.reduce((a, b) => (a < b ? a : b));
   const closed = await sql<{ period: string }>`
     SELECT period::text AS period FROM wage_period WHERE period >= ${monthStart(first)}::date`.execute(db);
@@ -151,7 +151,7 @@ export async function writeWageLinesMany(
     return { report, rate, a, period, kind: period === own ? 'report' : 'adjustment', day: days[i] };
   });
   const col = <T>(f: (l: (typeof lines)[number]) => T) => lines.map(f);
-  await sql`
+  await prepared(sql`
     INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
                             period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
                             deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
@@ -164,7 +164,7 @@ export async function writeWageLinesMany(
                          ${col((l) => l.a.good.toString())}::numeric[], ${col((l) => D(l.report.workScrapQuantity).toString())}::numeric[],
                          ${col((l) => l.rate.deductionRate)}::numeric[], ${col((l) => l.a.deduction.toString())}::numeric[],
                          ${col((l) => D(l.report.reworkQuantity).toString())}::numeric[], ${col((l) => l.rate.reworkRate)}::numeric[],
-                         ${col((l) => l.a.rework.toString())}::numeric[], ${col((l) => l.a.net.toString())}::numeric[])`.execute(
+                         ${col((l) => l.a.rework.toString())}::numeric[], ${col((l) => l.a.net.toString())}::numeric[])`).execute(
     db,
   );
   return lines.map((l) => ({ pieceRate: l.rate.pieceRate, amount: l.a.net.toString() }));

@@ -162,9 +162,9 @@ function cardSummaryCtes(ids: RawBuilder<unknown>) {
  */
 export async function refreshFlowCardSummary(db: Db, cardIds: number[]) {
   if (!cardIds.length) return;
-  await sql`
+  await prepared(sql`
     WITH ${cardSummaryCtes(sql`(SELECT unnest(${sql.val(cardIds)}::bigint[]))`)}
-    SELECT 1`.execute(db);
+    SELECT 1`).execute(db);
   await recountSaleOrderCards(db, saleOrdersOfCards(cardIds));
 }
 

@@ -12,6 +12,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, conflict, fieldError } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
@@ -529,13 +530,13 @@ export async function saveResults(db: Db, user: AuthUser, taskId: number, rows: 
        WHERE r.task_item_id = x.item AND r.sample_no = x.sample`.execute(db);
   const kept = [...cells.values()].filter((c) => c !== null);
   if (kept.length)
-    await sql`
+    await prepared(sql`
       INSERT INTO inspection_result (inspection_task_id, task_item_id, sample_no, value, ok, conform)
       SELECT ${taskId}, x.item, x.sample, x.value, x.ok, x.conform
         FROM unnest(${sql.val(kept.map((c) => c.item))}::bigint[], ${sql.val(kept.map((c) => c.sample))}::int[],
                     ${sql.val(kept.map((c) => c.value))}::numeric[], ${sql.val(kept.map((c) => c.ok))}::boolean[],
                     ${sql.val(kept.map((c) => c.conform))}::boolean[]) AS x(item, sample, value, ok, conform)
-      ON CONFLICT (task_item_id, sample_no) DO UPDATE SET value = EXCLUDED.value, ok = EXCLUDED.ok, conform = EXCLUDED.conform`.execute(
+      ON CONFLICT (task_item_id, sample_no) DO UPDATE SET value = EXCLUDED.value, ok = EXCLUDED.ok, conform = EXCLUDED.conform`).execute(
       db,
     );
   const judged = await resultsOf(db, taskId);
