@@ -40,6 +40,7 @@ interface Floor {
   as: (name: string) => AuthUser;
   machines: Map<number, number[]>;
   teams: Map<number, number>;
+  heatTreater: number | undefined;
 }
 
 /**
@@ -83,7 +84,11 @@ export async function seedOrderFloor(
     UNION ALL
     SELECT 'team', workshop_id, min(id) FROM production_team WHERE workshop_id IS NOT NULL GROUP BY workshop_id
      ORDER BY 1, 2, 3`.execute(db);
-  const floor: Floor = { as, machines: new Map(), teams: new Map() };
+  // The heat-treatment supplier (热处理外协), else the first one.
+  const supplier = await sql<{ id: number }>`
+    SELECT s.id FROM supplier s LEFT JOIN supplier_classify c ON c.id = s.classify_id
+     ORDER BY (c.name = '热处理外协') IS TRUE DESC, s.id LIMIT 1`.execute(db);
+  const floor: Floor = { as, machines: new Map(), teams: new Map(), heatTreater: supplier.rows[0]?.id };
   for (const k of kit.rows) {
     const w = Number(k.workshopId);
     if (k.kind === 'team') floor.teams.set(w, Number(k.id));
@@ -271,10 +276,6 @@ async function reportStep(
   stage: 'started' | 'paused' | 'completed',
 ) {
   const { as } = floor;
-  // The heat-treatment supplier (热处理外协), else the first one.
-  const supplier = await sql<{ id: number }>`
-    SELECT s.id FROM supplier s LEFT JOIN supplier_classify c ON c.id = s.classify_id
-     ORDER BY (c.name = '热处理外协') IS TRUE DESC, s.id LIMIT 1`.execute(db);
   const cards = (
     await sql<{ id: number; outSeq: number | null; outQuantity: string | null }>`
       SELECT c.id, o.seq AS out_seq, o.input_quantity::text AS out_quantity
@@ -293,7 +294,7 @@ async function reportStep(
       action: 'send',
       quantity: q.toString(),
       weight: q.times('0.12').toDecimalPlaces(3).toString(),
-      supplierId: supplier.rows[0]?.id,
+      supplierId: floor.heatTreater,
       unitPrice: '0.85',
     });
     // One card stays out at the supplier (none other is out, read from the database).

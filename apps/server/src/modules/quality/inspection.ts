@@ -272,13 +272,13 @@ async function customerOfSource(db: Db, data: Record<string, any>): Promise<numb
     return r.rows[0]?.customerId == null ? null : Number(r.rows[0].customerId);
   }
   if (data.flowCardId) {
-    const r = await sql<{ customerId: number | null }>`
+    const r = await prepared(sql<{ customerId: number | null }>`
       SELECT COALESCE(p.customer_id, so.customer_id, pp.customer_id, pso.customer_id) AS customer_id
         FROM flow_card c JOIN production_order p ON p.id = c.production_order_id
         LEFT JOIN sale_order so ON so.id = p.sale_order_id
         LEFT JOIN production_order pp ON pp.id = p.parent_order_id
         LEFT JOIN sale_order pso ON pso.id = pp.sale_order_id
-       WHERE c.id = ${data.flowCardId}`.execute(db);
+       WHERE c.id = ${data.flowCardId}`).execute(db);
     return r.rows[0]?.customerId == null ? null : Number(r.rows[0].customerId);
   }
   return null;
@@ -387,13 +387,13 @@ async function notifyInspectors(db: Db, id: number) {
   const users = t.assigneeId
     ? [Number(t.assigneeId)]
     : (
-        await sql<{ id: number }>`
+        await prepared(sql<{ id: number }>`
           SELECT u.id FROM app_user u
            WHERE u.status = '1'
              AND u.id IN (SELECT ur.user_id FROM menu mn JOIN role_menu rm ON rm.menu_id = mn.id
                             JOIN role ro ON ro.id = rm.role_id AND ro.status = '1' JOIN user_role ur ON ur.role_id = ro.id
                            WHERE mn.menu_permissions = ANY(${sql.val(may)}::text[]))
-           ORDER BY u.id`.execute(db)
+           ORDER BY u.id`).execute(db)
       ).rows.map((u) => Number(u.id));
   await notify(db, users, {
     kind: 'inspection',
