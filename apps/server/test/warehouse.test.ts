@@ -141,6 +141,23 @@ describe('inbound and outbound posting', () => {
       field: 'lines.0.materialId',
       message: '所选物料不存在或已被删除',
     });
+    // Every line's references are checked in one statement; the error still names the line.
+    const second = await t.call('POST', '/api/v1/stock-inbound/add', {
+      token,
+      body: {
+        type: 'purchase',
+        warehouseId: w.warehouseId,
+        lines: [
+          { materialId: m.id, quantity: 1 },
+          { materialId: m.id, quantity: 2 },
+          { materialId: 999998, quantity: 1 },
+        ],
+      },
+    });
+    expect(second.body.errors?.[0]).toEqual({
+      field: 'lines.2.materialId',
+      message: '所选物料不存在或已被删除',
+    });
     const badLoc = await t.call('POST', '/api/v1/stock-inbound/add', {
       token,
       body: {

@@ -12,7 +12,7 @@ import { refuseChanged, zx } from '../http/validation.ts';
 import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
-import { arrayReferencesTo, labelOfTable, refTarget, targetOfResource } from './refs.ts';
+import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
 import { resourceRoundTrip, resourceSchemas } from './schema.ts';
 import { assertInScope, gate, inScope } from './scope.ts';
 
@@ -68,9 +68,65 @@ function withDefaults(fields: FieldDef[], body: Record<string, any>) {
   return out;
 }
 
+/** One reference field's new ids, to be found (and found active) in its target table. */
+interface RefCheck {
+  field: string;
+  label: string;
+  target: RefTarget;
+  activeOnly: boolean;
+  ids: number[];
+}
+
+/** The checks of a record's (or a line's) reference fields: new or changed references only. */
+function refChecks(fields: FieldDef[], data: Record<string, any>, before?: Record<string, any>, prefix = '') {
+  const checks: RefCheck[] = [];
+  for (const f of fields) {
+    if ((f.kind !== 'ref' && f.kind !== 'refs') || data[f.name] === undefined || data[f.name] === null)
+      continue;
+    const ids: number[] = f.kind === 'ref' ? [data[f.name]] : [...new Set<number>(data[f.name])];
+    const old = new Set<number>(before ? (f.kind === 'ref' ? [before[f.name]] : (before[f.name] ?? [])) : []);
+    const fresh = ids.filter((id) => !old.has(id)).map(Number);
+    if (!fresh.length) continue;
+    checks.push({
+      field: prefix + f.name,
+      label: f.label,
+      target: refTarget(f),
+      activeOnly: f.refActiveOnly !== false,
+      ids: fresh,
+    });
+  }
+  return checks;
+}
+
+/** Runs reference checks in one statement (one SELECT per target table, joined by UNION ALL), in field order. */
+async function runRefChecks(db: Db, checks: RefCheck[]) {
+  if (!checks.length) return;
+  const targets = [...new Map(checks.map((c) => [c.target.table, c.target])).values()];
+  const parts = targets.map((t, i) => {
+    const ids = [...new Set(checks.filter((c) => c.target.table === t.table).flatMap((c) => c.ids))];
+    const active = t.active ? sql`${sql.ref(t.active.column)}::text` : sql`NULL::text`;
+    return sql`SELECT ${i}::int AS t, id, ${active} AS active FROM ${sql.table(t.table)}
+                WHERE id = ANY(${sql.val(ids)}::bigint[])`;
+  });
+  const r = await sql<{
+    t: number;
+    id: number;
+    active: string | null;
+  }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+  const found = new Map(r.rows.map((x) => [`${targets[x.t].table}:${Number(x.id)}`, x.active]));
+  for (const c of checks) {
+    const keys = c.ids.map((id) => `${c.target.table}:${id}`);
+    if (keys.some((k) => !found.has(k))) throw fieldError(c.field, `所选${c.label}不存在或已被删除`);
+    const active = c.target.active;
+    if (active && c.activeOnly && keys.some((k) => String(found.get(k)) !== String(active.value)))
+      throw fieldError(c.field, `所选${c.label}已停用，不能选择`);
+  }
+}
+
 /**
  * References must exist; a new or changed reference must also point at an active record.
  * `before` holds the stored values so unchanged references to since-disabled records stay valid.
+ * One statement for all the fields.
  */
 export async function checkReferences(
   db: Db,
@@ -79,28 +135,7 @@ export async function checkReferences(
   before?: Record<string, any>,
   prefix = '',
 ) {
-  for (const f of fields) {
-    if ((f.kind !== 'ref' && f.kind !== 'refs') || data[f.name] === undefined || data[f.name] === null)
-      continue;
-    const ids: number[] = f.kind === 'ref' ? [data[f.name]] : [...new Set<number>(data[f.name])];
-    const old = new Set<number>(before ? (f.kind === 'ref' ? [before[f.name]] : (before[f.name] ?? [])) : []);
-    const fresh = ids.filter((id) => !old.has(id));
-    if (!fresh.length) continue;
-    const t = refTarget(f);
-    const rows = await db
-      .selectFrom(t.table)
-      .select(['id', ...(t.active ? [sql.ref(t.active.column).as('active')] : [])] as any)
-      .where('id', 'in', fresh)
-      .execute();
-    if (rows.length !== fresh.length) throw fieldError(prefix + f.name, `所选${f.label}不存在或已被删除`);
-    if (
-      t.active &&
-      f.refActiveOnly !== false &&
-      rows.some((r: any) => String(r.active) !== String(t.active?.value))
-    ) {
-      throw fieldError(prefix + f.name, `所选${f.label}已停用，不能选择`);
-    }
-  }
+  await runRefChecks(db, refChecks(fields, data, before, prefix));
 }
 
 /**
@@ -122,8 +157,11 @@ async function saveLines(db: Db, def: ResourceDef, id: number, body: Record<stri
   for (const line of def.lines ?? []) {
     const items: Record<string, any>[] | undefined = body[line.name];
     if (!items) continue;
-    for (const [i, item] of items.entries())
-      await checkReferences(db, line.fields, item, undefined, `${line.name}.${i}.`);
+    // Every line's references in one statement.
+    await runRefChecks(
+      db,
+      items.flatMap((item, i) => refChecks(line.fields, item, undefined, `${line.name}.${i}.`)),
+    );
     await db
       .deleteFrom(line.table)
       .where(line.parentColumn as any, '=', id)
