@@ -99,11 +99,11 @@ export async function seedOrderFloor(
   for (const [k, task] of tasks.entries()) {
     if (k < done) {
       const dispatches = await work(db, task, floor, 'completed', today);
-      await reportStep(db, orderId, task, floor, dispatches, 'completed');
+      await reportStep(db, orderId, task, floor, dispatches, 'completed', k === tasks.length - 1);
     } else if (k === done && stage === 'producing') {
       const running = n % 4 === 3 ? 'paused' : 'started';
       const dispatches = await work(db, task, floor, running, today);
-      await reportStep(db, orderId, task, floor, dispatches, running);
+      await reportStep(db, orderId, task, floor, dispatches, running, k === tasks.length - 1);
     } else if (k === done && stage === 'released' && n % 2 === 0)
       await work(db, task, floor, 'dispatched', today);
     else if (k === done + 1 && stage === 'producing' && n % 3 === 0)
@@ -223,6 +223,8 @@ const SCRAP: Record<string, [number, number]> = {
   inspect: [0.002, 0.004],
   assembly: [0.001, 0.002],
 };
+/** Pieces to a tray (框) in each kind of workshop: what an operator reports at a time. */
+const TRAY: Record<string, number> = { machine: 60, grinding: 60, inspect: 120, assembly: 120 };
 const REASONS: Record<string, string[]> = {
   machine: ['size', 'setup', 'surface', 'material'],
   grinding: ['burn', 'size', 'surface', 'crack'],
@@ -254,6 +256,8 @@ interface Report {
   reworkQuantity: string;
   scrapReason: string | null;
   hours: string;
+  /** When it was reported (and approved). */
+  at: string;
 }
 
 /**
@@ -274,6 +278,8 @@ async function reportStep(
   floor: Floor,
   dispatches: Dispatch[],
   stage: 'started' | 'paused' | 'completed',
+  /** The order's last step (its reports make the 完工入库). */
+  lastStep: boolean,
 ) {
   const { as } = floor;
   const cards = (
@@ -324,40 +330,61 @@ async function reportStep(
     stage === 'completed' ? fresh.rows : fresh.rows.slice(0, Math.ceil(fresh.rows.length / 2) + 1)
   ).filter((c) => new Decimal(c.inputQuantity).minus(c.taken).gt(0));
   if (!list.length) return;
-  const docNos = await nextDocNos(
-    db,
-    WORK_REPORT_PREFIX,
-    list.length,
-    undefined,
-    dayInstant(dispatch.workDate),
-  );
-  const at = `${dispatch.workDate} 17:30:00+08`;
-  const reports: Report[] = list.map((c, i) => {
+  // 按框报工: on a step that is neither inspected nor the order's last, the operator reports each
+  // tray as it is done; the scrap of the card goes with its last tray.
+  const tray = task.inspectionRequired || lastStep ? 0 : (TRAY[task.workshopType] ?? 0);
+  const parts = list.flatMap((c) => {
     const waiting = new Decimal(c.inputQuantity).minus(c.taken);
     const rate = lo + ((hi - lo) * ((c.id * 7) % 10)) / 10;
     const scrap = Decimal.min(waiting.times(rate).round(), waiting);
     const ws = scrap.times(0.6).ceil();
+    const good = waiting.minus(scrap);
+    const n = tray ? Math.max(1, good.dividedBy(tray).ceil().toNumber()) : 1;
+    return Array.from({ length: n }, (_, k) => {
+      const end = k === n - 1;
+      return {
+        c,
+        good: end ? good.minus(new Decimal(tray).times(n - 1)) : new Decimal(tray),
+        ws: end ? ws : new Decimal(0),
+        ms: end ? scrap.minus(ws) : new Decimal(0),
+      };
+    });
+  });
+  const docNos = await nextDocNos(
+    db,
+    WORK_REPORT_PREFIX,
+    parts.length,
+    undefined,
+    dayInstant(dispatch.workDate),
+  );
+  // Reported through the shift, 08:30 to 17:30.
+  const shiftStart = Date.parse(`${dispatch.workDate}T08:30:00+08:00`);
+  const timeOf = (i: number) =>
+    new Date(shiftStart + Math.round(((i + 1) * 540) / parts.length) * 60_000).toISOString();
+  const reports: Report[] = parts.map((p, i) => {
+    const taken = p.good.plus(p.ws).plus(p.ms);
     // While the step runs, its last report waits for approval and the one before for inspection.
     const running = stage !== 'completed';
-    const approved = !(running && i === list.length - 1);
-    const held = task.inspectionRequired && running && i > 0 && i === list.length - 2;
+    const approved = !(running && i === parts.length - 1);
+    const held = task.inspectionRequired && running && i > 0 && i === parts.length - 2;
     return {
       id: 0,
       docNo: docNos[i],
       status: !approved ? 'submitted' : held ? 'inspecting' : 'posted',
       inspected: approved && task.inspectionRequired,
-      flowCardId: Number(c.id),
-      cardNo: c.docNo,
-      goodQuantity: waiting.minus(scrap).toString(),
-      workScrapQuantity: ws.toString(),
-      materialScrapQuantity: scrap.minus(ws).toString(),
+      flowCardId: Number(p.c.id),
+      cardNo: p.c.docNo,
+      goodQuantity: p.good.toString(),
+      workScrapQuantity: p.ws.toString(),
+      materialScrapQuantity: p.ms.toString(),
       reworkQuantity: '0',
-      scrapReason: scrap.gt(0) ? reasons[c.id % reasons.length] : null,
-      hours: waiting
+      scrapReason: p.ws.plus(p.ms).gt(0) ? reasons[p.c.id % reasons.length] : null,
+      hours: taken
         .times(task.standardMinutes ?? 1)
         .dividedBy(60)
         .toDecimalPlaces(2)
         .toString(),
+      at: timeOf(i),
     };
   });
   const col = <T>(f: (r: (typeof reports)[number]) => T) => reports.map(f);
@@ -370,13 +397,14 @@ async function reportStep(
     SELECT v.doc_no, v.status, d.id, v.card, t.production_order_id, t.id, t.product_id, t.seq, t.process_id,
            t.workshop_type, t.workshop_id, t.order_step_id, d.operator_id, d.equipment_id, d.work_date, d.shift, v.good,
            v.ws, v.ms, v.reason, 0, v.hours, t.inspection_required,
-           CASE WHEN v.status = 'posted' THEN ${at}::timestamptz END, d.operator_id, ${at}::timestamptz,
-           CASE WHEN v.status = 'submitted' THEN d.operator_id ELSE ${admin.id}::bigint END, ${at}::timestamptz,
+           CASE WHEN v.status = 'posted' THEN v.at END, d.operator_id, v.at,
+           CASE WHEN v.status = 'submitted' THEN d.operator_id ELSE ${admin.id}::bigint END, v.at,
            CASE WHEN v.status = 'submitted' THEN 2 WHEN t.inspection_required THEN 4 ELSE 3 END
       FROM unnest(${col((r) => r.docNo)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.flowCardId)}::bigint[],
                   ${col((r) => r.goodQuantity)}::numeric[], ${col((r) => r.workScrapQuantity)}::numeric[],
                   ${col((r) => r.materialScrapQuantity)}::numeric[], ${col((r) => r.scrapReason)}::text[],
-                  ${col((r) => r.hours)}::numeric[]) AS v(doc_no, status, card, good, ws, ms, reason, hours)
+                  ${col((r) => r.hours)}::numeric[], ${col((r) => r.at)}::timestamptz[])
+           AS v(doc_no, status, card, good, ws, ms, reason, hours, at)
       JOIN work_dispatch d ON d.id = ${dispatch.id}::bigint
       JOIN workshop_task t ON t.id = d.task_id
     RETURNING id, doc_no`).execute(db);
@@ -408,27 +436,38 @@ async function reportStep(
   // Each card's step counts its pieces, the next step receives the good ones: one statement.
   const last = new Set<number>();
   if (posted.length) {
+    // A card's trays summed: one row per card.
+    const byCard = new Map<number, { good: Decimal; ws: Decimal; ms: Decimal }>();
+    for (const r of posted) {
+      const c = byCard.get(r.flowCardId) ?? { good: new Decimal(0), ws: new Decimal(0), ms: new Decimal(0) };
+      byCard.set(r.flowCardId, {
+        good: c.good.plus(r.goodQuantity),
+        ws: c.ws.plus(r.workScrapQuantity),
+        ms: c.ms.plus(r.materialScrapQuantity),
+      });
+    }
+    const cards = [...byCard];
     const moved = await prepared(sql<{ cardId: number; last: boolean }>`
       UPDATE flow_card_step s SET
              good_quantity = s.good_quantity + CASE WHEN s.id = x.cur_id THEN x.good ELSE 0 END,
              work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ws ELSE 0 END,
              material_scrap_quantity = s.material_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ms ELSE 0 END,
              in_time = CASE WHEN s.id = x.cur_id THEN COALESCE(s.in_time, ${`${dispatch.workDate} 08:10:00+08`}::timestamptz) ELSE s.in_time END,
-             out_time = CASE WHEN s.id = x.cur_id THEN ${at}::timestamptz ELSE s.out_time END,
+             out_time = CASE WHEN s.id = x.cur_id THEN ${posted[posted.length - 1].at}::timestamptz ELSE s.out_time END,
              operator_id = CASE WHEN s.id = x.cur_id THEN ${operator.id}::bigint ELSE s.operator_id END,
              equipment_id = CASE WHEN s.id = x.cur_id THEN COALESCE(${dispatch.equipmentId}::bigint, s.equipment_id) ELSE s.equipment_id END,
              input_quantity = s.input_quantity + CASE WHEN s.id = x.cur_id THEN 0 ELSE x.good END
         FROM (SELECT v.card, v.good, v.ws, v.ms, cur.id AS cur_id, nxt.id AS next_id
-                FROM unnest(${posted.map((r) => r.flowCardId)}::bigint[], ${posted.map((r) => r.goodQuantity)}::numeric[],
-                            ${posted.map((r) => r.workScrapQuantity)}::numeric[],
-                            ${posted.map((r) => r.materialScrapQuantity)}::numeric[]) AS v(card, good, ws, ms)
+                FROM unnest(${cards.map(([id]) => id)}::bigint[], ${cards.map(([, c]) => c.good.toString())}::numeric[],
+                            ${cards.map(([, c]) => c.ws.toString())}::numeric[],
+                            ${cards.map(([, c]) => c.ms.toString())}::numeric[]) AS v(card, good, ws, ms)
                 JOIN flow_card_step cur ON cur.flow_card_id = v.card AND cur.order_step_id = ${task.orderStepId}
                 LEFT JOIN LATERAL (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = v.card AND n.seq > cur.seq
                                     ORDER BY n.seq LIMIT 1) nxt ON true) x
        WHERE s.id = x.cur_id OR s.id = x.next_id
       RETURNING x.card AS card_id, x.next_id IS NULL AS last`).execute(db);
     for (const m of moved.rows) if (m.last) last.add(Number(m.cardId));
-    for (const r of posted) await settleCard(db, r.flowCardId);
+    for (const [id] of cards) await settleCard(db, id);
     const sum = (f: (r: Report) => Decimal.Value) =>
       posted.reduce((a, r) => a.plus(f(r)), new Decimal(0)).toString();
     await recountTask(db, task.id, [], {
