@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextDocNo } from '../src/platform/numbering.ts';
+import { nextDocNo, nextDocNos } from '../src/platform/numbering.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -48,6 +48,19 @@ describe('document numbers: defaults', () => {
   it('numbers a sales order as before when nothing is set', async () => {
     expect(await saleOrderNo('2026-11-22')).toBe('XS20261122-0001');
     expect(await saleOrderNo('2026-11-22')).toBe('XS20261122-0002');
+  });
+
+  it('hands out a block of numbers in one step, continuing the same count (documents made in bulk)', async () => {
+    const at = new Date('2026-11-23T04:00:00Z');
+    const db = t.database.db;
+    expect(await nextDocNos(db, 'BG', 3, undefined, at)).toEqual([
+      'BG20261123-0001',
+      'BG20261123-0002',
+      'BG20261123-0003',
+    ]);
+    expect(await nextDocNo(db, 'BG', undefined, at)).toBe('BG20261123-0004');
+    expect(await nextDocNos(db, 'BG', 2, undefined, at)).toEqual(['BG20261123-0005', 'BG20261123-0006']);
+    expect(await nextDocNos(db, 'BG', 0, undefined, at)).toEqual([]);
   });
 });
 
