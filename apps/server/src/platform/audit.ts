@@ -20,7 +20,6 @@ export function auditInsert(
   entry: AuditEntry,
   requestId?: string,
 ): RawBuilder<unknown> {
-  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(strip(v)));
   return sql`INSERT INTO audit_log (entity, entity_id, action, before_data, after_data, user_id, user_name, request_id)
              VALUES (${entry.entity}, ${entry.entityId === null ? null : String(entry.entityId)}, ${entry.action},
                      ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${user?.id ?? null}, ${user?.userName ?? null},
@@ -39,7 +38,6 @@ export async function audit(
 
 /** Audit rows of many changes made at once (documents made in bulk), one statement per 1,000 rows. */
 export async function auditMany(db: Db, rows: { user: AuthUser | undefined; entry: AuditEntry }[]) {
-  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(strip(v)));
   for (let i = 0; i < rows.length; i += 1000) {
     const part = rows.slice(i, i + 1000);
     const col = <T>(f: (r: (typeof part)[number]) => T) => part.map(f);
@@ -52,6 +50,9 @@ export async function auditMany(db: Db, rows: { user: AuthUser | undefined; entr
                            ${col((r) => r.user?.userName ?? null)}::text[])`).execute(db);
   }
 }
+
+/** An audit row's before or after data as stored: JSON without secrets. */
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(strip(v)));
 
 /** Never store secrets in the audit trail. */
 function strip(data: unknown): unknown {

@@ -54,7 +54,11 @@ export async function openPeriodFrom(db: Db, period: string): Promise<string> {
     SELECT period::text AS period FROM wage_period WHERE period >= ${period}::date ORDER BY period`.execute(
     db,
   );
-  const closed = new Set(r.rows.map((x) => x.period));
+  return firstOpen(period, new Set(r.rows.map((x) => x.period)));
+}
+
+/** The first month from `period` on that is not in `closed`. */
+function firstOpen(period: string, closed: Set<string>): string {
   let p = period;
   while (closed.has(p)) p = nextMonth(p);
   return p;
@@ -110,36 +114,37 @@ const rateIn = (processId: unknown, productId: unknown, day: unknown) => sql`
    ORDER BY product_id IS NULL, valid_from DESC LIMIT 1`;
 
 /**
- * The wage lines of many reports posted at once (the demo's shop floor), as `writeWageLines`
- * writes them one by one: one read of the rates and closed months, one insert. Answers each
- * report's piece rate and net wage, in the order given.
+ * The wage lines of reports being posted (入账), in the posting's transaction: one read of the
+ * rates in force and the months closed since the earliest report, one insert. A report of a closed
+ * month is paid in the next open one, as an adjustment. Answers each report's piece rate and net
+ * wage, in the order given. `writeWageLines` posts one report with it; the demo's shop floor
+ * posts many at once.
  */
 export async function writeWageLinesMany(
   db: Db,
   reports: Record<string, any>[],
 ): Promise<{ pieceRate: string; amount: string }[]> {
   if (!reports.length) return [];
-  await sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`.execute(db);
+  await prepared(sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`).execute(db);
   const days = reports.map((r) => String(r.reportDate).slice(0, 10));
+  const first = days.reduce((a, b) => (a < b ? a : b));
   const k = sql.ref('k');
-  const rates = await prepared(sql<WageRate & { i: number }>`
+  // The rate in force for each report and the closed months, in one round-trip.
+  const rates = await prepared(sql<WageRate & { i: number; closed: string | null }>`
     SELECT k.i, w.id, COALESCE(w.piece_rate, p.piece_rate, 0)::text AS piece_rate,
-           COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate
+           COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate,
+           (SELECT string_agg(period::text, ',') FROM wage_period WHERE period >= ${monthStart(first)}::date) AS closed
       FROM unnest(${reports.map((_, i) => i)}::int[], ${reports.map((r) => Number(r.processId))}::bigint[],
                   ${reports.map((r) => (r.productId ? Number(r.productId) : null))}::bigint[], ${days}::date[])
            AS k(i, process_id, product_id, day)
       LEFT JOIN LATERAL (${rateIn(sql`${k}.process_id`, sql`${k}.product_id`, sql`${k}.day`)}) w ON true
       LEFT JOIN process p ON w.id IS NULL AND p.id = k.process_id
      ORDER BY k.i`).execute(db);
-  const first = days.reduce((a, b) => (a < b ? a : b));
-  const closed = await sql<{ period: string }>`
-    SELECT period::text AS period FROM wage_period WHERE period >= ${monthStart(first)}::date`.execute(db);
-  const shut = new Set(closed.rows.map((x) => x.period));
+  const shut = new Set(rates.rows[0].closed?.split(',') ?? []);
   const lines = reports.map((report, i) => {
-    const rate = rates.rows[i];
+    const { closed, i: _, ...rate } = rates.rows[i];
     const own = monthStart(days[i]);
-    let period = own;
-    while (shut.has(period)) period = nextMonth(period);
+    const period = firstOpen(own, shut);
     const a = wageAmounts(
       {
         good: report.goodQuantity,
@@ -155,10 +160,10 @@ export async function writeWageLinesMany(
     INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
                             period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
                             deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
-    SELECT * FROM unnest(${col((l) => Number(l.report.id))}::bigint[], ${col((l) => l.report.docNo)}::text[],
-                         ${col((l) => Number(l.report.operatorId))}::bigint[], ${col((l) => l.day)}::date[],
-                         ${col((l) => Number(l.report.processId))}::bigint[], ${col((l) => Number(l.report.productId))}::bigint[],
-                         ${col((l) => Number(l.report.productionOrderId))}::bigint[], ${col((l) => l.period)}::date[],
+    SELECT * FROM unnest(${col((l) => l.report.id)}::bigint[], ${col((l) => l.report.docNo)}::text[],
+                         ${col((l) => l.report.operatorId)}::bigint[], ${col((l) => l.day)}::date[],
+                         ${col((l) => l.report.processId)}::bigint[], ${col((l) => l.report.productId)}::bigint[],
+                         ${col((l) => l.report.productionOrderId)}::bigint[], ${col((l) => l.period)}::date[],
                          ${col((l) => l.kind)}::text[], ${col((l) => l.rate.id)}::bigint[],
                          ${col((l) => D(l.report.goodQuantity).toString())}::numeric[], ${col((l) => l.rate.pieceRate)}::numeric[],
                          ${col((l) => l.a.good.toString())}::numeric[], ${col((l) => D(l.report.workScrapQuantity).toString())}::numeric[],
@@ -179,43 +184,10 @@ export async function writeWageLines(
   report: Record<string, any>,
   sign: 1 | -1,
 ): Promise<{ pieceRate: string; amount: string } | null> {
+  if (sign > 0) return (await writeWageLinesMany(db, [report]))[0];
   await prepared(sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`).execute(db);
   const day = String(report.reportDate).slice(0, 10);
   const own = monthStart(day);
-  if (sign > 0) {
-    // The rate in force and the closed months from the report's on, in one round-trip.
-    const r = await prepared(sql<WageRate & { closed: string | null }>`
-      SELECT w.id, COALESCE(w.piece_rate, p.piece_rate, 0)::text AS piece_rate,
-             COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate,
-             (SELECT string_agg(period::text, ',') FROM wage_period WHERE period >= ${own}::date) AS closed
-        FROM (SELECT 1) one
-        LEFT JOIN LATERAL (${rateIn(Number(report.processId), report.productId ? Number(report.productId) : null, day)}) w ON true
-        LEFT JOIN process p ON w.id IS NULL AND p.id = ${Number(report.processId)}`).execute(db);
-    const { closed, ...rate } = r.rows[0];
-    const a = wageAmounts(
-      {
-        good: report.goodQuantity,
-        workScrap: report.workScrapQuantity ?? 0,
-        rework: report.reworkQuantity ?? 0,
-      },
-      rate,
-    );
-    let period = own;
-    const shut = new Set(closed?.split(',') ?? []);
-    while (shut.has(period)) period = nextMonth(period);
-    await prepared(sql`
-      INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
-                              period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
-                              deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
-      VALUES (${report.id}, ${report.docNo}, ${report.operatorId}, ${day}, ${report.processId}, ${report.productId},
-              ${report.productionOrderId}, ${period}::date, ${period === own ? 'report' : 'adjustment'}, ${rate.id},
-              ${D(report.goodQuantity).toString()}, ${rate.pieceRate}, ${a.good.toString()},
-              ${D(report.workScrapQuantity).toString()}, ${rate.deductionRate}, ${a.deduction.toString()},
-              ${D(report.reworkQuantity).toString()}, ${rate.reworkRate}, ${a.rework.toString()}, ${a.net.toString()})`).execute(
-      db,
-    );
-    return { pieceRate: rate.pieceRate, amount: a.net.toString() };
-  }
   // Lines of open months go; the closed months' lines stay and are reversed next open month.
   await sql`
     DELETE FROM piece_wage w WHERE w.work_report_id = ${report.id}
