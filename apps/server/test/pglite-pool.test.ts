@@ -1,13 +1,16 @@
-import { sql } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/platform/db/db.ts';
+import { pglitePool } from '../src/platform/db/pglite-pool.ts';
 import { prepared } from '../src/platform/db/prepared.ts';
 
 /**
  * The embedded pool sends each statement with parameters as one pipelined message with
- * node-postgres's text forms, and parses marked statements once per backend (pglite-pool.ts).
- * What goes in must come back as PGlite's own `query` gave it, and a failed first run must not
- * leave a name behind that later runs trip over.
+ * node-postgres's text forms, and parses each statement text once per backend, keeping the names
+ * of the most recently used texts (pglite-pool.ts). What goes in must come back as PGlite's own
+ * `query` gave it, a failed first run must not leave a name behind that later runs trip over, and
+ * the names stay within their bound.
  */
 let d: Database;
 beforeAll(async () => {
@@ -70,5 +73,56 @@ describe('PGlite pool', () => {
     ).rejects.toMatchObject({ code: '22012' });
     const r = await prepared(sql<{ name: string }>`SELECT name FROM t WHERE id = ${2}`).execute(d.db);
     expect(r.rows).toEqual([{ name: 'n2' }]);
+  });
+
+  it('names every statement with parameters once, unmarked ones too', async () => {
+    const names = async (text: string) =>
+      (
+        await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = ${text}`.execute(d.db)
+      ).rows[0].n;
+    for (let i = 2; i <= 4; i++) {
+      const r = await sql<{ name: string }>`SELECT name FROM t WHERE id = ${i} AND name IS NOT NULL`.execute(
+        d.db,
+      );
+      expect(r.rows).toHaveLength(1);
+    }
+    expect(await names('SELECT name FROM t WHERE id = $1 AND name IS NOT NULL')).toBe(1);
+  });
+
+  it('keeps the names of the most recently used texts and closes the oldest, in a failed transaction too', async () => {
+    const lite = new PGlite();
+    await lite.waitReady;
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: pglitePool(lite, 3) }) });
+    const held = async () =>
+      (
+        await sql<{
+          statement: string;
+        }>`SELECT statement FROM pg_prepared_statements ORDER BY statement`.execute(db)
+      ).rows.map((r) => r.statement);
+    const add = async (k: number, trx = db) =>
+      (await sql<{ v: number }>`SELECT ${sql.raw(String(k))} + ${k}::int AS v`.execute(trx)).rows[0].v;
+    const text = (k: number) => `SELECT ${k} + $1::int AS v`;
+    try {
+      for (const k of [1, 2, 3]) expect(await add(k)).toBe(2 * k);
+      // The first is used again, so the second is the oldest when a fourth text comes.
+      expect(await add(1)).toBe(2);
+      expect(await add(4)).toBe(8);
+      expect(await held()).toEqual([text(1), text(3), text(4)]);
+      // In an aborted transaction a new text fails as every statement there does; the name it
+      // pushed out is closed all the same, and none is left behind.
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await sql`SELECT 1 / ${0}::int`.execute(trx).catch(() => undefined);
+          await add(5, trx);
+        }),
+      ).rejects.toMatchObject({ code: '25P02' });
+      expect((await held()).length).toBeLessThanOrEqual(3);
+      for (const k of [5, 2, 3, 1, 6]) expect(await add(k)).toBe(2 * k);
+      expect(await held()).toEqual([text(1), text(3), text(6)]);
+    } finally {
+      await db.destroy();
+    }
   });
 });

@@ -6,8 +6,8 @@ import type pg from 'pg';
  * PostgreSQL: each connection parses them once and may reuse a generic plan, which saves the
  * server most of the parse and plan work per call. `prepared(query)` marks a statement with a
  * leading comment; `namePreparedStatements(client)` turns marked texts into named statements.
- * Everything else runs as before. On PGlite the pool names marked statements the same way
- * (platform/db/pglite-pool.ts).
+ * Everything else runs as before. On PGlite, where parsing and planning cost more, the pool names
+ * every statement with parameters (platform/db/pglite-pool.ts).
  */
 const MARK = '/*prepared*/';
 export const MAX_NAMES = 200;
