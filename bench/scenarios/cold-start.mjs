@@ -66,6 +66,14 @@ export default {
       target: '≤ 10',
       pass: cold.ms <= 10_000,
     });
+    // Issue 9 (what a first-time user hits) asks the same start ≤ 20 s; issue 10 the ≤ 10 s above.
+    rows.push({
+      metric: 'the same cold start, first-time-user bound (issue 9)',
+      value: seconds(cold.ms),
+      unit: 's',
+      target: '≤ 20',
+      pass: cold.ms <= 20_000,
+    });
     const before = await demoData(cold.base);
     ctx.log(`cold start healthy after ${seconds(cold.ms)} s; ${before.length} users`);
 
