@@ -639,6 +639,36 @@ describe('生产报表 figures', () => {
     expect(byOrder.rows[0]).toMatchObject({ productionOrderId: w.order.id });
   });
 
+  it('在制需求 is paged, biggest shortage first, with the totals and row count of every page', async () => {
+    const db = t.database.db;
+    // Two more materials short, by 300 and 40, on one more released order.
+    const [m1, m2] = [await f.create('material-info'), await f.create('material-info')];
+    const order = await sql<{ id: number }>`
+      INSERT INTO production_order (doc_no, product_id, quantity, status, unit_id, due_date, planned_start_date)
+      SELECT ${`SCPG${w.order.id}`}, product_id, 10, 'released', unit_id, due_date, planned_start_date
+        FROM production_order WHERE id = ${w.order.id} RETURNING id`.execute(db);
+    const id = order.rows[0].id;
+    await sql`INSERT INTO production_order_material (production_order_id, line_no, material_id, required_quantity, issued_quantity)
+              VALUES (${id}, 1, ${m1.id}, 300, 0), (${id}, 2, ${m2.id}, 50, 10)`.execute(db);
+    const all = ok(await report('listInProgressRequirement', { pageSize: 200 }));
+    expect(all.total).toBe(all.rows.length);
+    expect(all.rows.map((r: any) => r.materialId)).toEqual(expect.arrayContaining([m1.id, m2.id, w.S.id]));
+    const shortages = all.rows.map((r: any) => Number(r.shortageQuantity));
+    expect(shortages).toEqual([...shortages].sort((a, b) => b - a));
+    const pages = [
+      ok(await report('listInProgressRequirement', { pageSize: 1, pageNum: 1 })),
+      ok(await report('listInProgressRequirement', { pageSize: 1, pageNum: 2 })),
+    ];
+    expect(pages.map((p) => p.rows.length)).toEqual([1, 1]);
+    expect(pages.map((p) => p.rows[0].key)).toEqual([all.rows[0].key, all.rows[1].key]);
+    for (const p of pages) {
+      expect(p.total).toBe(all.total);
+      expect(p.totals).toEqual(all.totals);
+    }
+    await sql`DELETE FROM production_order_material WHERE production_order_id = ${id}`.execute(db);
+    await sql`DELETE FROM production_order WHERE id = ${id}`.execute(db);
+  });
+
   it('在制需求: qualified stock, open production and open purchases of the material cover part of it', async () => {
     const db = t.database.db;
     const warehouse = await f.create('warehouse-management');
