@@ -10,7 +10,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { prepared } from '../../platform/db/prepared.ts';
+import { customPlan, prepared } from '../../platform/db/prepared.ts';
 import { badRequest, fieldError } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -598,7 +598,7 @@ export async function readProductionReport(
   // A named statement per report and filter set: these run often and plan in about as long as
   // they execute.
   const [rows, series] = await Promise.all([
-    (s.custom ? (q: RawBuilder<Record<string, any>>) => q : prepared)(sql<Record<string, any>>`
+    (s.custom ? customPlan : prepared)(sql<Record<string, any>>`
       WITH rows AS MATERIALIZED (${s.rows}),
            tot AS (SELECT t.*${totalRates.length ? sql`, ${sql.join(totalRates)}` : sql``}
                      FROM (SELECT count(*)::int AS row_count, ${sql.join(sums)}${s.extraTotals ? sql`, ${s.extraTotals}` : sql``}

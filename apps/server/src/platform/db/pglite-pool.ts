@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { isCustomPlan } from './prepared.ts';
 
 /** node-postgres's own text form of a parameter (arrays, dates, JSON, buffers as binary). */
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -71,6 +72,8 @@ export function pglitePool(db: PGlite, names = NAMES): PostgresPool {
   const named = new Map<string, string>();
   let serial = 0;
   const statementFor = (text: string) => {
+    // The unnamed statement: parsed and planned for its values on every run.
+    if (isCustomPlan(text)) return { name: '', parse: true };
     const known = named.get(text);
     if (known) {
       named.delete(text);
@@ -91,11 +94,11 @@ export function pglitePool(db: PGlite, names = NAMES): PostgresPool {
       const messages = await db.runExclusive(() =>
         db.execProtocolStream(pipelined(text, parameters, statement), { syncToFs: false }),
       );
-      if (statement.parse) named.set(text, statement.name);
+      if (statement.parse && statement.name) named.set(text, statement.name);
       return parse.parseResults(messages, parsers as any, { rowMode: 'object' })[0];
     } catch (err) {
       // A first run that failed may or may not have left its statement: close it either way.
-      if (statement.parse) {
+      if (statement.parse && statement.name) {
         const message = concat([
           protocol.serialize.close({ type: 'S', name: statement.name }),
           protocol.serialize.sync(),
