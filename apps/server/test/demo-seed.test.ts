@@ -124,6 +124,30 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     for (const { kind } of kinds.rows) expect(Object.keys(MESSAGE_KINDS)).toContain(kind);
   });
 
+  it("has six weeks of 测量记录 with each subgroup's statistics equal to its values; EQ-MJ-003 drifted and raised SPC messages", async () => {
+    const db = t.database.db;
+    const bad = await sql<{ n: number; subgroups: number }>`
+      SELECT count(*) FILTER (WHERE s.sample_size <> a.n OR s.mean <> round(a.m, 6) OR s.range <> a.r
+                                 OR s.ss_dev <> round(a.ss, 10))::int AS n,
+             count(*)::int AS subgroups
+        FROM measurement_subgroup s
+        JOIN (SELECT measurement_subgroup_id AS id, count(*)::int AS n, avg(value) AS m, max(value) - min(value) AS r,
+                     sum(value * value) - sum(value) * sum(value) / count(*) AS ss
+                FROM measurement_value GROUP BY 1) a ON a.id = s.id`.execute(db);
+    expect(bad.rows[0]).toEqual({ n: 0, subgroups: 4200 });
+    const span = await sql<{ days: number; late: boolean }>`
+      SELECT (max(measured_at)::date - min(measured_at)::date)::int AS days,
+             max(measured_at) > now() - interval '2 hours' AS late
+        FROM measurement_subgroup`.execute(db);
+    expect(span.rows[0].late).toBe(true);
+    expect(span.rows[0].days).toBeGreaterThanOrEqual(41);
+    const spc = await sql<{ title: string }>`SELECT DISTINCT title FROM message WHERE kind = 'spc'`.execute(
+      db,
+    );
+    expect(spc.rows.length).toBeGreaterThan(0);
+    for (const m of spc.rows) expect(m.title).toMatch(/^SPC 失控：无心磨床 外径/);
+  });
+
   it('has a posted stocktake with gains and losses in its difference report', async () => {
     const list = await t.call('GET', '/api/v1/stocktake/page', { token, query: { status: 'posted' } });
     expect(list.body.result.total).toBeGreaterThan(0);

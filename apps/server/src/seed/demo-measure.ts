@@ -36,36 +36,32 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
              (SELECT id FROM material WHERE code = ${product}) AS product_id`.execute(db);
     const { equipmentId, productId } = ids.rows[0];
     if (!equipmentId || !productId) continue;
-    // Subgroups spread evenly over 42 days up to the last hour, operators alternating.
-    const inserted = await sql<{ id: number }>`
-      INSERT INTO measurement_subgroup (product_id, characteristic, equipment_id, operator_id, measured_at, lsl, usl,
-                                        spec_source, created_by, updated_by, created_at, updated_at)
-      SELECT ${productId}, ${characteristic}, ${equipmentId},
-             (${sql.val(operators)}::bigint[])[1 + i % ${operators.length}],
-             t, ${lsl}, ${usl}, ${STANDARD_CHARACTERISTIC[characteristic] ? 'standard' : 'typed'},
-             ${admin.id}, ${admin.id}, t, t
-        FROM generate_series(0, ${count - 1}) AS i,
-             LATERAL (SELECT date_trunc('hour', now()) - interval '42 days'
-                             + (i * (42 * 24 * 60 - 60) / ${count}) * interval '1 minute' AS t) x
-      RETURNING id`.execute(db);
-    const first = Math.min(...inserted.rows.map((r) => Number(r.id)));
+    // Subgroups spread evenly over 42 days up to the last hour, operators alternating; their five
+    // values drawn first, so each subgroup is written with its statistics in one statement.
+    const at = sql`date_trunc('hour', now()) - interval '42 days' + (i * (42 * 24 * 60 - 60) / ${count}) * interval '1 minute'`;
     await sql`
+      WITH v AS MATERIALIZED (
+        SELECT i, k,
+               round((${mean} + ${sigma} * (
+                        GREATEST(0, i - 0.9 * ${count}) / (0.1 * ${count}) * ${drift}
+                        + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())))::numeric, 4) AS value
+          FROM generate_series(0, ${count - 1}) AS i, generate_series(1, 5) AS k),
+      g AS (
+        SELECT i, count(*)::int AS n, round(avg(value), 6) AS m, max(value) - min(value) AS r,
+               round(sum(value * value) - sum(value) * sum(value) / count(*), 10) AS ss
+          FROM v GROUP BY i),
+      s AS (
+        INSERT INTO measurement_subgroup (product_id, characteristic, equipment_id, operator_id, measured_at, lsl, usl,
+                                          spec_source, sample_size, mean, range, ss_dev,
+                                          created_by, updated_by, created_at, updated_at)
+        SELECT ${productId}, ${characteristic}, ${equipmentId},
+               (${sql.val(operators)}::bigint[])[1 + i % ${operators.length}],
+               ${at}, ${lsl}, ${usl}, ${STANDARD_CHARACTERISTIC[characteristic] ? 'standard' : 'typed'},
+               g.n, g.m, g.r, g.ss, ${admin.id}, ${admin.id}, ${at}, ${at}
+          FROM g ORDER BY i
+        RETURNING id, measured_at)
       INSERT INTO measurement_value (measurement_subgroup_id, line_no, value)
-      SELECT s.id, k,
-             round((${mean} + ${sigma} * (
-                      GREATEST(0, (s.id - ${first}) - 0.9 * ${count}) / (0.1 * ${count}) * ${drift}
-                      + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())))::numeric, 4)
-        FROM measurement_subgroup s, generate_series(1, 5) AS k
-       WHERE s.id = ANY(${sql.val(inserted.rows.map((r) => Number(r.id)))}::bigint[])`.execute(db);
-    await sql`
-      UPDATE measurement_subgroup s
-         SET sample_size = a.n, mean = round(a.m, 6), range = a.r, ss_dev = round(a.ss, 10)
-        FROM (SELECT measurement_subgroup_id AS subgroup_id, count(*)::int AS n, avg(value) AS m, max(value) - min(value) AS r,
-                     sum(value * value) - sum(value) * sum(value) / count(*) AS ss
-                FROM measurement_value v JOIN measurement_subgroup g ON g.id = v.measurement_subgroup_id
-               WHERE g.equipment_id = ${equipmentId} AND g.characteristic = ${characteristic}
-               GROUP BY measurement_subgroup_id) a
-       WHERE s.id = a.subgroup_id`.execute(db);
+      SELECT s.id, v.k, v.value FROM v JOIN s ON s.measured_at = ${at}`.execute(db);
     // The drifting machine's last week was entered as it happened: its out-of-control points
     // raised the messages (the in-control machines' rare false alarms are left to the charts).
     if (!drift) continue;

@@ -387,29 +387,13 @@ async function reportStep(
       at: timeOf(i),
     };
   });
-  const col = <T>(f: (r: (typeof reports)[number]) => T) => reports.map(f);
-  const inserted = await prepared(sql<{ id: number; docNo: string }>`
-    INSERT INTO work_report (doc_no, status, dispatch_id, flow_card_id, production_order_id, task_id, product_id, seq,
-                             process_id, workshop_type, workshop_id, order_step_id, operator_id, equipment_id,
-                             report_date, shift, good_quantity, work_scrap_quantity, material_scrap_quantity,
-                             scrap_reason, rework_quantity, hours, inspection_required, posted_at, created_by,
-                             created_at, updated_by, updated_at, version)
-    SELECT v.doc_no, v.status, d.id, v.card, t.production_order_id, t.id, t.product_id, t.seq, t.process_id,
-           t.workshop_type, t.workshop_id, t.order_step_id, d.operator_id, d.equipment_id, d.work_date, d.shift, v.good,
-           v.ws, v.ms, v.reason, 0, v.hours, t.inspection_required,
-           CASE WHEN v.status = 'posted' THEN v.at END, d.operator_id, v.at,
-           CASE WHEN v.status = 'submitted' THEN d.operator_id ELSE ${admin.id}::bigint END, v.at,
-           CASE WHEN v.status = 'submitted' THEN 2 WHEN t.inspection_required THEN 4 ELSE 3 END
-      FROM unnest(${col((r) => r.docNo)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.flowCardId)}::bigint[],
-                  ${col((r) => r.goodQuantity)}::numeric[], ${col((r) => r.workScrapQuantity)}::numeric[],
-                  ${col((r) => r.materialScrapQuantity)}::numeric[], ${col((r) => r.scrapReason)}::text[],
-                  ${col((r) => r.hours)}::numeric[], ${col((r) => r.at)}::timestamptz[])
-           AS v(doc_no, status, card, good, ws, ms, reason, hours, at)
-      JOIN work_dispatch d ON d.id = ${dispatch.id}::bigint
-      JOIN workshop_task t ON t.id = d.task_id
-    RETURNING id, doc_no`).execute(db);
-  const idOf = new Map(inserted.rows.map((row) => [row.docNo, Number(row.id)]));
-  for (const r of reports) r.id = idOf.get(r.docNo) as number;
+  // The reports' ids first, so the posted ones' wage lines (no foreign key to the report) are
+  // written before the reports, and each report is inserted with its piece rate and wage.
+  const ids = await prepared(sql<{ id: number }>`
+    SELECT nextval(pg_get_serial_sequence('work_report', 'id')) AS id FROM generate_series(1, ${reports.length}::int)`).execute(
+    db,
+  );
+  for (const [i, r] of reports.entries()) r.id = Number(ids.rows[i].id);
   const record = (r: Report) => ({
     ...r,
     dispatchId: dispatch.id,
@@ -423,15 +407,31 @@ async function reportStep(
     reportDate: dispatch.workDate,
   });
   const posted = reports.filter((r) => r.status === 'posted');
-
-  // The wage lines of the posted reports, their piece rate and wage on the report.
   const wages = await writeWageLinesMany(db, posted.map(record));
-  if (posted.length)
-    await prepared(sql`
-      UPDATE work_report w SET piece_rate = v.rate, wage_amount = v.amount
-        FROM unnest(${posted.map((r) => r.id)}::bigint[], ${wages.map((w) => w.pieceRate)}::numeric[],
-                    ${wages.map((w) => w.amount)}::numeric[]) AS v(id, rate, amount)
-       WHERE w.id = v.id`).execute(db);
+  const wageOf = new Map(posted.map((r, i) => [r.id, wages[i]]));
+
+  const col = <T>(f: (r: (typeof reports)[number]) => T) => reports.map(f);
+  await prepared(sql`
+    INSERT INTO work_report (id, doc_no, status, dispatch_id, flow_card_id, production_order_id, task_id, product_id, seq,
+                             process_id, workshop_type, workshop_id, order_step_id, operator_id, equipment_id,
+                             report_date, shift, good_quantity, work_scrap_quantity, material_scrap_quantity,
+                             scrap_reason, rework_quantity, hours, inspection_required, posted_at, piece_rate, wage_amount,
+                             created_by, created_at, updated_by, updated_at, version)
+    SELECT v.id, v.doc_no, v.status, d.id, v.card, t.production_order_id, t.id, t.product_id, t.seq, t.process_id,
+           t.workshop_type, t.workshop_id, t.order_step_id, d.operator_id, d.equipment_id, d.work_date, d.shift, v.good,
+           v.ws, v.ms, v.reason, 0, v.hours, t.inspection_required,
+           CASE WHEN v.status = 'posted' THEN v.at END, v.rate, v.amount, d.operator_id, v.at,
+           CASE WHEN v.status = 'submitted' THEN d.operator_id ELSE ${admin.id}::bigint END, v.at,
+           CASE WHEN v.status = 'submitted' THEN 2 WHEN t.inspection_required THEN 4 ELSE 3 END
+      FROM unnest(${col((r) => r.id)}::bigint[], ${col((r) => r.docNo)}::text[], ${col((r) => r.status)}::text[],
+                  ${col((r) => r.flowCardId)}::bigint[], ${col((r) => r.goodQuantity)}::numeric[],
+                  ${col((r) => r.workScrapQuantity)}::numeric[], ${col((r) => r.materialScrapQuantity)}::numeric[],
+                  ${col((r) => r.scrapReason)}::text[], ${col((r) => r.hours)}::numeric[],
+                  ${col((r) => r.at)}::timestamptz[], ${col((r) => wageOf.get(r.id)?.pieceRate ?? null)}::numeric[],
+                  ${col((r) => wageOf.get(r.id)?.amount ?? null)}::numeric[])
+           AS v(id, doc_no, status, card, good, ws, ms, reason, hours, at, rate, amount)
+      JOIN work_dispatch d ON d.id = ${dispatch.id}::bigint
+      JOIN workshop_task t ON t.id = d.task_id`).execute(db);
 
   // Each card's step counts its pieces, the next step receives the good ones: one statement.
   const last = new Set<number>();
