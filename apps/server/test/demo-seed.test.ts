@@ -148,6 +148,15 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     for (const m of spc.rows) expect(m.title).toMatch(/^SPC 失控：无心磨床 外径/);
   });
 
+  it('has no work report stamped after the moment it was seeded (the 看板 lists the latest first)', async () => {
+    const r = await sql<{ n: number; total: number }>`
+      SELECT count(*) FILTER (WHERE created_at > now() OR posted_at > now() OR updated_at > now())::int AS n,
+             count(*)::int AS total
+        FROM work_report`.execute(t.database.db);
+    expect(r.rows[0].total).toBeGreaterThan(0);
+    expect(r.rows[0].n).toBe(0);
+  });
+
   it('has a posted stocktake with gains and losses in its difference report', async () => {
     const list = await t.call('GET', '/api/v1/stocktake/page', { token, query: { status: 'posted' } });
     expect(list.body.result.total).toBeGreaterThan(0);

@@ -357,10 +357,13 @@ async function reportStep(
     undefined,
     dayInstant(dispatch.workDate),
   );
-  // Reported through the shift, 08:30 to 17:30.
+  // Reported through the shift, 08:30 to 17:30, and never after the present: today's trays up to
+  // a minute ago (before the shift has begun, in the hour before that).
   const shiftStart = Date.parse(`${dispatch.workDate}T08:30:00+08:00`);
+  const end = Math.min(shiftStart + 540 * 60_000, Date.now() - 60_000);
+  const start = Math.min(shiftStart, end - 60 * 60_000);
   const timeOf = (i: number) =>
-    new Date(shiftStart + Math.round(((i + 1) * 540) / parts.length) * 60_000).toISOString();
+    new Date(start + Math.floor(((i + 1) * (end - start)) / parts.length / 60_000) * 60_000).toISOString();
   const reports: Report[] = parts.map((p, i) => {
     const taken = p.good.plus(p.ws).plus(p.ms);
     // While the step runs, its last report waits for approval and the one before for inspection.
