@@ -137,7 +137,7 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     expect(bad.rows[0]).toEqual({ n: 0, subgroups: 4200 });
     const span = await sql<{ days: number; late: boolean }>`
       SELECT (max(measured_at)::date - min(measured_at)::date)::int AS days,
-             max(measured_at) > now() - interval '2 hours' AS late
+             max(measured_at) > now() - interval '3 hours' AS late
         FROM measurement_subgroup`.execute(db);
     expect(span.rows[0].late).toBe(true);
     expect(span.rows[0].days).toBeGreaterThanOrEqual(41);
