@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/platform/db/db.ts';
 import { pglitePool } from '../src/platform/db/pglite-pool.ts';
-import { customPlan, prepared } from '../src/platform/db/prepared.ts';
+import { prepared } from '../src/platform/db/prepared.ts';
 
 /**
  * The embedded pool sends each statement with parameters as one pipelined message with
@@ -89,12 +89,6 @@ describe('PGlite pool', () => {
       expect(r.rows).toHaveLength(1);
     }
     expect(await names('SELECT name FROM t WHERE id = $1 AND name IS NOT NULL')).toBe(1);
-    // A statement marked for custom plans stays unnamed, however often it runs.
-    for (let i = 2; i <= 4; i++) {
-      const r = await customPlan(sql<{ name: string }>`SELECT name FROM t WHERE id = ${i}`).execute(d.db);
-      expect(r.rows).toHaveLength(1);
-    }
-    expect(await names('/*custom-plan*/ SELECT name FROM t WHERE id = $1')).toBe(0);
   });
 
   it('keeps the names of the most recently used texts and closes the oldest, in a failed transaction too', async () => {

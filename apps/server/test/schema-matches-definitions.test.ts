@@ -2,6 +2,7 @@ import {
   columnOf,
   type FieldDef,
   type LineDef,
+  PRODUCTION_ORDER_RESERVING,
   RESOURCES,
   type ResourceDef,
   resourceByName,
@@ -232,6 +233,13 @@ describe('schema matches the resource definitions', () => {
       expect(r.indexdef).toMatch(/UNIQUE INDEX .* \(product_id\) WHERE/);
       expect(r.indexdef).toContain(`'active'`);
     }
+  });
+
+  it('indexes the reserving production orders by the same states the domain names', async () => {
+    const def = await sql<any>`SELECT indexdef FROM pg_indexes
+      WHERE indexname = 'production_order_reserving_product_idx'`.execute(database.db);
+    const states = [...def.rows[0].indexdef.matchAll(/'([a-z-]+)'::/g)].map((m) => m[1]);
+    expect(states.sort()).toEqual([...PRODUCTION_ORDER_RESERVING].sort());
   });
 });
 

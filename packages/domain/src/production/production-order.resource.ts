@@ -54,7 +54,10 @@ export const PRODUCTION_ORDER_LIFECYCLE: LifecycleDef = {
   ],
 };
 
-/** Which states hold materials: their requirements less what was issued are reserved. */
+/**
+ * Which states hold materials: their requirements less what was issued are reserved. Migration
+ * 0048's partial index `production_order_reserving_product_idx` lists the same states.
+ */
 export const PRODUCTION_ORDER_RESERVING = ['released', 'producing'];
 
 export const PRODUCTION_PRIORITY_OPTIONS: EnumOption[] = [

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import { isCustomPlan } from './prepared.ts';
 
 /** node-postgres's own text form of a parameter (arrays, dates, JSON, buffers as binary). */
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -72,8 +71,6 @@ export function pglitePool(db: PGlite, names = NAMES): PostgresPool {
   const named = new Map<string, string>();
   let serial = 0;
   const statementFor = (text: string) => {
-    // The unnamed statement: parsed and planned for its values on every run.
-    if (isCustomPlan(text)) return { name: '', parse: true };
     const known = named.get(text);
     if (known) {
       named.delete(text);

@@ -17,17 +17,6 @@ export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
   return sql<T>`/*prepared*/ ${query}`;
 }
 
-/**
- * A statement whose plan must fit each call's values (PostgreSQL's generic plan for it is several
- * times slower): never named, so it is planned for its values every time. On PostgreSQL that is
- * what an unmarked statement gets anyway; the mark matters on PGlite, which names every statement.
- */
-const CUSTOM_MARK = '/*custom-plan*/';
-export function customPlan<T>(query: RawBuilder<T>): RawBuilder<T> {
-  return sql<T>`/*custom-plan*/ ${query}`;
-}
-export const isCustomPlan = (text: string) => text.startsWith(CUSTOM_MARK);
-
 /** The same mark for a query builder's select: `.modifyFront(PREPARED)` puts it right after `select`. */
 export const PREPARED = sql.raw(MARK);
 const MARKED = [MARK, `select ${MARK}`];
