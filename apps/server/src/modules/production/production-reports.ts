@@ -584,8 +584,8 @@ export async function readProductionReport(
   const page = def.paged
     ? sql`LIMIT ${q.pageSize} OFFSET ${(Math.max(q.pageNum, 1) - 1) * q.pageSize}`
     : sql`LIMIT 5000`;
-  // A named statement per report and filter set: these run often and plan in about as long as
-  // they execute.
+  // Named statements (the rows and the chart's series), one per report and filter set: these run
+  // often and plan in about as long as they execute.
   const [rows, series] = await Promise.all([
     prepared(sql<Record<string, any>>`
       WITH rows AS MATERIALIZED (${s.rows}),
@@ -599,7 +599,7 @@ export async function readProductionReport(
       db,
     ),
     s.series
-      ? sql<Record<string, any>>`WITH rows AS (${s.rows}) ${s.series}`.execute(db)
+      ? prepared(sql<Record<string, any>>`WITH rows AS (${s.rows}) ${s.series}`).execute(db)
       : Promise.resolve(undefined),
   ]);
   const raw = JSON.parse(rows.rows[0]?.reportTotals ?? '{"row_count":0}') as Record<string, any>;
