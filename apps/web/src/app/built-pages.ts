@@ -1,26 +1,21 @@
 import { http } from '../platform/api/client.ts';
-import { tablePaths } from '../platform/resource/area-pages.ts';
 import { setMenuFilter } from './menu-model.ts';
 import { PAGE_REGISTRY } from './page-registry.ts';
 
-let pending: Promise<Set<string>> | undefined;
-
 /**
- * The route paths that open a real page rather than the 建设中 placeholder, derived from the
- * route registry: registered pages, less the area paths whose page table has no entry.
- * Loads the area page tables (small chunks the first visit needs anyway).
+ * Paths a page table routes (its area's menu pages) but holds no page for yet: they open the
+ * 建设中 placeholder. Kept here rather than read from the tables, which are lazy chunks holding
+ * the area's resource definitions (some 25 files, ~75 KB) that the first visit does not need;
+ * `built-pages.test.ts` checks this list against the tables.
  */
-export function loadBuiltPages(): Promise<Set<string>> {
-  pending ??= tablePaths()
-    .then(({ routed, built }) => {
-      for (const p of Object.keys(PAGE_REGISTRY)) if (!routed.has(p)) built.add(p);
-      return built;
-    })
-    .catch((e: unknown) => {
-      pending = undefined;
-      throw e;
-    });
-  return pending;
+export const PLACEHOLDER_PAGES: readonly string[] = [];
+
+let built: ReadonlySet<string> | undefined;
+
+/** The route paths that open a real page rather than the 建设中 placeholder. */
+export function builtPages(): ReadonlySet<string> {
+  built ??= new Set(Object.keys(PAGE_REGISTRY).filter((p) => !PLACEHOLDER_PAGES.includes(p)));
+  return built;
 }
 
 /** 系统设置 → 界面: whether menus also list unfinished pages. */
@@ -30,15 +25,11 @@ export interface UiSettings {
 
 /**
  * Decides which pages the menus list before the shell first draws them: built pages only,
- * unless 系统设置 shows unfinished ones. If the page tables cannot be loaded the menus list
- * everything rather than nothing.
+ * unless 系统设置 shows unfinished ones.
  */
 export async function loadMenuFilter(): Promise<void> {
-  const [built, ui] = await Promise.all([
-    loadBuiltPages().catch(() => undefined),
-    http
-      .get<UiSettings>('/api/v1/sysSetting/ui', undefined, { silent: true, skipSessionHandling: true })
-      .catch(() => ({ showUnfinishedPages: false })),
-  ]);
-  setMenuFilter({ built, showUnfinished: ui.showUnfinishedPages || !built });
+  const ui = await http
+    .get<UiSettings>('/api/v1/sysSetting/ui', undefined, { silent: true, skipSessionHandling: true })
+    .catch(() => ({ showUnfinishedPages: false }));
+  setMenuFilter({ built: builtPages(), showUnfinished: ui.showUnfinishedPages });
 }

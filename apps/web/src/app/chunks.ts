@@ -4,12 +4,12 @@ export const loadModulePage = () => import('../pages/module.page.tsx');
 
 /**
  * Warms the shell while the user types their password, so sign-in does not wait for it.
- * Runs when the browser is idle; failures are ignored (the router loads it again).
+ * Runs when the browser is idle; failures are ignored (the router loads it again). The 建设中
+ * placeholder is not warmed: the menus list finished pages only, unless 系统设置 says otherwise.
  */
 export function prefetchAppChunks(): void {
   const run = () => {
     void loadShell().catch(() => undefined);
-    void loadModulePage().catch(() => undefined);
   };
   if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
   else setTimeout(run, 800);

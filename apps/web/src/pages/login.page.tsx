@@ -4,7 +4,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useBrand } from '../app/brand.ts';
-import { loadBuiltPages } from '../app/built-pages.ts';
+import { builtPages } from '../app/built-pages.ts';
 import { prefetchAppChunks, preloadPage } from '../app/chunks.ts';
 import { Logo } from '../app/logo.tsx';
 import { safeRedirect } from '../app/navigation.ts';
@@ -26,14 +26,9 @@ const FEATURES = [
   ['/factory-info', '工厂建模', '物料、BOM、工艺路线、客户与供应商主数据'],
 ] as const;
 
-/** The features whose area has at least one finished page (none until that is known). */
-function useFeatures() {
-  const [built, setBuilt] = useState<Set<string>>();
-  useEffect(() => {
-    loadBuiltPages().then(setBuilt, () => undefined);
-  }, []);
-  if (!built) return [];
-  const paths = [...built];
+/** The features whose area has at least one finished page. */
+function features() {
+  const paths = [...builtPages()];
   return FEATURES.filter(([prefix]) => paths.some((p) => p.startsWith(`${prefix}/`)));
 }
 
@@ -44,7 +39,6 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
-  const features = useFeatures();
   const brand = useBrand();
 
   useEffect(() => {
@@ -89,7 +83,7 @@ export function LoginPage() {
             面向轴承制造企业的一体化 ERP / MES 平台，贯通从订单到交付的每一道工序。
           </p>
           <ul className="rm-login-features" data-testid="login-features">
-            {features.map(([, title, text]) => (
+            {features().map(([, title, text]) => (
               <li key={title}>
                 <strong>{title}</strong>
                 <span>{text}</span>
