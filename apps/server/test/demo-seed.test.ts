@@ -507,7 +507,7 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     expect(rollup.rows[0].n).toBe(0);
   });
 
-  it('has flow cards on the orders under way: every order covered, two split, one merged', async () => {
+  it('has flow cards on the orders under way: every order covered, carts of at most 500, two split, one merged', async () => {
     const db = t.database.db;
     const gaps = await sql<{ docNo: string }>`
       SELECT p.doc_no FROM production_order p
@@ -522,6 +522,14 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     const n = Object.fromEntries(by.rows.map((r) => [r.status, r.n]));
     expect(n).toMatchObject({ split: 2, merged: 2 });
     expect(n.open).toBeGreaterThan(50);
+    // No card opened holds more than a cart (500; a merge may join two): the 20,000-piece
+    // stock-up orders run on forty cards.
+    const sizes = await sql<{ cards: number; biggest: string }>`
+      SELECT count(*)::int AS cards, max(quantity) FILTER (WHERE origin = 'open')::text AS biggest FROM flow_card`.execute(
+      db,
+    );
+    expect(sizes.rows[0].cards).toBeGreaterThan(200);
+    expect(Number(sizes.rows[0].biggest)).toBeLessThanOrEqual(500);
     const planner = await t.login('plan01', 'demo123');
     const card = (await sql<{ id: number }>`SELECT id FROM flow_card WHERE origin = 'merge'`.execute(db))
       .rows[0];

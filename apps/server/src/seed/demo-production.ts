@@ -219,10 +219,13 @@ function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Batches of about three cards an order (a bearing order of 2,000 → 1,000 a card). */
+/**
+ * Batches of about three cards an order, of at most 500 pieces (what a turnover cart holds): an
+ * order of 900 → two cards of 500 and 400, a stock-up order of 20,000 → forty cards.
+ */
 function batchOf(quantity: string): number {
   const q = new Decimal(quantity);
-  return [20, 50, 100, 200, 500, 1000, 2000, 5000].find((b) => q.div(b).lte(3)) ?? q.div(3).ceil().toNumber();
+  return [20, 50, 100, 200].find((b) => q.div(b).lte(3)) ?? 500;
 }
 
 let heat = 0;
