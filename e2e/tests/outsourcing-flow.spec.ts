@@ -130,12 +130,14 @@ test.describe('委外退货', () => {
     request,
   }) => {
     const admin = await Api.login(request);
+    // An order received into the store (the heat-treatment orders of flow cards come back line-side,
+    // straight to the next step, so there is nothing in the store to return).
     const order = (
       await admin.get<{ list: Row[] }>('/api/v1/outsourcing-order/page', {
         status: 'partly-received',
-        pageSize: 1,
+        pageSize: 50,
       })
-    ).list[0];
+    ).list.find((o) => !o.productionOrderId) as Row;
     const full = await admin.get<Row>(`/api/v1/outsourcing-order/info/${order.id}`);
     const store = (
       await admin.get<{ list: Row[] }>('/api/v1/warehouse-management/page', { pageSize: 20 })

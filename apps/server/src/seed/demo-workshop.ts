@@ -1,3 +1,4 @@
+import { outsourcingOrderResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { writeWageLinesMany } from '../modules/finance/wages.ts';
@@ -5,12 +6,15 @@ import { outsourceStep } from '../modules/production/produce-outsourcing.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
 import { finishedGoods, settleCard, WORK_REPORT_PREFIX } from '../modules/production/work-report.ts';
 import { DISPATCH_PREFIX, notifyOperator, recountTask } from '../modules/production/workshop-task.ts';
+import { outsourcingOrderHooks, outsourcingOrderTransitions } from '../modules/purchase/outsourcing-order.ts';
 import { onReportAwaitingInspection } from '../modules/quality/sources.ts';
 import { auditMany } from '../platform/audit.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { prepared } from '../platform/db/prepared.ts';
 import { businessDay, dayInstant, nextDocNos } from '../platform/numbering.ts';
+import { createRecord } from '../platform/resource/crud.ts';
+import { runTransition } from '../platform/resource/lifecycle.ts';
 
 /** Who works in each kind of workshop in the demo (the teams of 工厂建模). */
 const OPERATORS: Record<string, string[]> = {
@@ -63,7 +67,7 @@ export async function seedOrderFloor(
   n: number,
 ): Promise<void> {
   const users = await sql<{ id: number; userName: string; firstName: string; deptId: number | null }>`
-    SELECT id, user_name, first_name, dept_id FROM app_user WHERE user_name IN ('plan01', 'op01', 'op02', 'qc01', 'head01')`.execute(
+    SELECT id, user_name, first_name, dept_id FROM app_user WHERE user_name IN ('plan01', 'op01', 'op02', 'qc01', 'head01', 'buy01')`.execute(
     db,
   );
   const as = (name: string): AuthUser => {
@@ -241,6 +245,51 @@ async function keptOutNone(db: Db, cardId: number) {
   return r.rows[0].n === 0;
 }
 
+/**
+ * The heat-treatment 委外订单 for an order's cards arriving at the outsourced step: one line of
+ * the ring for all of them, approved, placed by purchasing on `day` (and numbered by it).
+ */
+async function heatTreatmentOrder(
+  db: Db,
+  buyer: AuthUser,
+  orderId: number,
+  floor: Floor,
+  cards: { productId: number; outProcessId: number | null; outQuantity: string | null }[],
+  day: string,
+) {
+  const total = cards.reduce((a, c) => a.plus(c.outQuantity ?? 0), new Decimal(0));
+  const id = await createRecord(
+    { db, user: buyer, def: outsourcingOrderResource },
+    {
+      supplierId: floor.heatTreater,
+      processId: cards[0].outProcessId,
+      productionOrderId: orderId,
+      orderDate: day,
+      deliveryDate: addDays(day, 1),
+      remark: '套圈淬火+回火，按流转卡分批送回',
+      lines: [
+        {
+          materialId: cards[0].productId,
+          quantity: total.toString(),
+          unitPrice: '0.85',
+          weight: total.times('0.12').toDecimalPlaces(3).toString(),
+        },
+      ],
+    },
+    outsourcingOrderHooks,
+  );
+  await runTransition(
+    db,
+    buyer,
+    outsourcingOrderResource,
+    'approve',
+    id,
+    {},
+    outsourcingOrderTransitions.approve,
+  );
+  return id;
+}
+
 /** A demo report: what the operator reported and how far it went (提交, 待检验, 已入账). */
 interface Report {
   id: number;
@@ -283,8 +332,14 @@ async function reportStep(
 ) {
   const { as } = floor;
   const cards = (
-    await sql<{ id: number; outSeq: number | null; outQuantity: string | null }>`
-      SELECT c.id, o.seq AS out_seq, o.input_quantity::text AS out_quantity
+    await sql<{
+      id: number;
+      productId: number;
+      outSeq: number | null;
+      outProcessId: number | null;
+      outQuantity: string | null;
+    }>`
+      SELECT c.id, c.product_id, o.seq AS out_seq, o.process_id AS out_process_id, o.input_quantity::text AS out_quantity
         FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id
         LEFT JOIN flow_card_step o ON o.flow_card_id = c.id AND o.outsourced AND o.seq < ${task.seq}
              AND c.current_seq = o.seq AND o.input_quantity > COALESCE(o.sent_quantity, 0)
@@ -292,7 +347,16 @@ async function reportStep(
        ORDER BY c.id`.execute(db)
   ).rows;
   const admin = as('admin');
-  // Heat treatment (an outsourced step just before this one): out and back on each card.
+  // Heat treatment (an outsourced step just before this one): purchasing's 委外订单 for the order's
+  // cards, then each card out onto it and back.
+  const out = cards.filter((c) => c.outSeq != null && c.outQuantity != null);
+  const buyer = as('buy01');
+  // Placed the day before the step's work began (the rings back from the furnace by then).
+  const placed = addDays(dispatches[0]?.workDate ?? businessDay(), -1);
+  const outsourcingOrderId = out.length
+    ? await heatTreatmentOrder(db, buyer, orderId, floor, out, placed)
+    : undefined;
+  let keptOut = false;
   for (const [i, c] of cards.entries()) {
     if (c.outSeq == null || c.outQuantity == null) continue;
     const q = new Decimal(c.outQuantity);
@@ -301,10 +365,11 @@ async function reportStep(
       quantity: q.toString(),
       weight: q.times('0.12').toDecimalPlaces(3).toString(),
       supplierId: floor.heatTreater,
-      unitPrice: '0.85',
+      outsourcingOrderId,
     });
     // One card stays out at the supplier (none other is out, read from the database).
     if (stage !== 'completed' && i === cards.length - 1 && (await keptOutNone(db, c.id))) {
+      keptOut = true;
       continue;
     }
     const lost = i % 4 === 1 ? new Decimal(1) : new Decimal(0);
@@ -314,6 +379,23 @@ async function reportStep(
       hardnessHrc: String(61 + (i % 3)),
     });
     if (lost.gt(0)) await outsourceStep(db, admin, c.id, { action: 'reconcile' });
+  }
+  // Every card back, the pieces lost written off: the buyer closes what the supplier will not send.
+  if (outsourcingOrderId && !keptOut) {
+    const o = await sql<{
+      status: string;
+    }>`SELECT status FROM outsourcing_order WHERE id = ${outsourcingOrderId}`.execute(db);
+    if (o.rows[0]?.status === 'partly-received') {
+      await runTransition(
+        db,
+        buyer,
+        outsourcingOrderResource,
+        'close',
+        outsourcingOrderId,
+        { reason: '流转卡均已收回，差异已核销' },
+        outsourcingOrderTransitions.close,
+      );
+    }
   }
   const dispatch = dispatches.find((d) => d.status !== 'dispatched');
   if (!dispatch) return;
