@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
@@ -32,55 +33,90 @@ const domainIsPure = {
   },
 };
 
-export default defineConfig(({ mode }) => ({
-  plugins: [react(), domainIsPure],
-  resolve: {
-    alias:
-      mode === 'production'
-        ? [{ find: /^react-router$/, replacement: join(reactRouterDir, 'dist/production/index.mjs') }]
-        : [],
-  },
-  server: {
-    port: 5173,
-    proxy: Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),
-  },
-  preview: {
-    proxy: Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),
-  },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    chunkSizeWarningLimit: 700,
-    // The manifest lets scripts/report-size.mjs compute first-load JS from the real graph.
-    manifest: true,
-    rolldownOptions: {
-      // The pages of the first visit (login, shell, 首页) are entries as well as lazy chunks, so
-      // that Rolldown tags what they import statically as `$initial` (after tree-shaking, so an
-      // `import { Button } from 'antd'` counts the button and not the barrel's other exports).
-      input: {
-        index: 'index.html',
-        ...Object.fromEntries(FIRST_VISIT.map((p) => [p.split('/').pop()?.replace(/\..*$/, ''), p])),
-      },
-      preserveEntrySignatures: 'allow-extension',
-      output: {
-        // Two shared chunks for exactly the libraries the first visit runs (React and the router;
-        // the Ant Design components and icons of the login page, the shell and 首页), instead of
-        // some sixty tiny chunks, each costing a request and ~1 KB of response headers. Nothing
-        // only a later page uses is forced in: list pages bring their own pieces.
-        codeSplitting: {
-          groups: [
-            { name: 'framework', test: FRAMEWORK, tags: ['$initial'], priority: 20 },
-            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 10 },
-            {
-              name: 'app',
-              test: /(apps[\\/]web|packages[\\/]domain)[\\/]src[\\/]/,
-              tags: ['$initial'],
-              priority: 5,
-            },
-          ],
+/** The module of the list kit whose static imports make up the `kit` chunk. */
+const KIT = join(dirname(fileURLToPath(import.meta.url)), 'src/platform/resource/resource-list.tsx');
+
+interface ModuleGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+}
+
+/** The app modules `root` imports statically, directly or through other app modules. */
+function appClosure(graph: ModuleGraph, root: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id) || !id.includes('/apps/web/src/')) return;
+    seen.add(id);
+    for (const dep of graph.getModuleInfo(id)?.importedIds ?? []) visit(dep);
+  };
+  visit(root);
+  return seen;
+}
+
+export default defineConfig(({ mode }) => {
+  let kit: Set<string> | undefined;
+  return {
+    plugins: [react(), domainIsPure],
+    resolve: {
+      alias:
+        mode === 'production'
+          ? [{ find: /^react-router$/, replacement: join(reactRouterDir, 'dist/production/index.mjs') }]
+          : [],
+    },
+    server: {
+      port: 5173,
+      proxy: Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),
+    },
+    preview: {
+      proxy: Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),
+    },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      target: 'es2022',
+      chunkSizeWarningLimit: 700,
+      // The manifest lets scripts/report-size.mjs compute first-load JS from the real graph.
+      manifest: true,
+      rolldownOptions: {
+        // The pages of the first visit (login, shell, 首页) are entries as well as lazy chunks, so
+        // that Rolldown tags what they import statically as `$initial` (after tree-shaking, so an
+        // `import { Button } from 'antd'` counts the button and not the barrel's other exports).
+        input: {
+          index: 'index.html',
+          ...Object.fromEntries(FIRST_VISIT.map((p) => [p.split('/').pop()?.replace(/\..*$/, ''), p])),
+        },
+        preserveEntrySignatures: 'allow-extension',
+        output: {
+          // Two shared chunks for exactly the libraries the first visit runs (React and the router;
+          // the Ant Design components and icons of the login page, the shell and 首页), instead of
+          // some sixty tiny chunks, each costing a request and ~1 KB of response headers. Nothing
+          // only a later page uses is forced in: list pages bring their own pieces.
+          codeSplitting: {
+            groups: [
+              { name: 'framework', test: FRAMEWORK, tags: ['$initial'], priority: 20 },
+              { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 10 },
+              {
+                name: 'app',
+                test: /(apps[\\/]web|packages[\\/]domain)[\\/]src[\\/]/,
+                tags: ['$initial'],
+                priority: 5,
+              },
+              // The resource definitions, one file: an area's pages need most of them (references
+              // cross areas), and a dozen small files cost more in headers than the rest weighs.
+              { name: 'definitions', test: /packages[\\/]domain[\\/]src[\\/].*\.resource\.ts$/, priority: 2 },
+              // Everything a resource list paints with beyond the first visit's chunks (the list
+              // kit's own modules with the Ant Design table, select and icons they use), in one
+              // file rather than some thirty.
+              {
+                name: (id: string, graph: ModuleGraph) => {
+                  kit ??= appClosure(graph, KIT);
+                  return kit.has(id) ? 'kit' : null;
+                },
+                priority: 1,
+              },
+            ],
+          },
         },
       },
     },
-  },
-}));
+  };
+});

@@ -1,8 +1,9 @@
 import type { FieldDef } from '@ringmes/domain';
-import { DatePicker, type FormRule, Input, InputNumber, Radio, Select, Switch } from 'antd';
+import { type FormRule, Input, InputNumber, Radio, Select, Switch } from 'antd';
 
 import dayjs from 'dayjs';
 import { DATE_FORMAT, DATE_TIME_FORMAT } from '../lib/time.ts';
+import { DateInput } from '../ui/lazy-inputs.tsx';
 import { isNumeric, maxLengthOf, minOf, precisionOf } from './fields.ts';
 import { KeyValueEditor } from './json-editor.tsx';
 import { RefSelect } from './ref-select.tsx';
@@ -128,7 +129,7 @@ export function FieldInput({
     case 'datetime': {
       const format = f.kind === 'date' ? DATE_FORMAT : DATE_TIME_FORMAT;
       return (
-        <DatePicker
+        <DateInput
           {...common}
           value={value ? dayjs(value) : null}
           onChange={(d) => onChange?.(d ? d.format(format) : null)}

@@ -5,9 +5,9 @@ import {
   type LineDef,
   type ResourceDef,
   refLabelKey,
-  resourceByName,
 } from '@ringmes/domain';
 import dayjs from 'dayjs';
+import { refTarget } from './ref-targets.ts';
 
 /** What the kit reads from a definition, in one place so the screens agree with the server. */
 
@@ -85,12 +85,8 @@ export function keywordHint(def: ResourceDef): string {
   return names.join('/');
 }
 
-/** The definition a reference points at (undefined for users and departments). */
-export function targetOf(f: FieldDef): ResourceDef | undefined {
-  return f.ref ? resourceByName(f.ref) : undefined;
-}
-
-export const isTreeRef = (f: FieldDef) => Boolean(targetOf(f)?.parentField);
+/** Whether a reference points at a tree resource (物料类型), picked in a tree select. */
+export const isTreeRef = (f: FieldDef) => Boolean(refTarget(f.ref).tree);
 
 /** Default values of a new record or line, from the declaration. */
 export function defaultsOf(fields: readonly FieldDef[]): Record<string, unknown> {

@@ -1,13 +1,18 @@
 import { type ResourceDef, type TransitionDef, transitionAction, transitionsFrom } from '@ringmes/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Button, Form } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { request } from '../api/client.ts';
 import { useRecordPermission } from '../auth/permission.tsx';
-import { toast } from '../feedback.ts';
-import { FieldInput, fieldRules } from './field-input.tsx';
+import { confirm, toast } from '../feedback.ts';
+import { useOpenedOnce } from './dialogs.tsx';
 import type { ResourceRow } from './resource-api.ts';
 import { invalidateResource } from './use-options.ts';
+
+/** The dialog of a transition that asks for a reason or input fields, loaded when one does. */
+const TransitionDialog = lazy(() =>
+  import('./transition-dialog.tsx').then((m) => ({ default: m.TransitionDialog })),
+);
 
 /** Is the record in a state where the generic edit and delete calls accept it? */
 export function isEditable(def: ResourceDef, row: ResourceRow): boolean {
@@ -35,6 +40,7 @@ export function LifecycleActions({
   const client = useQueryClient();
   const [asking, setAsking] = useState<TransitionDef>();
   const [form] = Form.useForm<Record<string, any>>();
+  const dialogOpened = useOpenedOnce(Boolean(asking));
   const run = useMutation({
     mutationFn: ({ t, values }: { t: TransitionDef; values?: Record<string, any> }) =>
       request<{ status: string }>({
@@ -53,7 +59,7 @@ export function LifecycleActions({
   const start = (t: TransitionDef) => {
     if (t.reason || t.input?.length) return setAsking(t);
     if (!t.confirm) return run.mutate({ t });
-    Modal.confirm({
+    confirm({
       title: `${t.label}${def.label}`,
       content: t.confirm,
       okText: t.label,
@@ -82,39 +88,18 @@ export function LifecycleActions({
           {t.label}
         </Button>
       ))}
-      <Modal
-        title={asking ? `${asking.label}${def.label}` : undefined}
-        open={Boolean(asking)}
-        okText={asking?.label}
-        cancelText="取消"
-        okButtonProps={{ danger: asking?.tone === 'danger', loading: run.isPending }}
-        onCancel={() => setAsking(undefined)}
-        onOk={() =>
-          form
-            .validateFields()
-            .then((values) => run.mutateAsync({ t: asking as TransitionDef, values }))
-            .catch(() => undefined)
-        }
-        destroyOnHidden
-      >
-        {asking?.confirm && <p>{asking.confirm}</p>}
-        <Form form={form} layout="vertical">
-          {asking?.input?.map((f) => (
-            <Form.Item key={f.name} name={f.name} label={f.label} tooltip={f.help} rules={fieldRules(f)}>
-              <FieldInput field={f} />
-            </Form.Item>
-          ))}
-          {asking?.reason && (
-            <Form.Item
-              name="reason"
-              label={`${asking.label}原因`}
-              rules={[{ required: true, whitespace: true, message: `请填写${asking.label}原因` }]}
-            >
-              <Input.TextArea rows={3} maxLength={500} showCount autoFocus />
-            </Form.Item>
-          )}
-        </Form>
-      </Modal>
+      {dialogOpened && (
+        <Suspense fallback={null}>
+          <TransitionDialog
+            def={def}
+            asking={asking}
+            form={form}
+            pending={run.isPending}
+            onCancel={() => setAsking(undefined)}
+            onSubmit={(t, values) => run.mutateAsync({ t, values })}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { FieldDef } from '@ringmes/domain';
-import { Select, TreeSelect } from 'antd';
+import { Select } from 'antd';
 import { type CSSProperties, type ReactElement, type ReactNode, useEffect, useRef, useState } from 'react';
+import { TreeSelectInput } from '../ui/lazy-inputs.tsx';
 import { isTreeRef } from './fields.ts';
 import { splitNames } from './format.tsx';
 import {
@@ -134,7 +135,7 @@ export function RefSelect({
     const strip = (nodes: typeof nested.tree): typeof nested.tree =>
       nodes.map((n) => ({ ...n, disabled: false, children: n.children && strip(n.children) }));
     return (
-      <TreeSelect
+      <TreeSelectInput
         id={id}
         status={status}
         value={value ?? undefined}

@@ -2,17 +2,18 @@ import './kit.css';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import type { FieldDef, ResourceDef } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Modal, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
+import { Button, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useRecordPermission } from '../auth/permission.tsx';
-import { toast } from '../feedback.ts';
+import { confirm, toast } from '../feedback.ts';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
 import { fitColumns, useNarrow } from '../ui/responsive.ts';
 import { TableToolbar } from '../ui/search-form.tsx';
 import { useServerTable } from '../ui/server-table.ts';
 import { type ColumnChoice, ColumnSettings, useHiddenColumns } from './column-settings.tsx';
+import { ImportDialog, ResourceDetailDialog, ResourceFormDialog } from './dialogs.tsx';
 import { ExportButton } from './export-button.tsx';
 import {
   codeFieldOf,
@@ -24,12 +25,10 @@ import {
   recordTitle,
 } from './fields.ts';
 import { FieldValue } from './format.tsx';
-import { ImportModal } from './import-modal.tsx';
 import { isEditable, LifecycleActions } from './lifecycle-actions.tsx';
 import { openResourcePage } from './nav.ts';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
-import { ResourceDetailDrawer } from './resource-detail.tsx';
-import { type FieldOverrides, ResourceFormModal } from './resource-form.tsx';
+import type { FieldOverrides } from './resource-form.tsx';
 import { type ResourceRoutes, resourceRoutes } from './routes.ts';
 import { type Filters, ResourceSearchBar } from './search-bar.tsx';
 import { filtersFromUrl } from './url-filters.ts';
@@ -290,7 +289,7 @@ export function ResourceList({
   const scrollX = columns.reduce((sum, c) => sum + Number(c.width ?? 120), canDelete ? 48 : 0);
 
   const confirmBatchDelete = () => {
-    Modal.confirm({
+    confirm({
       title: `批量删除${def.label}`,
       content: `确定删除选中的 ${selected.length} 条${def.label}吗？删除后不可恢复；被单据引用的记录不能删除。`,
       okText: '删除',
@@ -393,7 +392,7 @@ export function ResourceList({
           </PageCard>
         </>
       )}
-      <ResourceFormModal
+      <ResourceFormDialog
         def={def}
         open={modal.open}
         id={modal.id}
@@ -402,7 +401,7 @@ export function ResourceList({
         locked={modal.id ? undefined : lockedOnAdd}
         overrides={overrides}
       />
-      <ResourceDetailDrawer
+      <ResourceDetailDialog
         def={def}
         id={viewing}
         onClose={() => setViewing(undefined)}
@@ -412,7 +411,7 @@ export function ResourceList({
         }}
       />
       {isImportable(def) && (
-        <ImportModal
+        <ImportDialog
           def={def}
           open={importing}
           onClose={() => setImporting(false)}

@@ -1,9 +1,10 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type FieldDef, filterFieldsOf, type ResourceDef } from '@ringmes/domain';
-import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactElement, useMemo, useState } from 'react';
 import { DATE_FORMAT } from '../lib/time.ts';
+import { DateRangeInput, NumberInput } from '../ui/lazy-inputs.tsx';
 import { useNarrow } from '../ui/responsive.ts';
 import { SearchToggle } from '../ui/search-form.tsx';
 import { hasKeyword, isNumeric, keywordHint } from './fields.ts';
@@ -22,7 +23,7 @@ function filterItem(f: FieldDef) {
     if (f.kind === 'date' || f.kind === 'datetime') {
       return (
         <Form.Item key={f.name} label={f.label} name={f.name} className="rk-search-wide">
-          <DatePicker.RangePicker style={{ width: '100%' }} format={DATE_FORMAT} allowEmpty={[true, true]} />
+          <DateRangeInput style={{ width: '100%' }} format={DATE_FORMAT} allowEmpty={[true, true]} />
         </Form.Item>
       );
     }
@@ -30,10 +31,10 @@ function filterItem(f: FieldDef) {
       <Form.Item key={f.name} label={f.label} className="rk-search-wide">
         <Space.Compact block>
           <Form.Item name={`${f.name}From`} noStyle>
-            <InputNumber style={{ width: '50%' }} placeholder="最小值" />
+            <NumberInput style={{ width: '50%' }} placeholder="最小值" />
           </Form.Item>
           <Form.Item name={`${f.name}To`} noStyle>
-            <InputNumber style={{ width: '50%' }} placeholder="最大值" />
+            <NumberInput style={{ width: '50%' }} placeholder="最大值" />
           </Form.Item>
         </Space.Compact>
       </Form.Item>
@@ -53,7 +54,7 @@ function filterItem(f: FieldDef) {
   } else if (f.kind === 'ref' || f.kind === 'refs') {
     input = <RefSelect field={f} multiple={false} placeholder={`全部${f.label}`} allowInactive />;
   } else if (isNumeric(f)) {
-    input = <InputNumber style={{ width: '100%' }} placeholder={`请输入${f.label}`} />;
+    input = <NumberInput style={{ width: '100%' }} placeholder={`请输入${f.label}`} />;
   } else {
     input = <Input allowClear placeholder={`请输入${f.label}`} maxLength={f.max ?? 100} />;
   }

@@ -1,6 +1,6 @@
-import { resourceByName } from '@ringmes/domain';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../api/client.ts';
+import { refTarget } from './ref-targets.ts';
 import { resourceKeys } from './resource-api.ts';
 
 /** One choice of a reference picker. */
@@ -69,7 +69,7 @@ export const REMOTE_OPTIONS_LIMIT = 50;
  * and users) are never loaded whole: their pickers ask the server with the typed text.
  */
 export function isRemote(resource: string | undefined): boolean {
-  return resource === 'user' || Boolean(resource && resourceByName(resource)?.options?.remote);
+  return resource === 'user' || Boolean(refTarget(resource).remote);
 }
 
 /** The cached option list of a small resource (`useOptions('material-unit')`). */
@@ -128,12 +128,11 @@ function markInactive(nodes: RefTreeNode[], isActive: (n: RefTreeNode) => boolea
 /** A tree resource (物料类型) as tree-select data from `GET …/tree`; disabled records cannot be picked. */
 export function useTreeOptions(resource: string | undefined, enabled = true) {
   const client = useQueryClient();
-  const def = resource ? resourceByName(resource) : undefined;
+  const { active } = refTarget(resource);
   const query = useQuery({
     queryKey: resourceKeys.tree(resource ?? ''),
     queryFn: async () => {
       const nodes = await request<RefTreeNode[]>({ url: `/api/v1/${resource}/tree` });
-      const active = def?.activeField;
       return markInactive(nodes, (n) => !active || String(n[active.name]) === String(active.value));
     },
     enabled: Boolean(resource) && enabled,

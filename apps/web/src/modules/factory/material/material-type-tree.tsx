@@ -11,8 +11,8 @@ import { Button, Empty, Input, Popconfirm, Skeleton, Tag, Tooltip, Tree } from '
 import { type Key, useMemo, useState } from 'react';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import { ResourceFormDialog } from '../../../platform/resource/dialogs.tsx';
 import { resourceApi } from '../../../platform/resource/resource-api.ts';
-import { ResourceFormModal } from '../../../platform/resource/resource-form.tsx';
 import {
   invalidateResource,
   type RefTreeNode,
@@ -186,7 +186,7 @@ export function MaterialTypeTree({
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无物料类型" />
       )}
-      <ResourceFormModal
+      <ResourceFormDialog
         def={materialTypeResource}
         open={modal.open}
         id={modal.id}
