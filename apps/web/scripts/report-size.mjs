@@ -16,7 +16,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 
-const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+// index.html's script; the login page, the shell and 首页 are build entries too (vite.config.ts).
+const entryKey = manifest['index.html']?.isEntry
+  ? 'index.html'
+  : Object.keys(manifest).find((k) => manifest[k].isEntry);
 if (!entryKey) throw new Error('no entry chunk in the manifest');
 
 function keyFor(suffix) {
