@@ -276,6 +276,18 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     expect(by.send.posted).toBe(by.send.n);
     expect(by.return.posted).toBe(by.return.n);
     expect(by.send.n - by.return.n).toBe(1);
+    // One 委外订单 per ring order, numbered by its date; the buyer closed those whose cards all came
+    // back, and only the one with the card still out is open.
+    const orders = await sql<{ docNo: string; orderDate: string; status: string; cards: number }>`
+      SELECT o.doc_no, to_char(o.order_date, 'YYYYMMDD') AS order_date, o.status,
+             (SELECT count(DISTINCT x.flow_card_id)::int FROM flow_card_outsourcing x WHERE x.outsourcing_order_id = o.id) AS cards
+        FROM outsourcing_order o WHERE o.production_order_id IS NOT NULL`.execute(db);
+    expect(orders.rows.length).toBeGreaterThan(5);
+    for (const o of orders.rows) expect(o.docNo).toContain(o.orderDate);
+    expect(orders.rows.filter((o) => o.status !== 'closed').map((o) => o.status)).toEqual([
+      'partly-received',
+    ]);
+    expect(Math.max(...orders.rows.map((o) => o.cards))).toBeGreaterThan(1);
     // The card steps agree with their documents, and the 委外入库 made their payables.
     const off = await sql`
       SELECT s.id FROM flow_card_step s
