@@ -84,12 +84,14 @@ export function loadUserInfo(): Promise<UserInfo> {
   const token = sessionStore.get().token;
   if (!token) return Promise.reject(new Error('no token'));
   if (!pendingInfo) {
+    // The menus list only finished pages (unless 系统设置 says otherwise): known before they draw,
+    // asked for alongside the user rather than after it.
+    const filtered = loadMenuFilter();
     pendingInfo = http
       .get<UserInfo>('/api/v1/sso/getUserByToken', { token }, { silent: true, skipSessionHandling: true })
       .then(async (user) => {
         if (!user || typeof user !== 'object' || !user.userName) throw new Error('Verification failed');
-        // The menus list only finished pages (unless 系统设置 says otherwise): known before they draw.
-        await loadMenuFilter();
+        await filtered;
         if (sessionStore.get().token === token) sessionStore.set({ user });
         return user;
       })
