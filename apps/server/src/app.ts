@@ -69,6 +69,7 @@ export async function buildApp(
     throttle: new LoginThrottle(database.db, config.login),
     secrets: new SecretBox(config),
     listen: database.listen,
+    liveDb: database.liveDb ?? database.db,
   };
   app.decorate('ringmes', ctx);
   app.decorate('ringmesRoutes', []);

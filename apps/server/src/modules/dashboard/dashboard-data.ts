@@ -2,6 +2,7 @@ import { SCRAP_REASON_OPTIONS, WORKSHOP_KINDS } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { missedChecks } from '../factory/equipment-alerts.ts';
 
@@ -43,12 +44,12 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
   const kinds = WORKSHOP_KINDS.filter((k) => !w || k.type === w);
 
   const [plan, actual, orders, orderCounts, pareto, week, equipment, ranking, recent] = await Promise.all([
-    sql<{ workshopType: string; shift: string; planned: string }>`
+    prepared(sql<{ workshopType: string; shift: string; planned: string }>`
       SELECT workshop_type, shift, sum(quantity)::text AS planned
         FROM work_dispatch
        WHERE work_date = ${day} AND status <> 'closed' AND (${w}::text IS NULL OR workshop_type = ${w})
-       GROUP BY workshop_type, shift`.execute(db),
-    sql<{
+       GROUP BY workshop_type, shift`).execute(db),
+    prepared(sql<{
       workshopType: string;
       shift: string;
       good: string;
@@ -61,8 +62,8 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
              sum(rework_quantity)::text AS rework, count(*)::int AS reports
         FROM work_report
        WHERE report_date = ${day} AND status = 'posted' AND (${w}::text IS NULL OR workshop_type = ${w})
-       GROUP BY workshop_type, shift`.execute(db),
-    sql<Record<string, any>>`
+       GROUP BY workshop_type, shift`).execute(db),
+    prepared(sql<Record<string, any>>`
       SELECT p.id, p.doc_no, m.name AS product_name, m.spec AS product_spec, p.quantity::text AS quantity,
              p.produced_quantity::text AS produced_quantity, p.due_date, p.status, p.priority,
              (p.due_date < ${day}::date) AS late
@@ -72,16 +73,16 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
                SELECT 1 FROM workshop_task t WHERE t.production_order_id = p.id AND t.workshop_type = ${w}
                   AND t.status NOT IN ('completed', 'closed')))
        ORDER BY (p.due_date < ${day}::date) DESC, p.due_date, p.id
-       LIMIT 12`.execute(db),
-    sql<{ inProgress: number; late: number; producing: number }>`
+       LIMIT 12`).execute(db),
+    prepared(sql<{ inProgress: number; late: number; producing: number }>`
       SELECT count(*)::int AS in_progress, count(*) FILTER (WHERE p.due_date < ${day}::date)::int AS late,
              count(*) FILTER (WHERE p.status = 'producing')::int AS producing
         FROM production_order p
        WHERE p.status IN ('released', 'producing')
          AND (${w}::text IS NULL OR EXISTS (
                SELECT 1 FROM workshop_task t WHERE t.production_order_id = p.id AND t.workshop_type = ${w}
-                  AND t.status NOT IN ('completed', 'closed')))`.execute(db),
-    sql<{ scrapReason: string; quantity: string }>`
+                  AND t.status NOT IN ('completed', 'closed')))`).execute(db),
+    prepared(sql<{ scrapReason: string; quantity: string }>`
       SELECT scrap_reason, sum(work_scrap_quantity + material_scrap_quantity)::text AS quantity
         FROM work_report
        WHERE status = 'posted' AND scrap_reason IS NOT NULL
@@ -89,15 +90,15 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
          AND (${w}::text IS NULL OR workshop_type = ${w})
        GROUP BY scrap_reason
       HAVING sum(work_scrap_quantity + material_scrap_quantity) > 0
-       ORDER BY sum(work_scrap_quantity + material_scrap_quantity) DESC, scrap_reason`.execute(db),
-    sql<{ good: string; scrap: string; rework: string }>`
+       ORDER BY sum(work_scrap_quantity + material_scrap_quantity) DESC, scrap_reason`).execute(db),
+    prepared(sql<{ good: string; scrap: string; rework: string }>`
       SELECT COALESCE(sum(good_quantity), 0)::text AS good,
              COALESCE(sum(work_scrap_quantity + material_scrap_quantity), 0)::text AS scrap,
              COALESCE(sum(rework_quantity), 0)::text AS rework
         FROM work_report
        WHERE status = 'posted' AND report_date > ${day}::date - ${PARETO_DAYS}::int AND report_date <= ${day}::date
-         AND (${w}::text IS NULL OR workshop_type = ${w})`.execute(db),
-    sql<Record<string, any>>`
+         AND (${w}::text IS NULL OR workshop_type = ${w})`).execute(db),
+    prepared(sql<Record<string, any>>`
       SELECT e.id, e.code, e.name, ws.type AS workshop_type, e.status AS ledger_status,
              r.doc_no AS repair_no, r.status AS repair_status,
              d.doc_no AS dispatch_no, u.first_name AS operator_name, d.started_at
@@ -114,16 +115,16 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
         LEFT JOIN app_user u ON u.id = d.operator_id
        WHERE e.status <> 'scrapped' AND (${w}::text IS NULL OR ws.type = ${w})
        ORDER BY ws.type, e.code
-       LIMIT 200`.execute(db),
-    sql<Record<string, any>>`
+       LIMIT 200`).execute(db),
+    prepared(sql<Record<string, any>>`
       SELECT r.operator_id, u.first_name AS operator_name, sum(r.good_quantity)::text AS good,
              sum(r.work_scrap_quantity + r.material_scrap_quantity)::text AS scrap, count(*)::int AS reports
         FROM work_report r JOIN app_user u ON u.id = r.operator_id
        WHERE r.report_date = ${day} AND r.status = 'posted' AND (${w}::text IS NULL OR r.workshop_type = ${w})
        GROUP BY r.operator_id, u.first_name
        ORDER BY sum(r.good_quantity) DESC, r.operator_id
-       LIMIT 10`.execute(db),
-    sql<Record<string, any>>`
+       LIMIT 10`).execute(db),
+    prepared(sql<Record<string, any>>`
       SELECT r.id, r.doc_no, CASE WHEN (r.posted_at AT TIME ZONE ${timeZone})::date = ${day}::date
                   THEN to_char(r.posted_at AT TIME ZONE ${timeZone}, 'HH24:MI:SS')
                   ELSE to_char(r.posted_at AT TIME ZONE ${timeZone}, 'MM-DD HH24:MI') END AS posted_at, r.workshop_type, r.shift, u.first_name AS operator_name,
@@ -135,7 +136,7 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
         LEFT JOIN process pr ON pr.id = r.process_id
        WHERE r.status = 'posted' AND r.posted_at IS NOT NULL AND (${w}::text IS NULL OR r.workshop_type = ${w})
        ORDER BY r.posted_at DESC, r.id DESC
-       LIMIT 10`.execute(db),
+       LIMIT 10`).execute(db),
   ]);
 
   // Output against plan, per workshop and shift, with the day totals.

@@ -45,7 +45,7 @@ function assertScope(user: AuthUser, scope: DashboardScope) {
 }
 
 export function dashboardRoutes(app: App) {
-  const { db, config, sessions, secrets } = app.ringmes;
+  const { db, liveDb, config, sessions, secrets } = app.ringmes;
   const hub = new LiveHub(app.ringmes.listen, (msg, err) => app.log.error({ err }, msg));
   hubs.set(app, hub);
   app.addHook('preClose', async () => {
@@ -57,7 +57,7 @@ export function dashboardRoutes(app: App) {
       scope,
       {
         key: `dashboard:${scope}`,
-        compute: () => dashboardSnapshot(db, scope, config.timeZone),
+        compute: () => dashboardSnapshot(liveDb, scope, config.timeZone),
         affects: (e) => scope === 'whole' || !e.workshop || e.workshop === scope,
       },
     ]),

@@ -25,6 +25,8 @@ export interface AppContext {
   secrets: SecretBox;
   /** LISTEN on a database channel (the live dashboards, `platform/live`). */
   listen: Database['listen'];
+  /** What the live views compute on (`Database.liveDb`; else `db`). */
+  liveDb: Db;
 }
 
 export interface Ctx<B, Q, P> {
