@@ -116,7 +116,11 @@ export default {
   description: `车间看板 live: ${OPERATORS} operators posting, ${STREAMS} open streams; first paint on the demo data (PostgreSQL)`,
   async run(ctx) {
     const db = await freshPgDatabase(ctx);
-    const env = { DATABASE_URL: db.url, SEED: 'demo', ...(process.env.PG_POOL_MAX ? { PG_POOL_MAX: process.env.PG_POOL_MAX } : {}) };
+    const env = {
+      DATABASE_URL: db.url,
+      SEED: 'demo',
+      ...(process.env.PG_POOL_MAX ? { PG_POOL_MAX: process.env.PG_POOL_MAX } : {}),
+    };
     const seeding = await seedDemo(ctx, env);
     ctx.log(`demo seeded in ${(seeding.readyMs / 1000).toFixed(1)} s`);
     await seeding.stop();
