@@ -54,11 +54,15 @@ const LOAD_SQL = [
      SELECT o.doc_no || '-10', 'started', o.id, o.product_id, 10, s.process_id, 'machine', s.workshop_id, 100000, 1,
             CURRENT_DATE, CURRENT_DATE + 5, 'normal', s.id
        FROM production_order o JOIN production_order_step s ON s.production_order_id = o.id WHERE o.doc_no LIKE 'SCDBENCH-%'`,
+  // Sixteen operators, one dispatch each: their postings share no wage or rollup row (one operator
+  // for all made every posting wait for the one before it).
+  `INSERT INTO app_user (user_name, first_name, password_hash)
+     SELECT 'dbench' || lpad(i::text, 2, '0'), '压测操作工' || i, 'x' FROM generate_series(1, ${OPERATORS}) i`,
   `INSERT INTO work_dispatch (doc_no, status, task_id, production_order_id, product_id, process_id, workshop_type, workshop_id,
                               operator_id, work_date, shift, quantity, started_at)
      SELECT 'PGDBENCH-' || t.id, 'started', t.id, t.production_order_id, t.product_id, t.process_id, 'machine', t.workshop_id,
-            (SELECT id FROM app_user WHERE user_name = 'admin'), CURRENT_DATE, 'day', 100000, now()
-       FROM workshop_task t WHERE t.task_no LIKE 'SCDBENCH-%'`,
+            (SELECT id FROM app_user WHERE user_name = 'dbench' || lpad(t.k::text, 2, '0')), CURRENT_DATE, 'day', 100000, now()
+       FROM (SELECT w.*, row_number() OVER (ORDER BY w.id) AS k FROM workshop_task w WHERE w.task_no LIKE 'SCDBENCH-%') t`,
   `INSERT INTO flow_card (doc_no, status, production_order_id, product_id, quantity, current_seq, origin)
      SELECT 'LZDBENCH-' || o.id, 'open', o.id, o.product_id, 100000, 10, 'open'
        FROM production_order o WHERE o.doc_no LIKE 'SCDBENCH-%'`,
