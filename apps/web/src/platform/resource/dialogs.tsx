@@ -1,4 +1,4 @@
-import { type ComponentProps, lazy, Suspense, useState } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from 'react';
 
 /*
  * The kit's dialogs with their code loaded when first opened: a list paints without the form
@@ -18,35 +18,24 @@ export function useOpenedOnce(open: boolean): boolean {
   return opened || open;
 }
 
-/** `ResourceFormModal`, loaded when first opened. */
-export function ResourceFormDialog(props: ComponentProps<typeof FormModal>) {
-  const opened = useOpenedOnce(props.open);
-  if (!opened) return null;
-  return (
-    <Suspense fallback={null}>
-      <FormModal {...props} />
-    </Suspense>
-  );
+/** A dialog whose code loads the first time `isOpen` holds, then stays mounted. */
+function onDemand<C extends ComponentType<any>>(Dialog: C, isOpen: (props: ComponentProps<C>) => boolean) {
+  return function OnDemand(props: ComponentProps<C>) {
+    const opened = useOpenedOnce(isOpen(props));
+    if (!opened) return null;
+    return (
+      <Suspense fallback={null}>
+        <Dialog {...props} />
+      </Suspense>
+    );
+  };
 }
+
+/** `ResourceFormModal`, loaded when first opened. */
+export const ResourceFormDialog = onDemand(FormModal, (p) => p.open);
 
 /** `ResourceDetailDrawer`, loaded when a record is first shown. */
-export function ResourceDetailDialog(props: ComponentProps<typeof DetailDrawer>) {
-  const opened = useOpenedOnce(props.id !== undefined);
-  if (!opened) return null;
-  return (
-    <Suspense fallback={null}>
-      <DetailDrawer {...props} />
-    </Suspense>
-  );
-}
+export const ResourceDetailDialog = onDemand(DetailDrawer, (p) => p.id !== undefined);
 
 /** `ImportModal`, loaded when first opened. */
-export function ImportDialog(props: ComponentProps<typeof Import>) {
-  const opened = useOpenedOnce(props.open);
-  if (!opened) return null;
-  return (
-    <Suspense fallback={null}>
-      <Import {...props} />
-    </Suspense>
-  );
-}
+export const ImportDialog = onDemand(Import, (p) => p.open);
