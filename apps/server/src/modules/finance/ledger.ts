@@ -153,9 +153,17 @@ const HEAD = { 'stock-inbound': 'stock_inbound', 'stock-outbound': 'stock_outbou
  * item of a 销售出库 / 销售退货入库 / 采购入库 / 委外入库 / 采购退货 / 委外退货 made against an
  * order, or reverses it. Each line is priced at its order line: order line amount (with tax) ×
  * the line's base quantity ÷ the order line's base quantity, rounded to the fen once. Reversal is
- * refused (409) while a receipt or payment is applied to the item.
+ * refused (409) while a receipt or payment is applied to the item. `type`, when the caller knows
+ * it, spares the read of a document no item follows from (生产入库, 领料出库…).
  */
-export async function financeOnStockDocument(db: Db, doc: StockDocType, id: number, direction: 1 | -1) {
+export async function financeOnStockDocument(
+  db: Db,
+  doc: StockDocType,
+  id: number,
+  direction: 1 | -1,
+  type?: string,
+) {
+  if (type !== undefined && !SOURCES.some((x) => x.doc === doc && x.type === type)) return;
   const head = await sql<{ type: string; docNo: string; bizDate: string } & Record<string, any>>`
     SELECT * FROM ${t(HEAD[doc])} WHERE id = ${id}`.execute(db);
   const h = head.rows[0];

@@ -312,8 +312,10 @@ async function move(
                    posted_at = ${wage ? sql`now()` : null}${wage ? sql`` : sql`, stock_inbound_id = NULL`}
              WHERE id = ${report.id}`).execute(db);
 
-  if (last) await finishedGoods(db, report, user, sign, card.docNo);
   await postingHooks(db, report, user, sign, arrivesElsewhere ? step.seq : null, also);
+  // Last, so the rows every finished-goods posting of the day shares (the 生产入库 number counter,
+  // the product's stock balance) stay locked for the shortest time before the commit.
+  if (last) await finishedGoods(db, report, user, sign, card.docNo);
 }
 
 /**

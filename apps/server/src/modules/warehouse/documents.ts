@@ -135,14 +135,8 @@ async function checkLocations(
 
 function docHooks(spec: DocSpec): ResourceHooks {
   return {
-    async prepare({ db }, data) {
-      // Numbered by the business date, like orders: a document of the 3rd is RK…0103-….
-      const bizDate: string = data.bizDate ?? businessDay();
-      return {
-        docNo: await nextDocNo(db, spec.prefix, undefined, dayInstant(bizDate)),
-        status: 'draft',
-        bizDate,
-      };
+    async prepare(_ctx, data) {
+      return { status: 'draft', bizDate: data.bizDate ?? businessDay() };
     },
     async validate({ db }, data, before) {
       if (before && before.status !== 'draft') {
@@ -203,9 +197,16 @@ function docHooks(spec: DocSpec): ResourceHooks {
         });
       }
     },
-    /** A document made against an order: its lines are linked to the order's, its customer is the order's. */
-    async derive({ db }, data) {
-      return spec.kind === 'inbound' || spec.kind === 'outbound' ? linkSources(db, spec.kind, data) : {};
+    /**
+     * A document made against an order: its lines are linked to the order's, its customer is the
+     * order's. A new document is numbered here, the last step before it is written: the day's
+     * counter row stays locked until the commit, and every document of the type made meanwhile
+     * waits for it. Numbered by the business date, like orders: a document of the 3rd is RK…0103-….
+     */
+    async derive({ db }, data, before) {
+      const linked = spec.kind === 'inbound' || spec.kind === 'outbound' ? await linkSources(db, spec.kind, data) : {};
+      if (before) return linked;
+      return { ...linked, docNo: await nextDocNo(db, spec.prefix, undefined, dayInstant(data.bizDate)) };
     },
     async afterSave({ db }, id) {
       if (spec.kind !== 'stocktake') {
@@ -520,7 +521,7 @@ export async function postDocument(
     await applyMoves(db, ref, moves, { ...opts, also: [audited] });
   }
   // 应收 / 应付 of a document made against an order (销售出库, 采购入库…).
-  if (isInOut(spec)) await financeOnStockDocument(db, spec.def.name as 'stock-inbound', id, 1);
+  if (isInOut(spec)) await financeOnStockDocument(db, spec.def.name as 'stock-inbound', id, 1, doc.type);
   // Only materials with a safety minimum can fall below it.
   const watched = lines.filter((l) => l.mSafetyStockMin != null).map((l) => l.materialId);
   if (spec.kind !== 'inbound' && !opts.lineSide && watched.length) await notifyLowStock(db, watched);

@@ -153,7 +153,8 @@ export async function getRecord(db: Db, def: ResourceDef, id: number, opts: { lo
   return row as Record<string, any>;
 }
 
-async function saveLines(db: Db, def: ResourceDef, id: number, body: Record<string, any>) {
+/** Writes the lines given in `body` (each list replaces the stored one; a new record has none to delete). */
+async function saveLines(db: Db, def: ResourceDef, id: number, body: Record<string, any>, isNew = false) {
   for (const line of def.lines ?? []) {
     const items: Record<string, any>[] | undefined = body[line.name];
     if (!items) continue;
@@ -162,10 +163,11 @@ async function saveLines(db: Db, def: ResourceDef, id: number, body: Record<stri
       db,
       items.flatMap((item, i) => refChecks(line.fields, item, undefined, `${line.name}.${i}.`)),
     );
-    await db
-      .deleteFrom(line.table)
-      .where(line.parentColumn as any, '=', id)
-      .execute();
+    if (!isNew)
+      await db
+        .deleteFrom(line.table)
+        .where(line.parentColumn as any, '=', id)
+        .execute();
     if (!items.length) continue;
     await db
       .insertInto(line.table)
@@ -241,7 +243,7 @@ export async function createRecord(
     .values({ ...toColumns(def.fields, data, true), created_by: user.id, updated_by: user.id })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await saveLines(db, def, row.id, data);
+  await saveLines(db, def, row.id, data, true);
   await hooks?.afterSave?.(ctx, row.id, 'create');
   await audit(db, user, { entity: def.name, entityId: row.id, action: 'create', after: data }, requestId);
   return row.id;
