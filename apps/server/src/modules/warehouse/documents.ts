@@ -204,7 +204,8 @@ function docHooks(spec: DocSpec): ResourceHooks {
      * waits for it. Numbered by the business date, like orders: a document of the 3rd is RK…0103-….
      */
     async derive({ db }, data, before) {
-      const linked = spec.kind === 'inbound' || spec.kind === 'outbound' ? await linkSources(db, spec.kind, data) : {};
+      const linked =
+        spec.kind === 'inbound' || spec.kind === 'outbound' ? await linkSources(db, spec.kind, data) : {};
       if (before) return linked;
       return { ...linked, docNo: await nextDocNo(db, spec.prefix, undefined, dayInstant(data.bizDate)) };
     },
