@@ -39,6 +39,30 @@ test.describe('sign-in and session', () => {
     await expect(rows(page).first()).toBeVisible();
   });
 
+  test('signing in straight to a list asks for its first page once, alongside the user', async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/v1/material-info/page') asked.push(url.search);
+    });
+    // The user's menu answers a second late: the list cannot draw before it, its data can be asked.
+    let userAnswered = false;
+    await page.route('**/api/v1/sso/getUserByToken*', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+      userAnswered = true;
+    });
+    await page.goto('/login?redirect=%2Ffactory-info%2Fmaterial-manage%2Fmaterial-list');
+    await signIn(page);
+    await expect.poll(() => asked.length).toBe(1);
+    expect(userAnswered).toBe(false);
+    expect(new URLSearchParams(asked[0]).get('pageNum')).toBe('1');
+    await expect(page).toHaveURL(/\/material-list$/);
+    await expect(rows(page).first()).toBeVisible();
+    // The list found the page under its own key: no second request for it.
+    expect(asked).toHaveLength(1);
+  });
+
   test('visiting /login while signed in continues into the app', async ({ page }) => {
     await signIn(page);
     await page.goto('/login?redirect=%2Fsystem%2Fdepartment%2Fmanage');

@@ -1,3 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { queryClient } from '../platform/query.ts';
+
 /** Loaders of the chunks every signed-in user needs, shared by the router and prefetching. */
 export const loadShell = () => import('./shell/shell.tsx');
 export const loadModulePage = () => import('../pages/module.page.tsx');
@@ -16,10 +19,29 @@ export function prefetchAppChunks(): void {
 }
 
 const pageLoaders = new Map<string, () => Promise<unknown>>();
+const pageData = new Map<string, (client: QueryClient) => Promise<void>>();
 
-/** Remembers how to load the chunks of a route's page, for `preloadPage`. */
-export function registerPageLoader(path: string, load: () => Promise<unknown>): void {
+/**
+ * Remembers how to load the chunks of a route's page, for `preloadPage`, and how to ask for its
+ * first data, for `prefetchPageData`.
+ */
+export function registerPageLoader(
+  path: string,
+  load: () => Promise<unknown>,
+  data?: (client: QueryClient) => Promise<void>,
+): void {
   pageLoaders.set(path, load);
+  if (data) pageData.set(path, data);
+}
+
+/**
+ * Asks for the first data of the page at `path` (signed in, before the page has drawn): with the
+ * user's menu in flight, not after the page has mounted. Failures are ignored: the page asks again.
+ */
+export function prefetchPageData(path: string): void {
+  void pageData
+    .get(path.split(/[?#]/)[0])?.(queryClient)
+    .catch(() => undefined);
 }
 
 /**

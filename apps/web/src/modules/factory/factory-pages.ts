@@ -86,6 +86,7 @@ export const FACTORY_PAGES: Record<string, PageLoader> = {
   ...resourcePageLoaders(productionTeamResource),
   ...resourcePageLoaders(materialInfoResource, {
     list: () => material().then((m) => m.MaterialListPage),
+    listOpensOnFirstPage: true,
     form: () => import('./material/material-form.page.tsx').then((m) => m.MaterialFormPage),
   }),
   ...resourcePageLoaders(materialTemplateResource, {

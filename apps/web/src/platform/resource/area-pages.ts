@@ -1,10 +1,16 @@
 import { flattenMenu, MENU_TREE } from '@ringmes/domain';
+import type { QueryClient } from '@tanstack/react-query';
 import { type LazyExoticComponent, lazy } from 'react';
 import { loadModulePage, registerPageLoader } from '../../app/chunks.ts';
 import type { PageComponent } from '../../app/page-registry.ts';
 
-/** Loads the component of one route (a chunk per page). */
-export type PageLoader = () => Promise<PageComponent>;
+/**
+ * Loads the component of one route (a chunk per page). `prefetch`, when the page's first data is
+ * known without the page (a list's first page), asks for it ahead.
+ */
+export type PageLoader = (() => Promise<PageComponent>) & {
+  prefetch?: (client: QueryClient) => Promise<void>;
+};
 type TableLoader = () => Promise<Record<string, PageLoader>>;
 
 /** Every page table registered here, with the route paths it may serve. */
@@ -28,7 +34,7 @@ export function tablePages(
       const placeholder = await loadModulePage();
       return { default: placeholder.ModulePage };
     };
-    registerPageLoader(path, load);
+    registerPageLoader(path, load, async (client) => (await loadTable())[path]?.prefetch?.(client));
     out[path] = lazy(load);
   }
   return out;

@@ -1,7 +1,9 @@
 import type { ResourceDef } from '@ringmes/domain';
+import type { QueryClient } from '@tanstack/react-query';
 import { type QueryParams, request } from '../api/client.ts';
 import { download } from '../api/download.ts';
 import type { Page } from '../api/types.ts';
+import { DEFAULT_PAGE_SIZE } from '../ui/server-table.ts';
 
 /** A record as the generic API answers it: declared fields, `<base>Name` labels, audit columns, lines. */
 export type ResourceRow = Record<string, any> & {
@@ -27,6 +29,23 @@ export const resourceKeys = {
   tree: (name: string) => ['resource', name, 'tree'] as const,
   options: (name: string) => ['options', name] as const,
 };
+
+/**
+ * What a list asks first when opened without filters in its address: page 1 at the default size,
+ * the server's default sort (`useServerTable`'s starting state).
+ */
+export const FIRST_PAGE: QueryParams = { pageNum: 1, pageSize: DEFAULT_PAGE_SIZE };
+
+/**
+ * Asks for a list's first page ahead of the page (sign-in straight to a list): the list finds it
+ * in the cache under the same key and draws its rows on its first render.
+ */
+export function prefetchFirstPage(client: QueryClient, def: ResourceDef): Promise<void> {
+  return client.prefetchQuery({
+    queryKey: resourceKeys.page(def.name, FIRST_PAGE),
+    queryFn: () => resourceApi(def).page(FIRST_PAGE),
+  });
+}
 
 interface CallExtra {
   silent?: boolean;

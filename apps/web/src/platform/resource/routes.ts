@@ -2,6 +2,7 @@ import { flattenMenu, MENU_TREE, type MenuNode, type ResourceDef } from '@ringme
 import { type ComponentType, createElement } from 'react';
 import type { PageProps } from '../../app/page-registry.ts';
 import type { PageLoader } from './area-pages.ts';
+import { prefetchFirstPage } from './resource-api.ts';
 
 /**
  * Where a resource's screens live. The list path is the definition's `route`; the add, edit and
@@ -52,6 +53,8 @@ export type ResourcePageLoader = () => Promise<ComponentType<ResourcePageProps>>
 
 export interface ResourcePageOverrides {
   list?: ResourcePageLoader;
+  /** The list override opens on the kit list's first page (its data can be asked for ahead). */
+  listOpensOnFirstPage?: boolean;
   form?: ResourcePageLoader;
   detail?: ResourcePageLoader;
 }
@@ -75,7 +78,10 @@ export function resourcePageLoaders(
 ): Record<string, PageLoader> {
   const routes = resourceRoutes(def);
   const form = bind(def, overrides.form ?? kitForm);
-  const out: Record<string, PageLoader> = { [routes.list]: bind(def, overrides.list ?? kitList) };
+  const list = bind(def, overrides.list ?? kitList);
+  if (!overrides.list || overrides.listOpensOnFirstPage)
+    list.prefetch = (client) => prefetchFirstPage(client, def);
+  const out: Record<string, PageLoader> = { [routes.list]: list };
   if (routes.add) out[routes.add] = form;
   if (routes.edit) out[routes.edit] = form;
   if (routes.detail) out[routes.detail] = bind(def, overrides.detail ?? kitDetail);
