@@ -44,6 +44,16 @@ describe('users', () => {
     expect(byDept.body.result.list.map((x: any) => x.userName)).toEqual(['grinder']);
     const byName = await t.call('GET', '/api/v1/user/list', { token, query: { firstName: '磨工' } });
     expect(byName.body.result.total).toBe(1);
+    // The total comes with the page (one statement); past the end it is counted apart.
+    const users = Number(
+      (await sql<{ n: string }>`SELECT count(*) AS n FROM app_user`.execute(t.database.db)).rows[0].n,
+    );
+    const page2 = await t.call('GET', '/api/v1/user/list', { token, query: { pageNum: 2, pageSize: 1 } });
+    expect(page2.body.result).toMatchObject({ total: users, pageNum: 2, pageSize: 1 });
+    expect(page2.body.result.list).toHaveLength(1);
+    expect(Object.keys(page2.body.result.list[0])).not.toContain('pageTotal');
+    const beyond = await t.call('GET', '/api/v1/user/list', { token, query: { pageNum: 99, pageSize: 20 } });
+    expect(beyond.body.result).toMatchObject({ list: [], total: users });
 
     const upd = await t.call('PUT', '/api/v1/user/newUpdateUser', {
       token,

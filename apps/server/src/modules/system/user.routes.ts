@@ -122,6 +122,8 @@ export function userRoutes(app: App) {
         },
         { column: 'u.id', desc: false },
         'u.id',
+        // A factory has tens to hundreds of users: the total comes with the page.
+        'inline',
       );
     },
   });
