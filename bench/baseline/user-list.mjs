@@ -1,20 +1,16 @@
 // The baseline of the auth-overhead benchmark: a bare `node:http` + `pg.Pool` handler running the
-// same SQL as `GET /api/v1/user/list?pageNum=…&pageSize=…` (as Kysely compiles user.service.ts
-// `userQuery` + paging.ts `paginate` with the default sort) and answering the same JSON body: the
+// statement the server runs for `GET /api/v1/user/list?pageNum=1&pageSize=20` (user.service.ts
+// `userPage`, captured from the PostgreSQL log by the scenario: env STATEMENT, a JSON file
+// `{ sql, params }`; the page and its total in one statement) and answering the same JSON body: the
 // envelope, camelCase keys, bigint as number, dates as `YYYY-MM-DD HH:mm:ss` in Asia/Shanghai.
 // No authentication, no permission check, no validation, no framework. Env: DATABASE_URL, PORT,
-// PG_POOL_MAX.
+// PG_POOL_MAX, STATEMENT.
+import fs from 'node:fs';
 import http from 'node:http';
 import { pg } from '../lib.mjs';
 
-export const USER_LIST_SQL =
-  'select "u"."id" as "user_id", "u"."user_name", "u"."first_name", "u"."phone", "u"."email", "u"."avatar", ' +
-  '"u"."introduction", "u"."status", "u"."dept_id", "d"."dept_name", "u"."created_at", "u"."updated_at", ' +
-  '"u"."version", coalesce((SELECT array_agg(ur.role_id::int ORDER BY ur.role_id) FROM user_role ur ' +
-  "WHERE ur.user_id = u.id), '{}') as \"role_ids\", coalesce((SELECT string_agg(r.role_name, '、' " +
-  'ORDER BY r.order_num) FROM user_role ur JOIN role r ON r.id = ur.role_id WHERE ur.user_id = u.id), ' +
-  '\'\') as "role_names", count(*) over () as "page_total" from "app_user" as "u" left join "dept" ' +
-  'as "d" on "d"."id" = "u"."dept_id" order by "u"."id" asc limit $1 offset $2';
+/** The server's statement for the call and its parameters (the scenario captures them). */
+const STATEMENT = JSON.parse(fs.readFileSync(process.env.STATEMENT, 'utf8'));
 
 const INT8 = 20;
 const pool = new pg.Pool({
@@ -63,7 +59,8 @@ const server = http.createServer(async (req, res) => {
   const pageNum = Number(url.searchParams.get('pageNum') ?? 1) || 1;
   const pageSize = Number(url.searchParams.get('pageSize') ?? 20) || 20;
   try {
-    const r = await pool.query(USER_LIST_SQL, [pageSize, (pageNum - 1) * pageSize]);
+    // A named statement, as the server's (its paging parameters are the captured call's).
+    const r = await pool.query({ name: 'user_list', text: STATEMENT.sql, values: STATEMENT.params });
     const total = r.rows.length ? r.rows[0].page_total : 0;
     const list = r.rows.map((row) => {
       const o = {};

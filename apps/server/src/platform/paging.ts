@@ -24,9 +24,6 @@ export interface Page<T> {
  */
 export const COUNT_CAP = 10_000;
 
-/** The column an inline count (`paginate(…, 'inline')`) comes back in, taken off the rows. */
-const INLINE_TOTAL = 'pageTotal';
-
 /** The paging fields every list call accepts (architecture.md, "HTTP contract"). */
 export const pagingFields = {
   pageNum: zx.pageNum,
@@ -68,14 +65,9 @@ export async function paginate<T>(
   sortable: Record<string, string>,
   defaultSort: { column: string; desc: boolean },
   idColumn: string,
-  /**
-   * How the total is found: a database, to count at most COUNT_CAP rows (a subquery with LIMIT)
-   * for lists that grow to millions; `'inline'`, for lists that stay small (users, roles), with
-   * the page in one statement (`count(*) OVER ()`); by default a count, then the page.
-   */
-  counting?: Kysely<any> | 'inline',
+  /** Count at most COUNT_CAP rows (a subquery with LIMIT, run on this database). */
+  capOn?: Kysely<any>,
 ): Promise<Page<T>> {
-  const capOn = counting === 'inline' ? undefined : counting;
   const column = (args.sortField && sortable[args.sortField]) || defaultSort.column;
   const desc =
     args.sortField && sortable[args.sortField] ? !!args.sortOrder?.startsWith('desc') : defaultSort.desc;
@@ -95,18 +87,6 @@ export async function paginate<T>(
       .execute()) as T[];
     if (list.length > ALL_ROWS_MAX) checkAllRows(await count());
     return { list, total: list.length, pageNum: 0, pageSize: list.length };
-  }
-  if (counting === 'inline') {
-    const skip = (args.pageNum - 1) * args.pageSize;
-    const rows = (await ordered(false)
-      .select(sql<string>`count(*) OVER ()`.as(INLINE_TOTAL))
-      .limit(args.pageSize)
-      .offset(skip)
-      .execute()) as Record<string, unknown>[];
-    // Past the end the page is empty and says nothing of the total: counted apart.
-    const total = rows.length ? Number(rows[0][INLINE_TOTAL]) : skip ? await count() : 0;
-    for (const r of rows) delete r[INLINE_TOTAL];
-    return { list: rows as T[], total, pageNum: args.pageNum, pageSize: args.pageSize };
   }
   let total: number;
   let exact = true;

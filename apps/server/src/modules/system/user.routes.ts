@@ -22,7 +22,7 @@ import {
   assertMayManage,
   getUser,
   roleIdsOf,
-  userQuery,
+  userPage,
 } from './user.service.ts';
 
 const password = z
@@ -97,34 +97,7 @@ export function userRoutes(app: App) {
       status: zx.flag.optional(),
     }),
     async handler({ query, app: { db } }) {
-      let q = userQuery(db);
-      if (query.userName) q = q.where('u.userName', 'ilike', containsPattern(query.userName));
-      if (query.firstName) q = q.where('u.firstName', 'ilike', containsPattern(query.firstName));
-      if (query.phone) q = q.where('u.phone', 'like', containsPattern(query.phone));
-      if (query.status) q = q.where('u.status', '=', query.status);
-      if (query.deptId) {
-        q = q.where(
-          'u.deptId',
-          'in',
-          sql<number>`(WITH RECURSIVE t AS (SELECT id FROM dept WHERE id = ${query.deptId}
-                        UNION SELECT d.id FROM dept d JOIN t ON d.parent_id = t.id) SELECT id FROM t)`,
-        );
-      }
-      return paginate(
-        q,
-        query,
-        {
-          userName: 'u.userName',
-          firstName: 'u.firstName',
-          createdAt: 'u.createdAt',
-          status: 'u.status',
-          userId: 'u.id',
-        },
-        { column: 'u.id', desc: false },
-        'u.id',
-        // A factory has tens to hundreds of users: the total comes with the page.
-        'inline',
-      );
+      return userPage(db, query);
     },
   });
 

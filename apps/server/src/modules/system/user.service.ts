@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { ALL, type AuthUser, can, type SessionService } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { containsPattern } from '../../platform/db/like.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { ALL_ROWS_MAX, checkAllRows, type Page, type PageArgs } from '../../platform/paging.ts';
 
 /** The button permission that lets a user manager change which roles a user holds. */
 export const ASSIGN_ROLE = 'system:user:assignRole';
@@ -46,37 +49,85 @@ export async function userInfo(db: Db, userId: number) {
 }
 
 /** The public shape of a user row; never the password hash. */
-export function userQuery(db: Db) {
-  return db
-    .selectFrom('appUser as u')
-    .leftJoin('dept as d', 'd.id', 'u.deptId')
-    .select([
-      'u.id as userId',
-      'u.userName',
-      'u.firstName',
-      'u.phone',
-      'u.email',
-      'u.avatar',
-      'u.introduction',
-      'u.status',
-      'u.deptId',
-      'd.deptName',
-      'u.createdAt',
-      'u.updatedAt',
-      'u.version',
-      sql<
-        number[]
-      >`coalesce((SELECT array_agg(ur.role_id::int ORDER BY ur.role_id) FROM user_role ur WHERE ur.user_id = u.id), '{}')`.as(
-        'roleIds',
-      ),
-      sql<string>`coalesce((SELECT string_agg(r.role_name, '、' ORDER BY r.order_num) FROM user_role ur JOIN role r ON r.id = ur.role_id WHERE ur.user_id = u.id), '')`.as(
-        'roleNames',
-      ),
-    ]);
+/** A user row as the API answers it, never the password hash: user `u` with its dept `d`. */
+const USER_COLUMNS = sql`u.id AS user_id, u.user_name, u.first_name, u.phone, u.email, u.avatar, u.introduction,
+  u.status, u.dept_id, d.dept_name, u.created_at, u.updated_at, u.version,
+  coalesce((SELECT array_agg(ur.role_id::int ORDER BY ur.role_id) FROM user_role ur WHERE ur.user_id = u.id), '{}') AS role_ids,
+  coalesce((SELECT string_agg(r.role_name, '、' ORDER BY r.order_num) FROM user_role ur JOIN role r ON r.id = ur.role_id
+             WHERE ur.user_id = u.id), '') AS role_names`;
+
+/** 用户列表's filters; each one not asked is NULL and lets every row through. */
+export interface UserFilters {
+  userName?: string;
+  firstName?: string;
+  phone?: string;
+  deptId?: number;
+  status?: string;
+}
+
+/** Sort fields of 用户列表 → columns (anything else sorts by id). */
+const USER_SORT: Record<string, string> = {
+  userName: 'u.user_name',
+  firstName: 'u.first_name',
+  createdAt: 'u.created_at',
+  status: 'u.status',
+  userId: 'u.id',
+};
+
+/** A department's users include those of its sub-departments. */
+function userWhere(f: UserFilters) {
+  const like = (v?: string) => (v ? containsPattern(v) : null);
+  return sql`(${like(f.userName)}::text IS NULL OR u.user_name ILIKE ${like(f.userName)})
+     AND (${like(f.firstName)}::text IS NULL OR u.first_name ILIKE ${like(f.firstName)})
+     AND (${like(f.phone)}::text IS NULL OR u.phone LIKE ${like(f.phone)})
+     AND (${f.status ?? null}::text IS NULL OR u.status = ${f.status ?? null})
+     AND (${f.deptId ?? null}::bigint IS NULL OR u.dept_id IN (
+           WITH RECURSIVE t AS (SELECT id FROM dept WHERE id = ${f.deptId ?? null}
+                                UNION SELECT c.id FROM dept c JOIN t ON c.parent_id = t.id)
+           SELECT id FROM t))`;
+}
+
+/**
+ * 用户列表: one named statement per sort, whatever the filters (their values are parameters), so
+ * it is parsed and planned once per connection, with the total in the same statement (a factory
+ * has tens to hundreds of users). `pageNum` 0 answers every row, up to ALL_ROWS_MAX.
+ */
+export async function userPage(db: Db, q: UserFilters & PageArgs): Promise<Page<Record<string, unknown>>> {
+  const known = q.sortField ? USER_SORT[q.sortField] : undefined;
+  const dir = known && q.sortOrder?.startsWith('desc') ? 'DESC' : 'ASC';
+  const order = sql.raw(!known || known === 'u.id' ? `u.id ${dir}` : `${known} ${dir}, u.id ${dir}`);
+  const all = q.pageNum === 0;
+  const take = all ? ALL_ROWS_MAX + 1 : q.pageSize;
+  const skip = all ? 0 : (q.pageNum - 1) * q.pageSize;
+  const rows = (
+    await prepared(sql<Record<string, unknown>>`
+      SELECT ${USER_COLUMNS}, count(*) OVER () AS page_total
+        FROM app_user u LEFT JOIN dept d ON d.id = u.dept_id
+       WHERE ${userWhere(q)}
+       ORDER BY ${order} LIMIT ${take} OFFSET ${skip}`).execute(db)
+  ).rows;
+  let total = rows.length ? Number(rows[0].pageTotal) : 0;
+  // Past the end the page is empty and says nothing of the total: counted apart.
+  if (!rows.length && skip)
+    total = Number(
+      (await sql<{ n: string }>`SELECT count(*) AS n FROM app_user u WHERE ${userWhere(q)}`.execute(db))
+        .rows[0].n,
+    );
+  for (const r of rows) delete r.pageTotal;
+  if (all) {
+    checkAllRows(total);
+    return { list: rows, total, pageNum: 0, pageSize: rows.length };
+  }
+  return { list: rows, total, pageNum: q.pageNum, pageSize: q.pageSize };
 }
 
 export async function getUser(db: Db, userId: number) {
-  const u = await userQuery(db).where('u.id', '=', userId).executeTakeFirst();
+  const u = (
+    await prepared(sql<Record<string, unknown>>`
+      SELECT ${USER_COLUMNS} FROM app_user u LEFT JOIN dept d ON d.id = u.dept_id WHERE u.id = ${userId}`).execute(
+      db,
+    )
+  ).rows[0];
   if (!u) throw notFound('用户不存在');
   return u;
 }
