@@ -1,4 +1,4 @@
-import { MESSAGE_KINDS } from '@ringmes/domain';
+import { MESSAGE_KINDS, SHIFT_MINUTES } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAW_ROLLUP_SELECT } from '../src/modules/production/report-rollup.ts';
@@ -416,6 +416,14 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
                                                  FROM work_dispatch d WHERE d.task_id = t.id), 0)
           OR t.dispatched_quantity > t.planned_quantity`.execute(db);
     expect(off.rows[0].n).toBe(0);
+    // Work waiting for its turn is given out a shift's worth at a time: no waiting dispatch
+    // overloads its shift, and the 20,000-piece stock-up order is not all given out at once.
+    const over = await sql<{ n: number; big: number }>`
+      SELECT count(*) FILTER (WHERE d.quantity * t.standard_minutes > ${SHIFT_MINUTES})::int AS n,
+             count(*) FILTER (WHERE t.planned_quantity >= 10000 AND t.dispatched_quantity >= t.planned_quantity)::int AS big
+        FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id
+       WHERE d.status = 'dispatched' AND t.standard_minutes > 0`.execute(db);
+    expect(over.rows[0]).toEqual({ n: 0, big: 0 });
     for (const [user, type] of [
       ['op01', 'machine'],
       ['op02', 'grinding'],

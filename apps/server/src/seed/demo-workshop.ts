@@ -1,4 +1,4 @@
-import { outsourcingOrderResource } from '@ringmes/domain';
+import { outsourcingOrderResource, SHIFT_MINUTES } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { writeWageLinesMany } from '../modules/finance/wages.ts';
@@ -156,13 +156,19 @@ async function work(
       : stage === 'dispatched'
         ? addDays(today, task.id % 3)
         : today;
-  const halves = planned.gt(500)
+  const split = planned.gt(500)
     ? [planned.dividedBy(2).floor(), planned.minus(planned.dividedBy(2).floor())]
     : [planned];
+  // Work waiting for its turn is given out a shift's worth at a time (what the machine makes in
+  // SHIFT_MINUTES at the step's standard minutes), as a planner does: the rest of a big order waits
+  // for the next 派工, and the 排产计划 shows the shifts full, not twenty times over.
+  const minutes = new Decimal(task.standardMinutes ?? 0);
+  const shiftWorth = minutes.gt(0) ? new Decimal(SHIFT_MINUTES).dividedBy(minutes).floor() : undefined;
+  const waiting = (n: number) => stage === 'dispatched' || (stage !== 'completed' && n > 0);
+  const halves = split.map((q, n) => (waiting(n) && shiftWorth?.gt(0) ? Decimal.min(q, shiftWorth) : q));
   const docNos = await nextDocNos(db, DISPATCH_PREFIX, halves.length, undefined, dayInstant(day));
   // The night half of running work waits for its shift.
-  const statusOf = (n: number) =>
-    stage === 'completed' ? 'completed' : stage === 'dispatched' || n > 0 ? 'dispatched' : stage;
+  const statusOf = (n: number) => (stage === 'completed' ? 'completed' : waiting(n) ? 'dispatched' : stage);
   const made = `${day < today ? day : today} 07:30:00+08`;
   const rows = halves.map((q, n) => {
     const status = statusOf(n);
