@@ -221,10 +221,12 @@ function addDays(day: string, n: number): string {
 
 /**
  * Batches of about three cards an order, of at most 500 pieces (what a turnover cart holds): an
- * order of 900 → two cards of 500 and 400, a stock-up order of 20,000 → forty cards.
+ * order of 900 → two cards of 500 and 400. A run of 10,000 or more (the stock-up orders) is carded
+ * by the heat-treatment charge, 300 rings: 20,000 → sixty-seven cards.
  */
 function batchOf(quantity: string): number {
   const q = new Decimal(quantity);
+  if (q.gte(10_000)) return 300;
   return [20, 50, 100, 200].find((b) => q.div(b).lte(3)) ?? 500;
 }
 
