@@ -74,12 +74,12 @@ export class SessionService {
 
   async resolve(token: string): Promise<AuthUser | undefined> {
     if (!token || token.length > 200) return undefined;
-    const key = hashToken(token);
-    const cacheKey = key.toString('hex');
-    const hit = this.cache.get(cacheKey);
+    // The cache (in memory, seconds long) is keyed by the token itself: a hit hashes nothing.
+    const hit = this.cache.get(token);
     const now = Date.now();
     if (hit && hit.until > now) return hit.user;
-    if (hit) this.cache.delete(cacheKey);
+    if (hit) this.cache.delete(token);
+    const key = hashToken(token);
 
     const row = await this.db
       .selectFrom('userSession as s')
@@ -114,7 +114,7 @@ export class SessionService {
       isAdmin: roleKeys.includes('admin') || permissions.has(ALL),
     };
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(cacheKey, { user, until: now + SessionService.CACHE_MS });
+    this.cache.set(token, { user, until: now + SessionService.CACHE_MS });
     return user;
   }
 

@@ -40,7 +40,13 @@ export async function compressJson(req: FastifyRequest, reply: FastifyReply, pay
   if (req.method === 'HEAD' || reply.hasHeader('content-encoding')) return payload;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
-  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  // A string's UTF-8 length is at least its length: counting bytes is needed only below the bound.
+  const size =
+    typeof payload !== 'string'
+      ? payload.length
+      : payload.length >= COMPRESS_MIN_BYTES
+        ? payload.length
+        : Buffer.byteLength(payload);
   if (size < COMPRESS_MIN_BYTES) return payload;
   const vary = reply.getHeader('vary');
   if (!vary) reply.header('vary', 'accept-encoding');
