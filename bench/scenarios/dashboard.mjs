@@ -1,6 +1,8 @@
 // Issue 14 "Numbers": a posting reaches every one of 50 open dashboard streams (p95 ≤ 1 s) while
 // 16 operators post at once, and a dashboard's first paint (its API part) ≤ 1.5 s on the demo data.
 // PostgreSQL, demo seed, through the API and the Server-Sent Events stream.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import {
   call,
   childEnv,
@@ -9,11 +11,14 @@ import {
   freshPgDatabase,
   login,
   pgExec,
+  ROOT,
   SERVER_MAIN,
   startProcess,
   startServer,
   waitHealthy,
 } from '../lib.mjs';
+
+const { chromium } = createRequire(path.join(ROOT, 'e2e/package.json'))('playwright-core');
 
 /** The first start seeds the demo factory: on a busy machine that can take minutes. */
 async function seedDemo(ctx, env) {
@@ -153,6 +158,31 @@ export default {
     }
     const paint95 = pct(paint, 95);
 
+    // First paint in the browser: a fresh Chromium context signed in (the token in local storage,
+    // as the web app keeps it) opens the factory dashboard on a 1920×1080 screen; the clock stops
+    // when its 今日合格 figure shows. One warm-up visit, then the median and the slowest of five.
+    const browserPaint = [];
+    {
+      const browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+      ctx.onCleanup(() => browser.close());
+      for (let i = 0; i < 6; i++) {
+        const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+        await context.addInitScript((t) => localStorage.setItem('Admin-Token', t), token);
+        const page = await context.newPage();
+        const s = performance.now();
+        await page.goto(`${server.base}/workshop-dashboard/whole-dashboard`);
+        await page.getByTestId('kpi-good').first().waitFor({ state: 'visible', timeout: 30_000 });
+        if (i > 0) browserPaint.push(performance.now() - s);
+        await context.close();
+      }
+      await browser.close();
+    }
+    const browserMedian = [...browserPaint].sort((a, b) => a - b)[Math.floor(browserPaint.length / 2)];
+    const browserMax = Math.max(...browserPaint);
+
     // The reports each operator will approve, added and submitted beforehand.
     const ids = async (sql) => (await pgExec(db.url, sql)).rows.map((r) => Number(r.id));
     // Dispatch and card of one order, paired by the order (ids alone need not come in the same order).
@@ -248,6 +278,13 @@ export default {
         unit: 'ms',
         target: 'info',
         pass: true,
+      },
+      {
+        metric: `dashboard first paint in Chromium (fresh context → 今日合格 shown), demo data, median of 5 (slowest ${Math.round(browserMax)} ms)`,
+        value: Math.round(browserMedian),
+        unit: 'ms',
+        target: '≤ 1500',
+        pass: browserMax <= 1500,
       },
       {
         metric:

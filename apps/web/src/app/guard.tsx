@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { isApiError } from '../platform/api/errors.ts';
+import { prefetchPageData, preloadPage } from './chunks.ts';
 import { FullPageLoading } from './full-page-loading.tsx';
 import { navigateTo } from './navigation.ts';
 import { clearSession, loadUserInfo, loginPath, useSession } from './session.ts';
@@ -30,6 +31,10 @@ export function AuthGuard() {
     if (!token || user || attempt < 0) return;
     let live = true;
     setUnreachable(false);
+    // The page opened with a session (a reload, a link): its chunks and first data load with the
+    // user's menu, not after it.
+    preloadPage(window.location.pathname);
+    prefetchPageData(window.location.pathname);
     loadUserInfo().catch((error: unknown) => {
       if (!live) return;
       // Network trouble (or the page is being left): keep the session and offer a retry.

@@ -41,9 +41,15 @@ export const FIRST_PAGE: QueryParams = { pageNum: 1, pageSize: DEFAULT_PAGE_SIZE
  * in the cache under the same key and draws its rows on its first render.
  */
 export function prefetchFirstPage(client: QueryClient, def: ResourceDef): Promise<void> {
+  // Silent: a page the user may not open answers 403 to the page itself, not with a toast here.
   return client.prefetchQuery({
     queryKey: resourceKeys.page(def.name, FIRST_PAGE),
-    queryFn: () => resourceApi(def).page(FIRST_PAGE),
+    queryFn: () =>
+      request<Page<ResourceRow>>({
+        url: `/api/v1/${def.name}/${def.api?.page ?? 'page'}`,
+        params: FIRST_PAGE,
+        silent: true,
+      }),
   });
 }
 
