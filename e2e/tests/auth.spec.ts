@@ -63,6 +63,31 @@ test.describe('sign-in and session', () => {
     expect(asked).toHaveLength(1);
   });
 
+  test('a dashboard opened with a session asks for its snapshot once, alongside the user', async ({
+    page,
+    request,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/v1/dashboard/snapshot') asked.push(url.searchParams.get('scope') ?? '');
+    });
+    let userAnswered = false;
+    await page.route('**/api/v1/sso/getUserByToken*', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+      userAnswered = true;
+    });
+    await storeToken(page, (await Api.login(request)).token);
+    await page.goto('/workshop-dashboard/machine-dashboard');
+    await expect.poll(() => asked.length).toBe(1);
+    expect(userAnswered).toBe(false);
+    expect(asked[0]).toBe('machine');
+    await expect(activePage(page).getByTestId('kpi-good')).toBeVisible();
+    // The page read it under its own key: no second snapshot.
+    expect(asked).toHaveLength(1);
+  });
+
   test('visiting /login while signed in continues into the app', async ({ page }) => {
     await signIn(page);
     await page.goto('/login?redirect=%2Fsystem%2Fdepartment%2Fmanage');

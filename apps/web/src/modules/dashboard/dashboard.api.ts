@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { http } from '../../platform/api/client.ts';
 
@@ -113,6 +113,17 @@ export const dashboardApi = {
 };
 
 export const dashboardKey = (scope: DashboardScope) => ['dashboard', scope] as const;
+
+/**
+ * Asks for a dashboard's snapshot before the page has drawn (opened with a session: alongside the
+ * user's menu), under the key the page reads; silent, as the page asks again and answers itself.
+ */
+export function prefetchDashboard(client: QueryClient, scope: DashboardScope): Promise<void> {
+  return client.prefetchQuery({
+    queryKey: dashboardKey(scope),
+    queryFn: () => http.get<DashboardSnapshot>('/api/v1/dashboard/snapshot', { scope }, { silent: true }),
+  });
+}
 
 export type LiveState = 'connecting' | 'live' | 'retrying';
 
