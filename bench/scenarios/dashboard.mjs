@@ -10,6 +10,7 @@ import {
   freePort,
   freshPgDatabase,
   login,
+  median,
   pgExec,
   ROOT,
   SERVER_MAIN,
@@ -180,7 +181,7 @@ export default {
       }
       await browser.close();
     }
-    const browserMedian = [...browserPaint].sort((a, b) => a - b)[Math.floor(browserPaint.length / 2)];
+    const browserMedian = median(browserPaint);
     const browserMax = Math.max(...browserPaint);
 
     // The reports each operator will approve, added and submitted beforehand.

@@ -2,6 +2,7 @@ import {
   Api,
   activePage,
   expect,
+  type Page,
   rows,
   shot,
   signedIn,
@@ -11,6 +12,17 @@ import {
   toast,
   topMenu,
 } from './support.ts';
+
+/** Holds `getUserByToken` a second; answers whether it has been let through. */
+async function holdUserInfo(page: Page): Promise<() => boolean> {
+  let answered = false;
+  await page.route('**/api/v1/sso/getUserByToken*', async (route) => {
+    await new Promise((r) => setTimeout(r, 1000));
+    await route.continue();
+    answered = true;
+  });
+  return () => answered;
+}
 
 test.describe('sign-in and session', () => {
   test('signs in with a trimmed user name and opens the digital cockpit', async ({ page }) => {
@@ -46,16 +58,11 @@ test.describe('sign-in and session', () => {
       if (url.pathname === '/api/v1/material-info/page') asked.push(url.search);
     });
     // The user's menu answers a second late: the list cannot draw before it, its data can be asked.
-    let userAnswered = false;
-    await page.route('**/api/v1/sso/getUserByToken*', async (route) => {
-      await new Promise((r) => setTimeout(r, 1000));
-      await route.continue();
-      userAnswered = true;
-    });
+    const userAnswered = await holdUserInfo(page);
     await page.goto('/login?redirect=%2Ffactory-info%2Fmaterial-manage%2Fmaterial-list');
     await signIn(page);
     await expect.poll(() => asked.length).toBe(1);
-    expect(userAnswered).toBe(false);
+    expect(userAnswered()).toBe(false);
     expect(new URLSearchParams(asked[0]).get('pageNum')).toBe('1');
     await expect(page).toHaveURL(/\/material-list$/);
     await expect(rows(page).first()).toBeVisible();
@@ -72,16 +79,11 @@ test.describe('sign-in and session', () => {
       const url = new URL(r.url());
       if (url.pathname === '/api/v1/dashboard/snapshot') asked.push(url.searchParams.get('scope') ?? '');
     });
-    let userAnswered = false;
-    await page.route('**/api/v1/sso/getUserByToken*', async (route) => {
-      await new Promise((r) => setTimeout(r, 1000));
-      await route.continue();
-      userAnswered = true;
-    });
+    const userAnswered = await holdUserInfo(page);
     await storeToken(page, (await Api.login(request)).token);
     await page.goto('/workshop-dashboard/machine-dashboard');
     await expect.poll(() => asked.length).toBe(1);
-    expect(userAnswered).toBe(false);
+    expect(userAnswered()).toBe(false);
     expect(asked[0]).toBe('machine');
     await expect(activePage(page).getByTestId('kpi-good')).toBeVisible();
     // The page read it under its own key: no second snapshot.

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useBrand } from '../app/brand.ts';
 import { builtPages } from '../app/built-pages.ts';
-import { prefetchAppChunks, prefetchPageData, preloadPage } from '../app/chunks.ts';
+import { prefetchAppChunks, preloadPage } from '../app/chunks.ts';
 import { Logo } from '../app/logo.tsx';
 import { safeRedirect } from '../app/navigation.ts';
 import { login, useSession } from '../app/session.ts';
@@ -55,9 +55,8 @@ export function LoginPage() {
     // The page to open after sign-in loads while the sign-in request is in flight.
     preloadPage(redirect);
     try {
+      // Its first data is asked for by the route guard, alongside the user's menu.
       await login(values.userName, values.passWord);
-      // Its first data too, alongside the user's menu.
-      prefetchPageData(redirect);
       navigate(redirect, { replace: true });
     } catch (e) {
       setError(isApiError(e) && e.message ? e.message : '登录失败，请稍后重试');

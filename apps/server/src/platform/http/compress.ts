@@ -42,11 +42,9 @@ export async function compressJson(req: FastifyRequest, reply: FastifyReply, pay
   if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
   // A string's UTF-8 length is at least its length: counting bytes is needed only below the bound.
   const size =
-    typeof payload !== 'string'
-      ? payload.length
-      : payload.length >= COMPRESS_MIN_BYTES
-        ? payload.length
-        : Buffer.byteLength(payload);
+    typeof payload === 'string' && payload.length < COMPRESS_MIN_BYTES
+      ? Buffer.byteLength(payload)
+      : payload.length;
   if (size < COMPRESS_MIN_BYTES) return payload;
   const vary = reply.getHeader('vary');
   if (!vary) reply.header('vary', 'accept-encoding');

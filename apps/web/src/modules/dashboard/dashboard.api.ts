@@ -107,7 +107,8 @@ export interface DashboardSnapshot {
 }
 
 export const dashboardApi = {
-  snapshot: (scope: DashboardScope) => http.get<DashboardSnapshot>('/api/v1/dashboard/snapshot', { scope }),
+  snapshot: (scope: DashboardScope, options: { silent?: boolean } = {}) =>
+    http.get<DashboardSnapshot>('/api/v1/dashboard/snapshot', { scope }, options),
   ticket: (scope: DashboardScope) =>
     http.post<{ ticket: string; expiresIn: number }>('/api/v1/dashboard/ticket', { scope }, { silent: true }),
 };
@@ -121,7 +122,7 @@ export const dashboardKey = (scope: DashboardScope) => ['dashboard', scope] as c
 export function prefetchDashboard(client: QueryClient, scope: DashboardScope): Promise<void> {
   return client.prefetchQuery({
     queryKey: dashboardKey(scope),
-    queryFn: () => http.get<DashboardSnapshot>('/api/v1/dashboard/snapshot', { scope }, { silent: true }),
+    queryFn: () => dashboardApi.snapshot(scope, { silent: true }),
   });
 }
 

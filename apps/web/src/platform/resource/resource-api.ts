@@ -44,12 +44,7 @@ export function prefetchFirstPage(client: QueryClient, def: ResourceDef): Promis
   // Silent: a page the user may not open answers 403 to the page itself, not with a toast here.
   return client.prefetchQuery({
     queryKey: resourceKeys.page(def.name, FIRST_PAGE),
-    queryFn: () =>
-      request<Page<ResourceRow>>({
-        url: `/api/v1/${def.name}/${def.api?.page ?? 'page'}`,
-        params: FIRST_PAGE,
-        silent: true,
-      }),
+    queryFn: () => resourceApi(def).page(FIRST_PAGE, { silent: true }),
   });
 }
 
@@ -63,8 +58,8 @@ export function resourceApi(def: ResourceDef) {
   const edit = def.api?.edit ?? { method: 'PUT' as const, path: 'edit' };
   const del = def.api?.delete ?? { method: 'DELETE' as const, path: 'delete' };
   return {
-    page: (query: QueryParams) =>
-      request<Page<ResourceRow>>({ url: `${base}/${def.api?.page ?? 'page'}`, params: query }),
+    page: (query: QueryParams, extra: CallExtra = {}) =>
+      request<Page<ResourceRow>>({ url: `${base}/${def.api?.page ?? 'page'}`, params: query, ...extra }),
     /** Every row matching the filters (pageNum 0), for trees and small embedded tables. */
     rows: (query: QueryParams = {}) =>
       request<Page<ResourceRow>>({
