@@ -399,7 +399,7 @@ export function WorkshopDashboardPage({ path }: PageProps) {
                   {s.orders.list.map((o) => (
                     <tr key={o.id} className={o.late ? 'dash-late' : undefined}>
                       <td>{o.docNo}</td>
-                      <td>
+                      <td className="dash-fill" title={`${o.productName ?? ''} ${o.productSpec ?? ''}`}>
                         {o.productName} <span className="dash-muted">{o.productSpec}</span>
                       </td>
                       <td>
