@@ -2,6 +2,7 @@ import { MESSAGE_KINDS, SHIFT_MINUTES } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAW_ROLLUP_SELECT } from '../src/modules/production/report-rollup.ts';
+import { businessDay } from '../src/platform/numbering.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { stockInvariantViolations } from './stock-helpers.ts';
 
@@ -353,14 +354,26 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     // About 40: the bearing orders and their rings (生成自制件订单).
     expect(rows.rows.length).toBeGreaterThanOrEqual(30);
     expect(rows.rows.length).toBeLessThanOrEqual(60);
+    // Numbered by their planned start; made on the day they were planned, never after it nor today.
+    const today = businessDay().replaceAll('-', '');
     for (const r of rows.rows) {
       expect(r.docNo.slice(2, 10)).toBe(r.start);
-      expect(r.created).toBe(r.start);
+      expect(r.created <= r.start, r.docNo).toBe(true);
+      expect(r.created <= today, r.docNo).toBe(true);
     }
     expect(new Set(rows.rows.map((r) => r.status))).toEqual(
       new Set(['draft', 'released', 'producing', 'completed', 'closed']),
     );
     expect(rows.rows.filter((r) => r.sourceType === 'sales').length).toBeGreaterThanOrEqual(13);
+    // Each order is where its dates put it: one order under way is late (in assembly past its due
+    // date), no other; no assembly runs before its rings are made; nothing under way starts later.
+    const story = await sql<{ late: number; ahead: number; early: number }>`
+      SELECT count(*) FILTER (WHERE o.status IN ('released', 'producing') AND o.due_date < ${businessDay()}::date)::int AS late,
+             count(*) FILTER (WHERE o.status IN ('producing', 'completed') AND EXISTS (
+               SELECT 1 FROM production_order r WHERE r.parent_order_id = o.id AND r.status <> 'completed'))::int AS ahead,
+             count(*) FILTER (WHERE o.status = 'producing' AND o.planned_start_date > ${businessDay()}::date)::int AS early
+        FROM production_order o`.execute(db);
+    expect(story.rows[0]).toEqual({ late: 1, ahead: 0, early: 0 });
     // Issued quantities are exactly the posted 领料出库 against each requirement.
     const drift = await sql<{ id: number }>`
       SELECT pm.id FROM production_order_material pm

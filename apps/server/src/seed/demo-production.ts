@@ -9,7 +9,7 @@ import {
 } from '../modules/production/production-order.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
 import { rebuildWorkReportRollup } from '../modules/production/report-rollup.ts';
-import { makeSubOrders } from '../modules/production/sub-orders.ts';
+import { LEAD_DAYS, makeSubOrders } from '../modules/production/sub-orders.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
@@ -20,12 +20,28 @@ import { seedOrderFloor } from './demo-workshop.ts';
 
 type Stage = 'completed' | 'producing' | 'released' | 'closed' | 'draft';
 
+/** Days of assembly the demo plans before an order's due date (the rings are due when it starts). */
+const ASSEMBLY_DAYS = 5;
+
+/** A demo order's plan: made and released on `planDay`, work from `start`, due on `due`. */
+interface Planned {
+  id: number;
+  planDay: string;
+  start: string;
+  due: string;
+  stage: Stage;
+}
+
 /**
- * Demo 生产订单 of the last six weeks, planned by plan01 from the approved demo sales orders (one per
- * order line, through 从销售订单生成), oldest first: the oldest completed, then in production with
- * materials issued (领料出库 from the stores), released with their requirements and shortages,
- * one closed, and this week's drafts waiting to be released. Two stock-up orders for bearings
- * without a customer order are made by hand.
+ * Demo 生产订单 of the last five weeks, planned by plan01 from the approved demo sales orders (one
+ * per order line, through 从销售订单生成) two days after each came in, and planned back from the
+ * line's delivery date: assembly in the last ASSEMBLY_DAYS, the rings (生成自制件订单) in the
+ * LEAD_DAYS before it. Each order is where its dates put it today: delivered ones completed (the
+ * latest of them still in assembly, a few days late), those whose assembly has begun in production
+ * with their rings made, those whose rings are under way released, and the newest, whose rings
+ * start in the next days or the last two, drafts on the planner's desk; one released order was
+ * closed when its customer put the delivery off. Two stock-up orders for bearings without a
+ * customer order are made by hand, one of them a 20,000-piece run released ahead.
  */
 export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> {
   const planner = await db
@@ -37,60 +53,68 @@ export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> 
     ? { ...user, id: planner.id, userName: 'plan01', firstName: planner.firstName, deptId: planner.deptId }
     : user;
   const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
-  const since = day(-42);
-  const lines = await sql<{ id: number; orderDate: string }>`
-    SELECT l.id, to_char(o.order_date, 'YYYY-MM-DD') AS order_date
+  const today = day(0);
+  const lines = await sql<{ id: number; orderDate: string; due: string }>`
+    SELECT l.id, to_char(o.order_date, 'YYYY-MM-DD') AS order_date,
+           to_char(COALESCE(l.delivery_date, o.delivery_date), 'YYYY-MM-DD') AS due
       FROM sale_order_line l JOIN sale_order o ON o.id = l.sale_order_id
-     WHERE o.status IN ('approved', 'partly-shipped', 'producing') AND o.order_date >= ${since}
+     WHERE o.status IN ('approved', 'partly-shipped', 'producing') AND o.order_date >= ${day(-38)}
        AND EXISTS (SELECT 1 FROM bom b WHERE b.product_id = l.material_id AND b.status = 'active')
      ORDER BY o.order_date, o.id, l.line_no
-     LIMIT 17`.execute(db);
-  const planned: { id: number; start: string; stage?: Stage }[] = [];
+     LIMIT 20`.execute(db);
+  const planned: Planned[] = [];
   for (const l of lines.rows) {
-    const start = l.orderDate < day(-2) ? addDays(l.orderDate, 2) : l.orderDate;
+    const start = addDays(l.due, -ASSEMBLY_DAYS);
     const { orders } = await fromSaleLines(db, by, {
       plannedStartDate: start,
       priority: planned.length % 5 === 1 ? 'high' : planned.length % 7 === 3 ? 'urgent' : 'normal',
       lines: [{ saleOrderLineId: Number(l.id) }],
     });
-    planned.push({ id: orders[0].id, start });
+    const planDay = min(addDays(l.orderDate, 2), today);
+    const ringStart = addDays(start, -LEAD_DAYS);
+    const stage: Stage =
+      l.due < today
+        ? 'completed'
+        : start <= today
+          ? 'producing'
+          : ringStart < addDays(today, -2)
+            ? 'released'
+            : 'draft';
+    planned.push({ id: orders[0].id, planDay, start, due: l.due, stage });
   }
-  const n = planned.length;
-  const stageOf = (i: number): Stage => {
-    if (i < Math.round(n * 0.25)) return 'completed';
-    if (i === Math.round(n * 0.25)) return 'closed';
-    if (i < Math.round(n * 0.5)) return 'producing';
-    if (i < Math.round(n * 0.8)) return 'released';
-    return 'draft';
-  };
-  for (const [i, o] of planned.entries()) o.stage = stageOf(i);
-  // 备货: bearings made to stock, entered by hand; the big recent one is short of materials.
+  // The latest delivered is still in assembly (late); the first released was put off by its customer.
+  const late = planned.filter((o) => o.stage === 'completed').at(-1);
+  if (late) late.stage = 'producing';
+  const putOff = planned.find((o) => o.stage === 'released');
+  if (putOff) putOff.stage = 'closed';
+  // 备货: bearings made to stock, entered by hand; the big one, released ahead, is short of materials.
   const stockUp = await sql<{ id: number }>`
     SELECT m.id FROM material m WHERE m.code LIKE 'FG-%'
        AND EXISTS (SELECT 1 FROM bom b WHERE b.product_id = m.id AND b.status = 'active')
      ORDER BY m.code LIMIT 2`.execute(db);
   for (const [i, m] of stockUp.rows.entries()) {
-    const start = day(-20 + i * 12);
+    const due = day(i ? 18 : 2);
+    const start = addDays(due, -ASSEMBLY_DAYS);
     const id = await createRecord(
       { db, user: by, def: productionOrderResource },
       {
         productId: m.id,
         quantity: String(i ? 20000 : 800),
         plannedStartDate: start,
-        dueDate: addDays(start, 21),
+        dueDate: due,
         priority: 'low',
         remark: '常用型号备货',
       },
       productionOrderHooks,
     );
-    planned.push({ id, start, stage: i ? 'released' : 'producing' });
+    const planDay = addDays(start, -LEAD_DAYS - (i ? 11 : 2));
+    planned.push({ id, planDay, start, due, stage: i ? 'released' : 'producing' });
   }
   planned.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.id - b.id));
 
   for (const [n, o] of planned.entries()) {
-    const stage = o.stage ?? 'draft';
-    await stamp(db, o.id, o.start);
-    if (stage === 'draft') continue;
+    await stamp(db, o.id, o.planDay);
+    if (o.stage === 'draft') continue;
     await runTransition(
       db,
       by,
@@ -100,10 +124,10 @@ export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> 
       {},
       productionOrderTransitions.release,
     );
-    await sql`UPDATE production_order SET released_at = ${dayInstant(o.start)} WHERE id = ${o.id}`.execute(
+    await sql`UPDATE production_order SET released_at = ${dayInstant(o.planDay)} WHERE id = ${o.id}`.execute(
       db,
     );
-    if (stage === 'closed') {
+    if (o.stage === 'closed') {
       await dispatchOrder(db, by, o.id, undefined);
       await runTransition(
         db,
@@ -116,42 +140,42 @@ export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> 
       );
       continue;
     }
-    // The rings are made first, in turning, heat treatment, grinding and inspection.
+    // The rings are made first, in turning, heat treatment, grinding and inspection: done once the
+    // assembly has begun, under way from their own start, else waiting for it.
     const { orders: rings } = await makeSubOrders(db, by, o.id);
+    const ringStart = addDays(o.start, -LEAD_DAYS);
     const ringStage: Stage =
-      stage === 'completed' || (stage === 'producing' && n % 2 === 0)
-        ? 'completed'
-        : stage === 'producing' || n % 2 === 1
-          ? 'producing'
-          : 'released';
+      o.stage !== 'released' ? 'completed' : ringStart <= today ? 'producing' : 'released';
     for (const [k, r] of rings.entries()) {
-      const start = addDays(o.start, -10);
-      await stamp(db, r.id, start);
-      await advance(db, user, by, r.id, start, ringStage, n + k);
+      await stamp(db, r.id, o.planDay);
+      await advance(db, user, by, r.id, { planDay: o.planDay, start: ringStart }, ringStage, n + k);
     }
-    await advance(db, user, by, o.id, o.start, stage, n);
+    await advance(db, user, by, o.id, o, o.stage, n);
   }
   // The floor's reports were written in bulk (demo-workshop.ts): the report rollups and card
   // summaries from them, once.
   await rebuildWorkReportRollup(db);
 }
 
-/** Dates an order's creation on its planned start. */
-async function stamp(db: Db, id: number, start: string) {
-  const at = dayInstant(start);
+const min = (a: string, b: string) => (a < b ? a : b);
+
+/** Dates an order's creation on the day it was planned. */
+async function stamp(db: Db, id: number, day: string) {
+  const at = dayInstant(day);
   await sql`UPDATE production_order SET created_at = ${at}, updated_at = ${at} WHERE id = ${id}`.execute(db);
 }
 
 /**
- * Moves a demo order on to `stage`: released on its start date, then materials issued, work on
- * the floor (tasks and dispatches, see demo-workshop.ts) and, for completed ones, 完工.
+ * Moves a demo order on to `stage`: released on its plan day, its cards opened when work begins
+ * (or on release, waiting), then materials issued on its start, work on the floor (tasks and
+ * dispatches, see demo-workshop.ts) and, for completed ones, 完工.
  */
 async function advance(
   db: Db,
   user: AuthUser,
   by: AuthUser,
   id: number,
-  start: string,
+  dates: { planDay: string; start: string },
   stage: 'released' | 'producing' | 'completed',
   n: number,
 ) {
@@ -161,18 +185,20 @@ async function advance(
     (await db.selectFrom('productionOrder').select('status').where('id', '=', id).executeTakeFirst())?.status;
   if ((await status()) === 'draft') {
     await run('release');
-    await sql`UPDATE production_order SET released_at = ${dayInstant(start)} WHERE id = ${id}`.execute(db);
+    await sql`UPDATE production_order SET released_at = ${dayInstant(dates.planDay)} WHERE id = ${id}`.execute(
+      db,
+    );
   }
   if (
     !(await sql`SELECT 1 FROM flow_card WHERE production_order_id = ${id} LIMIT 1`.execute(db)).rows.length
   ) {
-    await openDemoCards(db, by, id, start);
+    await openDemoCards(db, by, id, stage === 'released' ? dates.planDay : dates.start);
   }
   if (stage === 'released') {
     await seedOrderFloor(db, user, id, 'released', n);
     return;
   }
-  await issueMaterials(db, user, id, addDays(start, 1));
+  await issueMaterials(db, user, id, dates.start);
   if ((await status()) === 'released') await run('start');
   await seedOrderFloor(db, user, id, stage, n);
   if (stage === 'completed') {

@@ -49,8 +49,8 @@ interface Floor {
 
 /**
  * The floor of one demo order: 派单 by plan01 into workshop tasks, then, by the order's stage,
- * every step dispatched and finished (完工 orders), the early steps finished and the current one
- * running — one in four paused — with the next sometimes waiting (生产中), or the first step
+ * every step dispatched and finished (完工 orders), the steps planned before today finished and the
+ * current one running — one in four paused — with the next sometimes waiting (生产中), or the first step
  * dispatched for every other recent order (已下达). op01 (turning) and op02 (grinding) find
  * today's work in their queues. `n` varies the picture from order to order.
  *
@@ -99,7 +99,17 @@ export async function seedOrderFloor(
     else floor.machines.set(w, [...(floor.machines.get(w) ?? []), Number(k.id)]);
   }
   const today = businessDay();
-  const done = stage === 'completed' ? tasks.length : stage === 'producing' ? n % tasks.length : 0;
+  // Work under way is where its plan puts it today: the steps planned to finish before today are
+  // done and the next runs; every third order runs a step behind its plan, and the one after it a
+  // step ahead.
+  const planned = tasks.filter((t) => t.plannedFinishDate < today).length;
+  const reached = planned + (n % 3 === 0 ? -1 : n % 3 === 1 ? 1 : 0);
+  const done =
+    stage === 'completed'
+      ? tasks.length
+      : stage === 'producing'
+        ? Math.max(0, Math.min(tasks.length - 1, reached))
+        : 0;
   for (const [k, task] of tasks.entries()) {
     if (k < done) {
       const dispatches = await work(db, task, floor, 'completed', today);

@@ -13,7 +13,7 @@ import { productionOrderHooks } from './production-order.ts';
 import { writeRequirements } from './release-production-order.ts';
 
 /** Days before the parent's start that a component order is planned to begin. */
-const LEAD_DAYS = 10;
+export const LEAD_DAYS = 10;
 
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
