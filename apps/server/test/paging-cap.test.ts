@@ -1,6 +1,8 @@
+import { materialInfoResource, materialUnitResource, saleOrderResource } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNT_CAP } from '../src/platform/paging.ts';
+import { totalOrderColumns } from '../src/platform/resource/query.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 // Issue 10 §4: a resource list counts at most COUNT_CAP rows; above it the page says so
@@ -83,6 +85,30 @@ describe('capped counts on resource lists', () => {
     expect(
       types.body.result.list.filter((x: { code: string }) => x.code.startsWith('CAPT'))[0].createdByName,
     ).toBe(admin);
+  });
+
+  it('orders by a unique, never-null column without the id; by any other column with the id after it', async () => {
+    expect([...totalOrderColumns(materialInfoResource)].sort()).toEqual(['t.code', 't.id']);
+    expect(totalOrderColumns(saleOrderResource).has('t.doc_no')).toBe(true);
+    expect(totalOrderColumns(materialUnitResource).has('t.name')).toBe(false);
+    // Rows of one name keep their order by id on every page (the id still breaks those ties).
+    await sql`INSERT INTO material_unit (code, name)
+      SELECT 'TIE' || lpad(i::text, 3, '0'), '同名单位' FROM generate_series(1, 30) i`.execute(t.database.db);
+    const tied = (
+      await sql<{ id: number }>`SELECT id FROM material_unit WHERE name = '同名单位' ORDER BY id`.execute(
+        t.database.db,
+      )
+    ).rows.map((r) => Number(r.id));
+    const pages = [];
+    for (const pageNum of [1, 2]) {
+      const r = await t.call('GET', PAGE, {
+        token,
+        query: { pageNum, pageSize: 20, name: '同名单位', sortField: 'name', sortOrder: 'asc' },
+      });
+      expect(r.status).toBe(200);
+      pages.push(...r.body.result.list.map((x: { id: number }) => x.id));
+    }
+    expect(pages).toEqual(tied);
   });
 
   it('keeps the exact total (and no totalExact field) under the cap, also on the last page', async () => {

@@ -11,7 +11,7 @@ import { route } from '../http/route.ts';
 import { refuseChanged, zx } from '../http/validation.ts';
 import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
-import { applyFilters, baseQuery, loadLines, sortableColumns } from './query.ts';
+import { applyFilters, baseQuery, loadLines, sortableColumns, totalOrderColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
 import { lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
 import { assertInScope, gate, inScope } from './scope.ts';
@@ -303,6 +303,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
   const base = `/api/v1/${def.name}`;
   const schemas = lazyResourceSchemas(def);
   const sortable = sortableColumns(def);
+  const totalOrder = totalOrderColumns(def);
   const defaultSort = def.defaultSort
     ? { column: sortable[def.defaultSort.field] ?? 't.id', desc: def.defaultSort.order === 'desc' }
     : { column: 't.id', desc: true };
@@ -321,6 +322,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         defaultSort,
         't.id',
         db,
+        totalOrder,
       );
       return page;
     },

@@ -160,6 +160,17 @@ export function sortableColumns(def: ResourceDef): Record<string, string> {
   return out;
 }
 
+/** The sortable columns that order a resource's rows on their own: unique and never null. */
+export function totalOrderColumns(def: ResourceDef): ReadonlySet<string> {
+  const sortable = sortableColumns(def);
+  const out = new Set<string>(['t.id']);
+  for (const f of def.fields) {
+    const column = sortable[f.name];
+    if (column && f.unique && (f.required || f.name === 'docNo')) out.add(column);
+  }
+  return out;
+}
+
 export async function loadLines(db: Db, line: LineDef, parentIds: number[]): Promise<Map<number, any[]>> {
   const map = new Map<number, any[]>();
   if (!parentIds.length) return map;
