@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseless } from '../src/platform/db/like.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 // Contains-filters on the big master tables are served by trigram indexes (migration 0032), on
@@ -67,5 +68,44 @@ describe('contains-search indexes', () => {
     expect(direct.rows[0].n).toBe(72);
     expect(page.body.result.total).toBe(72);
     expect(page.body.result.list.every((m: { name: string }) => m.name.includes('6204'))).toBe(true);
+  });
+
+  it('matches a fragment without letters of case by LIKE, the same rows as ILIKE; letters still ignore case', async () => {
+    expect(caseless('轴承 6204-2RS')).toBe(false);
+    expect(caseless('轴承')).toBe(true);
+    expect(caseless('6204-2')).toBe(true);
+    expect(caseless('\u0307')).toBe(false);
+    expect(caseless('é')).toBe(false);
+    const token = await t.login();
+    const db = t.database.db;
+    await sql`INSERT INTO material (code, name, spec, material_type_id, unit_id)
+      VALUES ('CASE-1', '圆锥滚子轴承 Taper', 'RS', (SELECT id FROM material_type WHERE code = 'TRGM'),
+              (SELECT id FROM material_unit WHERE code = 'TRGM')),
+             ('case-2', '滚子 taper', 'rs', (SELECT id FROM material_type WHERE code = 'TRGM'),
+              (SELECT id FROM material_unit WHERE code = 'TRGM'))`.execute(db);
+    const count = async (query: Record<string, string>) =>
+      (
+        await t.call('GET', '/api/v1/material-info/page', {
+          token,
+          query: { pageNum: '1', pageSize: '10', ...query },
+        })
+      ).body.result.total;
+    const ilike = async (column: string, fragment: string) =>
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM material
+          WHERE ${sql.ref(column)} ILIKE ${`%${fragment}%`}`.execute(db)
+      ).rows[0].n;
+    expect(caseless('滚子轴承 620')).toBe(true);
+    const n = await ilike('name', '滚子轴承 620');
+    expect(n).toBeGreaterThan(20);
+    expect(await count({ name: '滚子轴承 620' })).toBe(n);
+    expect(await count({ name: 'TAPER' })).toBe(2);
+    expect(await count({ keyword: 'Case-' })).toBe(2);
+    expect(await count({ keyword: 'Rs' })).toBe(2);
+    const options = await t.call('GET', '/api/v1/material-info/options', {
+      token,
+      query: { keyword: 'case-' },
+    });
+    expect(options.body.result.map((o: { code: string }) => o.code).sort()).toEqual(['CASE-1', 'case-2']);
   });
 });

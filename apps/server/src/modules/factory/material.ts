@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { containsPattern } from '../../platform/db/like.ts';
+import { contains } from '../../platform/db/like.ts';
 import { badRequest, fieldError, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -124,11 +124,13 @@ export function materialRoutes(app: App) {
       limit: z.coerce.number().int().min(1).max(100).default(20),
     }),
     async handler({ query, app: { db } }) {
-      const k = containsPattern(query.name);
+      const k = query.name;
       return db
         .selectFrom('material')
         .select(['id', 'code', 'name', 'spec', 'unitId', 'status'])
-        .where(sql<boolean>`(name ILIKE ${k} OR code ILIKE ${k} OR spec ILIKE ${k})`)
+        .where(
+          sql<boolean>`(${contains(sql.ref('name'), k)} OR ${contains(sql.ref('code'), k)} OR ${contains(sql.ref('spec'), k)})`,
+        )
         .orderBy(sql`name = ${query.name}`, 'desc')
         .orderBy('code')
         .limit(query.limit)

@@ -6,6 +6,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { contains } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError } from '../../platform/errors.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
@@ -306,8 +307,9 @@ export async function readSheet(db: Db, q: SheetQuery) {
   const where = [sql`true`];
   if (q.teamId) where.push(sql`x.team_id = ${q.teamId}`);
   if (q.keyword) {
-    const k = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(sql`(u.user_name ILIKE ${k} OR u.first_name ILIKE ${k})`);
+    where.push(
+      sql`(${contains(sql.ref('u.user_name'), q.keyword)} OR ${contains(sql.ref('u.first_name'), q.keyword)})`,
+    );
   }
   const cond = sql.join(where, sql` AND `);
   const sums = sql`sum(x.line_count)::int AS line_count, sum(x.good_quantity)::text AS good_quantity,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { contains } from '../../platform/db/like.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -172,7 +173,7 @@ export async function saleLines(db: Db, q: z.infer<typeof saleLinesQuery>) {
       q.all === '1' ? sql`true` : sql`l.base_quantity > ${planned}`,
       q.customerId ? sql`o.customer_id = ${q.customerId}` : sql`true`,
       q.materialId ? sql`l.material_id = ${q.materialId}` : sql`true`,
-      q.docNo ? sql`o.doc_no ILIKE ${`%${q.docNo.replace(/[\\%_]/g, '\\$&')}%`}` : sql`true`,
+      q.docNo ? contains(sql.ref('o.doc_no'), q.docNo) : sql`true`,
     ],
     sql` AND `,
   );

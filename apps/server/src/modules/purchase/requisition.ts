@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { contains } from '../../platform/db/like.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
@@ -215,7 +216,7 @@ async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
       sql`l.ordered_quantity < l.base_quantity`,
       q.materialId ? sql`l.material_id = ${q.materialId}` : sql`true`,
       q.supplierId ? sql`l.supplier_id = ${q.supplierId}` : sql`true`,
-      q.docNo ? sql`r.doc_no ILIKE ${`%${q.docNo.replace(/[\\%_]/g, '\\$&')}%`}` : sql`true`,
+      q.docNo ? contains(sql.ref('r.doc_no'), q.docNo) : sql`true`,
     ],
     sql` AND `,
   );

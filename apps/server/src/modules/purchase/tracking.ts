@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { contains } from '../../platform/db/like.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 
@@ -36,7 +37,7 @@ async function tracking(db: Db, q: z.infer<typeof trackingQuery>) {
       q.supplierId ? sql`o.supplier_id = ${q.supplierId}` : sql`true`,
       q.materialId ? sql`l.material_id = ${q.materialId}` : sql`true`,
       q.status ? sql`o.status = ${q.status}` : sql`true`,
-      q.docNo ? sql`o.doc_no ILIKE ${`%${q.docNo.replace(/[\\%_]/g, '\\$&')}%`}` : sql`true`,
+      q.docNo ? contains(sql.ref('o.doc_no'), q.docNo) : sql`true`,
       q.open === '1' || q.late === '1' ? sql`${openExpr} > 0` : sql`true`,
       q.late === '1' ? sql`l.delivery_date < CURRENT_DATE` : sql`true`,
     ],

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { contains } from '../../platform/db/like.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
@@ -231,7 +232,7 @@ async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
       q.shipped === '1' ? sql`l.shipped_quantity > 0` : sql`l.shipped_quantity < l.base_quantity`,
       q.customerId ? sql`o.customer_id = ${q.customerId}` : sql`true`,
       q.materialId ? sql`l.material_id = ${q.materialId}` : sql`true`,
-      q.docNo ? sql`o.doc_no ILIKE ${`%${q.docNo.replace(/[\\%_]/g, '\\$&')}%`}` : sql`true`,
+      q.docNo ? contains(sql.ref('o.doc_no'), q.docNo) : sql`true`,
       q.late === '1' ? sql`l.delivery_date < CURRENT_DATE` : sql`true`,
     ],
     sql` AND `,

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { containsPattern } from '../../platform/db/like.ts';
+import { contains } from '../../platform/db/like.ts';
 import { notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -49,12 +49,15 @@ export async function balancePage(
   if (q.materialId) where.push(sql`b.material_id = ${q.materialId}`);
   if (q.warehouseId) where.push(sql`b.warehouse_id = ${q.warehouseId}`);
   if (q.locationId) where.push(sql`b.location_id = ${q.locationId}`);
-  if (q.batchNo) where.push(sql`b.batch_no ILIKE ${containsPattern(q.batchNo)}`);
+  if (q.batchNo) where.push(contains(sql.ref('b.batch_no'), q.batchNo));
   if (q.qualityStatus) where.push(sql`b.quality_status = ${q.qualityStatus}`);
   if (q.warehouseType) where.push(sql`w.type = ${q.warehouseType}`);
   if (q.keyword)
     where.push(
-      sql`(m.code ILIKE ${containsPattern(q.keyword)} OR m.name ILIKE ${containsPattern(q.keyword)} OR m.spec ILIKE ${containsPattern(q.keyword)})`,
+      sql`(${sql.join(
+        ['m.code', 'm.name', 'm.spec'].map((c) => contains(sql.ref(c), q.keyword as string)),
+        sql` OR `,
+      )})`,
     );
   const cond = sql.join(where, sql` AND `);
   const sortCol = (q.sortField && BALANCE_SORT[q.sortField]) || 'm.code';

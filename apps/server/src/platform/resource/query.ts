@@ -9,7 +9,7 @@ import {
 } from '@ringmes/domain';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
-import { containsPattern } from '../db/like.ts';
+import { contains } from '../db/like.ts';
 import { refTarget } from './refs.ts';
 
 const snake = (s: string) => columnOf(s);
@@ -101,7 +101,7 @@ function conditionsOf(
   }
   if (f.kind === 'boolean') return [sql<boolean>`${col} = ${v === 'true'}`];
   if (f.filter === 'like' || ((f.kind === 'text' || f.kind === 'textarea') && f.filter !== 'eq'))
-    return [sql<boolean>`${col} ILIKE ${containsPattern(String(v))}`];
+    return [contains(col, String(v))];
   // Several states at once (`status=open,partly`): links to "everything still open".
   if (f.kind === 'enum' && String(v).includes(','))
     return [sql<boolean>`${col}::text = ANY(${sql.val(String(v).split(','))}::text[])`];
@@ -134,14 +134,14 @@ export function applyFilters(
     q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);
   }
   if (query.keyword) {
-    const k = containsPattern(String(query.keyword));
+    const k = String(query.keyword);
     const cols = ['code', def.labelField ?? 'name', 'spec'].filter((n) =>
       def.fields.some((f) => f.name === n),
     );
     if (cols.length) {
       q = q.where(
         sql<boolean>`(${sql.join(
-          cols.map((c) => sql`${sql.ref(`t.${columnOf(c)}`)} ILIKE ${k}`),
+          cols.map((c) => contains(sql.ref(`t.${columnOf(c)}`), k)),
           sql` OR `,
         )})`,
       );
