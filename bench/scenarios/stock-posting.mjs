@@ -188,6 +188,8 @@ export default {
     server = await startServer(ctx, env);
     token = await login(server.base, 'admin', PASSWORD);
     const pool = new pg.Pool({ connectionString: db.url, max: CLIENTS, idleTimeoutMillis: 0 });
+    // The database may be dropped (cleanup) while its idle clients are still open.
+    pool.on('error', () => {});
     ctx.onCleanup(() => pool.end());
     const headers = { authorization: `Bearer ${token}` };
     const postOurs = async (doc) => {

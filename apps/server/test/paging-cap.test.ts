@@ -111,6 +111,11 @@ describe('capped counts on resource lists', () => {
     expect(pages).toEqual(tied);
   });
 
+  it('plans for storage read at random nearly as fast as in sequence (random_page_cost 1.1, both databases)', async () => {
+    const r = await sql<{ randomPageCost: string }>`SHOW random_page_cost`.execute(t.database.db);
+    expect(r.rows[0].randomPageCost).toBe('1.1');
+  });
+
   it('keeps the exact total (and no totalExact field) under the cap, also on the last page', async () => {
     const r = await t.call('GET', '/api/v1/material-type/page', {
       token,

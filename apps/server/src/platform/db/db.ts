@@ -124,6 +124,9 @@ function revivingPool(pool: pg.Pool) {
   };
 }
 
+/** The planner's random page cost on every connection (see the pool's options). */
+const RANDOM_PAGE_COST = 1.1;
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const plugins = [new CamelCasePlugin({ maintainNestedObjectKeys: true })];
   if (opts.databaseUrl) {
@@ -137,6 +140,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         lock_timeout: 10_000,
         idle_in_transaction_session_timeout: 60_000,
         application_name: name,
+        // The planner's cost of a random page read as for storage that reads at random nearly as
+        // fast as in sequence, and a working set held in memory (PostgreSQL's own advice for SSDs;
+        // the default 4 models spinning disks). With 4 it sorted 20,000 customers by name for page
+        // 500 rather than walk the (name, id) index: 17.7 against 8.9 ms.
+        options: `-c random_page_cost=${RANDOM_PAGE_COST}`,
         types: { getTypeParser: pgParser as any },
       });
       // A database restart must not kill the process: idle clients that die emit here.
@@ -176,6 +184,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     });
     await lite.waitReady;
+    await lite.exec(`SET random_page_cost = ${RANDOM_PAGE_COST}`);
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: pglitePool(lite) }), plugins });
     return {
       db,
