@@ -132,4 +132,60 @@ describe('capped counts on resource lists', () => {
     });
     expect(last.body.result.list).toHaveLength(total - (lastPage - 1) * 20);
   });
+
+  it('counts the whole stock ledger up to the cap, pages it newest first; a material or a document counted exactly', async () => {
+    const db = t.database.db;
+    const ids = await sql<{ m: number; w: number }>`
+      WITH m AS (INSERT INTO material (code, name, material_type_id, unit_id)
+                 VALUES ('CAP-LEDGER', '台账物料', (SELECT min(id) FROM material_type), (SELECT min(id) FROM material_unit))
+                 RETURNING id),
+           w AS (INSERT INTO warehouse (code, name, type) VALUES ('CAP-WH', '台账仓', 'raw') RETURNING id)
+      SELECT (SELECT id FROM m) AS m, (SELECT id FROM w) AS w`.execute(db);
+    const { m, w } = ids.rows[0];
+    await sql`INSERT INTO stock_ledger (material_id, warehouse_id, quantity, doc_type, doc_kind, doc_id, doc_no)
+      SELECT ${m}, ${w}, 1, 'stock-inbound', 'purchase', i, 'RK-CAP-' || (i % 3)
+        FROM generate_series(1, ${COUNT_CAP + 30}) i`.execute(db);
+    const newest = async (skip: number) =>
+      (
+        await sql<{
+          id: number;
+        }>`SELECT id FROM stock_ledger ORDER BY id DESC LIMIT 20 OFFSET ${skip}`.execute(db)
+      ).rows.map((r) => Number(r.id));
+    for (const pageNum of [1, 2, COUNT_CAP / 20]) {
+      const r = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { pageNum, pageSize: 20 } });
+      expect(r.status).toBe(200);
+      expect(r.body.result).toMatchObject({ total: COUNT_CAP, totalExact: false });
+      expect(r.body.result.list.map((x: { id: number }) => x.id)).toEqual(await newest((pageNum - 1) * 20));
+      expect(r.body.result.list[0]).toMatchObject({ materialCode: 'CAP-LEDGER', warehouseName: '台账仓' });
+    }
+    // Narrowed under the cap: exact, and the last page read from the other end.
+    const doc = await t.call('GET', '/api/v1/stock-ledger/page', {
+      token,
+      query: { docNo: 'RK-CAP-1', pageNum: 1, pageSize: 20 },
+    });
+    const n = (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger WHERE doc_no = 'RK-CAP-1'`.execute(
+        db,
+      )
+    ).rows[0].n;
+    expect(doc.body.result.total).toBe(n);
+    expect('totalExact' in doc.body.result).toBe(false);
+    const lastPage = Math.ceil(n / 20);
+    const last = await t.call('GET', '/api/v1/stock-ledger/page', {
+      token,
+      query: { docNo: 'RK-CAP-1', pageNum: lastPage, pageSize: 20 },
+    });
+    const expected = (
+      await sql<{ id: number }>`SELECT id FROM stock_ledger WHERE doc_no = 'RK-CAP-1' ORDER BY id DESC
+                                 OFFSET ${(lastPage - 1) * 20}`.execute(db)
+    ).rows.map((r) => Number(r.id));
+    expect(last.body.result.list.map((x: { id: number }) => x.id)).toEqual(expected);
+    // One material's ledger: the exact count and its totals.
+    const mat = await t.call('GET', '/api/v1/stock-ledger/page', {
+      token,
+      query: { materialId: m, pageNum: 1, pageSize: 20 },
+    });
+    expect(mat.body.result.total).toBe(COUNT_CAP + 30);
+    expect(mat.body.result.summary.inQuantity).toBe(`${COUNT_CAP + 30}.0000`);
+  });
 });

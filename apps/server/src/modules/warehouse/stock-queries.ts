@@ -4,7 +4,7 @@ import {
   stockOutboundResource,
   stockTransferResource,
 } from '@ringmes/domain';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
@@ -12,7 +12,7 @@ import { contains } from '../../platform/db/like.ts';
 import { notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { checkAllRows, type Page, pagingFields } from '../../platform/paging.ts';
+import { COUNT_CAP, checkAllRows, type Page, pagingFields } from '../../platform/paging.ts';
 
 const balanceQuery = z.strictObject({
   ...pagingFields,
@@ -148,30 +148,32 @@ const ledgerQuery = z.strictObject({
     .optional(),
 });
 
+/** The columns of a ledger page's rows (`s` the ledger), labels joined. */
+const LEDGER_ROWS = sql`
+  SELECT s.id, s.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
+         s.warehouse_id, w.name AS warehouse_name, s.location_id, l.name AS location_name, s.batch_no, s.quality_status,
+         s.quantity::text AS quantity, s.unit_cost::text AS unit_cost, s.amount::text AS amount,
+         s.doc_type, s.doc_kind, s.doc_id, s.doc_no, s.line_id, s.biz_date, s.reversal_of, s.created_at,
+         cu.first_name AS created_by_name`;
+const LEDGER_JOINS = sql`
+    JOIN material m ON m.id = s.material_id
+    JOIN warehouse w ON w.id = s.warehouse_id
+    LEFT JOIN shelf_location l ON l.id = s.location_id
+    LEFT JOIN material_unit u ON u.id = m.unit_id
+    LEFT JOIN app_user cu ON cu.id = s.created_by`;
+
 /**
- * Ledger moves, newest first. Pages past the middle are read from the other end of the index
- * (ORDER BY id ASC with a small offset), so the last page of millions of rows is as fast as the
- * first; the count is exact.
+ * Ledger moves, newest first. Pages past the middle of an exact count are read from the other
+ * end of the index (ORDER BY id ASC with a small offset), so the last page costs what the first
+ * does.
  *
- * Scoped to a material (`materialId`, narrowed by warehouse, location and batch when given), each
- * move also carries `balanceAfter` — the scope's quantity right after it, whatever the other
- * filters — and the answer a `summary`. Both are summed in SQL from the side of the ledger nearer
- * the page: the on-hand quantity minus the newer moves, or the older moves plus the page.
+ * Scoped to a material (`materialId`, narrowed by warehouse, location and batch when given), the
+ * count is exact, each move also carries `balanceAfter` — the scope's quantity right after it,
+ * whatever the other filters — and the answer a `summary`. Both are summed in SQL from the side of
+ * the ledger nearer the page: the on-hand quantity minus the newer moves, or the older moves plus
+ * the page. The whole ledger is counted as resource lists are (`unscopedPage`).
  */
 export async function ledgerPage(
-  db: Db,
-  q: z.infer<typeof ledgerQuery>,
-): Promise<Page<any> & { summary?: LedgerSummary }> {
-  // Scoped, the totals and the running balances come from one snapshot, so they agree with each
-  // other even while others post.
-  if (!q.materialId) return readLedger(db, q);
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute((trx) => readLedger(trx, q));
-}
-
-async function readLedger(
   db: Db,
   q: z.infer<typeof ledgerQuery>,
 ): Promise<Page<any> & { summary?: LedgerSummary }> {
@@ -185,8 +187,6 @@ async function readLedger(
     if (q.batchNo) out.push(sql`${c('batch_no')} = ${q.batchNo}`);
     return out;
   };
-  const scoped = Boolean(q.materialId);
-  const scope = (a: string) => sql.join(keyOn(a), sql` AND `);
   const where = [sql`true`, ...keyOn('s')];
   if (q.docType) where.push(sql`s.doc_type = ${q.docType}`);
   if (q.docNo) where.push(sql`s.doc_no = ${q.docNo}`);
@@ -195,23 +195,34 @@ async function readLedger(
   if (q.bizDateFrom) where.push(sql`s.biz_date >= ${q.bizDateFrom}::date`);
   if (q.bizDateTo) where.push(sql`s.biz_date <= ${q.bizDateTo}::date`);
   const cond = sql.join(where, sql` AND `);
+  if (!q.materialId) return unscopedPage(db, q, cond);
+  const scope = (a: string) => sql.join(keyOn(a), sql` AND `);
+  // The totals and the running balances come from one snapshot, so they agree with each other
+  // even while others post.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => scopedPage(trx, q, cond, scope));
+}
+
+async function scopedPage(
+  db: Db,
+  q: z.infer<typeof ledgerQuery>,
+  cond: RawBuilder<unknown>,
+  scope: (alias: string) => RawBuilder<unknown>,
+): Promise<Page<any> & { summary: LedgerSummary }> {
   const head = (
-    await sql<{ n: number } & Partial<LedgerSummary>>`
-      ${scoped ? sql`WITH on_hand AS (SELECT coalesce(sum(b.quantity), 0) AS q FROM stock_balance b WHERE ${scope('b')})` : sql``}
-      SELECT count(*)::int AS n
-        ${
-          scoped
-            ? sql`, coalesce(sum(s.quantity) FILTER (WHERE s.quantity > 0), 0)::text AS in_quantity,
-                  coalesce(-sum(s.quantity) FILTER (WHERE s.quantity < 0), 0)::text AS out_quantity,
-                  (SELECT q FROM on_hand)::text AS balance,
-                  round((SELECT q FROM on_hand)
-                        * coalesce((SELECT c.avg_cost FROM material_cost c WHERE c.material_id = ${q.materialId}), 0), 2)::text AS value`
-            : sql``
-        }
+    await sql<{ n: number } & LedgerSummary>`
+      WITH on_hand AS (SELECT coalesce(sum(b.quantity), 0) AS q FROM stock_balance b WHERE ${scope('b')})
+      SELECT count(*)::int AS n,
+             coalesce(sum(s.quantity) FILTER (WHERE s.quantity > 0), 0)::text AS in_quantity,
+             coalesce(-sum(s.quantity) FILTER (WHERE s.quantity < 0), 0)::text AS out_quantity,
+             (SELECT q FROM on_hand)::text AS balance,
+             round((SELECT q FROM on_hand)
+                   * coalesce((SELECT c.avg_cost FROM material_cost c WHERE c.material_id = ${q.materialId}), 0), 2)::text AS value
         FROM stock_ledger s WHERE ${cond}`.execute(db)
   ).rows[0];
-  const { n: total, ...totals } = head;
-  const summary = scoped ? { summary: totals as LedgerSummary } : {};
+  const { n: total, ...summary } = head;
   if (q.pageNum === 0) checkAllRows(total);
   const size = q.pageNum === 0 ? total : q.pageSize;
   const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
@@ -222,37 +233,68 @@ async function readLedger(
     SELECT s.id FROM stock_ledger s WHERE ${cond}
      ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${off}`.execute(db);
   const idList = ids.rows.map((r) => r.id);
-  if (!idList.length) return { list: [], total, pageNum: q.pageNum, pageSize: size, ...summary };
+  if (!idList.length) return { list: [], total, pageNum: q.pageNum, pageSize: size, summary };
   const min = Math.min(...idList);
   const max = Math.max(...idList);
-  const after = scoped
-    ? fromEnd
-      ? sql`(SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id < ${min})
-            + sum(p.quantity) OVER (ORDER BY p.id)`
-      : // The on-hand quantity read above, in the same snapshot.
-        sql`${head.balance}::numeric
-            - (SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id > ${max})
-            - coalesce(sum(p.quantity) OVER (ORDER BY p.id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
-    : null;
+  const after = fromEnd
+    ? sql`(SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id < ${min})
+          + sum(p.quantity) OVER (ORDER BY p.id)`
+    : // The on-hand quantity read above, in the same snapshot.
+      sql`${head.balance}::numeric
+          - (SELECT coalesce(sum(x.quantity), 0) FROM stock_ledger x WHERE ${scope('x')} AND x.id > ${max})
+          - coalesce(sum(p.quantity) OVER (ORDER BY p.id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`;
   const rows = (
     await sql<any>`
-      ${after ? sql`WITH running AS (SELECT p.id, (${after})::text AS balance_after FROM stock_ledger p WHERE ${scope('p')} AND p.id BETWEEN ${min} AND ${max})` : sql``}
-      SELECT s.id, s.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
-             s.warehouse_id, w.name AS warehouse_name, s.location_id, l.name AS location_name, s.batch_no, s.quality_status,
-             s.quantity::text AS quantity, s.unit_cost::text AS unit_cost, s.amount::text AS amount,
-             s.doc_type, s.doc_kind, s.doc_id, s.doc_no, s.line_id, s.biz_date, s.reversal_of, s.created_at,
-             cu.first_name AS created_by_name ${after ? sql`, r.balance_after` : sql``}
+      WITH running AS (SELECT p.id, (${after})::text AS balance_after FROM stock_ledger p WHERE ${scope('p')} AND p.id BETWEEN ${min} AND ${max})
+      ${LEDGER_ROWS}, r.balance_after
         FROM stock_ledger s
-        JOIN material m ON m.id = s.material_id
-        JOIN warehouse w ON w.id = s.warehouse_id
-        LEFT JOIN shelf_location l ON l.id = s.location_id
-        LEFT JOIN material_unit u ON u.id = m.unit_id
-        LEFT JOIN app_user cu ON cu.id = s.created_by
-        ${after ? sql`JOIN running r ON r.id = s.id` : sql``}
+        ${LEDGER_JOINS}
+        JOIN running r ON r.id = s.id
        WHERE s.id = ANY(${sql.val(idList)}::bigint[])
        ORDER BY s.id DESC`.execute(db)
   ).rows;
-  return { list: rows, total, pageNum: q.pageNum, pageSize: size, ...summary };
+  return { list: rows, total, pageNum: q.pageNum, pageSize: size, summary };
+}
+
+/**
+ * The whole ledger (not scoped to a material), newest first, counted as resource lists are: exact
+ * up to COUNT_CAP, above it `total: COUNT_CAP, totalExact: false` and the pages up to the cap read
+ * forward. An exact count of millions of moves costs ~460 ms a page (3,000,000 rows); this one a
+ * few. Pages past the cap are not offered: the ledger is narrowed by material, warehouse,
+ * document or date instead.
+ */
+async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBuilder<unknown>) {
+  const counted = (
+    await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM stock_ledger s WHERE ${cond} LIMIT ${COUNT_CAP + 1}) c`.execute(
+      db,
+    )
+  ).rows[0].n;
+  const exact = counted <= COUNT_CAP;
+  const total = exact ? counted : COUNT_CAP;
+  if (q.pageNum === 0) checkAllRows(total);
+  const size = q.pageNum === 0 ? total : q.pageSize;
+  const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
+  // Past the middle of an exact count the page is read from the other end of the index.
+  const fromEnd = exact && q.pageNum > 0 && offset > total / 2;
+  const take = fromEnd ? Math.max(0, Math.min(size, total - offset)) : size;
+  const off = fromEnd ? Math.max(0, total - offset - take) : offset;
+  const list = (
+    await sql<any>`
+      ${LEDGER_ROWS}
+        FROM (SELECT s.id FROM stock_ledger s WHERE ${cond}
+               ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${off}) p
+        JOIN stock_ledger s ON s.id = p.id
+        ${LEDGER_JOINS}
+       ORDER BY s.id DESC`.execute(db)
+  ).rows;
+  return {
+    list,
+    total,
+    pageNum: q.pageNum,
+    pageSize: size,
+    ...(exact ? {} : { totalExact: false as const }),
+  };
 }
 
 export function stockQueryRoutes(app: App) {
