@@ -437,6 +437,14 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
         FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id
        WHERE d.status = 'dispatched' AND t.standard_minutes > 0`.execute(db);
     expect(over.rows[0]).toEqual({ n: 0, big: 0 });
+    // Work still to do is spread over the workshop's machines: no machine's shift holds two open
+    // dispatches that together overrun it.
+    const crowded = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM (
+        SELECT 1 FROM work_dispatch d WHERE d.status <> 'completed' AND d.equipment_id IS NOT NULL
+         GROUP BY d.equipment_id, d.work_date, d.shift
+        HAVING count(*) > 1 AND sum(d.planned_minutes) > ${SHIFT_MINUTES}) x`.execute(db);
+    expect(crowded.rows[0].n).toBe(0);
     for (const [user, type] of [
       ['op01', 'machine'],
       ['op02', 'grinding'],

@@ -152,8 +152,6 @@ async function work(
   const names = OPERATORS[task.workshopType] ?? ['op01'];
   const operator = floor.as(names[task.seq % names.length]);
   const planner = floor.as('plan01');
-  const machines = floor.machines.get(Number(task.workshopId)) ?? [];
-  const machine = machines.length ? (machines[(task.seq + task.id) % 3] ?? null) : null;
   const team = floor.teams.get(Number(task.workshopId)) ?? null;
   const planned = new Decimal(task.plannedQuantity);
   // Finished work on its planned day, running work today; work waiting for its turn over the
@@ -166,6 +164,22 @@ async function work(
       : stage === 'dispatched'
         ? addDays(today, task.id % 3)
         : today;
+  // Work still to do goes to the workshop's machine with the least work already given out that
+  // day, as a planner balances the plan; finished work stays where the pattern put it.
+  const machines = floor.machines.get(Number(task.workshopId)) ?? [];
+  const machine = !machines.length
+    ? null
+    : stage === 'completed'
+      ? (machines[(task.seq + task.id) % 3] ?? null)
+      : Number(
+          (
+            await prepared(sql<{ id: number }>`
+              SELECT m.id FROM unnest(${machines}::bigint[]) WITH ORDINALITY AS m(id, k)
+               ORDER BY (SELECT coalesce(sum(d.planned_minutes), 0) FROM work_dispatch d
+                          WHERE d.equipment_id = m.id AND d.work_date = ${day}::date AND d.status <> 'completed'), m.k
+               LIMIT 1`).execute(db)
+          ).rows[0].id,
+        );
   const split = planned.gt(500)
     ? [planned.dividedBy(2).floor(), planned.minus(planned.dividedBy(2).floor())]
     : [planned];
