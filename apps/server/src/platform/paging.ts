@@ -56,8 +56,8 @@ export interface PageArgs {
 /**
  * Runs a filtered query as a page: `pageNum = 0` answers every row, up to ALL_ROWS_MAX. `sortable` maps the API's
  * sort fields to columns (anything else is refused by the schema or ignored); the id breaks ties
- * so pages are stable (unless the column is in `totalOrder`). Pages past the middle are read from the other end in reverse order, so
- * the last page of a long list costs what the first does.
+ * so pages are stable (unless the column is in `totalOrder`). Pages past the middle are read from
+ * the other end in reverse order, so the last page of a long list costs what the first does.
  */
 export async function paginate<T>(
   query: SelectQueryBuilder<any, any, any>,

@@ -16,8 +16,10 @@ export function contains(column: Expression<unknown>, text: string): RawBuilder<
   return caseless(text) ? sql<boolean>`${column} LIKE ${pattern}` : sql<boolean>`${column} ILIKE ${pattern}`;
 }
 
-/** No character of `text` changes under upper- or lower-casing (nor is a combining mark, which
- * lower-casing can produce: İ → i̇). */
+/**
+ * No character of `text` changes under upper- or lower-casing, nor is a combining mark (which
+ * lower-casing can produce: İ → i + U+0307).
+ */
 export function caseless(text: string): boolean {
   for (const c of text) {
     if (c.toLowerCase() !== c || c.toUpperCase() !== c || /\p{M}/u.test(c)) return false;
