@@ -138,7 +138,8 @@ export default {
             answer = await call(server.base, 'GET', p, { token });
           })
         ).filter((s) => s.sql.includes(`from "${table}" as "t"`));
-        if (stmts.length < 2)
+        // The first page is one statement (the page with its capped count), a later page two.
+        if (stmts.length < (n === 1 ? 1 : 2))
           throw new Error(`captured ${stmts.length} statement(s) for ${p}; is the log readable?`);
         const total = first[kind].body.result.total;
         routes[p] = {

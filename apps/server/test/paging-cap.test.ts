@@ -116,6 +116,41 @@ describe('capped counts on resource lists', () => {
     expect(r.rows[0].randomPageCost).toBe('1.1');
   });
 
+  it('answers the first page and its count from one statement: same rows and keys as any page, 0 when nothing matches', async () => {
+    const one = await t.call('GET', PAGE, {
+      token,
+      query: { pageNum: 1, pageSize: 20, sortField: 'code', sortOrder: 'asc' },
+    });
+    const two = await t.call('GET', PAGE, {
+      token,
+      query: { pageNum: 2, pageSize: 20, sortField: 'code', sortOrder: 'asc' },
+    });
+    expect(Object.keys(one.body.result.list[0])).toEqual(Object.keys(two.body.result.list[0]));
+    expect('pageTotal' in one.body.result.list[0]).toBe(false);
+    const first = (
+      await sql<{ id: number }>`SELECT id FROM material_unit ORDER BY code, id LIMIT 20`.execute(
+        t.database.db,
+      )
+    ).rows.map((r) => Number(r.id));
+    expect(one.body.result.list.map((x: { id: number }) => x.id)).toEqual(first);
+    const none = await t.call('GET', PAGE, {
+      token,
+      query: { pageNum: 1, pageSize: 20, name: '没有这个单位' },
+    });
+    expect(none.body.result).toEqual({ list: [], total: 0, pageNum: 1, pageSize: 20 });
+    const few = await t.call('GET', '/api/v1/material-type/page', {
+      token,
+      query: { pageNum: 1, pageSize: 20, code: 'CAPT1' },
+    });
+    const n = (
+      await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM material_type WHERE code ILIKE '%CAPT1%'`.execute(t.database.db)
+    ).rows[0].n;
+    expect(few.body.result.total).toBe(n);
+    expect(few.body.result.list).toHaveLength(Math.min(n, 20));
+  });
+
   it('keeps the exact total (and no totalExact field) under the cap, also on the last page', async () => {
     const r = await t.call('GET', '/api/v1/material-type/page', {
       token,
