@@ -1,5 +1,5 @@
 import { Form, Input, InputNumber, Radio, TreeSelect } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { type Dept, type DeptInput, deptApi, type Status } from '../system.api.ts';
 import { STATUS_OPTIONS } from '../use-options.ts';
@@ -38,7 +38,9 @@ export function DepartmentFormModal({
   const [form] = Form.useForm<Values>();
   const parents = useMemo(() => withoutSubtree(tree, dept?.id), [tree, dept]);
 
-  useEffect(() => {
+  // Filled before the opened dialog is painted: a click or keystroke right after it opens is
+  // never overwritten by the reset.
+  useLayoutEffect(() => {
     if (!open) return;
     if (dept) {
       form.setFieldsValue({

@@ -1,5 +1,5 @@
 import { Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { parseParameter } from '../../../app/menu-model.ts';
 import type { ServerMenu } from '../../../app/session.ts';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
@@ -76,7 +76,9 @@ export function MenuFormModal({
   const menuStatus = Form.useWatch('menuStatus', form);
   const options = useMemo(() => parentOptions(menus, node ? menuNodeId(node) : undefined), [menus, node]);
 
-  useEffect(() => {
+  // Filled before the opened dialog is painted: a click or keystroke right after it opens is
+  // never overwritten by the reset.
+  useLayoutEffect(() => {
     if (!open) return;
     if (node) {
       const p = parseParameter(node.parameter);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, InputNumber, Radio } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { menuApi, type Role, type RoleInput, roleApi, type Status, systemKeys } from '../system.api.ts';
 import { STATUS_OPTIONS } from '../use-options.ts';
@@ -37,7 +37,9 @@ export function RoleFormModal({
     staleTime: 0,
   });
 
-  useEffect(() => {
+  // Filled before the opened dialog is painted: a click or keystroke right after it opens is
+  // never overwritten by the reset.
+  useLayoutEffect(() => {
     if (!open) return;
     setLinked(true);
     if (role) {

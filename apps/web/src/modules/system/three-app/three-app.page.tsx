@@ -19,7 +19,7 @@ import {
   Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { ServerMenu } from '../../../app/session.ts';
 import { http } from '../../../platform/api/client.ts';
 import { Auth } from '../../../platform/auth/permission.tsx';
@@ -132,7 +132,9 @@ function AppFormModal({
   });
   const byId = useMemo(() => permissionsById(tree.data ?? []), [tree.data]);
 
-  useEffect(() => {
+  // Filled before the opened dialog is painted: a click or keystroke right after it opens is
+  // never overwritten by the reset.
+  useLayoutEffect(() => {
     if (!open) return;
     setLinked(true);
     if (app) {

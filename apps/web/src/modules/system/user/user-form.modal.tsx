@@ -1,5 +1,5 @@
 import { Form, Input, Radio, Select, TreeSelect } from 'antd';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { type Status, type UserInput, type UserRow, userApi } from '../system.api.ts';
@@ -39,7 +39,9 @@ export function UserFormModal({
   // Changing roles needs its own right; the server also refuses roles beyond the editor's own.
   const mayAssignRoles = usePermission()('system:user:assignRole');
 
-  useEffect(() => {
+  // Filled before the opened dialog is painted: a click or keystroke right after it opens is
+  // never overwritten by the reset.
+  useLayoutEffect(() => {
     if (!open) return;
     if (user) {
       form.setFieldsValue({
