@@ -2,7 +2,15 @@ import './kit.css';
 import { editableLines, type FieldDef, type ResourceDef } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Form, type FormInstance, Modal } from 'antd';
-import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type ComponentType,
+  type ReactNode,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { isApiError } from '../api/errors.ts';
 import { toast } from '../feedback.ts';
 import { FieldInput, type FieldInputProps, fieldRules } from './field-input.tsx';
@@ -234,9 +242,10 @@ export function useResourceForm(def: ResourceDef, id: number | undefined, option
     [def, form],
   );
 
-  // Fill the form when the record (or the add form) is opened; a refetch in the background never
-  // overwrites what the user is typing.
-  useEffect(() => {
+  // Fill the form when the record (or the add form) is opened, before the browser paints it (a
+  // click or keystroke right after opening is never overwritten); a refetch in the background
+  // never overwrites what the user is typing.
+  useLayoutEffect(() => {
     if (!enabled) {
       loaded.current = '';
       return;
