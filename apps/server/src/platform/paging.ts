@@ -46,6 +46,23 @@ export function checkAllRows(total: number) {
   if (total > ALL_ROWS_MAX) throw badRequest(`记录过多（共 ${total} 条），请输入条件缩小范围`);
 }
 
+/** A count taken up to COUNT_CAP + 1 rows: above the cap it answers the cap, not exact. */
+export function cappedTotal(counted: number): { total: number; exact: boolean } {
+  return counted > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: counted, exact: true };
+}
+
+/**
+ * Where page `pageNum` lies among `total` rows: `take` rows after `skip` in the list's order, or,
+ * past the middle of an exact total, in reverse order from the other end (`fromEnd`; the rows then
+ * come back reversed), so a last page costs what a first one does.
+ */
+export function pageWindow(total: number, exact: boolean, pageNum: number, pageSize: number) {
+  const offset = (pageNum - 1) * pageSize;
+  const fromEnd = exact && offset > total / 2;
+  const take = fromEnd ? Math.max(0, Math.min(pageSize, total - offset)) : pageSize;
+  return { fromEnd, take, skip: fromEnd ? Math.max(0, total - offset - take) : offset };
+}
+
 export interface PageArgs {
   pageNum: number;
   pageSize: number;
@@ -94,42 +111,38 @@ export async function paginate<T>(
     if (list.length > ALL_ROWS_MAX) checkAllRows(await count());
     return { list, total: list.length, pageNum: 0, pageSize: list.length };
   }
-  let total: number;
-  let exact = true;
-  const capped = query
-    .clearSelect()
-    .select(sql`1`.as('one'))
-    .limit(COUNT_CAP + 1);
+  const capped = () =>
+    query
+      .clearSelect()
+      .select(sql`1`.as('one'))
+      .limit(COUNT_CAP + 1);
   if (capOn && args.pageNum === 1) {
     // The first page and its capped count in one statement: the count is an uncorrelated
     // sub-select, which PostgreSQL runs once (an InitPlan). One round trip instead of two, and on
     // PGlite one pass through its backend instead of two. An empty first page means no rows.
     const rows = (await ordered(false)
-      .select(sql<string | number>`(SELECT count(*) FROM ${capped} AS capped)`.as('pageTotal'))
+      .select(sql<string | number>`(SELECT count(*) FROM ${capped()} AS capped)`.as('pageTotal'))
       .limit(args.pageSize)
       .execute()) as (T & { pageTotal?: string | number })[];
-    const counted = rows.length ? Number(rows[0].pageTotal) : 0;
+    const { total, exact } = cappedTotal(rows.length ? Number(rows[0].pageTotal) : 0);
     // The count is each row's last property: deleting it keeps the row a fast object.
     for (const r of rows) delete r.pageTotal;
-    const over = counted > COUNT_CAP;
     return {
       list: rows as T[],
-      total: over ? COUNT_CAP : counted,
+      total,
       pageNum: 1,
       pageSize: args.pageSize,
-      ...(over ? { totalExact: false as const } : {}),
+      ...(exact ? {} : { totalExact: false as const }),
     };
   }
-  if (capOn) {
-    const r = await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${capped} AS capped`.execute(capOn);
-    total = Number(r.rows[0]?.n ?? 0);
-    if (total > COUNT_CAP) {
-      total = COUNT_CAP;
-      exact = false;
-    }
-  } else {
-    total = await count();
-  }
+  const { total, exact } = capOn
+    ? cappedTotal(
+        Number(
+          (await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${capped()} AS capped`.execute(capOn))
+            .rows[0]?.n ?? 0,
+        ),
+      )
+    : { total: await count(), exact: true };
   const offset = (args.pageNum - 1) * args.pageSize;
   /**
    * `limit` rows after skipping `skip`. A resource list's select list has a sub-select per
@@ -149,12 +162,8 @@ export async function paginate<T>(
     return { list, total, pageNum: args.pageNum, pageSize: args.pageSize, totalExact: false };
   }
   if (offset < total) {
-    if (offset <= total / 2) {
-      list = await read(false, args.pageSize, offset);
-    } else {
-      const take = Math.min(args.pageSize, total - offset);
-      list = (await read(true, take, total - offset - take)).reverse();
-    }
+    const w = pageWindow(total, true, args.pageNum, args.pageSize);
+    list = w.fromEnd ? (await read(true, w.take, w.skip)).reverse() : await read(false, w.take, w.skip);
   }
   return { list, total, pageNum: args.pageNum, pageSize: args.pageSize };
 }

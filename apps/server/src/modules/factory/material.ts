@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { contains } from '../../platform/db/like.ts';
+import { containsAny } from '../../platform/db/like.ts';
 import { badRequest, fieldError, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -124,13 +124,10 @@ export function materialRoutes(app: App) {
       limit: z.coerce.number().int().min(1).max(100).default(20),
     }),
     async handler({ query, app: { db } }) {
-      const k = query.name;
       return db
         .selectFrom('material')
         .select(['id', 'code', 'name', 'spec', 'unitId', 'status'])
-        .where(
-          sql<boolean>`(${contains(sql.ref('name'), k)} OR ${contains(sql.ref('code'), k)} OR ${contains(sql.ref('spec'), k)})`,
-        )
+        .where(containsAny(['name', 'code', 'spec'], query.name))
         .orderBy(sql`name = ${query.name}`, 'desc')
         .orderBy('code')
         .limit(query.limit)

@@ -6,7 +6,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { contains } from '../../platform/db/like.ts';
+import { containsAny } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError } from '../../platform/errors.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
@@ -307,9 +307,7 @@ export async function readSheet(db: Db, q: SheetQuery) {
   const where = [sql`true`];
   if (q.teamId) where.push(sql`x.team_id = ${q.teamId}`);
   if (q.keyword) {
-    where.push(
-      sql`(${contains(sql.ref('u.user_name'), q.keyword)} OR ${contains(sql.ref('u.first_name'), q.keyword)})`,
-    );
+    where.push(containsAny(['u.user_name', 'u.first_name'], q.keyword));
   }
   const cond = sql.join(where, sql` AND `);
   const sums = sql`sum(x.line_count)::int AS line_count, sum(x.good_quantity)::text AS good_quantity,

@@ -10,7 +10,7 @@ import {
 } from '../../platform/auth/password-policy.ts';
 import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { contains } from '../../platform/db/like.ts';
+import { containsAny } from '../../platform/db/like.ts';
 import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { AUDIT_KEYS, editBody, type RoundTrip, refuseChanged, zx } from '../../platform/http/validation.ts';
@@ -112,10 +112,7 @@ export function userRoutes(app: App) {
       if (query.ids) q = q.where('id', 'in', query.ids);
       else if (query.all !== 'true') q = q.where('status', '=', '1');
       if (query.keyword) {
-        const k = query.keyword;
-        q = q.where(
-          sql<boolean>`(${contains(sql.ref('first_name'), k)} OR ${contains(sql.ref('user_name'), k)})`,
-        );
+        q = q.where(containsAny(['first_name', 'user_name'], query.keyword));
       }
       return q
         .orderBy('id')

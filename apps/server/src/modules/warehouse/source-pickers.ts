@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { contains } from '../../platform/db/like.ts';
+import { containsAny } from '../../platform/db/like.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -81,9 +81,7 @@ async function sourceOrders(
           sql`EXISTS (SELECT 1 FROM ${sql.table(picker.lineTable)} l
                        WHERE ${sql.ref(`l.${picker.parentColumn}`)} = o.id AND (${rule.open}) > 0)`,
           q.partyId ? sql`${sql.ref(`o.${picker.party.column}`)} = ${q.partyId}` : sql`true`,
-          q.keyword
-            ? sql`(${contains(sql.ref('o.doc_no'), q.keyword)} OR ${contains(sql.ref('p.name'), q.keyword)})`
-            : sql`true`,
+          q.keyword ? containsAny(['o.doc_no', 'p.name'], q.keyword) : sql`true`,
         ],
         sql` AND `,
       );

@@ -8,11 +8,18 @@ import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { contains } from '../../platform/db/like.ts';
+import { contains, containsAny } from '../../platform/db/like.ts';
 import { notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { COUNT_CAP, checkAllRows, type Page, pagingFields } from '../../platform/paging.ts';
+import {
+  COUNT_CAP,
+  cappedTotal,
+  checkAllRows,
+  type Page,
+  pageWindow,
+  pagingFields,
+} from '../../platform/paging.ts';
 
 const balanceQuery = z.strictObject({
   ...pagingFields,
@@ -52,13 +59,7 @@ export async function balancePage(
   if (q.batchNo) where.push(contains(sql.ref('b.batch_no'), q.batchNo));
   if (q.qualityStatus) where.push(sql`b.quality_status = ${q.qualityStatus}`);
   if (q.warehouseType) where.push(sql`w.type = ${q.warehouseType}`);
-  if (q.keyword)
-    where.push(
-      sql`(${sql.join(
-        ['m.code', 'm.name', 'm.spec'].map((c) => contains(sql.ref(c), q.keyword as string)),
-        sql` OR `,
-      )})`,
-    );
+  if (q.keyword) where.push(containsAny(['m.code', 'm.name', 'm.spec'], q.keyword));
   const cond = sql.join(where, sql` AND `);
   const sortCol = (q.sortField && BALANCE_SORT[q.sortField]) || 'm.code';
   const dir = q.sortOrder?.startsWith('desc') ? sql`DESC` : sql`ASC`;
@@ -148,6 +149,13 @@ const ledgerQuery = z.strictObject({
     .optional(),
 });
 
+/** A ledger page's window (`pageNum = 0`: every row, up to ALL_ROWS_MAX). */
+function ledgerWindow(q: z.infer<typeof ledgerQuery>, total: number, exact: boolean) {
+  if (q.pageNum === 0) checkAllRows(total);
+  const size = q.pageNum === 0 ? total : q.pageSize;
+  return { size, ...pageWindow(total, exact, q.pageNum === 0 ? 1 : q.pageNum, size) };
+}
+
 /** The columns of a ledger page's rows (`s` the ledger), labels joined. */
 const LEDGER_ROWS = sql`
   SELECT s.id, s.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
@@ -223,15 +231,10 @@ async function scopedPage(
         FROM stock_ledger s WHERE ${cond}`.execute(db)
   ).rows[0];
   const { n: total, ...summary } = head;
-  if (q.pageNum === 0) checkAllRows(total);
-  const size = q.pageNum === 0 ? total : q.pageSize;
-  const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
-  const fromEnd = q.pageNum > 0 && offset > total / 2;
-  const take = fromEnd ? Math.max(0, Math.min(size, total - offset)) : size;
-  const off = fromEnd ? Math.max(0, total - offset - take) : offset;
+  const { size, fromEnd, take, skip } = ledgerWindow(q, total, true);
   const ids = await sql<{ id: number }>`
     SELECT s.id FROM stock_ledger s WHERE ${cond}
-     ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${off}`.execute(db);
+     ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${skip}`.execute(db);
   const idList = ids.rows.map((r) => r.id);
   if (!idList.length) return { list: [], total, pageNum: q.pageNum, pageSize: size, summary };
   const min = Math.min(...idList);
@@ -270,20 +273,13 @@ async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBui
       db,
     )
   ).rows[0].n;
-  const exact = counted <= COUNT_CAP;
-  const total = exact ? counted : COUNT_CAP;
-  if (q.pageNum === 0) checkAllRows(total);
-  const size = q.pageNum === 0 ? total : q.pageSize;
-  const offset = q.pageNum === 0 ? 0 : (q.pageNum - 1) * q.pageSize;
-  // Past the middle of an exact count the page is read from the other end of the index.
-  const fromEnd = exact && q.pageNum > 0 && offset > total / 2;
-  const take = fromEnd ? Math.max(0, Math.min(size, total - offset)) : size;
-  const off = fromEnd ? Math.max(0, total - offset - take) : offset;
+  const { total, exact } = cappedTotal(counted);
+  const { size, fromEnd, take, skip } = ledgerWindow(q, total, exact);
   const list = (
     await sql<any>`
       ${LEDGER_ROWS}
         FROM (SELECT s.id FROM stock_ledger s WHERE ${cond}
-               ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${off}) p
+               ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${skip}) p
         JOIN stock_ledger s ON s.id = p.id
         ${LEDGER_JOINS}
        ORDER BY s.id DESC`.execute(db)

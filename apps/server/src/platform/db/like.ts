@@ -16,6 +16,14 @@ export function contains(column: Expression<unknown>, text: string): RawBuilder<
   return caseless(text) ? sql<boolean>`${column} LIKE ${pattern}` : sql<boolean>`${column} ILIKE ${pattern}`;
 }
 
+/** Any of `columns` (references such as `t.name`) contains `text`: `(a LIKE p OR b LIKE p …)`. */
+export function containsAny(columns: readonly string[], text: string): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.join(
+    columns.map((c) => contains(sql.ref(c), text)),
+    sql` OR `,
+  )})`;
+}
+
 /**
  * No character of `text` changes under upper- or lower-casing, nor is a combining mark (which
  * lower-casing can produce: İ → i + U+0307).

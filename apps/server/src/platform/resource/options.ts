@@ -9,7 +9,7 @@ import {
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { contains } from '../db/like.ts';
+import { containsAny } from '../db/like.ts';
 import { type Permission, route } from '../http/route.ts';
 import { zx } from '../http/validation.ts';
 import { ALL_ROWS_MAX } from '../paging.ts';
@@ -112,10 +112,7 @@ export function registerOptions(app: App, def: ResourceDef) {
         if (v !== undefined) s = s.where(sql.ref(`t.${columnOf(f.name)}`), '=', v);
       }
       if (q.keyword) {
-        const label = contains(sql.ref(`t.${t.label}`), q.keyword);
-        s = s.where(
-          t.code ? sql<boolean>`(${label} OR ${contains(sql.ref(`t.${t.code}`), q.keyword)})` : label,
-        );
+        s = s.where(containsAny(t.code ? [`t.${t.label}`, `t.${t.code}`] : [`t.${t.label}`], q.keyword));
       }
       const limit = q.limit ?? (def.options?.remote ? REMOTE_OPTIONS_LIMIT : ALL_ROWS_MAX);
       const rows = await s

@@ -9,7 +9,7 @@ import {
 } from '@ringmes/domain';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
-import { contains } from '../db/like.ts';
+import { contains, containsAny } from '../db/like.ts';
 import { refTarget } from './refs.ts';
 
 const snake = (s: string) => columnOf(s);
@@ -134,18 +134,16 @@ export function applyFilters(
     q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);
   }
   if (query.keyword) {
-    const k = String(query.keyword);
     const cols = ['code', def.labelField ?? 'name', 'spec'].filter((n) =>
       def.fields.some((f) => f.name === n),
     );
-    if (cols.length) {
+    if (cols.length)
       q = q.where(
-        sql<boolean>`(${sql.join(
-          cols.map((c) => contains(sql.ref(`t.${columnOf(c)}`), k)),
-          sql` OR `,
-        )})`,
+        containsAny(
+          cols.map((c) => `t.${columnOf(c)}`),
+          String(query.keyword),
+        ),
       );
-    }
   }
   return q;
 }
