@@ -45,7 +45,45 @@ interface Floor {
   machines: Map<number, number[]>;
   teams: Map<number, number>;
   heatTreater: number | undefined;
+  /** Minutes given out to a machine in a shift (`${machine}:${shift}`), all orders so far. */
+  load: Map<string, number>;
 }
+
+/**
+ * The demo floor works two shifts a day: 白班 from 08:00 and 夜班 from 20:00 (into the next
+ * morning), both on Beijing time. Shifts are numbered in order: day k's 白班 is 2k and its 夜班
+ * 2k + 1 (k days since 1970-01-01), so "the shift after" is +1.
+ */
+const DAY_MS = 86_400_000;
+const shiftOf = (day: string, shift: 'day' | 'night' = 'day') =>
+  (Date.parse(`${day}T00:00:00Z`) / DAY_MS) * 2 + (shift === 'night' ? 1 : 0);
+const shiftDay = (i: number) => new Date(Math.floor(i / 2) * DAY_MS).toISOString().slice(0, 10);
+const shiftName = (i: number): 'day' | 'night' => (i % 2 ? 'night' : 'day');
+/** When a shift begins (ms). */
+const shiftStart = (i: number) => Date.parse(`${shiftDay(i)}T${i % 2 ? '20' : '08'}:00:00+08:00`);
+/** The shift under way at `at` (a 夜班 runs past midnight into the next day). */
+export function currentShift(at = Date.now()): number {
+  const local = at + 8 * 3_600_000;
+  const day = Math.floor(local / DAY_MS);
+  const hour = (local - day * DAY_MS) / 3_600_000;
+  return hour < 8 ? day * 2 - 1 : hour < 20 ? day * 2 : day * 2 + 1;
+}
+/** A shift's work: 开工 ten minutes in, 完工 at 9 h 20 (breaks included), reports in between. */
+const STARTED_MS = 10 * 60_000;
+const FINISHED_MS = (9 * 60 + 20) * 60_000;
+const stamp = (ms: number) => new Date(ms).toISOString();
+
+/** Shifts a step needs: its planned pieces at its standard minutes, a shift's minutes at a time. */
+const shiftsOf = (task: Task) => {
+  const worth = shiftWorth(task);
+  return worth ? Math.max(1, new Decimal(task.plannedQuantity).dividedBy(worth).ceil().toNumber()) : 1;
+};
+/** Pieces a machine makes in a shift at the step's standard minutes (none: the whole task). */
+const shiftWorth = (task: Task) => {
+  const minutes = new Decimal(task.standardMinutes ?? 0);
+  const worth = minutes.gt(0) ? new Decimal(SHIFT_MINUTES).dividedBy(minutes).floor() : undefined;
+  return worth?.gt(0) ? worth : undefined;
+};
 
 /**
  * The floor of one demo order: 派单 by plan01 into workshop tasks, then, by the order's stage,
@@ -53,6 +91,12 @@ interface Floor {
  * current one running — one in four paused — with the next sometimes waiting (生产中), or the first step
  * dispatched for every other recent order (已下达). op01 (turning) and op02 (grinding) find
  * today's work in their queues. `n` varies the picture from order to order.
+ *
+ * Work is given out a shift at a time: a step runs over as many shifts as its pieces take at its
+ * standard minutes, each shift one dispatch on the machine with the least work in that shift. A
+ * step starts a shift after the step before it started and ends a shift after it ended (the cards
+ * move on batch by batch); finished work lies before the shift under way, running work has its
+ * past shifts finished and the present one running, with the next shift's dispatch waiting.
  *
  * The dispatches and reports are written in bulk, a few statements per task rather than per
  * document (issue 10: the demo seeds in bulk statements): they end in the states, quantities and
@@ -92,13 +136,25 @@ export async function seedOrderFloor(
   const supplier = await sql<{ id: number }>`
     SELECT s.id FROM supplier s LEFT JOIN supplier_classify c ON c.id = s.classify_id
      ORDER BY (c.name = '热处理外协') IS TRUE DESC, s.id LIMIT 1`.execute(db);
-  const floor: Floor = { as, machines: new Map(), teams: new Map(), heatTreater: supplier.rows[0]?.id };
+  // The machines' shifts as the orders before this one filled them.
+  const load = await sql<{ key: string; minutes: string }>`
+    SELECT equipment_id || ':' || ((work_date - DATE '1970-01-01') * 2 + CASE WHEN shift = 'night' THEN 1 ELSE 0 END) AS key,
+           sum(planned_minutes)::text AS minutes
+      FROM work_dispatch WHERE equipment_id IS NOT NULL AND status <> 'closed' GROUP BY 1`.execute(db);
+  const floor: Floor = {
+    as,
+    machines: new Map(),
+    teams: new Map(),
+    heatTreater: supplier.rows[0]?.id,
+    load: new Map(load.rows.map((r) => [r.key, Number(r.minutes)])),
+  };
   for (const k of kit.rows) {
     const w = Number(k.workshopId);
     if (k.kind === 'team') floor.teams.set(w, Number(k.id));
     else floor.machines.set(w, [...(floor.machines.get(w) ?? []), Number(k.id)]);
   }
   const today = businessDay();
+  const current = currentShift();
   // Work under way is where its plan puts it today: the steps planned to finish before today are
   // done and the next runs; every third order runs a step behind its plan, and the one after it a
   // step ahead.
@@ -110,18 +166,43 @@ export async function seedOrderFloor(
       : stage === 'producing'
         ? Math.max(0, Math.min(tasks.length - 1, reached))
         : 0;
+  // The shifts of the finished steps, from their planned starts; all of them before the present
+  // shift (an order ahead of its plan began earlier).
+  const spans: { first: number; last: number }[] = [];
+  for (const [k, task] of tasks.slice(0, done).entries()) {
+    const need = shiftsOf(task);
+    const prev = spans[k - 1];
+    const first = Math.max(
+      shiftOf(task.plannedStartDate),
+      prev ? Math.max(prev.first + 1, prev.last + 2 - need) : 0,
+    );
+    spans.push({ first, last: first + need - 1 });
+  }
+  const late = (spans.at(-1)?.last ?? current - 1) - (current - 1);
+  if (late > 0) for (const s of spans) Object.assign(s, { first: s.first - late, last: s.last - late });
   for (const [k, task] of tasks.entries()) {
     if (k < done) {
-      const dispatches = await work(db, task, floor, 'completed', today);
-      await reportStep(db, orderId, task, floor, dispatches, 'completed', k === tasks.length - 1);
+      const dispatches = await work(db, task, floor, 'completed', spans[k].first, current);
+      await reportStep(db, orderId, task, floor, dispatches, 'completed', k === tasks.length - 1, current);
     } else if (k === done && stage === 'producing') {
       const running = n % 4 === 3 ? 'paused' : 'started';
-      const dispatches = await work(db, task, floor, running, today);
-      await reportStep(db, orderId, task, floor, dispatches, running, k === tasks.length - 1);
+      // Begun in a past shift when the step takes several (never all of them past), else now.
+      const need = shiftsOf(task);
+      const prev = spans[k - 1];
+      const first = Math.min(
+        current,
+        Math.max(
+          current - need + 1,
+          shiftOf(task.plannedStartDate),
+          prev ? Math.max(prev.first + 1, prev.last + 2 - need) : 0,
+        ),
+      );
+      const dispatches = await work(db, task, floor, running, first, current);
+      await reportStep(db, orderId, task, floor, dispatches, running, k === tasks.length - 1, current);
     } else if (k === done && stage === 'released' && n % 2 === 0)
-      await work(db, task, floor, 'dispatched', today);
+      await work(db, task, floor, 'dispatched', current + (task.id % 3), current);
     else if (k === done + 1 && stage === 'producing' && n % 3 === 0)
-      await work(db, task, floor, 'dispatched', today);
+      await work(db, task, floor, 'dispatched', current + (task.id % 3), current);
   }
 }
 
@@ -136,93 +217,107 @@ interface Dispatch {
   equipmentId: number | null;
   workDate: string;
   shift: 'day' | 'night';
+  /** Its shift's number (`shiftOf`). */
+  at: number;
+  quantity: Decimal;
 }
 
 /**
- * 派工 of a task (two shifts when big) by plan01, its dispatches moved on to `stage` and dated on
- * the plan: one insert, the task's recount, and the 「派工」 message of work still waiting.
+ * 派工 of a task by plan01, a shift's worth of pieces to a dispatch (what the machine makes in
+ * SHIFT_MINUTES at the step's standard minutes), from shift `first` on:
+ * - finished work (`completed`): every shift the step took, all 已完工;
+ * - running work (`started`, `paused`): the past shifts 已完工, the present one running and the
+ *   next shift's waiting (the rest of a big task waits for the next 派工);
+ * - work waiting for its turn (`dispatched`): two shifts of it when big.
+ * Each goes to the workshop's machine with the least work in its shift, as a planner balances
+ * the plan. One insert, the task's recount, and the 「派工」 message of work still waiting.
  */
 async function work(
   db: Db,
   task: Task,
   floor: Floor,
   stage: 'dispatched' | 'started' | 'paused' | 'completed',
-  today: string,
+  first: number,
+  current: number,
 ): Promise<Dispatch[]> {
   const names = OPERATORS[task.workshopType] ?? ['op01'];
   const operator = floor.as(names[task.seq % names.length]);
   const planner = floor.as('plan01');
   const team = floor.teams.get(Number(task.workshopId)) ?? null;
   const planned = new Decimal(task.plannedQuantity);
-  // Finished work on its planned day, running work today; work waiting for its turn over the
-  // next days (the 排产计划 shows a week with bars to move).
-  const day =
-    stage === 'completed'
-      ? task.plannedStartDate < today
-        ? task.plannedStartDate
-        : today
-      : stage === 'dispatched'
-        ? addDays(today, task.id % 3)
-        : today;
-  // Work still to do goes to the workshop's machine with the least work already given out that
-  // day, as a planner balances the plan; finished work stays where the pattern put it.
+  const worth = shiftWorth(task) ?? planned;
+  // The step's pieces shared evenly over the shifts it takes (none over a shift's worth).
+  const need = shiftsOf(task);
+  const even = (k: number) => planned.dividedToIntegerBy(need).plus(planned.mod(need).gt(k) ? 1 : 0);
+  const shifts: { at: number; status: string; quantity: Decimal }[] = [];
+  if (stage === 'completed')
+    for (let k = 0; k < need; k++) shifts.push({ at: first + k, status: 'completed', quantity: even(k) });
+  else if (stage === 'dispatched') {
+    const halves = planned.gt(500)
+      ? [planned.dividedBy(2).floor(), planned.minus(planned.dividedBy(2).floor())]
+      : [planned];
+    for (const [k, q] of halves.entries())
+      shifts.push({ at: first + k, status: 'dispatched', quantity: Decimal.min(q, worth) });
+  } else {
+    const past = Math.min(current - first, need - 1);
+    for (let k = 0; k < past; k++)
+      shifts.push({ at: current - past + k, status: 'completed', quantity: even(k) });
+    shifts.push({ at: current, status: stage, quantity: even(past) });
+    if (past + 1 < need) shifts.push({ at: current + 1, status: 'dispatched', quantity: even(past + 1) });
+  }
   const machines = floor.machines.get(Number(task.workshopId)) ?? [];
-  const machine = !machines.length
-    ? null
-    : stage === 'completed'
-      ? (machines[(task.seq + task.id) % 3] ?? null)
-      : Number(
-          (
-            await prepared(sql<{ id: number }>`
-              SELECT m.id FROM unnest(${machines}::bigint[]) WITH ORDINALITY AS m(id, k)
-               ORDER BY (SELECT coalesce(sum(d.planned_minutes), 0) FROM work_dispatch d
-                          WHERE d.equipment_id = m.id AND d.work_date = ${day}::date AND d.status <> 'completed'), m.k
-               LIMIT 1`).execute(db)
-          ).rows[0].id,
-        );
-  const split = planned.gt(500)
-    ? [planned.dividedBy(2).floor(), planned.minus(planned.dividedBy(2).floor())]
-    : [planned];
-  // Work waiting for its turn is given out a shift's worth at a time (what the machine makes in
-  // SHIFT_MINUTES at the step's standard minutes), as a planner does: the rest of a big order waits
-  // for the next 派工, and the 排产计划 shows the shifts full, not twenty times over.
-  const minutes = new Decimal(task.standardMinutes ?? 0);
-  const shiftWorth = minutes.gt(0) ? new Decimal(SHIFT_MINUTES).dividedBy(minutes).floor() : undefined;
-  const waiting = (n: number) => stage === 'dispatched' || (stage !== 'completed' && n > 0);
-  const halves = split.map((q, n) => (waiting(n) && shiftWorth?.gt(0) ? Decimal.min(q, shiftWorth) : q));
-  const docNos = await nextDocNos(db, DISPATCH_PREFIX, halves.length, undefined, dayInstant(day));
-  // The night half of running work waits for its shift.
-  const statusOf = (n: number) => (stage === 'completed' ? 'completed' : waiting(n) ? 'dispatched' : stage);
-  const made = `${day < today ? day : today} 07:30:00+08`;
-  const rows = halves.map((q, n) => {
-    const status = statusOf(n);
-    const startedAt = status === 'dispatched' ? null : `${day} ${n === 0 ? '08:10' : '20:05'}:00+08`;
-    const finishedAt = status === 'completed' ? `${day} ${n === 0 ? '17:20' : '23:40'}:00+08` : null;
+  let last: number | null = null;
+  const rows = shifts.map((s, k) => {
+    const minutes = new Decimal(task.standardMinutes ?? 0).times(s.quantity).toDecimalPlaces(2);
+    // The least loaded machine in the shift; on a tie the one the step ran on before.
+    const loadOf = (m: number) => floor.load.get(`${m}:${s.at}`) ?? 0;
+    const machine = machines.length
+      ? machines.reduce((a, m) => (loadOf(m) < loadOf(a) || (loadOf(m) === loadOf(a) && m === last) ? m : a))
+      : null;
+    if (machine != null) floor.load.set(`${machine}:${s.at}`, loadOf(machine) + minutes.toNumber());
+    last = machine;
+    const begin = shiftStart(s.at);
+    const now = Date.now();
     return {
-      docNo: docNos[n],
-      status,
-      shift: n === 0 ? 'day' : 'night',
-      quantity: q.toString(),
-      minutes: new Decimal(task.standardMinutes ?? 0).times(q).toDecimalPlaces(2).toString(),
-      startedAt,
-      finishedAt,
-      updatedBy: status === 'dispatched' ? planner.id : operator.id,
+      k,
+      at: s.at,
+      status: s.status,
+      day: shiftDay(s.at),
+      shift: shiftName(s.at),
+      quantity: s.quantity.toString(),
+      minutes: minutes.toString(),
+      machine,
+      startedAt:
+        s.status === 'dispatched'
+          ? null
+          : stamp(Math.max(begin, Math.min(begin + STARTED_MS, now - 120_000))),
+      finishedAt: s.status === 'completed' ? stamp(begin + FINISHED_MS) : null,
+      updatedBy: s.status === 'dispatched' ? planner.id : operator.id,
     };
   });
+  const docNos = await nextDocNos(db, DISPATCH_PREFIX, rows.length, undefined, dayInstant(rows[0].day));
+  // Given out at 07:30 on the day of its first shift (work for later shifts, an hour ago).
+  const made = stamp(Math.min(Date.parse(`${rows[0].day}T07:30:00+08:00`), Date.now() - 3_600_000));
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
-  const r = await prepared(sql<{ id: number; status: string; workDate: string; shift: 'day' | 'night' }>`
+  const r = await prepared(sql<{
+    id: number;
+    k: number;
+    status: string;
+    workDate: string;
+    shift: 'day' | 'night';
+  }>`
     INSERT INTO work_dispatch (doc_no, status, task_id, production_order_id, product_id, process_id, workshop_type,
                                workshop_id, team_id, operator_id, equipment_id, work_date, shift, quantity,
                                planned_minutes, started_at, finished_at, created_by, created_at, updated_by, updated_at)
     SELECT v.doc_no, v.status, t.id, t.production_order_id, t.product_id, t.process_id, t.workshop_type, t.workshop_id,
-           ${team}::bigint, ${operator.id}::bigint, ${machine}::bigint, ${day}::date, v.shift, v.quantity,
+           ${team}::bigint, ${operator.id}::bigint, v.machine, v.work_date, v.shift, v.quantity,
            v.planned_minutes, v.started_at, v.finished_at, ${planner.id}::bigint, ${made}::timestamptz, v.updated_by,
            COALESCE(v.finished_at, v.started_at, ${made}::timestamptz)
-      FROM unnest(${col((x) => x.docNo)}::text[], ${col((x) => x.status)}::text[], ${col((x) => x.shift)}::text[],
-                  ${col((x) => x.quantity)}::numeric[], ${col((x) => x.minutes)}::numeric[],
-                  ${col((x) => x.startedAt)}::timestamptz[], ${col((x) => x.finishedAt)}::timestamptz[],
-                  ${col((x) => x.updatedBy)}::bigint[]) WITH ORDINALITY
-           AS v(doc_no, status, shift, quantity, planned_minutes, started_at, finished_at, updated_by, n)
+      FROM unnest(${col((x) => docNos[x.k])}::text[], ${col((x) => x.status)}::text[], ${col((x) => x.day)}::date[],
+                  ${col((x) => x.shift)}::text[], ${col((x) => x.quantity)}::numeric[], ${col((x) => x.minutes)}::numeric[],
+                  ${col((x) => x.machine)}::bigint[], ${col((x) => x.startedAt)}::timestamptz[],
+                  ${col((x) => x.finishedAt)}::timestamptz[], ${col((x) => x.updatedBy)}::bigint[]) WITH ORDINALITY
+           AS v(doc_no, status, work_date, shift, quantity, planned_minutes, machine, started_at, finished_at, updated_by, n)
       JOIN workshop_task t ON t.id = ${task.id}::bigint
      ORDER BY v.n
     RETURNING id, status, to_char(work_date, 'YYYY-MM-DD') AS work_date, shift`).execute(db);
@@ -247,7 +342,14 @@ async function work(
     ]),
   );
   for (const d of r.rows) if (d.status === 'dispatched') await notifyOperator(db, planner, Number(d.id));
-  return r.rows.map((d) => ({ ...d, id: Number(d.id), operator, equipmentId: machine }));
+  return r.rows.map((d, k) => ({
+    ...d,
+    id: Number(d.id),
+    operator,
+    equipmentId: rows[k].machine,
+    at: rows[k].at,
+    quantity: new Decimal(rows[k].quantity),
+  }));
 }
 
 /** Scrap rates of the demo floor: turning 1–2 %, grinding 0.5–1 %, inspection and assembly less. */
@@ -327,6 +429,8 @@ interface Report {
   status: 'submitted' | 'inspecting' | 'posted';
   /** Approved on a step flagged for inspection (an inspection task was raised). */
   inspected: boolean;
+  /** The shift's dispatch it was reported on. */
+  dispatch: Dispatch;
   flowCardId: number;
   cardNo: string;
   goodQuantity: string;
@@ -359,6 +463,8 @@ async function reportStep(
   stage: 'started' | 'paused' | 'completed',
   /** The order's last step (its reports make the 完工入库). */
   lastStep: boolean,
+  /** The shift under way (`currentShift`). */
+  current: number,
 ) {
   const { as } = floor;
   const cards = (
@@ -427,9 +533,8 @@ async function reportStep(
       );
     }
   }
-  const dispatch = dispatches.find((d) => d.status !== 'dispatched');
-  if (!dispatch) return;
-  const { operator } = dispatch;
+  const active = dispatches.filter((d) => d.status !== 'dispatched');
+  if (!active.length) return;
   const [lo, hi] = SCRAP[task.workshopType] ?? [0.005, 0.01];
   const reasons = REASONS[task.workshopType] ?? ['other'];
   const fresh = await sql<{ id: number; docNo: string; inputQuantity: string; taken: string }>`
@@ -438,14 +543,13 @@ async function reportStep(
       FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id
      WHERE c.production_order_id = ${orderId} AND c.status = 'open' AND s.order_step_id = ${task.orderStepId}
      ORDER BY c.id`.execute(db);
-  const list = (
-    stage === 'completed' ? fresh.rows : fresh.rows.slice(0, Math.ceil(fresh.rows.length / 2) + 1)
-  ).filter((c) => new Decimal(c.inputQuantity).minus(c.taken).gt(0));
+  const list = fresh.rows.filter((c) => new Decimal(c.inputQuantity).minus(c.taken).gt(0));
   if (!list.length) return;
   // 按框报工: on a step that is neither inspected nor the order's last, the operator reports each
   // tray as it is done; the scrap of the card goes with its last tray.
   const tray = task.inspectionRequired || lastStep ? 0 : (TRAY[task.workshopType] ?? 0);
-  const parts = list.flatMap((c) => {
+  type Part = { c: (typeof list)[number]; good: Decimal; ws: Decimal; ms: Decimal };
+  const parts: Part[] = list.flatMap((c) => {
     const waiting = new Decimal(c.inputQuantity).minus(c.taken);
     const rate = lo + ((hi - lo) * ((c.id * 7) % 10)) / 10;
     const scrap = Decimal.min(waiting.times(rate).round(), waiting);
@@ -462,31 +566,84 @@ async function reportStep(
       };
     });
   });
+  // The cards' pieces in order over the shifts that worked them: each finished shift its
+  // dispatch's pieces, the running shift as far as it has got (by the time into it), a card
+  // crossing from one shift to the next reported in each. The rest waits for the shifts to come.
+  const now = Date.now();
+  // A finished step's shifts each worked their share of what arrived (fewer pieces than given out
+  // by the scrap before it; the last shift whatever was left).
+  const into = Math.min(Math.max((now - shiftStart(current)) / (12 * 3_600_000), 0), 1);
+  const arrived = parts.reduce((a, p) => a.plus(p.good).plus(p.ws).plus(p.ms), new Decimal(0));
+  const given = active.reduce((a, d) => a.plus(d.quantity), new Decimal(0));
+  const share = stage === 'completed' ? Decimal.min(arrived.dividedBy(given), 1) : new Decimal(1);
+  const slots = active.map((d) => ({
+    d,
+    room: (d.status === 'completed' ? d.quantity.times(share) : d.quantity.times(0.2 + 0.7 * into)).floor(),
+    parts: [] as Part[],
+  }));
+  let j = 0;
+  for (const part of parts) {
+    let p: Part | undefined = part;
+    while (p) {
+      while (j < slots.length - 1 && slots[j].room.lte(0)) j++;
+      const slot = slots[j];
+      if (slot.room.lte(0) && slot.d.status !== 'completed') break;
+      if (p.good.lte(slot.room) || (slot.d.status === 'completed' && j === slots.length - 1)) {
+        slot.parts.push(p);
+        slot.room = slot.room.minus(p.good).minus(p.ws).minus(p.ms);
+        p = undefined;
+      } else {
+        slot.parts.push({ c: p.c, good: slot.room, ws: new Decimal(0), ms: new Decimal(0) });
+        p = { ...p, good: p.good.minus(slot.room) };
+        slot.room = new Decimal(0);
+      }
+    }
+  }
+  // The running shift has reported at least twice, on an inspected step three times (one posted,
+  // one waiting for inspection, the last for approval): its biggest lot split where it has fewer.
+  const running = slots.find((x) => x.d.status !== 'completed');
+  while (running && running.parts.length < (task.inspectionRequired ? 3 : 2)) {
+    const k = running.parts.reduce((m, p, i, all) => (p.good.gt(all[m].good) ? i : m), 0);
+    const p = running.parts[k];
+    if (!p?.good.gte(2)) break;
+    const half = p.good.dividedBy(2).floor();
+    running.parts.splice(
+      k,
+      1,
+      { c: p.c, good: half, ws: new Decimal(0), ms: new Decimal(0) },
+      { ...p, good: p.good.minus(half) },
+    );
+  }
+  const placedParts = slots.flatMap((x) => {
+    // Reported through the shift, and never after the present (running work up to a minute ago).
+    const begin = Math.max(shiftStart(x.d.at), Math.min(shiftStart(x.d.at) + 20 * 60_000, now - 120_000));
+    const end = x.d.status === 'completed' ? shiftStart(x.d.at) + FINISHED_MS : Math.max(begin, now - 60_000);
+    return x.parts.map((p, i) => ({
+      ...p,
+      d: x.d,
+      at: stamp(begin + Math.floor(((i + 1) * (end - begin)) / x.parts.length / 60_000) * 60_000),
+    }));
+  });
+  if (!placedParts.length) return;
   const docNos = await nextDocNos(
     db,
     WORK_REPORT_PREFIX,
-    parts.length,
+    placedParts.length,
     undefined,
-    dayInstant(dispatch.workDate),
+    dayInstant(placedParts[0].d.workDate),
   );
-  // Reported through the shift, 08:30 to 17:30, and never after the present: today's trays up to
-  // a minute ago (before the shift has begun, in the hour before that).
-  const shiftStart = Date.parse(`${dispatch.workDate}T08:30:00+08:00`);
-  const end = Math.min(shiftStart + 540 * 60_000, Date.now() - 60_000);
-  const start = Math.min(shiftStart, end - 60 * 60_000);
-  const timeOf = (i: number) =>
-    new Date(start + Math.floor(((i + 1) * (end - start)) / parts.length / 60_000) * 60_000).toISOString();
-  const reports: Report[] = parts.map((p, i) => {
+  const reports: Report[] = placedParts.map((p, i) => {
     const taken = p.good.plus(p.ws).plus(p.ms);
     // While the step runs, its last report waits for approval and the one before for inspection.
     const running = stage !== 'completed';
-    const approved = !(running && i === parts.length - 1);
-    const held = task.inspectionRequired && running && i > 0 && i === parts.length - 2;
+    const approved = !(running && i === placedParts.length - 1);
+    const held = task.inspectionRequired && running && i > 0 && i === placedParts.length - 2;
     return {
       id: 0,
       docNo: docNos[i],
       status: !approved ? 'submitted' : held ? 'inspecting' : 'posted',
       inspected: approved && task.inspectionRequired,
+      dispatch: p.d,
       flowCardId: Number(p.c.id),
       cardNo: p.c.docNo,
       goodQuantity: p.good.toString(),
@@ -499,7 +656,7 @@ async function reportStep(
         .dividedBy(60)
         .toDecimalPlaces(2)
         .toString(),
-      at: timeOf(i),
+      at: p.at,
     };
   });
   // The reports' ids first, so the posted ones' wage lines (no foreign key to the report) are
@@ -509,7 +666,8 @@ async function reportStep(
     db,
   );
   for (const [i, r] of reports.entries()) r.id = Number(ids.rows[i].id);
-  const record = (r: Report) => ({
+  const { operator } = active[0];
+  const record = ({ dispatch, ...r }: Report) => ({
     ...r,
     dispatchId: dispatch.id,
     productionOrderId: orderId,
@@ -520,6 +678,7 @@ async function reportStep(
     workshopId: task.workshopId,
     operatorId: operator.id,
     reportDate: dispatch.workDate,
+    shift: dispatch.shift,
   });
   const posted = reports.filter((r) => r.status === 'posted');
   const wages = await writeWageLinesMany(db, posted.map(record));
@@ -539,26 +698,32 @@ async function reportStep(
            CASE WHEN v.status = 'submitted' THEN d.operator_id ELSE ${admin.id}::bigint END, v.at,
            CASE WHEN v.status = 'submitted' THEN 2 WHEN t.inspection_required THEN 4 ELSE 3 END
       FROM unnest(${col((r) => r.id)}::bigint[], ${col((r) => r.docNo)}::text[], ${col((r) => r.status)}::text[],
+                  ${col((r) => r.dispatch.id)}::bigint[],
                   ${col((r) => r.flowCardId)}::bigint[], ${col((r) => r.goodQuantity)}::numeric[],
                   ${col((r) => r.workScrapQuantity)}::numeric[], ${col((r) => r.materialScrapQuantity)}::numeric[],
                   ${col((r) => r.scrapReason)}::text[], ${col((r) => r.hours)}::numeric[],
                   ${col((r) => r.at)}::timestamptz[], ${col((r) => wageOf.get(r.id)?.pieceRate ?? null)}::numeric[],
                   ${col((r) => wageOf.get(r.id)?.amount ?? null)}::numeric[])
-           AS v(id, doc_no, status, card, good, ws, ms, reason, hours, at, rate, amount)
-      JOIN work_dispatch d ON d.id = ${dispatch.id}::bigint
+           AS v(id, doc_no, status, dispatch, card, good, ws, ms, reason, hours, at, rate, amount)
+      JOIN work_dispatch d ON d.id = v.dispatch
       JOIN workshop_task t ON t.id = d.task_id`).execute(db);
 
   // Each card's step counts its pieces, the next step receives the good ones: one statement.
   const last = new Set<number>();
   if (posted.length) {
-    // A card's trays summed: one row per card.
-    const byCard = new Map<number, { good: Decimal; ws: Decimal; ms: Decimal }>();
+    // A card's trays summed: one row per card, in from its first report, out at its last, on
+    // the machine of its last.
+    type Card = { good: Decimal; ws: Decimal; ms: Decimal; in: string; out: string; machine: number | null };
+    const byCard = new Map<number, Card>();
     for (const r of posted) {
-      const c = byCard.get(r.flowCardId) ?? { good: new Decimal(0), ws: new Decimal(0), ms: new Decimal(0) };
+      const c = byCard.get(r.flowCardId);
       byCard.set(r.flowCardId, {
-        good: c.good.plus(r.goodQuantity),
-        ws: c.ws.plus(r.workScrapQuantity),
-        ms: c.ms.plus(r.materialScrapQuantity),
+        good: new Decimal(r.goodQuantity).plus(c?.good ?? 0),
+        ws: new Decimal(r.workScrapQuantity).plus(c?.ws ?? 0),
+        ms: new Decimal(r.materialScrapQuantity).plus(c?.ms ?? 0),
+        in: c?.in ?? r.at,
+        out: r.at,
+        machine: r.dispatch.equipmentId,
       });
     }
     const cards = [...byCard];
@@ -567,15 +732,17 @@ async function reportStep(
              good_quantity = s.good_quantity + CASE WHEN s.id = x.cur_id THEN x.good ELSE 0 END,
              work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ws ELSE 0 END,
              material_scrap_quantity = s.material_scrap_quantity + CASE WHEN s.id = x.cur_id THEN x.ms ELSE 0 END,
-             in_time = CASE WHEN s.id = x.cur_id THEN COALESCE(s.in_time, ${`${dispatch.workDate} 08:10:00+08`}::timestamptz) ELSE s.in_time END,
-             out_time = CASE WHEN s.id = x.cur_id THEN ${posted[posted.length - 1].at}::timestamptz ELSE s.out_time END,
+             in_time = CASE WHEN s.id = x.cur_id THEN COALESCE(s.in_time, x.in_time) ELSE s.in_time END,
+             out_time = CASE WHEN s.id = x.cur_id THEN x.out_time ELSE s.out_time END,
              operator_id = CASE WHEN s.id = x.cur_id THEN ${operator.id}::bigint ELSE s.operator_id END,
-             equipment_id = CASE WHEN s.id = x.cur_id THEN COALESCE(${dispatch.equipmentId}::bigint, s.equipment_id) ELSE s.equipment_id END,
+             equipment_id = CASE WHEN s.id = x.cur_id THEN COALESCE(x.machine, s.equipment_id) ELSE s.equipment_id END,
              input_quantity = s.input_quantity + CASE WHEN s.id = x.cur_id THEN 0 ELSE x.good END
-        FROM (SELECT v.card, v.good, v.ws, v.ms, cur.id AS cur_id, nxt.id AS next_id
+        FROM (SELECT v.card, v.good, v.ws, v.ms, v.in_time, v.out_time, v.machine, cur.id AS cur_id, nxt.id AS next_id
                 FROM unnest(${cards.map(([id]) => id)}::bigint[], ${cards.map(([, c]) => c.good.toString())}::numeric[],
                             ${cards.map(([, c]) => c.ws.toString())}::numeric[],
-                            ${cards.map(([, c]) => c.ms.toString())}::numeric[]) AS v(card, good, ws, ms)
+                            ${cards.map(([, c]) => c.ms.toString())}::numeric[], ${cards.map(([, c]) => c.in)}::timestamptz[],
+                            ${cards.map(([, c]) => c.out)}::timestamptz[], ${cards.map(([, c]) => c.machine)}::bigint[])
+                     AS v(card, good, ws, ms, in_time, out_time, machine)
                 JOIN flow_card_step cur ON cur.flow_card_id = v.card AND cur.order_step_id = ${task.orderStepId}
                 LEFT JOIN LATERAL (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = v.card AND n.seq > cur.seq
                                     ORDER BY n.seq LIMIT 1) nxt ON true) x
@@ -586,7 +753,7 @@ async function reportStep(
     const sum = (f: (r: Report) => Decimal.Value) =>
       posted.reduce((a, r) => a.plus(f(r)), new Decimal(0)).toString();
     await recountTask(db, task.id, [], {
-      dispatchId: dispatch.id,
+      dispatchId: active[0].id,
       good: sum((r) => r.goodQuantity),
       scrap: sum((r) => new Decimal(r.workScrapQuantity).plus(r.materialScrapQuantity)),
     });
@@ -594,17 +761,20 @@ async function reportStep(
 
   // Inspected steps: each approved report raised its inspection task, the dispatch's reported
   // pieces growing report by report (first article, then patrol, then the final one).
-  const report = (good: string) =>
-    prepared(
-      sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good}::numeric WHERE id = ${dispatch.id}`,
-    ).execute(db);
+  const report = (rs: Report[]) =>
+    prepared(sql`
+      UPDATE work_dispatch d SET reported_quantity = d.reported_quantity + v.good
+        FROM (SELECT id, sum(good) AS good FROM unnest(${rs.map((r) => r.dispatch.id)}::bigint[],
+                                                        ${rs.map((r) => r.goodQuantity)}::numeric[]) AS x(id, good)
+               GROUP BY id) v
+       WHERE d.id = v.id`).execute(db);
   if (task.inspectionRequired) {
     for (const r of reports) {
       if (r.inspected) await onReportAwaitingInspection(db, admin, record(r));
-      if (r.status === 'posted') await report(r.goodQuantity);
+      if (r.status === 'posted') await report([r]);
     }
   } else if (posted.length) {
-    await report(posted.reduce((a, r) => a.plus(r.goodQuantity), new Decimal(0)).toString());
+    await report(posted);
   }
   // The last step's good pieces: 完工入库 of each report.
   for (const r of posted) if (last.has(r.flowCardId)) await finishedGoods(db, record(r), admin, 1, r.cardNo);
