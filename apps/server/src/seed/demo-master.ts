@@ -187,6 +187,7 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
     { code: 'EQ-CJ-003', name: '数控车床', model: 'CK6136', workshop: 'WS01', line: 'CJ-L02', maker: '大连机床集团有限责任公司', purchaseDate: '2022-06-20', cycle: 90, last: '2026-08-28' },
     { code: 'EQ-CJ-004', name: '数控车床', model: 'CK6136', workshop: 'WS01', line: 'CJ-L02', maker: '大连机床集团有限责任公司', purchaseDate: '2022-06-20', status: 'repair', cycle: 90, last: '2026-07-15' },
     { code: 'EQ-CJ-005', name: '带锯床', model: 'GB4230', workshop: 'WS01', line: 'CJ-L03', maker: '浙江锯床机械有限公司', purchaseDate: '2019-11-02', cycle: 60, last: '2026-10-20' },
+    { code: 'EQ-CJ-006', name: '带锯床', model: 'GB4230', workshop: 'WS01', line: 'CJ-L03', maker: '浙江锯床机械有限公司', purchaseDate: '2023-05-16', cycle: 60, last: '2026-10-28' },
     // 磨加工
     { code: 'EQ-MJ-001', name: '双端面磨床', model: 'MY7650', workshop: 'WS02', line: 'MJ-L01', maker: '无锡机床股份有限公司', purchaseDate: '2020-05-08', cycle: 60, last: '2026-10-05' },
     { code: 'EQ-MJ-002', name: '无心磨床', model: 'M1080', workshop: 'WS02', line: 'MJ-L02', maker: '无锡机床股份有限公司', purchaseDate: '2020-05-08', cycle: 60, last: '2026-10-06' },
@@ -195,6 +196,8 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
     { code: 'EQ-MJ-005', name: '沟道磨床', model: '3MZ1410', workshop: 'WS02', line: 'MJ-L01', maker: '无锡机床股份有限公司', purchaseDate: '2021-09-01', cycle: 60, last: '2026-09-26' },
     { code: 'EQ-MJ-006', name: '外沟磨床', model: '3MZ1420', workshop: 'WS02', line: 'MJ-L02', maker: '无锡机床股份有限公司', purchaseDate: '2022-04-11', cycle: 60, last: '2026-10-02' },
     { code: 'EQ-MJ-007', name: '沟道超精机', model: '3MZ3310', workshop: 'WS02', line: 'MJ-L03', maker: '无锡机床股份有限公司', purchaseDate: '2022-04-11', cycle: 90, last: '2026-08-30' },
+    { code: 'EQ-MJ-008', name: '双端面磨床', model: 'MY7650', workshop: 'WS02', line: 'MJ-L02', maker: '无锡机床股份有限公司', purchaseDate: '2024-03-12', cycle: 60, last: '2026-10-22' },
+    { code: 'EQ-MJ-009', name: '沟道超精机', model: '3MZ3310', workshop: 'WS02', line: 'MJ-L03', maker: '无锡机床股份有限公司', purchaseDate: '2024-03-12', cycle: 90, last: '2026-09-18' },
     // 检测
     { code: 'EQ-JC-001', name: '超声波清洗机', model: 'QX-1200', workshop: 'WS03', line: 'JC-L01', maker: '昆山超声设备有限公司', purchaseDate: '2020-08-19', cycle: 30, last: '2026-11-02' },
     { code: 'EQ-JC-002', name: '套圈内外径测量仪', model: 'D913', workshop: 'WS03', line: 'JC-L01', maker: '洛阳轴承检测仪器厂', purchaseDate: '2021-01-10', cycle: 180, last: '2026-07-01' },

@@ -24,6 +24,34 @@ const OPERATORS: Record<string, string[]> = {
   assembly: ['op01', 'op02'],
 };
 
+/**
+ * The machines (by their names in 工厂建模) a planner gives each demo process to: turning on the
+ * lathes, 下料 on the band saw, each grinding step on its grinder. When all of them are full in a
+ * shift the work goes to the workshop's least loaded machine.
+ */
+const SUITED: Record<string, string[]> = {
+  下料: ['带锯床'],
+  粗车: ['数控车床'],
+  精车: ['数控车床'],
+  车内圈: ['数控车床'],
+  车外圈: ['数控车床'],
+  磨端面: ['双端面磨床'],
+  磨外径: ['无心磨床'],
+  磨内径: ['内圆磨床'],
+  磨沟道: ['沟道磨床', '外沟磨床'],
+  超精: ['沟道超精机'],
+  清洗: ['超声波清洗机'],
+  尺寸检测: ['套圈内外径测量仪'],
+  探伤: ['涡流探伤仪', '磁粉探伤机'],
+  外观检测: ['轴承振动测量仪'],
+  合套: ['自动合套机'],
+  装球: ['装球机'],
+  装保持架: ['保持架铆合机'],
+  注脂: ['注脂机'],
+  压盖: ['压盖机'],
+  包装: ['自动包装机'],
+};
+
 interface Task {
   id: number;
   seq: number;
@@ -31,6 +59,7 @@ interface Task {
   workshopId: number;
   productId: number;
   processId: number;
+  processName: string;
   plannedQuantity: string;
   plannedStartDate: string;
   plannedFinishDate: string;
@@ -42,7 +71,8 @@ interface Task {
 /** The people, machines and teams of the demo floor, read once per order. */
 interface Floor {
   as: (name: string) => AuthUser;
-  machines: Map<number, number[]>;
+  /** Each workshop's machines; those in repair or idle today get no work still to do. */
+  machines: Map<number, { id: number; name: string; running: boolean }[]>;
   teams: Map<number, number>;
   heatTreater: number | undefined;
   /** Minutes given out to a machine in a shift (`${machine}:${shift}`), all orders so far. */
@@ -121,16 +151,18 @@ export async function seedOrderFloor(
   await dispatchOrder(db, as('plan01'), orderId, undefined);
   const tasks = (
     await sql<Task>`
-      SELECT id, seq, workshop_type, workshop_id, product_id, process_id, planned_quantity::text AS planned_quantity,
-             to_char(planned_start_date, 'YYYY-MM-DD') AS planned_start_date,
-             to_char(planned_finish_date, 'YYYY-MM-DD') AS planned_finish_date, order_step_id, inspection_required,
-             standard_minutes::text AS standard_minutes
-        FROM workshop_task WHERE production_order_id = ${orderId} ORDER BY seq`.execute(db)
+      SELECT t.id, t.seq, t.workshop_type, t.workshop_id, t.product_id, t.process_id, p.name AS process_name,
+             t.planned_quantity::text AS planned_quantity,
+             to_char(t.planned_start_date, 'YYYY-MM-DD') AS planned_start_date,
+             to_char(t.planned_finish_date, 'YYYY-MM-DD') AS planned_finish_date, t.order_step_id,
+             t.inspection_required, t.standard_minutes::text AS standard_minutes
+        FROM workshop_task t JOIN process p ON p.id = t.process_id
+       WHERE t.production_order_id = ${orderId} ORDER BY t.seq`.execute(db)
   ).rows;
-  const kit = await sql<{ kind: string; workshopId: number; id: number }>`
-    SELECT 'machine' AS kind, workshop_id, id FROM equipment WHERE workshop_id IS NOT NULL
+  const kit = await sql<{ kind: string; workshopId: number; id: number; name: string; running: boolean }>`
+    SELECT 'machine' AS kind, workshop_id, id, name, status = 'running' AS running FROM equipment WHERE workshop_id IS NOT NULL
     UNION ALL
-    SELECT 'team', workshop_id, min(id) FROM production_team WHERE workshop_id IS NOT NULL GROUP BY workshop_id
+    SELECT 'team', workshop_id, min(id), '', true FROM production_team WHERE workshop_id IS NOT NULL GROUP BY workshop_id
      ORDER BY 1, 2, 3`.execute(db);
   // The heat-treatment supplier (热处理外协), else the first one.
   const supplier = await sql<{ id: number }>`
@@ -151,7 +183,11 @@ export async function seedOrderFloor(
   for (const k of kit.rows) {
     const w = Number(k.workshopId);
     if (k.kind === 'team') floor.teams.set(w, Number(k.id));
-    else floor.machines.set(w, [...(floor.machines.get(w) ?? []), Number(k.id)]);
+    else
+      floor.machines.set(w, [
+        ...(floor.machines.get(w) ?? []),
+        { id: Number(k.id), name: k.name, running: k.running },
+      ]);
   }
   const today = businessDay();
   const current = currentShift();
@@ -265,15 +301,21 @@ async function work(
     shifts.push({ at: current, status: stage, quantity: even(past) });
     if (past + 1 < need) shifts.push({ at: current + 1, status: 'dispatched', quantity: even(past + 1) });
   }
-  const machines = floor.machines.get(Number(task.workshopId)) ?? [];
+  const kit = (floor.machines.get(Number(task.workshopId)) ?? []).filter(
+    (m) => m.running || stage === 'completed',
+  );
+  const machines = kit.map((m) => m.id);
+  const suited = kit.filter((m) => SUITED[task.processName]?.includes(m.name)).map((m) => m.id);
   let last: number | null = null;
   const rows = shifts.map((s, k) => {
     const minutes = new Decimal(task.standardMinutes ?? 0).times(s.quantity).toDecimalPlaces(2);
-    // The least loaded machine in the shift; on a tie the one the step ran on before.
+    // The least loaded machine for the process with room in the shift, else the workshop's least
+    // loaded; on a tie the one the step ran on before.
     const loadOf = (m: number) => floor.load.get(`${m}:${s.at}`) ?? 0;
-    const machine = machines.length
-      ? machines.reduce((a, m) => (loadOf(m) < loadOf(a) || (loadOf(m) === loadOf(a) && m === last) ? m : a))
-      : null;
+    const least = (ms: number[]) =>
+      ms.reduce((a, m) => (loadOf(m) < loadOf(a) || (loadOf(m) === loadOf(a) && m === last) ? m : a));
+    const fits = suited.length && loadOf(least(suited)) + minutes.toNumber() <= SHIFT_MINUTES;
+    const machine = fits ? least(suited) : machines.length ? least(machines) : null;
     if (machine != null) floor.load.set(`${machine}:${s.at}`, loadOf(machine) + minutes.toNumber());
     last = machine;
     const begin = shiftStart(s.at);
