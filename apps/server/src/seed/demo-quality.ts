@@ -9,6 +9,7 @@ import {
   saveResults,
 } from '../modules/quality/inspection.ts';
 import { onCardArrival, planPatrols, tasksForOutbound } from '../modules/quality/sources.ts';
+import { auditMany } from '../platform/audit.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
@@ -214,15 +215,7 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
                     ${sized.map((x) => x.sampleSize)}::int[]) AS x(id, template_id, sample_size)
        WHERE t.id = x.id`.execute(db);
 
-  // Reports the workshop already posted: their inspection passed, with the values.
-  const posted = await sql<{ id: number; at: string }>`
-    SELECT t.id, r.updated_at::text AS at FROM inspection_task t JOIN work_report r ON r.id = t.work_report_id
-     WHERE t.status = 'pending' AND r.status = 'posted' ORDER BY t.id`.execute(db);
-  for (const t of posted.rows) {
-    await fill(db, qc, t.id);
-    await run(db, qc, 'pass', t.id);
-    await sql`UPDATE inspection_task SET inspected_at = ${t.at}::timestamptz WHERE id = ${t.id}`.execute(db);
-  }
+  await passPosted(db, qc);
 
   // What still waits: the first report waiting for inspection fails its 首检 and holds its card (返工).
   const waiting = await sql<{ id: number }>`
@@ -311,6 +304,64 @@ async function seedWorkshopIncoming(db: Db, admin: AuthUser, qc: AuthUser, itemI
     await fill(db, qc, id);
     await run(db, qc, 'pass', id);
   }
+}
+
+/**
+ * The reports the workshop already posted passed their inspection, with values inside the limits
+ * (as `fill` enters them). Written for all of them at once (issue 10: the demo seeds in bulk), as
+ * 录入 and 合格 leave each one: every sample's result, the items' and the task's verdict by qc01
+ * when the report was approved, the card step's result, the card released, the audit trail.
+ */
+async function passPosted(db: Db, qc: AuthUser) {
+  const posted = await sql<{ id: number; at: string }>`
+    SELECT t.id, r.updated_at::text AS at FROM inspection_task t JOIN work_report r ON r.id = t.work_report_id
+     WHERE t.status = 'pending' AND r.status = 'posted' AND t.stock_inbound_id IS NULL ORDER BY t.id`.execute(
+    db,
+  );
+  if (!posted.rows.length) return;
+  const ids = posted.rows.map((t) => Number(t.id));
+  await sql`
+    INSERT INTO inspection_result (inspection_task_id, task_item_id, sample_no, value, ok, conform)
+    SELECT i.inspection_task_id, i.id, k,
+           CASE WHEN i.kind = 'measure'
+                THEN round(COALESCE(i.lower_limit, 0) + (i.upper_limit - COALESCE(i.lower_limit, 0))
+                           * (0.3 + ((i.inspection_task_id + k - 1 + i.line_no - 1) * 37 % 40) / 100.0), 4) END,
+           CASE WHEN i.kind = 'count' THEN true END, true
+      FROM inspection_task_item i CROSS JOIN LATERAL generate_series(1, i.sample_size) AS k
+     WHERE i.inspection_task_id = ANY(${ids}::bigint[])`.execute(db);
+  await sql`
+    UPDATE inspection_task_item SET defect_count = 0, result = 'pass' WHERE inspection_task_id = ANY(${ids}::bigint[])`.execute(
+    db,
+  );
+  await sql`
+    UPDATE inspection_task t SET status = 'passed', result = 'pass', disposition = NULL, defect_quantity = NULL,
+           inspector_id = ${qc.id}, inspected_at = x.at, updated_by = ${qc.id}, updated_at = x.at, version = t.version + 2
+      FROM unnest(${ids}::bigint[], ${posted.rows.map((t) => t.at)}::timestamptz[]) AS x(id, at)
+     WHERE t.id = x.id`.execute(db);
+  await sql`
+    UPDATE flow_card_step s SET inspection_result = 'pass'
+      FROM inspection_task t JOIN work_report r ON r.id = t.work_report_id
+     WHERE t.id = ANY(${ids}::bigint[]) AND s.flow_card_id = r.flow_card_id AND s.order_step_id = r.order_step_id`.execute(
+    db,
+  );
+  await sql`
+    UPDATE flow_card c SET held = false, hold_reason = NULL, updated_at = now(), version = c.version + 1
+      FROM inspection_task t WHERE t.id = ANY(${ids}::bigint[]) AND c.id = t.flow_card_id AND c.held`.execute(
+    db,
+  );
+  await auditMany(
+    db,
+    ids.map((id) => ({
+      user: qc,
+      entry: {
+        entity: 'inspection-task',
+        entityId: id,
+        action: 'pass',
+        before: { status: 'inspecting' },
+        after: { status: 'passed' },
+      },
+    })),
+  );
 }
 
 async function firstItem(db: Db, taskId: number) {

@@ -402,7 +402,7 @@ const SCRAP: Record<string, [number, number]> = {
   assembly: [0.001, 0.002],
 };
 /** Pieces to a tray (框) in each kind of workshop: what an operator reports at a time. */
-const TRAY: Record<string, number> = { machine: 25, grinding: 20, inspect: 40, assembly: 40 };
+const TRAY: Record<string, number> = { machine: 25, grinding: 40, inspect: 40, assembly: 40 };
 const REASONS: Record<string, string[]> = {
   machine: ['size', 'setup', 'surface', 'material'],
   grinding: ['burn', 'size', 'surface', 'crack'],
