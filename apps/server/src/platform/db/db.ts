@@ -9,6 +9,7 @@ import { pgListen } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { pglitePool } from './pglite-pool.ts';
 import { namePreparedStatements } from './prepared.ts';
+import { parseTimestamptz, TIMESTAMPTZ } from './timestamp.ts';
 
 /** The schema is defined by the SQL migrations; queries are typed at their call sites. */
 export type Db = Kysely<any>;
@@ -66,6 +67,7 @@ const DATE = 1082;
  */
 function pgParser(oid: number, format: any) {
   if (oid === INT8) return (v: string) => Number(v);
+  if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
   if (oid === INT8_ARRAY) return pg.types.getTypeParser(INT4_ARRAY as any, format);
   if (oid === DATE) return (v: string) => v;
   return pg.types.getTypeParser(oid, format);
@@ -124,11 +126,33 @@ function revivingPool(pool: pg.Pool) {
   };
 }
 
+/**
+ * Kysely's camel-case plugin with rows mapped in one loop over their keys, each column name
+ * converted once (nested objects keep their keys, as `maintainNestedObjectKeys` asks). The
+ * plugin's own mapping tested every value for a plain object and copied every array, ~2.5 % of
+ * a list request's CPU.
+ */
+class RowCamelCase extends CamelCasePlugin {
+  readonly #keys = new Map<string, string>();
+  override mapRow(row: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key in row) {
+      let name = this.#keys.get(key);
+      if (name === undefined) {
+        name = this.camelCase(key);
+        this.#keys.set(key, name);
+      }
+      out[name] = row[key];
+    }
+    return out;
+  }
+}
+
 /** The planner's random page cost on every connection (see the pool's options). */
 const RANDOM_PAGE_COST = 1.1;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const plugins = [new CamelCasePlugin({ maintainNestedObjectKeys: true })];
+  const plugins = [new RowCamelCase({ maintainNestedObjectKeys: true })];
   if (opts.databaseUrl) {
     const poolOf = (max: number, name: string) => {
       const pool = new pg.Pool({
