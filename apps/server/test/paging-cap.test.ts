@@ -180,6 +180,10 @@ describe('capped counts on resource lists', () => {
     await sql`INSERT INTO stock_ledger (material_id, warehouse_id, quantity, doc_type, doc_kind, doc_id, doc_no)
       SELECT ${m}, ${w}, 1, 'stock-inbound', 'purchase', i, 'RK-CAP-' || (i % 3)
         FROM generate_series(1, ${COUNT_CAP + 30}) i`.execute(db);
+    // Its balance, as posting would have left it (the material's running balances start from it).
+    await sql`INSERT INTO stock_balance (material_id, warehouse_id, quantity) VALUES (${m}, ${w}, ${COUNT_CAP + 30})`.execute(
+      db,
+    );
     const newest = async (skip: number) =>
       (
         await sql<{
@@ -222,5 +226,39 @@ describe('capped counts on resource lists', () => {
     });
     expect(mat.body.result.total).toBe(COUNT_CAP + 30);
     expect(mat.body.result.summary.inQuantity).toBe(`${COUNT_CAP + 30}.0000`);
+
+    // Past the cap by keyset: the moves older than a given one, at any depth, and on to the end.
+    const all = (
+      await sql<{ id: number }>`SELECT id FROM stock_ledger ORDER BY id DESC`.execute(db)
+    ).rows.map((r) => Number(r.id));
+    const deep = all.length - 25; // 24 older moves than this one: a full page, then 4
+    const keyset = async (query: Record<string, unknown>) =>
+      (await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { pageSize: 20, ...query } })).body;
+    const p1 = await keyset({ beforeId: all[deep] });
+    expect(p1.result.list.map((x: { id: number }) => x.id)).toEqual(all.slice(deep + 1, deep + 21));
+    expect(p1.result).toMatchObject({ total: COUNT_CAP, totalExact: false, nextBeforeId: all[deep + 20] });
+    const p2 = await keyset({ beforeId: p1.result.nextBeforeId });
+    expect(p2.result.list.map((x: { id: number }) => x.id)).toEqual(all.slice(deep + 21));
+    expect(p2.result.nextBeforeId).toBeNull();
+    // A material's ledger by keyset keeps its running balance: the quantity after each move.
+    const matAll = (
+      await sql<{ id: number; after: string }>`
+        SELECT id, sum(quantity) OVER (ORDER BY id)::text AS after FROM stock_ledger WHERE material_id = ${m}
+         ORDER BY id DESC`.execute(db)
+    ).rows;
+    const from = matAll.length - 10;
+    const mp = await keyset({ materialId: m, beforeId: Number(matAll[from].id) });
+    expect(mp.result.total).toBe(COUNT_CAP + 30);
+    expect(mp.result.nextBeforeId).toBeNull();
+    expect(
+      mp.result.list.map((x: { id: number; balanceAfter: string }) => [x.id, Number(x.balanceAfter)]),
+    ).toEqual(matAll.slice(from + 1).map((r) => [Number(r.id), Number(r.after)]));
+    // The whole ledger at once is not mixed with a keyset.
+    const mixed = await t.call('GET', '/api/v1/stock-ledger/page', {
+      token,
+      query: { pageNum: 0, beforeId: all[5] },
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.message).toContain('beforeId');
   });
 });

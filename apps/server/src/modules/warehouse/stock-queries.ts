@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { contains, containsAny } from '../../platform/db/like.ts';
-import { notFound } from '../../platform/errors.ts';
+import { fieldError, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import {
@@ -147,10 +147,22 @@ const ledgerQuery = z.strictObject({
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
     .optional(),
+  /**
+   * Keyset paging: the moves older than this one (the last row of the page before), newest
+   * first, `pageSize` of them, at any depth; the answer's `nextBeforeId` continues.
+   */
+  beforeId: zx.id.optional(),
 });
 
-/** A ledger page's window (`pageNum = 0`: every row, up to ALL_ROWS_MAX). */
+/**
+ * A ledger page's window (`pageNum = 0`: every row, up to ALL_ROWS_MAX; `beforeId`: the page after
+ * that move, read by the index from it).
+ */
 function ledgerWindow(q: z.infer<typeof ledgerQuery>, total: number, exact: boolean) {
+  if (q.beforeId != null) {
+    if (q.pageNum === 0) throw fieldError('beforeId', '按 beforeId 翻页时不能一次取全部（pageNum=0）');
+    return { size: q.pageSize, fromEnd: false, take: q.pageSize, skip: 0 };
+  }
   if (q.pageNum === 0) checkAllRows(total);
   const size = q.pageNum === 0 ? total : q.pageSize;
   return { size, ...pageWindow(total, exact, q.pageNum === 0 ? 1 : q.pageNum, size) };
@@ -233,10 +245,11 @@ async function scopedPage(
   const { n: total, ...summary } = head;
   const { size, fromEnd, take, skip } = ledgerWindow(q, total, true);
   const ids = await sql<{ id: number }>`
-    SELECT s.id FROM stock_ledger s WHERE ${cond}
+    SELECT s.id FROM stock_ledger s WHERE ${cond} ${before(q)}
      ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${skip}`.execute(db);
   const idList = ids.rows.map((r) => r.id);
-  if (!idList.length) return { list: [], total, pageNum: q.pageNum, pageSize: size, summary };
+  if (!idList.length)
+    return { list: [], total, pageNum: q.pageNum, pageSize: size, summary, ...next(q, idList) };
   const min = Math.min(...idList);
   const max = Math.max(...idList);
   const after = fromEnd
@@ -256,15 +269,23 @@ async function scopedPage(
        WHERE s.id = ANY(${sql.val(idList)}::bigint[])
        ORDER BY s.id DESC`.execute(db)
   ).rows;
-  return { list: rows, total, pageNum: q.pageNum, pageSize: size, summary };
+  return { list: rows, total, pageNum: q.pageNum, pageSize: size, summary, ...next(q, idList) };
 }
+
+/** A keyset page's bound: the moves older than `beforeId`. */
+const before = (q: z.infer<typeof ledgerQuery>) =>
+  q.beforeId != null ? sql`AND s.id < ${q.beforeId}` : sql``;
+
+/** A keyset page's continuation: the oldest move on a full page, else null (no older moves). */
+const next = (q: z.infer<typeof ledgerQuery>, ids: number[]) =>
+  q.beforeId == null ? {} : { nextBeforeId: ids.length === q.pageSize ? Math.min(...ids.map(Number)) : null };
 
 /**
  * The whole ledger (not scoped to a material), newest first, counted as resource lists are: exact
  * up to COUNT_CAP, above it `total: COUNT_CAP, totalExact: false` and the pages up to the cap read
  * forward. An exact count of millions of moves costs ~460 ms a page (3,000,000 rows); this one a
- * few. Pages past the cap are not offered: the ledger is narrowed by material, warehouse,
- * document or date instead.
+ * few. Pages past the cap by number are not offered; `beforeId` reads on from any move, at any
+ * depth, by the index.
  */
 async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBuilder<unknown>) {
   const counted = (
@@ -278,7 +299,7 @@ async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBui
   const list = (
     await sql<any>`
       ${LEDGER_ROWS}
-        FROM (SELECT s.id FROM stock_ledger s WHERE ${cond}
+        FROM (SELECT s.id FROM stock_ledger s WHERE ${cond} ${before(q)}
                ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${skip}) p
         JOIN stock_ledger s ON s.id = p.id
         ${LEDGER_JOINS}
@@ -290,6 +311,10 @@ async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBui
     pageNum: q.pageNum,
     pageSize: size,
     ...(exact ? {} : { totalExact: false as const }),
+    ...next(
+      q,
+      list.map((r: { id: number }) => r.id),
+    ),
   };
 }
 
