@@ -116,6 +116,26 @@ describe('capped counts on resource lists', () => {
     expect(r.rows[0].randomPageCost).toBe('1.1');
   });
 
+  it('reads a list’s reference names by index, not by a sequential scan per row, in embedded mode', async () => {
+    const db = t.database.db;
+    // A reference table of one page (a unit, a type, a warehouse): a sequential scan looks cheapest.
+    await sql`CREATE TABLE IF NOT EXISTS seq_probe_kind (id bigint PRIMARY KEY, name text NOT NULL)`.execute(
+      db,
+    );
+    await sql`INSERT INTO seq_probe_kind VALUES (1, 'a'), (2, 'b'), (3, 'c') ON CONFLICT DO NOTHING`.execute(
+      db,
+    );
+    await sql`ANALYZE seq_probe_kind`.execute(db);
+    const plan = await sql`
+      EXPLAIN SELECT m.code, (SELECT k.name FROM seq_probe_kind k WHERE k.id = m.id % 3 + 1) AS kind_name
+        FROM material m ORDER BY m.code LIMIT 20`.execute(db);
+    const text = plan.rows.map((r) => Object.values(r as object)[0]).join('\n');
+    expect(text).toMatch(/seq_probe_kind/);
+    // PostgreSQL scans it in sequence as it likes; PGlite would pay a file-size call per row.
+    if (t.database.kind === 'pglite') expect(text).not.toMatch(/Seq Scan on seq_probe_kind/);
+    await sql`DROP TABLE seq_probe_kind`.execute(db);
+  });
+
   it('answers the first page and its count from one statement: same rows and keys as any page, 0 when nothing matches', async () => {
     const one = await t.call('GET', PAGE, {
       token,
