@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
@@ -143,6 +144,29 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('PGlite data directory', () => 
       await reopened.close();
     }
     expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('hands on notifications from statements with parameters, simple statements and commits, each once', async () => {
+    const opened = await openDatabase({ dataDir: 'memory://' });
+    try {
+      const heard: string[] = [];
+      const stop = await opened.listen('probe_channel', (payload) => heard.push(payload));
+      // A statement with parameters (the pool reads its answer), a simple one (PGlite reads it),
+      // and one in a transaction (delivered with COMMIT).
+      await sql`SELECT pg_notify(${'probe_channel'}, ${'bound'})`.execute(opened.db);
+      await sql`SELECT pg_notify('probe_channel', 'simple')`.execute(opened.db);
+      await opened.db.transaction().execute(async (trx) => {
+        await sql`SELECT pg_notify(${'probe_channel'}, ${'in-transaction'})`.execute(trx);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard.sort()).toEqual(['bound', 'in-transaction', 'simple']);
+      await stop();
+      await sql`SELECT pg_notify(${'probe_channel'}, ${'after'})`.execute(opened.db);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toHaveLength(3);
+    } finally {
+      await opened.close();
+    }
   });
 
   it('takes over a lock naming this pid that this process does not hold (a restarted container reuses pids)', async () => {

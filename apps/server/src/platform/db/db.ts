@@ -7,7 +7,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { pgListen } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
-import { pglitePool } from './pglite-pool.ts';
+import { NAMES, pglitePool } from './pglite-pool.ts';
 import { namePreparedStatements } from './prepared.ts';
 import { parseTimestamptz, TIMESTAMPTZ } from './timestamp.ts';
 
@@ -213,12 +213,25 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // tables were scanned that way row by row (20 % of the embedded server's CPU). Index scans
     // serve them; a table without a usable index is still scanned.
     await lite.exec(`SET random_page_cost = ${RANDOM_PAGE_COST}; SET enable_seqscan = off`);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: pglitePool(lite) }), plugins });
+    // Notifications in the answers the pool reads itself (statements with parameters) go to these;
+    // those of PGlite's own reads (simple statements: COMMIT) to `lite.listen`'s.
+    const listeners = new Map<string, Set<(payload: string) => void>>();
+    const pool = pglitePool(lite, NAMES, (channel, payload) => {
+      for (const onPayload of listeners.get(channel) ?? []) onPayload(payload);
+    });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
     return {
       db,
       kind: 'pglite',
       async listen(channel, onPayload) {
-        return lite.listen(channel, onPayload);
+        const stop = await lite.listen(channel, onPayload);
+        const set = listeners.get(channel) ?? new Set();
+        set.add(onPayload);
+        listeners.set(channel, set);
+        return async () => {
+          set.delete(onPayload);
+          await stop();
+        };
       },
       async dumpDataDir() {
         return lite.dumpDataDir('none');
