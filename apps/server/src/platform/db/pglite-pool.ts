@@ -44,6 +44,12 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The commands whose row counts make `affectedRows` (as PGlite's `parseResults` sums them). */
+const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
+/** PGlite's parsers by type OID, for the types the instance's own set leaves to them. */
+const DEFAULT_PARSERS = types.parsers as unknown as Record<number, (value: string, oid: number) => unknown>;
+
 /**
  * The answer to one pipelined statement, read from the backend's raw messages with node-postgres's
  * protocol parser (Buffer strings; PGlite's own parser copied every field into a new buffer for a
@@ -51,8 +57,6 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * (ours included), as PGlite's `parseResults` reads them: rows as objects, the rows affected by
  * INSERT, UPDATE, DELETE, COPY and MERGE. An error answer is thrown; notifications are handed on.
  */
-const DEFAULT_PARSERS = types.parsers as unknown as Record<number, (value: string, oid: number) => unknown>;
-
 function readResult(
   chunks: Buffer[],
   parsers: Record<number, (value: string, oid: number) => unknown>,
@@ -84,8 +88,7 @@ function readResult(
       case 'commandComplete': {
         const words = String(m.text).split(' ');
         command = words[0];
-        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command))
-          affectedRows += Number.parseInt(words[words.length - 1], 10) || 0;
+        if (COUNTED.has(command)) affectedRows += Number.parseInt(words[words.length - 1], 10) || 0;
         break;
       }
       case 'error':
