@@ -139,6 +139,7 @@ export default {
     // round and the server processes' CPU time per request are shown alongside.
     const ratios = runs.ours.map((r, i) => r.rps / runs.baseline[i].rps);
     const ratio = median(ratios);
+    const p99Ratio = median(runs.ours.map((r, i) => r.p99 / Math.max(runs.baseline[i].p99, 1)));
     const best = (xs) => xs.reduce((a, r) => (r.rps > a.rps ? r : a));
     const b = best(runs.baseline);
     const o = best(runs.ours);
@@ -175,6 +176,14 @@ export default {
         pass: ratio >= 0.8,
       },
       { metric: 'throughput ratio of the best rounds', value: r2(o.rps / b.rps), unit: '×' },
+      {
+        // Issue 10 §3 also bounds the tail: p99 at most 1.3 × the bare handler's (median of pairs).
+        metric: `latency p99 ratio RingMES / baseline (median of ${ratios.length} paired rounds)`,
+        value: r2(p99Ratio),
+        unit: '×',
+        target: '≤ 1.3',
+        pass: p99Ratio <= 1.3,
+      },
       ...(bCpu.server && oCpu.server
         ? [
             {
