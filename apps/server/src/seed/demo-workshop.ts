@@ -204,14 +204,10 @@ export async function seedOrderFloor(
         : 0;
   // The shifts of the finished steps, from their planned starts; all of them before the present
   // shift (an order ahead of its plan began earlier).
-  const spans: { first: number; last: number }[] = [];
+  const spans: Span[] = [];
   for (const [k, task] of tasks.slice(0, done).entries()) {
     const need = shiftsOf(task);
-    const prev = spans[k - 1];
-    const first = Math.max(
-      shiftOf(task.plannedStartDate),
-      prev ? Math.max(prev.first + 1, prev.last + 2 - need) : 0,
-    );
+    const first = Math.max(shiftOf(task.plannedStartDate), startAfter(spans[k - 1], need));
     spans.push({ first, last: first + need - 1 });
   }
   const late = (spans.at(-1)?.last ?? current - 1) - (current - 1);
@@ -224,14 +220,9 @@ export async function seedOrderFloor(
       const running = n % 4 === 3 ? 'paused' : 'started';
       // Begun in a past shift when the step takes several (never all of them past), else now.
       const need = shiftsOf(task);
-      const prev = spans[k - 1];
       const first = Math.min(
         current,
-        Math.max(
-          current - need + 1,
-          shiftOf(task.plannedStartDate),
-          prev ? Math.max(prev.first + 1, prev.last + 2 - need) : 0,
-        ),
+        Math.max(current - need + 1, shiftOf(task.plannedStartDate), startAfter(spans[k - 1], need)),
       );
       const dispatches = await work(db, task, floor, running, first, current);
       await reportStep(db, orderId, task, floor, dispatches, running, k === tasks.length - 1, current);
@@ -241,6 +232,19 @@ export async function seedOrderFloor(
       await work(db, task, floor, 'dispatched', current + (task.id % 3), current);
   }
 }
+
+/** The shifts a step's work took, first to last (`shiftOf` numbers). */
+interface Span {
+  first: number;
+  last: number;
+}
+
+/**
+ * The earliest first shift of a step of `need` shifts after the step before (`prev`): a shift after
+ * it started and ending a shift after it ended, as the cards move on batch by batch.
+ */
+const startAfter = (prev: Span | undefined, need: number) =>
+  prev ? Math.max(prev.first + 1, prev.last + 2 - need) : 0;
 
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -591,6 +595,13 @@ async function reportStep(
   // tray as it is done; the scrap of the card goes with its last tray.
   const tray = task.inspectionRequired || lastStep ? 0 : (TRAY[task.workshopType] ?? 0);
   type Part = { c: (typeof list)[number]; good: Decimal; ws: Decimal; ms: Decimal };
+  /** `good` pieces of a lot of card `p.c`, without scrap (its scrap goes with the card's last lot). */
+  const goodOnly = (p: Part, good: Decimal): Part => ({
+    c: p.c,
+    good,
+    ws: new Decimal(0),
+    ms: new Decimal(0),
+  });
   const parts: Part[] = list.flatMap((c) => {
     const waiting = new Decimal(c.inputQuantity).minus(c.taken);
     const rate = lo + ((hi - lo) * ((c.id * 7) % 10)) / 10;
@@ -612,9 +623,9 @@ async function reportStep(
   // dispatch's pieces, the running shift as far as it has got (by the time into it), a card
   // crossing from one shift to the next reported in each. The rest waits for the shifts to come.
   const now = Date.now();
+  const into = Math.min(Math.max((now - shiftStart(current)) / (12 * 3_600_000), 0), 1);
   // A finished step's shifts each worked their share of what arrived (fewer pieces than given out
   // by the scrap before it; the last shift whatever was left).
-  const into = Math.min(Math.max((now - shiftStart(current)) / (12 * 3_600_000), 0), 1);
   const arrived = parts.reduce((a, p) => a.plus(p.good).plus(p.ws).plus(p.ms), new Decimal(0));
   const given = active.reduce((a, d) => a.plus(d.quantity), new Decimal(0));
   const share = stage === 'completed' ? Decimal.min(arrived.dividedBy(given), 1) : new Decimal(1);
@@ -635,7 +646,7 @@ async function reportStep(
         slot.room = slot.room.minus(p.good).minus(p.ws).minus(p.ms);
         p = undefined;
       } else {
-        slot.parts.push({ c: p.c, good: slot.room, ws: new Decimal(0), ms: new Decimal(0) });
+        slot.parts.push(goodOnly(p, slot.room));
         p = { ...p, good: p.good.minus(slot.room) };
         slot.room = new Decimal(0);
       }
@@ -643,23 +654,19 @@ async function reportStep(
   }
   // The running shift has reported at least twice, on an inspected step three times (one posted,
   // one waiting for inspection, the last for approval): its biggest lot split where it has fewer.
-  const running = slots.find((x) => x.d.status !== 'completed');
-  while (running && running.parts.length < (task.inspectionRequired ? 3 : 2)) {
-    const k = running.parts.reduce((m, p, i, all) => (p.good.gt(all[m].good) ? i : m), 0);
-    const p = running.parts[k];
+  const live = slots.find((x) => x.d.status !== 'completed');
+  while (live && live.parts.length < (task.inspectionRequired ? 3 : 2)) {
+    const k = live.parts.reduce((m, p, i, all) => (p.good.gt(all[m].good) ? i : m), 0);
+    const p = live.parts[k];
     if (!p?.good.gte(2)) break;
     const half = p.good.dividedBy(2).floor();
-    running.parts.splice(
-      k,
-      1,
-      { c: p.c, good: half, ws: new Decimal(0), ms: new Decimal(0) },
-      { ...p, good: p.good.minus(half) },
-    );
+    live.parts.splice(k, 1, goodOnly(p, half), { ...p, good: p.good.minus(half) });
   }
   const placedParts = slots.flatMap((x) => {
     // Reported through the shift, and never after the present (running work up to a minute ago).
-    const begin = Math.max(shiftStart(x.d.at), Math.min(shiftStart(x.d.at) + 20 * 60_000, now - 120_000));
-    const end = x.d.status === 'completed' ? shiftStart(x.d.at) + FINISHED_MS : Math.max(begin, now - 60_000);
+    const from = shiftStart(x.d.at);
+    const begin = Math.max(from, Math.min(from + 20 * 60_000, now - 120_000));
+    const end = x.d.status === 'completed' ? from + FINISHED_MS : Math.max(begin, now - 60_000);
     return x.parts.map((p, i) => ({
       ...p,
       d: x.d,

@@ -17,7 +17,6 @@ const two = (text: string, i: number) => digit(text, i) * 10 + digit(text, i + 1
  * took ~5 % of a list request's CPU); anything else (years before 1000 or after 9999, BC,
  * infinity) goes to that parser.
  */
-
 export function parseTimestamptz(text: string): Date | number | null {
   const n = text.length;
   if (n < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32)
