@@ -15,6 +15,7 @@ import { compressJson } from './platform/http/compress.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
+  lazyChildLogger,
   logRedaction,
   SECURITY_HEADERS,
   sendAfterBody,
@@ -35,6 +36,7 @@ export async function buildApp(
     logger:
       opts.logger === false ? false : { level: config.logLevel, stream: opts.logStream, ...logRedaction },
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: 1_048_576,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

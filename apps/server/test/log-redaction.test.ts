@@ -17,6 +17,7 @@ afterAll(() => t.close());
 describe('log redaction', () => {
   it('the request warning and the error line carry the URL without the token', async () => {
     const token = await t.login();
+    let requestId = '';
     const sessions = t.app.ringmes.sessions;
     const resolve = sessions.resolve;
     // A database failure makes the request a logged 5xx (the same line as a slow request).
@@ -28,12 +29,16 @@ describe('log redaction', () => {
         headers: { authorization: `Bearer ${token}`, cookie: `Admin-Token=${token}`, 'x-token': token },
       });
       expect(r.status).toBe(503);
+      requestId = String(r.headers['x-request-id']);
     } finally {
       sessions.resolve = resolve;
     }
     await new Promise((r) => setTimeout(r, 50));
     expect(log).toMatch(/getUserByToken\?token=\[REDACTED\]&x=1/);
     expect(log).not.toContain(token);
+    // The request's own logger (made when it first logs) carries the request's id.
+    const line = log.split('\n').find((l) => l.includes('getUserByToken')) ?? '';
+    expect(JSON.parse(line).reqId).toBe(requestId);
   });
 
   it('headers and query passwords in any logged object are censored', async () => {
