@@ -20,6 +20,8 @@ const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.PG_POOL_MAX || 10),
   idleTimeoutMillis: 30_000,
+  // The server's session setting (platform/db/db.ts), so both plan the statements alike.
+  options: '-c random_page_cost=1.1',
   types: {
     getTypeParser: (oid, format) => {
       if (oid === INT8) return (v) => Number(v);

@@ -17,6 +17,8 @@ const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.PG_POOL_MAX || 10),
   idleTimeoutMillis: 30_000, // as the server's pool, so both keep the same connections open
+  // The server's session setting (platform/db/db.ts), so both plan the statements alike.
+  options: '-c random_page_cost=1.1',
   types: {
     getTypeParser: (oid, format) => (oid === INT8 ? (v) => Number(v) : pg.types.getTypeParser(oid, format)),
   },

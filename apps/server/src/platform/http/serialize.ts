@@ -45,7 +45,9 @@ export function makeSerializer(timeZone: string) {
     let out: Record<string, unknown> | undefined;
     for (const k in v as Record<string, unknown>) {
       const raw = (v as Record<string, unknown>)[k];
-      const c = convert(raw);
+      // Most values of a row are strings, numbers or null: no call for those.
+      if (raw === null || typeof raw !== 'object') continue;
+      const c = raw instanceof Date ? formatDate(raw) : convert(raw);
       if (c !== raw) {
         out ??= { ...(v as Record<string, unknown>) };
         out[k] = c;

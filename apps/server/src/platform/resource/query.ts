@@ -37,16 +37,24 @@ export function refLabelSelects(fields: FieldDef[], alias: string): RawBuilder<u
   return out;
 }
 
+/** A resource's label sub-selects and its creator and editor names, built once per resource. */
+const labelSelects = new WeakMap<ResourceDef, RawBuilder<unknown>[]>();
+
 /** SELECT of a resource's rows with reference labels, aliased `t`. */
 export function baseQuery(db: Db, def: ResourceDef): SelectQueryBuilder<any, any, any> {
+  let labels = labelSelects.get(def);
+  if (!labels) {
+    labels = [
+      ...refLabelSelects(def.fields, 't'),
+      sql`(SELECT u.first_name FROM app_user u WHERE u.id = t.created_by)`.as('created_by_name') as any,
+      sql`(SELECT u.first_name FROM app_user u WHERE u.id = t.updated_by)`.as('updated_by_name') as any,
+    ];
+    labelSelects.set(def, labels);
+  }
   return db
     .selectFrom(`${def.table} as t`)
     .selectAll('t')
-    .select(refLabelSelects(def.fields, 't') as any)
-    .select([
-      sql`(SELECT u.first_name FROM app_user u WHERE u.id = t.created_by)`.as('created_by_name'),
-      sql`(SELECT u.first_name FROM app_user u WHERE u.id = t.updated_by)`.as('updated_by_name'),
-    ] as any);
+    .select(labels as any);
 }
 
 /** Ids of a tree resource's node and all its descendants. */
@@ -65,16 +73,24 @@ export function getBusinessTimeZone(): string {
   return businessTimeZone;
 }
 
-/** The conditions one filter field puts on its column `col`, from the page query. */
-function conditionsOf(
-  f: FieldDef,
-  col: RawBuilder<unknown>,
-  query: Record<string, any>,
-): RawBuilder<boolean>[] {
+/** A field's range bounds in a page query (`…From`, `…To`), named once per field. */
+const boundKeys = new WeakMap<FieldDef, [string, string]>();
+
+/** The conditions one filter field puts on its column (`alias`.column), from the page query. */
+function conditionsOf(f: FieldDef, alias: string, query: Record<string, any>): RawBuilder<boolean>[] {
+  let keys = boundKeys.get(f);
+  if (!keys) {
+    keys = [`${f.name}From`, `${f.name}To`];
+    boundKeys.set(f, keys);
+  }
   const v = query[f.name];
-  if (f.filter === 'range' || query[`${f.name}From`] !== undefined || query[`${f.name}To`] !== undefined) {
-    const from = query[`${f.name}From`];
-    const to = query[`${f.name}To`];
+  const from = query[keys[0]];
+  const to = query[keys[1]];
+  // A page query names a few of a resource's fields: the rest cost no column reference.
+  if ((v === undefined || v === '') && (from === undefined || from === '') && (to === undefined || to === ''))
+    return [];
+  const col = sql.ref(`${alias}.${columnOf(f.name)}`);
+  if (f.filter === 'range' || from !== undefined || to !== undefined) {
     const out: RawBuilder<boolean>[] = [];
     // A day bound of a timestamp is that day in the factory's time zone, not the session's.
     const day = (d: unknown) => f.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(String(d));
@@ -118,12 +134,12 @@ export function applyFilters(
   query: Record<string, any>,
 ) {
   for (const f of def.fields) {
-    for (const c of conditionsOf(f, sql.ref(`t.${columnOf(f.name)}`), query)) q = q.where(c);
+    for (const c of conditionsOf(f, 't', query)) q = q.where(c);
   }
   for (const line of def.lines ?? []) {
     const conditions = lineFilters(def)
       .filter((x) => x.line === line)
-      .flatMap(({ field }) => conditionsOf(field, sql.ref(`l.${columnOf(field.name)}`), query));
+      .flatMap(({ field }) => conditionsOf(field, 'l', query));
     if (!conditions.length) continue;
     q = q.where(
       sql<boolean>`EXISTS (SELECT 1 FROM ${sql.table(line.table)} l
