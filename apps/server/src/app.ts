@@ -114,7 +114,7 @@ export async function buildApp(
   });
 
   app.addHook('preValidation', refuseNul);
-  app.addHook('onSend', (req, reply, payload) => compressJson(req, reply, payload));
+  app.addHook('onSend', compressJson);
 
   app.setErrorHandler((err: any, req, reply) => {
     let e: AppError | undefined = err instanceof AppError ? err : fromDatabaseError(err);

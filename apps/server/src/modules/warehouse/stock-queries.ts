@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { contains, containsAny } from '../../platform/db/like.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { fieldError, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -66,19 +67,21 @@ export async function balancePage(
   const limit = q.pageNum === 0 ? sql`` : sql`LIMIT ${q.pageSize} OFFSET ${(q.pageNum - 1) * q.pageSize}`;
   const from = sql`FROM stock_balance b JOIN material m ON m.id = b.material_id JOIN warehouse w ON w.id = b.warehouse_id`;
   // Quantities are summed per base unit (粒, 件, g and 套 never add up); the money sums across.
+  // Both statements are named (prepared): planning them cost more than running them (1.4 against
+  // 1.1 ms, 1.0 against 0.5 ms on the demo's balances).
   const byUnit = (
-    await sql<{ unitName: string; n: number; qty: string; allN: number; allAmount: string }>`
+    await prepared(sql<{ unitName: string; n: number; qty: string; allN: number; allAmount: string }>`
       SELECT unit_name, n, qty, (sum(n) OVER ())::int AS all_n, (sum(amount) OVER ())::text AS all_amount
         FROM (SELECT coalesce(u.name, '') AS unit_name, count(*)::int AS n, sum(b.quantity)::text AS qty,
                      sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)) AS amount
                 ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id
                 LEFT JOIN material_unit u ON u.id = m.unit_id
                WHERE ${cond} GROUP BY u.name) g
-       ORDER BY n DESC, unit_name`.execute(db)
+       ORDER BY n DESC, unit_name`).execute(db)
   ).rows;
   const t = { n: byUnit[0]?.allN ?? 0, amount: byUnit[0]?.allAmount ?? '0' };
   if (q.pageNum === 0) checkAllRows(t.n);
-  const rows = await sql<any>`
+  const rows = await prepared(sql<any>`
     SELECT b.id, b.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
            b.warehouse_id, w.name AS warehouse_name, b.location_id, l.name AS location_name, b.batch_no,
            b.quality_status, b.quantity::text AS quantity, coalesce(c.avg_cost, 0)::text AS unit_cost,
@@ -89,7 +92,7 @@ export async function balancePage(
       LEFT JOIN material_cost c ON c.material_id = b.material_id
      WHERE ${cond}
      ORDER BY ${sql.raw(sortCol)} ${dir}, b.id ${dir}
-     ${limit}`.execute(db);
+     ${limit}`).execute(db);
   return {
     list: rows.rows,
     total: t.n,

@@ -19,9 +19,9 @@ export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
 
 /** The same mark for a query builder's select: `.modifyFront(PREPARED)` puts it right after `select`. */
 export const PREPARED = sql.raw(MARK);
-const MARKED = [MARK, `select ${MARK}`];
+const MARK_AFTER_SELECT = `select ${MARK}`;
 /** A statement text marked by `prepared` or `PREPARED`. */
-export const isMarked = (text: string) => MARKED.some((m) => text.startsWith(m));
+export const isMarked = (text: string) => text.startsWith(MARK) || text.startsWith(MARK_AFTER_SELECT);
 
 export function namePreparedStatements(client: pg.PoolClient) {
   const query = client.query as (...args: any[]) => any;

@@ -1,4 +1,3 @@
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -10,8 +9,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 export const COMPRESS_MIN_BYTES = 1024;
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
 const BROTLI_OPTIONS = {
   params: {
     [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
@@ -35,24 +32,37 @@ export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | unde
   return br ? 'br' : gz ? 'gzip' : undefined;
 }
 
-export async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-  if (req.method === 'HEAD' || reply.hasHeader('content-encoding')) return payload;
+/**
+ * The onSend hook. A callback hook, not an async one: most answers pass through untouched, and an
+ * async hook costs every request a promise and its turn of the queue.
+ */
+export function compressJson(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: Error | null, payload?: unknown) => void,
+) {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+  if (req.method === 'HEAD' || reply.hasHeader('content-encoding')) return done(null, payload);
   const type = reply.getHeader('content-type');
-  if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
+  if (typeof type !== 'string' || !type.startsWith('application/json')) return done(null, payload);
   // A string's UTF-8 length is at least its length: counting bytes is needed only below the bound.
   const size =
     typeof payload === 'string' && payload.length < COMPRESS_MIN_BYTES
       ? Buffer.byteLength(payload)
       : payload.length;
-  if (size < COMPRESS_MIN_BYTES) return payload;
+  if (size < COMPRESS_MIN_BYTES) return done(null, payload);
   const vary = reply.getHeader('vary');
   if (!vary) reply.header('vary', 'accept-encoding');
   else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${vary}, accept-encoding`);
   const encoding = chooseEncoding(req.headers['accept-encoding']);
-  if (!encoding) return payload;
-  const body = encoding === 'br' ? await brotli(payload, BROTLI_OPTIONS) : await gzip(payload, GZIP_OPTIONS);
-  reply.header('content-encoding', encoding);
-  reply.removeHeader('content-length');
-  return body;
+  if (!encoding) return done(null, payload);
+  const compressed = (err: Error | null, body: Buffer) => {
+    if (err) return done(err);
+    reply.header('content-encoding', encoding);
+    reply.removeHeader('content-length');
+    done(null, body);
+  };
+  if (encoding === 'br') zlib.brotliCompress(payload, BROTLI_OPTIONS, compressed);
+  else zlib.gzip(payload, GZIP_OPTIONS, compressed);
 }

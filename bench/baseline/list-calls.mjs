@@ -1,0 +1,122 @@
+// The baseline of the auth-overhead benchmark: a bare `node:http` + `pg.Pool` handler running the
+// statements the server runs for its list calls (captured from the PostgreSQL log by the scenario:
+// env STATEMENTS, a JSON file `{ "<path?query>": [{ sql, params }] }`) and answering the same JSON
+// body: the envelope, camelCase keys, bigint as number, dates as `YYYY-MM-DD HH:mm:ss` in
+// Asia/Shanghai. `GET /api/v1/user/list` (user.service.ts `userPage`: the page and its total in one
+// statement) and `GET /api/v1/stock-balance/page` (stock-queries.ts `balancePage`: the totals by
+// unit, then the page). No authentication, no permission check, no validation, no framework.
+// Env: DATABASE_URL, PORT, PG_POOL_MAX, STATEMENTS.
+import fs from 'node:fs';
+import http from 'node:http';
+import { pg } from '../lib.mjs';
+
+/** The server's statements for each call and their parameters (the scenario captures them). */
+const STATEMENTS = JSON.parse(fs.readFileSync(process.env.STATEMENTS, 'utf8'));
+
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+const INT4_ARRAY = 1007;
+const DATE = 1082;
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.PG_POOL_MAX || 10),
+  idleTimeoutMillis: 30_000, // as the server's pool, so both keep the same connections open
+  // The server's session setting (platform/db/db.ts), so both plan the statements alike.
+  options: '-c random_page_cost=1.1',
+  // The server's value shapes: int8 as number, dates as their text.
+  types: {
+    getTypeParser: (oid, format) => {
+      if (oid === INT8) return (v) => Number(v);
+      if (oid === INT8_ARRAY) return pg.types.getTypeParser(INT4_ARRAY, format);
+      if (oid === DATE) return (v) => v;
+      return pg.types.getTypeParser(oid, format);
+    },
+  },
+});
+pool.on('error', () => {});
+
+const fmt = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Asia/Shanghai',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+const camel = new Map();
+const toCamel = (k) => {
+  let c = camel.get(k);
+  if (c === undefined) {
+    c = k.replace(/_([a-z0-9])/g, (_, x) => x.toUpperCase());
+    camel.set(k, c);
+  }
+  return c;
+};
+
+function send(res, status, body) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+const shape = (row, skip) => {
+  const o = {};
+  for (const k in row) {
+    if (k === skip) continue;
+    const v = row[k];
+    o[toCamel(k)] = v instanceof Date ? fmt.format(v) : v;
+  }
+  return o;
+};
+
+/** Each statement named, as the server's are (platform/db/prepared.ts). */
+const run = (path, i) => {
+  const { sql, params } = STATEMENTS[path][i];
+  return pool.query({ name: `${path}#${i}`, text: sql, values: params });
+};
+
+/** The answer of each call from its statements' rows. */
+const CALLS = {
+  async '/api/v1/user/list'(path, pageNum, pageSize) {
+    const r = await run(path, 0);
+    const total = r.rows.length ? r.rows[0].page_total : 0;
+    return { list: r.rows.map((row) => shape(row, 'page_total')), total, pageNum, pageSize };
+  },
+  async '/api/v1/stock-balance/page'(path, pageNum, pageSize) {
+    const byUnit = (await run(path, 0)).rows;
+    const rows = (await run(path, 1)).rows;
+    return {
+      list: rows.map((row) => shape(row)),
+      total: byUnit[0]?.all_n ?? 0,
+      pageNum,
+      pageSize,
+      totalsByUnit: byUnit.map((u) => ({ unitName: u.unit_name, quantity: u.qty })),
+      totalAmount: byUnit[0]?.all_amount ?? '0',
+    };
+  },
+};
+
+const server = http.createServer(async (req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const call = CALLS[url.pathname];
+  if (!call || !STATEMENTS[req.url])
+    return send(res, 404, { code: '404', message: 'not found', result: null });
+  const pageNum = Number(url.searchParams.get('pageNum') ?? 1) || 1;
+  const pageSize = Number(url.searchParams.get('pageSize') ?? 20) || 20;
+  try {
+    send(res, 200, { code: '200', message: '操作成功', result: await call(req.url, pageNum, pageSize) });
+  } catch {
+    send(res, 500, { code: '500', message: '系统繁忙，请稍后重试', result: null });
+  }
+});
+server.keepAliveTimeout = 72_000;
+server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('baseline ready'));
+
+const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
