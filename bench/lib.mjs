@@ -439,11 +439,16 @@ export async function pairedRounds(
     };
   }
   ctx.log(`${label}paired ratios: ${ratios.map((x) => x.toFixed(2)).join(' ')}`);
-  return { runs, ratios, ratio: median(ratios), best: sides.map((s) => best(runs[s.name])), cpu };
+  const p99Ratio = median(o.map((r, i) => r.p99 / Math.max(b[i].p99, 1)));
+  return { runs, ratios, ratio: median(ratios), p99Ratio, best: sides.map((s) => best(runs[s.name])), cpu };
 }
 
 /** Rows for a pairedRounds result (the ratio judged against `target`). */
-export function pairedRows(what, res, target = 0.8) {
+/**
+ * Table rows of `pairedRounds`: each side's best round, the median ratio against `target`, with
+ * `p99Target` the median ratio of the pairs' p99 too, and the CPU per request.
+ */
+export function pairedRows(what, res, target = 0.8, p99Target) {
   const r2 = (x) => Math.round(x * 100) / 100;
   const [b, o] = res.best;
   const [bn, on] = Object.keys(res.cpu);
@@ -466,6 +471,14 @@ export function pairedRows(what, res, target = 0.8) {
       pass: res.ratio >= target,
     },
   ];
+  if (p99Target !== undefined)
+    rows.push({
+      metric: `${what}: p99 ratio RingMES / baseline (median of ${res.ratios.length} pairs)`,
+      value: r2(res.p99Ratio),
+      unit: '×',
+      target: `≤ ${p99Target}`,
+      pass: res.p99Ratio <= p99Target,
+    });
   const cb = res.cpu[bn];
   const co = res.cpu[on];
   if (cb.server !== undefined && co.server !== undefined)

@@ -1,6 +1,7 @@
 // Issue 4, "Numbers": with 100,000 materials and 50,000 customers on PostgreSQL, a filtered, sorted
 // list page reaches ≥ 0.8× the throughput of a bare node:http + pg handler running the same SQL
-// (captured from the PostgreSQL log of the real server's call); the last page of the same filter
+// (captured from the PostgreSQL log of the real server's call), the materials ≥ 0.9× with p99 ≤
+// 1.3× at 16 and at 32 connections (issue 10 §3); the last page of the same filter
 // is no slower than 2× the first (p50 judged, p99 shown); the import of a 5,000-row material sheet
 // (dry run, then real) is timed.
 import fs from 'node:fs';
@@ -32,6 +33,8 @@ const MATERIALS = 100_000;
 const CUSTOMERS = 50_000;
 const IMPORT_ROWS = 5_000;
 const PAGE = 20;
+/** Issue 10 §3's loads; BENCH_CONNECTIONS runs one of your choosing instead. */
+const LOADS = process.env.BENCH_CONNECTIONS ? [Number(process.env.BENCH_CONNECTIONS)] : [16, 32];
 /** The server's count cap for big lists (platform/paging.ts COUNT_CAP). */
 const COUNT_CAP = 10_000;
 // ~60,000 of the 100,000 materials match (name contains 轴承, status 1); ~32,000 customers.
@@ -87,7 +90,7 @@ export default {
   description:
     '100k materials / 50k customers on PostgreSQL: filtered sorted list vs bare pg, first vs last page, 5k-row import',
   async run(ctx) {
-    const connections = ctx.options.connections;
+    const connections = LOADS[0];
     const duration = Math.min(ctx.options.duration, 3);
     const warmup = 1;
     const rounds = Math.min(ctx.options.rounds, 3);
@@ -207,23 +210,39 @@ export default {
       { name: 'baseline', base: bbase, pid: baseline.child.pid },
       { name: 'ours', base: server.base, pid: server.child.pid },
     ];
-    const common = {
-      sides,
-      headers,
-      dbName: db.name,
-      connections,
-      duration,
-      warmup,
-      rounds,
-      warmupRequests: 200,
-    };
-    ctx.log(
-      `load: ${connections} connections, 200 warm-up requests per side, ${rounds} pairs of ${warmup} s + ${duration} s`,
-    );
-    const mat = await pairedRounds(ctx, { ...common, path: materialPath(1), label: 'material ' });
-    rows.push(...pairedRows(`material list (${first.material.body.result.total} matches)`, mat));
-    const cus = await pairedRounds(ctx, { ...common, path: customerPath(1), label: 'customer ' });
-    rows.push(...pairedRows(`customer list (${first.customer.body.result.total} matches)`, cus));
+    // Issue 10 §3 asks the materials ≥ 0.9 × the bare handler with p99 ≤ 1.3 × at 16 and at 32
+    // connections; the customers keep issue 4's ≥ 0.8. BENCH_CONNECTIONS runs one load instead.
+    for (const load of LOADS) {
+      const common = {
+        sides,
+        headers,
+        dbName: db.name,
+        connections: load,
+        duration,
+        warmup,
+        rounds,
+        warmupRequests: 200,
+      };
+      ctx.log(
+        `load: ${load} connections, 200 warm-up requests per side, ${rounds} pairs of ${warmup} s + ${duration} s`,
+      );
+      const mat = await pairedRounds(ctx, { ...common, path: materialPath(1), label: 'material ' });
+      rows.push(
+        ...pairedRows(
+          `material list (${first.material.body.result.total} matches) at ${load} connections`,
+          mat,
+          0.9,
+          1.3,
+        ),
+      );
+      const cus = await pairedRounds(ctx, { ...common, path: customerPath(1), label: 'customer ' });
+      rows.push(
+        ...pairedRows(
+          `customer list (${first.customer.body.result.total} matches) at ${load} connections`,
+          cus,
+        ),
+      );
+    }
 
     // 4. First vs last page of the same filter on the real server (alternating, best p50 of 2 each).
     for (const [kind, pathOf] of [
