@@ -175,6 +175,39 @@ describe('tokens', () => {
     expect((await t.call('GET', '/api/v1/user/list', { token: idle })).body.code).toBe('407');
     expect((await t.call('GET', '/api/v1/user/list', { token: old })).body.code).toBe('407');
   });
+
+  it('resolves the requests of one token arriving together with one lookup; an invalidation starts a new one', async () => {
+    const token = await t.login();
+    const sessions = t.app.ringmes.sessions;
+    const grants = sessions.grants.bind(sessions);
+    let lookups = 0;
+    sessions.grants = async (...args: Parameters<typeof grants>) => {
+      lookups++;
+      return grants(...args);
+    };
+    try {
+      sessions.invalidate();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => t.call('GET', '/api/v1/user/list', { token })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      expect(lookups).toBe(1);
+
+      // Invalidated while a lookup is under way: later requests look up again, and the overtaken
+      // lookup is not cached.
+      sessions.invalidate();
+      const first = sessions.resolve(token);
+      sessions.invalidate();
+      const second = sessions.resolve(token);
+      expect((await first)?.userName).toBe('admin');
+      expect((await second)?.userName).toBe('admin');
+      expect(lookups).toBe(3);
+      await sessions.resolve(token);
+      expect(lookups).toBe(3);
+    } finally {
+      sessions.grants = grants;
+    }
+  });
 });
 
 describe('getUserByToken', () => {
