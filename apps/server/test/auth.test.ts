@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -206,6 +206,48 @@ describe('tokens', () => {
       expect(lookups).toBe(3);
     } finally {
       sessions.grants = grants;
+    }
+  });
+
+  it('renews an entry in use during its last second, beside the requests; a session ended meanwhile is dropped', async () => {
+    const token = await t.login();
+    const sessions = t.app.ringmes.sessions;
+    const grants = sessions.grants.bind(sessions);
+    let lookups = 0;
+    sessions.grants = async (...args: Parameters<typeof grants>) => {
+      lookups++;
+      return grants(...args);
+    };
+    const realNow = Date.now;
+    let shift = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
+    try {
+      sessions.invalidate();
+      expect((await sessions.resolve(token))?.userName).toBe('admin');
+      expect(lookups).toBe(1);
+      shift = 3_000; // inside the 5 s, not its last second: the entry as it is
+      await sessions.resolve(token);
+      expect(lookups).toBe(1);
+      shift = 4_500; // its last second: answered from the entry, renewed beside it
+      expect((await sessions.resolve(token))?.userName).toBe('admin');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(lookups).toBe(2);
+      shift = 5_500; // past the old entry's end: the renewed one answers
+      await sessions.resolve(token);
+      expect(lookups).toBe(2);
+
+      // Ended in the database without an invalidation (another process): the renewal drops it.
+      await sql`UPDATE user_session SET revoked_at = now() WHERE id = (SELECT max(id) FROM user_session)`.execute(
+        t.database.db,
+      );
+      shift = 9_000; // the renewed entry's last second
+      expect((await sessions.resolve(token))?.userName).toBe('admin');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await sessions.resolve(token)).toBeUndefined();
+    } finally {
+      clock.mockRestore();
+      sessions.grants = grants;
+      sessions.invalidate();
     }
   });
 });
