@@ -121,7 +121,7 @@ export async function paginate<T>(
     // sub-select, which PostgreSQL runs once (an InitPlan). One round trip instead of two, and on
     // PGlite one pass through its backend instead of two. An empty first page means no rows.
     const rows = (await ordered(false)
-      .select(sql<string | number>`(SELECT count(*) FROM ${capped()} AS capped)`.as('pageTotal'))
+      .select(sql<string | number>`(SELECT count(*) FROM ${capped()} AS capped)`.as('page_total'))
       .limit(args.pageSize)
       .execute()) as (T & { pageTotal?: string | number })[];
     const { total, exact } = cappedTotal(rows.length ? Number(rows[0].pageTotal) : 0);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ALL, type AuthUser, can, type SessionService } from '../../platform/auth/sessions.ts';
-import type { Db } from '../../platform/db/db.ts';
+import { type Db, inColumnNames } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
@@ -104,7 +104,7 @@ export async function userPage(db: Db, q: UserFilters & PageArgs): Promise<Page<
       SELECT ${USER_COLUMNS}, count(*) OVER () AS page_total
         FROM app_user u LEFT JOIN dept d ON d.id = u.dept_id
        WHERE ${userWhere(q)}
-       ORDER BY ${order} LIMIT ${take} OFFSET ${skip}`).execute(db)
+       ORDER BY ${order} LIMIT ${take} OFFSET ${skip}`).execute(inColumnNames(db))
   ).rows;
   let total = rows.length ? Number(rows[0].pageTotal) : 0;
   // Past the end the page is empty and says nothing of the total: counted apart.

@@ -7,7 +7,7 @@ import {
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import type { Db } from '../../platform/db/db.ts';
+import { type Db, inColumnNames } from '../../platform/db/db.ts';
 import { contains, containsAny } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { fieldError, notFound } from '../../platform/errors.ts';
@@ -77,7 +77,7 @@ export async function balancePage(
                 ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id
                 LEFT JOIN material_unit u ON u.id = m.unit_id
                WHERE ${cond} GROUP BY u.name) g
-       ORDER BY n DESC, unit_name`).execute(db)
+       ORDER BY n DESC, unit_name`).execute(inColumnNames(db))
   ).rows;
   const t = { n: byUnit[0]?.allN ?? 0, amount: byUnit[0]?.allAmount ?? '0' };
   if (q.pageNum === 0) checkAllRows(t.n);
@@ -92,7 +92,7 @@ export async function balancePage(
       LEFT JOIN material_cost c ON c.material_id = b.material_id
      WHERE ${cond}
      ORDER BY ${sql.raw(sortCol)} ${dir}, b.id ${dir}
-     ${limit}`).execute(db);
+     ${limit}`).execute(inColumnNames(db));
   return {
     list: rows.rows,
     total: t.n,

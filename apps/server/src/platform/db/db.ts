@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  type PluginTransformQueryArgs,
+  PostgresDialect,
+  type RootOperationNode,
+} from 'kysely';
 import pg from 'pg';
 import { pgListen } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
@@ -146,6 +152,29 @@ class RowCamelCase extends CamelCasePlugin {
     }
     return out;
   }
+}
+
+/**
+ * The same rows camel-cased, the query left as it is: for queries written in column names
+ * (snake_case) throughout, such as the resource reads (`platform/resource/query.ts`). The
+ * camel-case plugin otherwise copies every query's tree to snake-case its identifiers, ~35 µs of a
+ * material page's ~850 µs of server CPU.
+ */
+class RowsOnlyCamelCase extends RowCamelCase {
+  override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+}
+const snakeWritten = new WeakMap<Db, Db>();
+
+/** `db` for a query that names its columns as the database does (snake_case) everywhere. */
+export function inColumnNames(db: Db): Db {
+  let out = snakeWritten.get(db);
+  if (!out) {
+    out = db.withoutPlugins().withPlugin(new RowsOnlyCamelCase({ maintainNestedObjectKeys: true }));
+    snakeWritten.set(db, out);
+  }
+  return out;
 }
 
 /** The planner's random page cost on every connection (see the pool's options). */

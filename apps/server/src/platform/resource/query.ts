@@ -8,7 +8,7 @@ import {
   refLabelKey,
 } from '@ringmes/domain';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import type { Db } from '../db/db.ts';
+import { type Db, inColumnNames } from '../db/db.ts';
 import { contains, containsAny } from '../db/like.ts';
 import { refTarget } from './refs.ts';
 
@@ -51,7 +51,9 @@ export function baseQuery(db: Db, def: ResourceDef): SelectQueryBuilder<any, any
     ];
     labelSelects.set(def, labels);
   }
-  return db
+  // Written in column names throughout (here, in the filters, the scope and the paging): the
+  // rows are camel-cased, the query is not rewritten.
+  return inColumnNames(db)
     .selectFrom(`${def.table} as t`)
     .selectAll('t')
     .select(labels as any);
