@@ -9,66 +9,10 @@
 // [{ sql, params }], pageNum, pageSize, reverse, countCap? } }).
 import fs from 'node:fs';
 import http from 'node:http';
-import { pg } from '../lib.mjs';
+import { barePool, send, shape } from './bare.mjs';
 
 const routes = JSON.parse(fs.readFileSync(process.env.ROUTES, 'utf8'));
-const INT8 = 20;
-const INT8_ARRAY = 1016;
-const INT4_ARRAY = 1007;
-const DATE = 1082;
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.PG_POOL_MAX || 10),
-  idleTimeoutMillis: 30_000,
-  // The server's session setting (platform/db/db.ts), so both plan the statements alike.
-  options: '-c random_page_cost=1.1',
-  types: {
-    getTypeParser: (oid, format) => {
-      if (oid === INT8) return (v) => Number(v);
-      if (oid === INT8_ARRAY) return pg.types.getTypeParser(INT4_ARRAY, format);
-      if (oid === DATE) return (v) => v;
-      return pg.types.getTypeParser(oid, format);
-    },
-  },
-});
-pool.on('error', () => {});
-
-const fmt = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'Asia/Shanghai',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-const camel = new Map();
-const toCamel = (k) => {
-  let c = camel.get(k);
-  if (c === undefined) {
-    c = k.replace(/_([a-z0-9])/g, (_, x) => x.toUpperCase());
-    camel.set(k, c);
-  }
-  return c;
-};
-const shape = (row) => {
-  const o = {};
-  for (const k in row) {
-    const v = row[k];
-    o[toCamel(k)] = v instanceof Date ? fmt.format(v) : v;
-  }
-  return o;
-};
-
-function send(res, status, body) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
+const pool = barePool();
 
 const server = http.createServer(async (req, res) => {
   const route = routes[req.url];
@@ -91,7 +35,7 @@ const server = http.createServer(async (req, res) => {
     // A capped count (a LIMIT COUNT_CAP + 1 subquery) over the cap answers the cap, not exact.
     const capped = route.countCap !== undefined && counted > route.countCap;
     const total = capped ? route.countCap : counted;
-    const list = rows.map(shape);
+    const list = rows.map((r) => shape(r));
     if (route.reverse) list.reverse();
     send(res, 200, {
       code: '200',

@@ -71,6 +71,18 @@ describe('sign-in', () => {
   });
 });
 
+/** Counts the session lookups (each reads the user's grants once) until `restore`. */
+function countLookups() {
+  const sessions = t.app.ringmes.sessions;
+  const grants = sessions.grants;
+  let lookups = 0;
+  sessions.grants = async (...args: Parameters<typeof grants>) => {
+    lookups++;
+    return grants.apply(sessions, args);
+  };
+  return { lookups: () => lookups, restore: () => (sessions.grants = grants) };
+}
+
 describe('tokens', () => {
   it('accepts Bearer and X-Token; refuses missing, unknown and malformed tokens with 407', async () => {
     const token = await t.login();
@@ -179,19 +191,14 @@ describe('tokens', () => {
   it('resolves the requests of one token arriving together with one lookup; an invalidation starts a new one', async () => {
     const token = await t.login();
     const sessions = t.app.ringmes.sessions;
-    const grants = sessions.grants.bind(sessions);
-    let lookups = 0;
-    sessions.grants = async (...args: Parameters<typeof grants>) => {
-      lookups++;
-      return grants(...args);
-    };
+    const counted = countLookups();
     try {
       sessions.invalidate();
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => t.call('GET', '/api/v1/user/list', { token })),
       );
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-      expect(lookups).toBe(1);
+      expect(counted.lookups()).toBe(1);
 
       // Invalidated while a lookup is under way: later requests look up again, and the overtaken
       // lookup is not cached.
@@ -201,40 +208,35 @@ describe('tokens', () => {
       const second = sessions.resolve(token);
       expect((await first)?.userName).toBe('admin');
       expect((await second)?.userName).toBe('admin');
-      expect(lookups).toBe(3);
+      expect(counted.lookups()).toBe(3);
       await sessions.resolve(token);
-      expect(lookups).toBe(3);
+      expect(counted.lookups()).toBe(3);
     } finally {
-      sessions.grants = grants;
+      counted.restore();
     }
   });
 
   it('renews an entry in use during its last second, beside the requests; a session ended meanwhile is dropped', async () => {
     const token = await t.login();
     const sessions = t.app.ringmes.sessions;
-    const grants = sessions.grants.bind(sessions);
-    let lookups = 0;
-    sessions.grants = async (...args: Parameters<typeof grants>) => {
-      lookups++;
-      return grants(...args);
-    };
+    const counted = countLookups();
     const realNow = Date.now;
     let shift = 0;
     const clock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
     try {
       sessions.invalidate();
       expect((await sessions.resolve(token))?.userName).toBe('admin');
-      expect(lookups).toBe(1);
+      expect(counted.lookups()).toBe(1);
       shift = 3_000; // inside the 5 s, not its last second: the entry as it is
       await sessions.resolve(token);
-      expect(lookups).toBe(1);
+      expect(counted.lookups()).toBe(1);
       shift = 4_500; // its last second: answered from the entry, renewed beside it
       expect((await sessions.resolve(token))?.userName).toBe('admin');
       await new Promise((r) => setTimeout(r, 100));
-      expect(lookups).toBe(2);
+      expect(counted.lookups()).toBe(2);
       shift = 5_500; // past the old entry's end: the renewed one answers
       await sessions.resolve(token);
-      expect(lookups).toBe(2);
+      expect(counted.lookups()).toBe(2);
 
       // Ended in the database without an invalidation (another process): the renewal drops it.
       await sql`UPDATE user_session SET revoked_at = now() WHERE id = (SELECT max(id) FROM user_session)`.execute(
@@ -246,7 +248,7 @@ describe('tokens', () => {
       expect(await sessions.resolve(token)).toBeUndefined();
     } finally {
       clock.mockRestore();
-      sessions.grants = grants;
+      counted.restore();
       sessions.invalidate();
     }
   });
