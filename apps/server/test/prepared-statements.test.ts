@@ -3,7 +3,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { namePreparedStatements, prepared } from '../src/platform/db/prepared.ts';
+
+// A module instance of its own: test files share their worker's modules (vitest.config.ts), and
+// the names are a bounded set per process that the files before this one may have used up.
+const { namePreparedStatements, prepared } = await import('../src/platform/db/prepared.ts?own-names');
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 
