@@ -6,7 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // A module instance of its own: test files share their worker's modules (vitest.config.ts), and
 // the names are a bounded set per process that the files before this one may have used up.
-const { namePreparedStatements, prepared } = await import('../src/platform/db/prepared.ts?own-names');
+const OWN_INSTANCE = '../src/platform/db/prepared.ts?own-names';
+const { namePreparedStatements, prepared }: typeof import('../src/platform/db/prepared.ts') = await import(
+  OWN_INSTANCE
+);
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 
