@@ -1,6 +1,6 @@
 // What the bare list handlers (list-calls.mjs, sql-list.mjs) share: a `pg.Pool` opened as the
-// server opens its own, rows shaped as the server answers them, and a JSON answer. Nothing of the
-// server's code: the point of a baseline is the least a handler can do.
+// server opens its own, rows shaped as the server answers them, a JSON answer and the listening.
+// Nothing of the server's code: the point of a baseline is the least a handler can do.
 import { pg } from '../lib.mjs';
 
 const INT8 = 20;
@@ -68,4 +68,13 @@ export function send(res, status, body) {
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** Serves on PORT with the server's keep-alive; SIGTERM or SIGINT closes the server, then the pool. */
+export function listen(server, pool) {
+  server.keepAliveTimeout = 72_000;
+  server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('baseline ready'));
+  const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }

@@ -8,7 +8,7 @@
 // Env: DATABASE_URL, PORT, PG_POOL_MAX, STATEMENTS.
 import fs from 'node:fs';
 import http from 'node:http';
-import { barePool, send, shape } from './bare.mjs';
+import { barePool, listen, send, shape } from './bare.mjs';
 
 /** The server's statements for each call and their parameters (the scenario captures them). */
 const STATEMENTS = JSON.parse(fs.readFileSync(process.env.STATEMENTS, 'utf8'));
@@ -54,9 +54,4 @@ const server = http.createServer(async (req, res) => {
     send(res, 500, { code: '500', message: '系统繁忙，请稍后重试', result: null });
   }
 });
-server.keepAliveTimeout = 72_000;
-server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('baseline ready'));
-
-const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+listen(server, pool);

@@ -9,7 +9,7 @@
 // [{ sql, params }], pageNum, pageSize, reverse, countCap? } }).
 import fs from 'node:fs';
 import http from 'node:http';
-import { barePool, send, shape } from './bare.mjs';
+import { barePool, listen, send, shape } from './bare.mjs';
 
 const routes = JSON.parse(fs.readFileSync(process.env.ROUTES, 'utf8'));
 const pool = barePool();
@@ -52,9 +52,4 @@ const server = http.createServer(async (req, res) => {
     send(res, 500, { code: '500', message: '系统繁忙，请稍后重试', result: null });
   }
 });
-server.keepAliveTimeout = 72_000;
-server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('baseline ready'));
-
-const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+listen(server, pool);
