@@ -4,6 +4,7 @@
 import { execSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -209,6 +210,45 @@ export async function call(base, method, url, { token, body, timeoutMs = 30_000 
     json = { raw: text };
   }
   return { status: r.status, body: json };
+}
+
+/**
+ * A lean JSON client for a scenario's own load loop (each call a different URL, so not autocannon):
+ * node:http over kept-alive connections. `fetch` costs ~1 ms of CPU a call on this machine, taken
+ * from the same two cores as the server under test; this costs a fifth of it. Answers
+ * `request(method, url, body) → { status, body }` and `close()`.
+ */
+export function httpClient(base, { token, connections = 16 } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const { hostname, port } = new URL(base);
+  const request = (method, url, body) =>
+    new Promise((resolve, reject) => {
+      const data = body === undefined ? undefined : JSON.stringify(body);
+      const headers = {};
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (data !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = Buffer.byteLength(data);
+      }
+      const req = http.request({ host: hostname, port, method, path: url, agent, headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = { raw: text };
+          }
+          resolve({ status: res.statusCode, body: json });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(data);
+    });
+  return { request, close: () => agent.destroy() };
 }
 
 /** Signs in through `POST /api/v1/sso/login` and answers the token. */

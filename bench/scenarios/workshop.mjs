@@ -2,16 +2,29 @@
 // concurrent operators, and a workshop 看板 of 2,000 open tasks, on PostgreSQL through the API.
 import os from 'node:os';
 import { postReport } from '../baseline/work-report-post.mjs';
-import { call, captureStatements, freshPgDatabase, login, median, pg, pgExec, startServer } from '../lib.mjs';
+import {
+  call,
+  captureStatements,
+  freshPgDatabase,
+  httpClient,
+  login,
+  median,
+  pg,
+  pgExec,
+  startServer,
+} from '../lib.mjs';
 
 const PASSWORD = 'Bench#2024pw';
 const REPORTS = Number(process.env.BENCH_WORK_REPORTS) || 1_000_000;
 const OPERATORS = 16;
 /** Alternating rounds of the API and the bare SQL baseline; each operator posts this many per round. */
-const ROUNDS = 3;
-const PER_ROUND = 5;
-/** Untimed postings per operator on each side first: connections, prepared statements and JIT warm. */
-const WARMUP = 3;
+const ROUNDS = 5;
+const PER_ROUND = 10;
+/**
+ * Untimed postings per operator on each side first: connections, prepared statements and JIT warm
+ * (with 3 the API's first round ran at 216–290 postings/s against 330–400 in the later ones).
+ */
+const WARMUP = 20;
 const TASKS = 2000;
 
 const pct = (xs, p) => {
@@ -132,10 +145,16 @@ export default {
     ctx.log(
       `${REPORTS.toLocaleString('en')} past reports and ${TASKS} tasks loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    const approve = (base, token) => async (id) => {
-      const r = await call(base, 'POST', `/api/v1/work-report/approve/${id}`, { token, body: {} });
-      if (r.status !== 200 || r.body.result.status !== 'posted')
-        throw new Error(`approve answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+    // The operators' calls: node:http on kept-alive connections (fetch's own CPU, ~1 ms a call,
+    // would be taken from the two cores the server and PostgreSQL share).
+    const approve = (base, token) => {
+      const client = httpClient(base, { token, connections: OPERATORS });
+      ctx.onCleanup(() => client.close());
+      return async (id) => {
+        const r = await client.request('POST', `/api/v1/work-report/approve/${id}`, {});
+        if (r.status !== 200 || r.body.result.status !== 'posted')
+          throw new Error(`approve answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+      };
     };
 
     // 1. Round-trips of one posting, from the PostgreSQL log (a dedicated server run).
@@ -143,8 +162,9 @@ export default {
     await pgExec(db.url, `ALTER DATABASE ${db.name} SET log_statement = 'all'`);
     server = await startServer(ctx, env);
     let token = await login(server.base, 'admin', PASSWORD);
-    await approve(server.base, token)(probe[0]); // warms the process's caches
-    const stmts = await captureStatements(db.name, () => approve(server.base, token)(probe[1]));
+    const probing = approve(server.base, token);
+    await probing(probe[0]); // warms the process's caches
+    const stmts = await captureStatements(db.name, () => probing(probe[1]));
     await server.stop();
     await pgExec(db.url, `ALTER DATABASE ${db.name} RESET log_statement`);
     const b = stmts.findIndex((x) => /^begin/i.test(x.sql));

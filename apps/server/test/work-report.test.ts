@@ -134,7 +134,15 @@ describe('报工: report, approve, post, and take it all back', () => {
       productionOrderId: w.order.id,
     });
     expect(r1.docNo).toMatch(/^BG20261104-\d{4}$/);
-    expect((await approve(r1.id)).status).toBe('posted');
+    ok(await post(`/api/v1/work-report/submit/${r1.id}`));
+    const submitted = await get(`/api/v1/work-report/info/${r1.id}`);
+    const approved = ok(await post(`/api/v1/work-report/approve/${r1.id}`));
+    // The posting writes the state with its own columns (one row write): stamped as a transition.
+    const stored = await get(`/api/v1/work-report/info/${r1.id}`);
+    expect(approved).toMatchObject({ status: 'posted', version: submitted.version + 1 });
+    expect(stored).toMatchObject({ status: 'posted', version: approved.version, wageAmount: '14.25' });
+    expect(stored.updatedBy).toBeTruthy();
+    expect(stored.updatedAt >= submitted.updatedAt).toBe(true);
     let card = await get(`/api/v1/flow-card/card/${w.card}`);
     expect(step(card, 10)).toMatchObject({
       goodQuantity: '95.0000',

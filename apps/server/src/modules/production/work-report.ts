@@ -236,6 +236,7 @@ async function move(
   sign: 1 | -1,
   status: string,
   also: RawBuilder<unknown>[] = [],
+  stamp?: RawBuilder<unknown>,
 ) {
   const cardId = Number(report.flowCardId);
   const { card, step } = await lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) }).catch(
@@ -307,7 +308,7 @@ async function move(
              WHERE id = ${report.dispatchId}`).execute(db);
 
   const wage = await writeWageLines(db, report, sign);
-  await prepared(sql`UPDATE work_report SET status = ${status}, piece_rate = ${wage?.pieceRate ?? null},
+  await prepared(sql`UPDATE work_report SET status = ${status}, ${stamp ? sql`${stamp}, ` : sql``}piece_rate = ${wage?.pieceRate ?? null},
                    wage_amount = ${wage?.amount ?? null},
                    posted_at = ${wage ? sql`now()` : null}${wage ? sql`` : sql`, stock_inbound_id = NULL`}
              WHERE id = ${report.id}`).execute(db);
@@ -382,18 +383,22 @@ export async function finishedGoods(
   await sql`UPDATE work_report SET stock_inbound_id = ${id} WHERE id = ${report.id}`.execute(db);
 }
 
-/** 审核: posts at once, or waits as 待检验 on a step flagged for inspection. */
+/**
+ * 审核: posts at once, or waits as 待检验 on a step flagged for inspection. Either way the report's
+ * row is written once, its state with the posting's columns (`movesState`).
+ */
 const approve: TransitionHandlers = {
+  movesState: true,
   async effect(ctx) {
     const { db, record, user } = ctx;
     if (record.inspectionRequired) {
-      await sql`UPDATE work_report SET status = 'inspecting' WHERE id = ${record.id}`.execute(db);
+      await sql`UPDATE work_report SET status = 'inspecting', ${ctx.stamp} WHERE id = ${record.id}`.execute(db);
       await onReportAwaitingInspection(db, user, record);
       ctx.settled = 'inspecting';
       return;
     }
     // The audit row goes with the rollups' statement.
-    await move(db, record, user, 1, 'posted', [ctx.audit]);
+    await move(db, record, user, 1, 'posted', [ctx.audit], ctx.stamp);
     ctx.audited = true;
     ctx.settled = 'posted';
   },
@@ -410,8 +415,9 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
   submit,
   approve,
   inspect: {
+    movesState: true,
     async effect(ctx) {
-      await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit]);
+      await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit], ctx.stamp);
       ctx.audited = true;
       ctx.settled = 'posted';
     },
