@@ -392,7 +392,9 @@ const approve: TransitionHandlers = {
   async effect(ctx) {
     const { db, record, user } = ctx;
     if (record.inspectionRequired) {
-      await sql`UPDATE work_report SET status = 'inspecting', ${ctx.stamp} WHERE id = ${record.id}`.execute(db);
+      await sql`UPDATE work_report SET status = 'inspecting', ${ctx.stamp} WHERE id = ${record.id}`.execute(
+        db,
+      );
       await onReportAwaitingInspection(db, user, record);
       ctx.settled = 'inspecting';
       return;
