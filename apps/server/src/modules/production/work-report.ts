@@ -224,10 +224,10 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
  * Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction, and
  * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed), each
  * a named prepared statement: card and step locked and read (1), both step rows changed (1), the
- * card settled (1), the dispatch (1), the task's progress and recount with the live notifications
- * (1), the wage line (3), the report row (1) and the rollups with `also` (the transition's audit
- * row) in one statement (`postingHooks`); the next workshop's 来料检验 only when the pieces reach
- * another workshop; the last step adds the 生产入库.
+ * card settled (1), the task's progress and recount with the live notifications (1), the wage
+ * line (3), and the rollups with the dispatch's count, the report row and `also` (the
+ * transition's audit row) in one statement (`postingHooks`); the next workshop's 来料检验 only
+ * when the pieces reach another workshop; the last step adds the 生产入库.
  */
 async function move(
   db: Db,
@@ -304,16 +304,18 @@ async function move(
     good: good.toString(),
     scrap: ws.plus(ms).toString(),
   });
-  await prepared(sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good.toString()}::numeric
-             WHERE id = ${report.dispatchId}`).execute(db);
-
   const wage = await writeWageLines(db, report, sign);
-  await prepared(sql`UPDATE work_report SET status = ${status}, ${stamp ? sql`${stamp}, ` : sql``}piece_rate = ${wage?.pieceRate ?? null},
-                   wage_amount = ${wage?.amount ?? null},
-                   posted_at = ${wage ? sql`now()` : null}${wage ? sql`` : sql`, stock_inbound_id = NULL`}
-             WHERE id = ${report.id}`).execute(db);
-
-  await postingHooks(db, report, user, sign, arrivesElsewhere ? step.seq : null, also);
+  // The dispatch's count (its lock after the task's) and the report's row ride in the rollups'
+  // statement: two round-trips fewer.
+  const rows = [
+    sql`UPDATE work_dispatch SET reported_quantity = reported_quantity + ${good.toString()}::numeric
+         WHERE id = ${report.dispatchId}`,
+    sql`UPDATE work_report SET status = ${status}, ${stamp ? sql`${stamp}, ` : sql``}piece_rate = ${wage?.pieceRate ?? null},
+               wage_amount = ${wage?.amount ?? null},
+               posted_at = ${wage ? sql`now()` : null}${wage ? sql`` : sql`, stock_inbound_id = NULL`}
+         WHERE id = ${report.id}`,
+  ];
+  await postingHooks(db, report, user, sign, arrivesElsewhere ? step.seq : null, [...rows, ...also]);
   // Last, so the rows every finished-goods posting of the day shares (the 生产入库 number counter,
   // the product's stock balance) stay locked for the shortest time before the commit.
   if (last) await finishedGoods(db, report, user, sign, card.docNo);
