@@ -69,8 +69,8 @@ export async function balancePage(
   // Quantities are summed per base unit (粒, 件, g and 套 never add up); the money sums across.
   // The page as 库存查询 opens it (no filter, the default order) runs as named statements:
   // planning them cost more than running them (1.4 against 1.1 ms, 1.0 against 0.5 ms on the
-  // demo's balances). Filtered pages are as many texts as filter combinations, and the names are a
-  // bounded set for statements of a fixed shape (platform/db/prepared.ts): those stay unnamed.
+  // demo's balances). Filtered pages stay unnamed: as many texts as filter combinations, each
+  // seldom repeated on a connection, and a generic plan would ignore how selective the filter is.
   const named = where.length === (q.includeZero === 'true' ? 1 : 2) && !q.sortField;
   const hot = <T>(query: RawBuilder<T>) => (named ? prepared(query) : query);
   const byUnit = (

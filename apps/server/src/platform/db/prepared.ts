@@ -10,8 +10,14 @@ import type pg from 'pg';
  * every statement with parameters (platform/db/pglite-pool.ts).
  */
 const MARK = '/*prepared*/';
+/**
+ * How many marked texts each connection keeps named: the most recently used; the oldest is
+ * deallocated to make room. A statement first seen late in a long day (or in a test worker whose
+ * files marked many) is named like any other, and no set of shapes grows without end.
+ */
 export const MAX_NAMES = 200;
-const names = new Map<string, string>();
+/** Names are never reused on a connection (a failed DEALLOCATE leaves its statement behind). */
+let serial = 0;
 
 export function prepared<T>(query: RawBuilder<T>): RawBuilder<T> {
   return sql<T>`/*prepared*/ ${query}`;
@@ -23,18 +29,40 @@ const MARK_AFTER_SELECT = `select ${MARK}`;
 /** A statement text marked by `prepared` or `PREPARED`. */
 export const isMarked = (text: string) => text.startsWith(MARK) || text.startsWith(MARK_AFTER_SELECT);
 
-export function namePreparedStatements(client: pg.PoolClient) {
+/** node-postgres' record of the names a connection has parsed (or sent to be parsed). */
+interface NamedStatements {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements?: Record<string, string>;
+}
+
+export function namePreparedStatements(client: pg.PoolClient, max = MAX_NAMES) {
   const query = client.query as (...args: any[]) => any;
-  client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
-    if (typeof text === 'string' && isMarked(text) && Array.isArray(rest[0])) {
-      let name = names.get(text);
-      // A bounded set: a statement that is not of a fixed shape must not grow it without end.
-      if (!name && names.size < MAX_NAMES) {
-        name = `ringmes_${names.size + 1}`;
-        names.set(text, name);
-      }
-      if (name) return query.call(this, { name, text, values: rest[0] }, ...rest.slice(1));
+  // Text → name, in order of use (a Map iterates in insertion order; a hit moves to the end).
+  const named = new Map<string, string>();
+  const connection = (client as unknown as { connection: NamedStatements }).connection;
+  const nameOf = (client: pg.PoolClient, text: string) => {
+    let name = named.get(text);
+    if (name) {
+      named.delete(text);
+      named.set(text, name);
+      return name;
     }
+    if (named.size >= max) {
+      const [oldest, old] = named.entries().next().value as [string, string];
+      named.delete(oldest);
+      delete connection.parsedStatements[old];
+      delete connection.submittedNamedStatements?.[old];
+      // Queued before the statement that takes its place. In a failed transaction it fails too
+      // (so does what follows): the statement stays on the server under a name not used again.
+      query.call(client, `DEALLOCATE ${old}`).catch(() => undefined);
+    }
+    name = `ringmes_${++serial}`;
+    named.set(text, name);
+    return name;
+  };
+  client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
+    if (typeof text === 'string' && isMarked(text) && Array.isArray(rest[0]))
+      return query.call(this, { name: nameOf(this, text), text, values: rest[0] }, ...rest.slice(1));
     return query.call(this, text, ...rest);
   } as any;
 }
