@@ -233,6 +233,26 @@ export function lineFilters(def: ResourceDef): { line: LineDef; field: FieldDef 
   );
 }
 
+/** The fields a list's keyword searches (contains, any of them): code, label and spec, where declared. */
+export function keywordFields(def: ResourceDef): FieldDef[] {
+  return [...new Set(['code', def.labelField ?? 'name', 'spec'])]
+    .map((n) => def.fields.find((f) => f.name === n))
+    .filter((f): f is FieldDef => Boolean(f));
+}
+
+/**
+ * The keyword box's placeholder: the searched fields' labels, the resource's own name taken off
+ * where something meaningful is left (物料编码 → 编码; 报工单号 stays whole, not 「号」).
+ */
+export function keywordHint(def: ResourceDef): string {
+  return keywordFields(def)
+    .map((f) => {
+      const short = f.label.replace(def.label, '');
+      return short.length >= 2 ? short : f.label;
+    })
+    .join('/');
+}
+
 /** Every declared filter of a list: the header's, then the lines'. */
 export function filterFieldsOf(def: ResourceDef): FieldDef[] {
   return [...def.fields.filter((f) => f.filter), ...lineFilters(def).map((x) => x.field)];

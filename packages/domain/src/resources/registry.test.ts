@@ -7,6 +7,8 @@ import {
   type FieldDef,
   filterFieldsOf,
   isConfidential,
+  keywordFields,
+  keywordHint,
   lineFilters,
   mayAct,
   optionFieldNames,
@@ -271,5 +273,16 @@ describe('resource registry', () => {
       delete: { method: 'POST', path: 'delete' },
     });
     expect(resourceByName('customer')?.activeField).toEqual({ name: 'state', value: '1' });
+  });
+});
+
+describe('keyword box', () => {
+  it('names what it searches in words of two characters at least (报工单号, not 「号」)', () => {
+    for (const def of RESOURCES.filter((d) => keywordFields(d).length)) {
+      for (const part of keywordHint(def).split('/'))
+        expect(part.length, `${def.name}: ${keywordHint(def)}`).toBeGreaterThanOrEqual(2);
+    }
+    expect(keywordHint(resourceByName('work-report')!)).toBe('报工单号');
+    expect(keywordHint(resourceByName('material-info')!)).toMatch(/编码/);
   });
 });

@@ -2,6 +2,7 @@ import {
   columnOf,
   type FieldDef,
   fieldOf,
+  keywordFields,
   type LineDef,
   lineFilters,
   type ResourceDef,
@@ -152,13 +153,11 @@ export function applyFilters(
     q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);
   }
   if (query.keyword) {
-    const cols = ['code', def.labelField ?? 'name', 'spec'].filter((n) =>
-      def.fields.some((f) => f.name === n),
-    );
+    const cols = keywordFields(def);
     if (cols.length)
       q = q.where(
         containsAny(
-          cols.map((c) => `t.${columnOf(c)}`),
+          cols.map((f) => `t.${columnOf(f.name)}`),
           String(query.keyword),
         ),
       );

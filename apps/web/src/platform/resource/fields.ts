@@ -2,6 +2,7 @@ import {
   editableLines,
   type FieldDef,
   type FieldKind,
+  keywordFields,
   type LineDef,
   type ResourceDef,
   refLabelKey,
@@ -72,18 +73,7 @@ export function isImportable(def: ResourceDef): boolean {
   return !def.readonlyApi && def.importable !== false && !(def.lines ?? []).some((l) => (l.min ?? 0) > 0);
 }
 
-export function hasKeyword(def: ResourceDef): boolean {
-  return ['code', labelFieldOf(def), 'spec'].some((n) => def.fields.some((f) => f.name === n));
-}
-
-/** Placeholder of the keyword box, from the fields the server searches. */
-export function keywordHint(def: ResourceDef): string {
-  const names = [...new Set(['code', labelFieldOf(def), 'spec'])]
-    .map((n) => def.fields.find((f) => f.name === n))
-    .filter((f): f is FieldDef => Boolean(f))
-    .map((f) => f.label.replace(def.label, '') || f.label);
-  return names.join('/');
-}
+export const hasKeyword = (def: ResourceDef) => keywordFields(def).length > 0;
 
 /** Whether a reference points at a tree resource (物料类型), picked in a tree select. */
 export const isTreeRef = (f: FieldDef) => Boolean(refTarget(f.ref).tree);

@@ -1,5 +1,5 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { type FieldDef, filterFieldsOf, type ResourceDef } from '@ringmes/domain';
+import { type FieldDef, filterFieldsOf, keywordHint, type ResourceDef } from '@ringmes/domain';
 import { Button, Form, Input, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactElement, useMemo, useState } from 'react';
@@ -7,7 +7,7 @@ import { DATE_FORMAT } from '../lib/time.ts';
 import { DateRangeInput, NumberInput } from '../ui/lazy-inputs.tsx';
 import { useNarrow } from '../ui/responsive.ts';
 import { SearchToggle } from '../ui/search-form.tsx';
-import { hasKeyword, isNumeric, keywordHint } from './fields.ts';
+import { hasKeyword, isNumeric } from './fields.ts';
 import { RefSelect } from './ref-select.tsx';
 
 export type Filters = Record<string, string | number | undefined>;
