@@ -219,6 +219,21 @@ describe('报工: report, approve, post, and take it all back', () => {
     expect(await stockInvariantViolations(t.database.db)).toEqual([]);
   });
 
+  it('the card follows its pieces: its current step moves on, it completes with its last step, 反审核 opens it again', async () => {
+    const w = await floor(50);
+    const card = () => get(`/api/v1/flow-card/card/${w.card}`);
+    const r1 = ok(await report(w.dispatches[0], w.card, { goodQuantity: 50 }));
+    expect((await approve(r1.id)).status).toBe('posted');
+    expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });
+    const r2 = ok(await report(w.dispatches[1], w.card, { goodQuantity: 49, workScrapQuantity: 1, scrapReason: 'burn' }));
+    expect((await approve(r2.id)).status).toBe('inspecting');
+    expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });
+    ok(await post(`/api/v1/work-report/inspect/${r2.id}`));
+    expect(await card()).toMatchObject({ status: 'completed', currentSeq: 20 });
+    ok(await post(`/api/v1/work-report/unapprove/${r2.id}`, { reason: '检验复判' }));
+    expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });
+  });
+
   it('two operators reporting the last pieces at once: exactly one gets them', async () => {
     const w = await floor(100);
     ok(await report(w.dispatches[0], w.card, { goodQuantity: 60 }));

@@ -196,17 +196,30 @@ export async function nextStep(db: Db, cardId: number, seq: number) {
   return r.rows[0];
 }
 
+/**
+ * The UPDATE that settles card `cardId` from `steps`, its step rows as they now stand (`seq`,
+ * `input_quantity`, `done` = good + scrap): the current step is the first with pieces waiting;
+ * 已完工 when none waits and the last step is done.
+ */
+const settleFrom = (cardId: number, steps: RawBuilder<unknown>) => sql`
+  UPDATE flow_card c SET current_seq = COALESCE(w.seq, c.current_seq),
+         status = CASE WHEN w.seq IS NULL AND l.done THEN 'completed' ELSE c.status END,
+         updated_at = now(), version = c.version + 1
+    FROM (SELECT min(seq) AS seq FROM ${steps} st WHERE input_quantity > done) w,
+         (SELECT bool_and(input_quantity > 0 AND input_quantity = done) AS done
+            FROM (SELECT * FROM ${steps} st ORDER BY seq DESC LIMIT 1) last) l
+   WHERE c.id = ${cardId} AND c.status IN ('open', 'completed')`;
+
+const DONE = sql`good_quantity + work_scrap_quantity + material_scrap_quantity`;
+
 /** A card's current step: the first with pieces waiting; 已完工 when none waits and its last step is done. */
 export async function settleCard(db: Db, cardId: number) {
-  await prepared(sql`
-    UPDATE flow_card c SET current_seq = COALESCE(w.seq, c.current_seq),
-           status = CASE WHEN w.seq IS NULL AND l.done THEN 'completed' ELSE c.status END,
-           updated_at = now(), version = c.version + 1
-      FROM (SELECT min(seq) AS seq FROM flow_card_step
-             WHERE flow_card_id = ${cardId} AND input_quantity > good_quantity + work_scrap_quantity + material_scrap_quantity) w,
-           (SELECT bool_and(input_quantity > 0 AND input_quantity = good_quantity + work_scrap_quantity + material_scrap_quantity) AS done
-              FROM (SELECT * FROM flow_card_step WHERE flow_card_id = ${cardId} ORDER BY seq DESC LIMIT 1) last) l
-     WHERE c.id = ${cardId} AND c.status IN ('open', 'completed')`).execute(db);
+  await prepared(
+    settleFrom(
+      cardId,
+      sql`(SELECT seq, input_quantity, ${DONE} AS done FROM flow_card_step WHERE flow_card_id = ${cardId})`,
+    ),
+  ).execute(db);
 }
 
 /** Where a finished order's pieces are received: the semi-finished store for a component order. */
@@ -223,7 +236,7 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
 /**
  * Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction, and
  * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed), each
- * a named prepared statement: card and step locked and read (1), both step rows changed (1), the
+ * a named prepared statement: card and step locked and read (1), both step rows changed and the
  * card settled (1), the task's progress and recount with the live notifications (1), the wage
  * line (3), and the rollups with the dispatch's count, the report row and `also` (the
  * transition's audit row) in one statement (`postingHooks`); the next workshop's 来料检验 only
@@ -274,9 +287,11 @@ async function move(
       );
     }
   }
-  // This step counts the pieces and the next one (if any) receives the good ones: one statement,
-  // answering whether there was a next step (none: the last step, 完工入库).
+  // This step counts the pieces and the next one (if any) receives the good ones, and the card is
+  // settled from its steps as they now stand (the changed rows as returned, the others as read):
+  // one statement, answering whether there was a next step (none: the last step, 完工入库).
   const moved = await prepared(sql<{ id: number; workshopId: number | null; outsourced: boolean }>`
+    WITH moved AS (
     UPDATE flow_card_step s SET
            good_quantity = s.good_quantity + CASE WHEN s.id = ${step.id} THEN ${good.toString()}::numeric ELSE 0 END,
            work_scrap_quantity = s.work_scrap_quantity + CASE WHEN s.id = ${step.id} THEN ${ws.toString()}::numeric ELSE 0 END,
@@ -290,13 +305,19 @@ async function move(
      WHERE s.flow_card_id = ${cardId}
        AND (s.id = ${step.id} OR s.id = (SELECT n.id FROM flow_card_step n WHERE n.flow_card_id = ${cardId} AND n.seq > ${step.seq}
                                           ORDER BY n.seq LIMIT 1))
-     RETURNING s.id, s.workshop_id, s.outsourced`).execute(db);
+     RETURNING s.id, s.seq, s.workshop_id, s.outsourced, s.input_quantity, ${DONE} AS done),
+    steps AS (
+      SELECT seq, input_quantity, done FROM moved
+      UNION ALL
+      SELECT seq, input_quantity, ${DONE} FROM flow_card_step
+       WHERE flow_card_id = ${cardId} AND id NOT IN (SELECT id FROM moved)),
+    settled AS (${settleFrom(cardId, sql`steps`)})
+    SELECT id, workshop_id, outsourced FROM moved`).execute(db);
   const next = moved.rows.find((r) => Number(r.id) !== Number(step.id));
   const last = !next;
   // The pieces reach another workshop's step: its 来料检验 follows (onCardArrival).
   const arrivesElsewhere =
     next != null && !next.outsourced && Number(next.workshopId ?? 0) !== Number(step.workshopId ?? 0);
-  await settleCard(db, cardId);
 
   // The task's row lock first, in the same order as every dispatch change (task, then dispatch).
   await recountTask(db, Number(report.taskId), [], {
