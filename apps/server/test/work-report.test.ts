@@ -225,7 +225,9 @@ describe('报工: report, approve, post, and take it all back', () => {
     const r1 = ok(await report(w.dispatches[0], w.card, { goodQuantity: 50 }));
     expect((await approve(r1.id)).status).toBe('posted');
     expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });
-    const r2 = ok(await report(w.dispatches[1], w.card, { goodQuantity: 49, workScrapQuantity: 1, scrapReason: 'burn' }));
+    const r2 = ok(
+      await report(w.dispatches[1], w.card, { goodQuantity: 49, workScrapQuantity: 1, scrapReason: 'burn' }),
+    );
     expect((await approve(r2.id)).status).toBe('inspecting');
     expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });
     ok(await post(`/api/v1/work-report/inspect/${r2.id}`));
