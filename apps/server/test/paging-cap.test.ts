@@ -188,6 +188,26 @@ describe('capped counts on resource lists', () => {
     expect(last.body.result.list).toHaveLength(total - (lastPage - 1) * 20);
   });
 
+  it('answers every page, read forward or from the end, and one past the end, as LIMIT/OFFSET would', async () => {
+    const all = (
+      await sql<{ id: number }>`SELECT id FROM material_type ORDER BY code DESC, id DESC`.execute(t.database.db)
+    ).rows.map((r) => Number(r.id));
+    const size = 7; // odd, so the middle falls inside a page
+    const pages = Math.ceil(all.length / size);
+    for (let pageNum = 1; pageNum <= pages + 1; pageNum++) {
+      const r = await t.call('GET', '/api/v1/material-type/page', {
+        token,
+        query: { pageNum, pageSize: size, sortField: 'code', sortOrder: 'desc' },
+      });
+      expect(r.body.result.total).toBe(all.length);
+      expect(
+        r.body.result.list.map((x: { id: number }) => x.id),
+        `page ${pageNum}`,
+      ).toEqual(all.slice((pageNum - 1) * size, pageNum * size));
+      for (const row of r.body.result.list) expect(row).not.toHaveProperty('pageTotal');
+    }
+  });
+
   it('counts the whole stock ledger up to the cap, pages it newest first; a material or a document counted exactly', async () => {
     const db = t.database.db;
     const ids = await sql<{ m: number; w: number }>`
