@@ -190,7 +190,9 @@ describe('capped counts on resource lists', () => {
 
   it('answers every page, read forward or from the end, and one past the end, as LIMIT/OFFSET would', async () => {
     const all = (
-      await sql<{ id: number }>`SELECT id FROM material_type ORDER BY code DESC, id DESC`.execute(t.database.db)
+      await sql<{ id: number }>`SELECT id FROM material_type ORDER BY code DESC, id DESC`.execute(
+        t.database.db,
+      )
     ).rows.map((r) => Number(r.id));
     const size = 7; // odd, so the middle falls inside a page
     const pages = Math.ceil(all.length / size);
