@@ -86,6 +86,10 @@ export async function nextDocNos(
   );
 }
 
+/** Calendar-day arithmetic on `YYYY-MM-DD` (no time zone involved): the day `n` days after `day`. */
+export const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
 /** Noon of a business date in the factory's zone: the instant its document number is dated by. */
 export const dayInstant = (day: string) => new Date(`${day}T12:00:00+08:00`);
 

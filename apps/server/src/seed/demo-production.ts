@@ -13,7 +13,7 @@ import { LEAD_DAYS, makeSubOrders } from '../modules/production/sub-orders.ts';
 import { DOC_HOOKS, postDocumentByName } from '../modules/warehouse/documents.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
-import { businessDay, dayInstant } from '../platform/numbering.ts';
+import { addDays, businessDay, dayInstant } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
 import { seedOrderFloor } from './demo-workshop.ts';
@@ -239,10 +239,6 @@ async function issueMaterials(db: Db, user: AuthUser, orderId: number, bizDate: 
     );
     await postDocumentByName(db, 'stock-outbound', id, user);
   }
-}
-
-function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

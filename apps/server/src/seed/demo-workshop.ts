@@ -12,7 +12,7 @@ import { auditMany } from '../platform/audit.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { prepared } from '../platform/db/prepared.ts';
-import { businessDay, dayInstant, nextDocNos } from '../platform/numbering.ts';
+import { addDays, businessDay, dayInstant, nextDocNos } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
 
@@ -245,9 +245,6 @@ interface Span {
  */
 const startAfter = (prev: Span | undefined, need: number) =>
   prev ? Math.max(prev.first + 1, prev.last + 2 - need) : 0;
-
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** A dispatch of the demo floor as `work` wrote it. */
 interface Dispatch {

@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
+import { addDays } from '../../platform/numbering.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 
 /**
@@ -72,11 +73,6 @@ async function stepsOf(db: Db, orderId: number): Promise<StepRow[]> {
   return r.rows;
 }
 
-const addDays = (day: string, n: number) => {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
 const daysBetween = (a: string, b: string) =>
   Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 

@@ -14,6 +14,7 @@ import { prepared } from '../../platform/db/prepared.ts';
 import { badRequest, fieldError } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
+import { addDays } from '../../platform/numbering.ts';
 import { runExport } from '../../platform/resource/excel-export.ts';
 import { rebuildWorkReportRollup } from './report-rollup.ts';
 
@@ -54,9 +55,6 @@ export type ReportQuery = z.infer<typeof reportQuery>;
 
 // ------------------------------------------------------------------ the period
 
-/** Day arithmetic on YYYY-MM-DD strings (calendar days: no time zone involved). */
-const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const nextMonth = (d: string) => {
   const [y, m] = d.split('-').map(Number);
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;

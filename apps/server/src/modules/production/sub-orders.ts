@@ -8,15 +8,13 @@ import type { Db } from '../../platform/db/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
+import { addDays } from '../../platform/numbering.ts';
 import { createRecord } from '../../platform/resource/crud.ts';
 import { productionOrderHooks } from './production-order.ts';
 import { writeRequirements } from './release-production-order.ts';
 
 /** Days before the parent's start that a component order is planned to begin. */
 export const LEAD_DAYS = 10;
-
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * 生成自制件订单: a released order's made-in-house components (the first-level BOM lines that have
