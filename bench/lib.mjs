@@ -226,10 +226,9 @@ export function httpClient(base, { token, connections = 16 } = {}) {
       const data = body === undefined ? undefined : JSON.stringify(body);
       const headers = {};
       if (token) headers.authorization = `Bearer ${token}`;
-      if (data !== undefined) {
-        headers['content-type'] = 'application/json';
-        headers['content-length'] = Buffer.byteLength(data);
-      }
+      if (data !== undefined) headers['content-type'] = 'application/json';
+      // No body: say so (a POST would otherwise go chunked).
+      headers['content-length'] = data === undefined ? 0 : Buffer.byteLength(data);
       const req = http.request({ host: hostname, port, method, path: url, agent, headers }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));

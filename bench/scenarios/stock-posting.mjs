@@ -10,6 +10,7 @@ import {
   cannon,
   captureStatements,
   freshPgDatabase,
+  httpClient,
   login,
   median,
   pg,
@@ -24,8 +25,12 @@ const PASSWORD = 'Bench#2024pw';
 const MATERIALS = 2_000;
 const CLIENTS = 16;
 const LINES = 5;
-const DOCS_PER_SIDE = 6_000;
-const BASELINE_DOCS = 12_000;
+/** Enough drafts for 5 pairs of rounds at ~1,200 documents/s a side (with 6,000 a round ran dry). */
+const DOCS_PER_SIDE = 24_000;
+const BASELINE_DOCS = 24_000;
+/** Alternating pairs of rounds (issue 10: ≥ 5, the median and the spread reported). */
+const PAIRS = 5;
+const ROUND_S = 3;
 const LEDGER_ROWS = 3_000_000;
 const LEDGER_CHUNK = 500_000;
 
@@ -192,15 +197,14 @@ export default {
     // The database may be dropped (cleanup) while its idle clients are still open.
     pool.on('error', () => {});
     ctx.onCleanup(() => pool.end());
+    // node:http on kept-alive connections: fetch's own CPU (~0.5–1 ms a call) would be taken from
+    // the two cores the server and PostgreSQL share.
     const headers = { authorization: `Bearer ${token}` };
+    const http = httpClient(server.base, { token, connections: CLIENTS });
+    ctx.onCleanup(() => http.close());
     const postOurs = async (doc) => {
-      const r = await fetch(`${server.base}/api/v1/stock-outbound/post/${doc.id}`, {
-        method: 'POST',
-        headers,
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await r.text();
-      if (r.status !== 200) throw new Error(`HTTP ${r.status} ${text.slice(0, 200)}`);
+      const r = await http.request('POST', `/api/v1/stock-outbound/post/${doc.id}`);
+      if (r.status !== 200) throw new Error(`HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
     };
     const postBare = async (doc) => {
       const client = await pool.connect();
@@ -226,8 +230,9 @@ export default {
       baseline: { queue: bare, post: postBare, pid: undefined, runs: [] },
       ours: { queue: ours, post: postOurs, pid: server.child.pid, runs: [] },
     };
-    const ROUND_S = 5;
-    const order = ['baseline', 'ours', 'ours', 'baseline'];
+    const order = Array.from({ length: PAIRS }, (_, k) =>
+      k % 2 ? ['ours', 'baseline'] : ['baseline', 'ours'],
+    ).flat();
     for (let i = 0; i < order.length; i++) {
       const name = order[i];
       const s = sides[name];
@@ -248,10 +253,8 @@ export default {
     const rate = (xs) => (xs.reduce((a, r) => a + r.docs, 0) * 1000) / xs.reduce((a, r) => a + r.ms, 0);
     const bRate = rate(sides.baseline.runs);
     const oRate = rate(sides.ours.runs);
-    const pairRatios = [
-      sides.ours.runs[0].rate / sides.baseline.runs[0].rate,
-      sides.ours.runs[1].rate / sides.baseline.runs[1].rate,
-    ];
+    const pairRatios = sides.ours.runs.map((r, k) => r.rate / sides.baseline.runs[k].rate);
+    const ratio = median(pairRatios);
     const minCpu = (xs) => [0, 1, 2].map((k) => Math.min(...xs.map((r) => r.cpu[k])));
     const bc = minCpu(sides.baseline.runs);
     const oc = minCpu(sides.ours.runs);
@@ -275,11 +278,11 @@ export default {
         unit: `docs/s (${LINES} lines)`,
       },
       {
-        metric: `posting throughput ratio RingMES / baseline (${sides.ours.runs.length}+${sides.baseline.runs.length} alternating ${ROUND_S} s rounds; pairs ${pairRatios.map((x) => x.toFixed(2)).join(', ')})`,
-        value: r2(oRate / bRate),
+        metric: `posting throughput ratio RingMES / baseline (median of ${PAIRS} alternating pairs of ${ROUND_S} s rounds, spread ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)})`,
+        value: r2(ratio),
         unit: '×',
         target: '≥ 0.50',
-        pass: oRate / bRate >= 0.5,
+        pass: ratio >= 0.5,
       },
       { metric: 'CPU/doc server process (RingMES)', value: Math.round(oc[0]), unit: 'µs' },
       {
