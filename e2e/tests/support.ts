@@ -194,6 +194,34 @@ export async function noOpenDropdown(page: Page): Promise<void> {
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
 }
 
+/** The select around input `id`: it shows the chosen option's label. */
+const selectOf = (page: Page, id: string) =>
+  page
+    .locator(`#${id}`)
+    .locator(`xpath=ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]`);
+
+/**
+ * Opens a select, picks the first option containing `text` and checks the select shows it; a
+ * click that landed on a stale or re-rendered list (another option taken, or none) is made again.
+ */
+async function pickChecked(page: Page, id: string, text: string, open: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await noOpenDropdown(page);
+    await open();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: text })
+      .first()
+      .click();
+    try {
+      await expect(selectOf(page, id)).toContainText(text, { timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 /**
  * Opens a select by its input id, types `typed` to search and picks the first option containing
  * `text`. The option list re-renders as the search answers, and a click can land on the option
@@ -202,25 +230,13 @@ export async function noOpenDropdown(page: Page): Promise<void> {
  */
 export async function choose(page: Page, id: string, typed: string, text: string = typed): Promise<void> {
   const input = page.locator(`#${id}`);
-  // The select around the input: it shows the chosen option's label (the typed text is the
-  // input's value, not its text).
-  const field = input.locator(
-    `xpath=ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]`,
-  );
-  for (let attempt = 1; ; attempt++) {
-    await noOpenDropdown(page);
+  await pickChecked(page, id, text, async () => {
     await input.click();
     await input.fill(typed);
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option')
-      .filter({ hasText: text })
-      .first()
-      .click();
-    try {
-      await expect(field).toContainText(text, { timeout: 3_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+  });
+}
+
+/** Opens a select without search by its input id and picks the option `text`, checked like `choose`. */
+export async function pick(page: Page, id: string, text: string): Promise<void> {
+  await pickChecked(page, id, text, () => selectOf(page, id).click());
 }

@@ -1,4 +1,4 @@
-import { Api, activePage, confirmIn, expect, shot, signedIn, test, toast, unique } from './support.ts';
+import { Api, activePage, confirmIn, expect, pick, shot, signedIn, test, toast, unique } from './support.ts';
 
 interface Row {
   id: number;
@@ -128,8 +128,7 @@ test.describe('workshop flow', () => {
     await expect(report.getByText(`流转卡 ${card.docNo}`)).toBeVisible();
     await report.getByLabel('合格数').fill('39');
     await report.getByLabel('工废').fill('1');
-    await report.locator('#quick-report_scrapReason').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('尺寸超差').click();
+    await pick(page, 'quick-report_scrapReason', '尺寸超差');
     await report.getByTestId('report-submit').click();
     await expect(toast(page, /已报工 BG.*等待审核/)).toBeVisible();
 

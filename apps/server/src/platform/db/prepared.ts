@@ -40,7 +40,7 @@ export function namePreparedStatements(client: pg.PoolClient, max = MAX_NAMES) {
   // Text → name, in order of use (a Map iterates in insertion order; a hit moves to the end).
   const named = new Map<string, string>();
   const connection = (client as unknown as { connection: NamedStatements }).connection;
-  const nameOf = (client: pg.PoolClient, text: string) => {
+  const nameOf = (text: string) => {
     let name = named.get(text);
     if (name) {
       named.delete(text);
@@ -62,7 +62,7 @@ export function namePreparedStatements(client: pg.PoolClient, max = MAX_NAMES) {
   };
   client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
     if (typeof text === 'string' && isMarked(text) && Array.isArray(rest[0]))
-      return query.call(this, { name: nameOf(this, text), text, values: rest[0] }, ...rest.slice(1));
+      return query.call(this, { name: nameOf(text), text, values: rest[0] }, ...rest.slice(1));
     return query.call(this, text, ...rest);
   } as any;
 }
