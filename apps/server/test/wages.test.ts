@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stockAt } from '../src/modules/finance/reports.ts';
-import { wageAmounts } from '../src/modules/finance/wages.ts';
+import { wageAmountsSql } from '../src/modules/finance/wages.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
 
@@ -113,35 +113,51 @@ const sheet = (month: string, extra: Record<string, unknown> = {}) =>
 const row = (s: any, operatorId: number) => s.rows.find((r: any) => r.operatorId === operatorId);
 
 describe('工序工资', () => {
-  it('wage arithmetic is exact: each part rounded to the fen once', () => {
-    const a = wageAmounts(
-      { good: '3.3333', workScrap: '1.5', rework: '2.25' },
-      { pieceRate: '0.123457', deductionRate: '0.333333', reworkRate: '0.050505' },
-    );
+  it('wage arithmetic is exact: each part rounded to the fen once (the SQL that posts it)', async () => {
+    // good, 工废, rework and one rate for all three; the amounts as posting computes them.
+    const amounts = async (rows: [string, string, string, string, string, string][]) => {
+      const col = (i: number) => rows.map((r) => r[i]);
+      const v = (c: string) => sql.ref(`v.${c}`);
+      const r = await sql<Record<string, string>>`
+        SELECT a.good_amount::text AS good, a.deduction_amount::text AS deduction, a.rework_amount::text AS rework,
+               (a.good_amount - a.deduction_amount + a.rework_amount)::text AS net
+          FROM unnest(${col(0)}::numeric[], ${col(1)}::numeric[], ${col(2)}::numeric[], ${col(3)}::numeric[],
+                      ${col(4)}::numeric[], ${col(5)}::numeric[]) WITH ORDINALITY AS v(g, s, w, pr, dr, rr, i)
+         CROSS JOIN LATERAL ${wageAmountsSql({ good: v('g'), workScrap: v('s'), rework: v('w') }, { piece: v('pr'), deduction: v('dr'), rework: v('rr') })} a
+         ORDER BY v.i`.execute(t.database.db);
+      return r.rows;
+    };
     // 0.41152... → 0.41; 0.4999995 → 0.50; 0.11363625 → 0.11
-    expect([a.good, a.deduction, a.rework, a.net].map(String)).toEqual(['0.41', '0.5', '0.11', '0.02']);
-    fc.assert(
-      fc.property(
+    expect(await amounts([['3.3333', '1.5', '2.25', '0.123457', '0.333333', '0.050505']])).toEqual([
+      { good: '0.41', deduction: '0.50', rework: '0.11', net: '0.02' },
+    ]);
+    // Half a fen rounds away from zero, as the sheet's Decimal arithmetic does.
+    expect(await amounts([['1', '1', '0', '0.005', '0.015', '0']])).toEqual([
+      { good: '0.01', deduction: '0.02', rework: '0.00', net: '-0.01' },
+    ]);
+    const cases = fc.sample(
+      fc.tuple(
         fc.integer({ min: 0, max: 10_000_000 }),
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 0, max: 10_000 }),
         fc.integer({ min: 0, max: 50_000_000 }),
-        (good, scrap, rework, rate) => {
-          const r = new Decimal(rate).div(1_000_000).toString();
-          const x = wageAmounts(
-            { good: good / 10_000, workScrap: scrap / 10_000, rework: rework / 10_000 },
-            {
-              pieceRate: r,
-              deductionRate: r,
-              reworkRate: r,
-            },
-          );
-          expect(x.net.equals(x.good.minus(x.deduction).plus(x.rework))).toBe(true);
-          expect(x.good.decimalPlaces()).toBeLessThanOrEqual(2);
-        },
       ),
-      { numRuns: 300 },
+      300,
     );
+    const fen = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const got = await amounts(
+      cases.map(([g, s, w, rate]) => {
+        const r = new Decimal(rate).div(1_000_000).toString();
+        return [String(g / 10_000), String(s / 10_000), String(w / 10_000), r, r, r];
+      }),
+    );
+    cases.forEach(([g, s, w, rate], i) => {
+      const r = new Decimal(rate).div(1_000_000);
+      const want = [g, s, w].map((q) => fen(new Decimal(q).div(10_000).times(r)));
+      const x = got[i];
+      expect([x.good, x.deduction, x.rework].map((a) => new Decimal(a).toString())).toEqual(want.map(String));
+      expect(new Decimal(x.net).equals(want[0].minus(want[1]).plus(want[2]))).toBe(true);
+    });
   });
 
   it('rates by date and product; the monthly sheet; closing locks the month and corrections land in the next', async () => {

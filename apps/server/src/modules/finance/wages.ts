@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type ExcelJS from 'exceljs';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
@@ -21,12 +21,12 @@ import { neutralise } from '../../platform/resource/excel.ts';
 /**
  * 工序工资: the piece-rate wage ledger (`piece_wage`) and its months.
  *
- * Posting a work report writes one line (`writeWageLines`): the rate in force on the report date
+ * Posting a work report writes one line (`wageLinesInsert`): the rate in force on the report date
  * from `process_wage` (the product's own before the process's general one; without any, the
  * process's 计件单价 with no deduction and no rework pay), and
  *   good × rate − 工废 × deduction rate + rework × rework rate, each rounded to the fen once.
  * The line belongs to the report's month, or — when that month is closed — to the next open month
- * as an adjustment. Taking a report back deletes its lines in open months and reverses the ones
+ * as an adjustment. Taking a report back (`takeBackWageLines`) deletes its lines in open months and reverses the ones
  * in closed months with a negative adjustment in the next open month: a closed month's lines and
  * its sheet (`wage_sheet`, written at closing) never change.
  *
@@ -39,30 +39,34 @@ import { neutralise } from '../../platform/resource/excel.ts';
 
 const CLOSE_LOCK = 7_312_031;
 const D = (v: unknown) => new Decimal((v as string | number | null | undefined) ?? 0);
-const fen = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+/**
+ * The close lock, shared, as a select expression. Whoever writes wage lines takes it in a
+ * statement BEFORE the one that writes them, so that statement's snapshot sees every month
+ * closed before (a close commits only while no posting holds it). The report posting takes it
+ * with the card's lock (work-report.ts).
+ */
+export const WAGE_CLOSE_SHARED = sql`pg_advisory_xact_lock_shared(${CLOSE_LOCK})`;
 
 /** 'YYYY-MM-01' of a date or month. */
 export const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
-const nextMonth = (period: string) => {
-  const y = Number(period.slice(0, 4));
-  const m = Number(period.slice(5, 7));
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
-};
+
+/**
+ * The first open wage month from `month` (a SQL date, a 1st): itself, or, when it is closed,
+ * the month after the run of closed months it begins.
+ */
+const openMonthFrom = (month: RawBuilder<unknown>) => sql`
+  CASE WHEN NOT EXISTS (SELECT 1 FROM wage_period c WHERE c.period = ${month}) THEN ${month}
+       ELSE (SELECT min(c.period + interval '1 month')::date FROM wage_period c
+              WHERE c.period >= ${month}
+                AND NOT EXISTS (SELECT 1 FROM wage_period n WHERE n.period = (c.period + interval '1 month')::date)) END`;
 
 /** The first open wage month from `period` on. */
 export async function openPeriodFrom(db: Db, period: string): Promise<string> {
-  const r = await sql<{ period: string }>`
-    SELECT period::text AS period FROM wage_period WHERE period >= ${period}::date ORDER BY period`.execute(
-    db,
-  );
-  return firstOpen(period, new Set(r.rows.map((x) => x.period)));
-}
-
-/** The first month from `period` on that is not in `closed`. */
-function firstOpen(period: string, closed: Set<string>): string {
-  let p = period;
-  while (closed.has(p)) p = nextMonth(p);
-  return p;
+  const r = await sql<{
+    period: string;
+  }>`SELECT (${openMonthFrom(sql`${period}::date`)})::text AS period`.execute(db);
+  return r.rows[0].period;
 }
 
 export async function isClosed(db: Db, period: string): Promise<boolean> {
@@ -70,43 +74,17 @@ export async function isClosed(db: Db, period: string): Promise<boolean> {
   return r.rows.length > 0;
 }
 
-export interface WageRate {
-  id: number | null;
-  pieceRate: string;
-  deductionRate: string;
-  reworkRate: string;
-}
-
-/** The rate in force for a process (and product) on a day. */
-export async function rateAt(
-  db: Db,
-  processId: number,
-  productId: number | null,
-  day: string,
-): Promise<WageRate> {
-  const r = await sql<WageRate>`
-    SELECT id, piece_rate::text AS piece_rate, COALESCE(deduction_rate, 0)::text AS deduction_rate,
-           COALESCE(rework_rate, 0)::text AS rework_rate
-      FROM process_wage
-     WHERE process_id = ${processId} AND (product_id = ${productId} OR product_id IS NULL) AND valid_from <= ${day}::date
-     ORDER BY product_id IS NULL, valid_from DESC LIMIT 1`.execute(db);
-  if (r.rows[0]) return r.rows[0];
-  const p = await sql<{
-    rate: string | null;
-  }>`SELECT piece_rate::text AS rate FROM process WHERE id = ${processId}`.execute(db);
-  return { id: null, pieceRate: p.rows[0]?.rate ?? '0', deductionRate: '0', reworkRate: '0' };
-}
-
-/** The amounts of a report at a rate, each rounded to the fen. */
-export function wageAmounts(
-  q: { good: Decimal.Value; workScrap: Decimal.Value; rework: Decimal.Value },
-  rate: Pick<WageRate, 'pieceRate' | 'deductionRate' | 'reworkRate'>,
-) {
-  const good = fen(D(q.good).times(rate.pieceRate));
-  const deduction = fen(D(q.workScrap).times(rate.deductionRate));
-  const rework = fen(D(q.rework).times(rate.reworkRate));
-  return { good, deduction, rework, net: good.minus(deduction).plus(rework) };
-}
+/**
+ * The amounts of quantities at rates (SQL values or columns), each rounded to the fen once (half
+ * away from zero): a lateral row of `good_amount`, `deduction_amount`, `rework_amount`; the net
+ * wage is good − deduction + rework.
+ */
+export const wageAmountsSql = (
+  q: { good: unknown; workScrap: unknown; rework: unknown },
+  rate: { piece: unknown; deduction: unknown; rework: unknown },
+) => sql`(SELECT round(${q.good} * ${rate.piece}, 2) AS good_amount,
+                 round(${q.workScrap} * ${rate.deduction}, 2) AS deduction_amount,
+                 round(${q.rework} * ${rate.rework}, 2) AS rework_amount)`;
 
 /** The 工序工资 rate of a process (and product) in force on a day: values or columns of a query. */
 const rateIn = (processId: unknown, productId: unknown, day: unknown) => sql`
@@ -115,78 +93,69 @@ const rateIn = (processId: unknown, productId: unknown, day: unknown) => sql`
    ORDER BY product_id IS NULL, valid_from DESC LIMIT 1`;
 
 /**
- * The wage lines of reports being posted (入账), in the posting's transaction: one read of the
- * rates in force and the months closed since the earliest report, one insert. A report of a closed
- * month is paid in the next open one, as an adjustment. Answers each report's piece rate and net
- * wage, in the order given. `writeWageLines` posts one report with it; the demo's shop floor
- * posts many at once.
+ * The INSERT of the wage lines of reports being posted (入账), one each: the rate in force on the
+ * report date (`rateIn`; without one the process's 计件单价, no deduction, no rework pay), the
+ * amounts (`wageAmountsSql`), and the report's month, or the next open one as an adjustment when
+ * it is closed. RETURNING each report's piece rate and net wage. The close lock must be held from
+ * an earlier statement (`WAGE_CLOSE_SHARED`). The posting runs it as a CTE of its row changes;
+ * `writeWageLinesMany` on its own.
+ */
+export function wageLinesInsert(reports: Record<string, any>[]) {
+  const col = <T>(f: (r: Record<string, any>) => T) => reports.map(f);
+  const n = (v: unknown) => D(v).toString();
+  const k = (c: string) => sql.ref(`k.${c}`);
+  return sql<{ workReportId: number; pieceRate: string; amount: string }>`
+    INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
+                            period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
+                            deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
+    SELECT k.id, k.doc_no, k.operator_id, k.day, k.process_id, k.product_id, k.order_id, m.period,
+           CASE WHEN m.period = m.own THEN 'report' ELSE 'adjustment' END, w.id, k.good, r.piece, a.good_amount,
+           k.ws, r.deduction, a.deduction_amount, k.rw, r.rework, a.rework_amount,
+           a.good_amount - a.deduction_amount + a.rework_amount
+      FROM unnest(${col((r) => Number(r.id))}::bigint[], ${col((r) => r.docNo)}::text[],
+                  ${col((r) => r.operatorId ?? null)}::bigint[], ${col((r) => String(r.reportDate).slice(0, 10))}::date[],
+                  ${col((r) => r.processId)}::bigint[], ${col((r) => r.productId ?? null)}::bigint[],
+                  ${col((r) => r.productionOrderId ?? null)}::bigint[], ${col((r) => n(r.goodQuantity))}::numeric[],
+                  ${col((r) => n(r.workScrapQuantity))}::numeric[], ${col((r) => n(r.reworkQuantity))}::numeric[])
+           AS k(id, doc_no, operator_id, day, process_id, product_id, order_id, good, ws, rw)
+      LEFT JOIN LATERAL (${rateIn(k('process_id'), k('product_id'), k('day'))}) w ON true
+      LEFT JOIN process p ON w.id IS NULL AND p.id = k.process_id
+     CROSS JOIN LATERAL (SELECT COALESCE(w.piece_rate, p.piece_rate, 0) AS piece, COALESCE(w.deduction_rate, 0) AS deduction,
+                                COALESCE(w.rework_rate, 0) AS rework) r
+     CROSS JOIN LATERAL ${wageAmountsSql(
+       { good: k('good'), workScrap: k('ws'), rework: k('rw') },
+       { piece: sql.ref('r.piece'), deduction: sql.ref('r.deduction'), rework: sql.ref('r.rework') },
+     )} a
+     CROSS JOIN LATERAL (SELECT date_trunc('month', k.day)::date AS own) o
+     CROSS JOIN LATERAL (SELECT o.own, ${openMonthFrom(sql.ref('o.own'))} AS period) m
+    RETURNING work_report_id, piece_rate::text AS piece_rate, amount::text AS amount`;
+}
+
+/**
+ * The wage lines of reports being posted, in the posting's transaction: the close lock, then
+ * `wageLinesInsert`. Answers each report's piece rate and net wage, in the order given (the
+ * demo's shop floor posts many at once).
  */
 export async function writeWageLinesMany(
   db: Db,
   reports: Record<string, any>[],
 ): Promise<{ pieceRate: string; amount: string }[]> {
   if (!reports.length) return [];
-  await prepared(sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`).execute(db);
-  const days = reports.map((r) => String(r.reportDate).slice(0, 10));
-  const first = days.reduce((a, b) => (a < b ? a : b));
-  const k = sql.ref('k');
-  // The rate in force for each report and the closed months, in one round-trip.
-  const rates = await prepared(sql<WageRate & { i: number; closed: string | null }>`
-    SELECT k.i, w.id, COALESCE(w.piece_rate, p.piece_rate, 0)::text AS piece_rate,
-           COALESCE(w.deduction_rate, 0)::text AS deduction_rate, COALESCE(w.rework_rate, 0)::text AS rework_rate,
-           (SELECT string_agg(period::text, ',') FROM wage_period WHERE period >= ${monthStart(first)}::date) AS closed
-      FROM unnest(${reports.map((_, i) => i)}::int[], ${reports.map((r) => Number(r.processId))}::bigint[],
-                  ${reports.map((r) => (r.productId ? Number(r.productId) : null))}::bigint[], ${days}::date[])
-           AS k(i, process_id, product_id, day)
-      LEFT JOIN LATERAL (${rateIn(sql`${k}.process_id`, sql`${k}.product_id`, sql`${k}.day`)}) w ON true
-      LEFT JOIN process p ON w.id IS NULL AND p.id = k.process_id
-     ORDER BY k.i`).execute(db);
-  const shut = new Set(rates.rows[0].closed?.split(',') ?? []);
-  const lines = reports.map((report, i) => {
-    const { closed, i: _, ...rate } = rates.rows[i];
-    const own = monthStart(days[i]);
-    const period = firstOpen(own, shut);
-    const a = wageAmounts(
-      {
-        good: report.goodQuantity,
-        workScrap: report.workScrapQuantity ?? 0,
-        rework: report.reworkQuantity ?? 0,
-      },
-      rate,
-    );
-    return { report, rate, a, period, kind: period === own ? 'report' : 'adjustment', day: days[i] };
+  await prepared(sql`SELECT ${WAGE_CLOSE_SHARED}`).execute(db);
+  const r = await prepared(wageLinesInsert(reports)).execute(db);
+  const byReport = new Map(r.rows.map((x) => [Number(x.workReportId), x]));
+  return reports.map((x) => {
+    const line = byReport.get(Number(x.id)) as { pieceRate: string; amount: string };
+    return { pieceRate: line.pieceRate, amount: line.amount };
   });
-  const col = <T>(f: (l: (typeof lines)[number]) => T) => lines.map(f);
-  await prepared(sql`
-    INSERT INTO piece_wage (work_report_id, doc_no, operator_id, work_date, process_id, product_id, production_order_id,
-                            period, kind, rate_id, quantity, piece_rate, good_amount, work_scrap_quantity, deduction_rate,
-                            deduction_amount, rework_quantity, rework_rate, rework_amount, amount)
-    SELECT * FROM unnest(${col((l) => l.report.id)}::bigint[], ${col((l) => l.report.docNo)}::text[],
-                         ${col((l) => l.report.operatorId)}::bigint[], ${col((l) => l.day)}::date[],
-                         ${col((l) => l.report.processId)}::bigint[], ${col((l) => l.report.productId)}::bigint[],
-                         ${col((l) => l.report.productionOrderId)}::bigint[], ${col((l) => l.period)}::date[],
-                         ${col((l) => l.kind)}::text[], ${col((l) => l.rate.id)}::bigint[],
-                         ${col((l) => D(l.report.goodQuantity).toString())}::numeric[], ${col((l) => l.rate.pieceRate)}::numeric[],
-                         ${col((l) => l.a.good.toString())}::numeric[], ${col((l) => D(l.report.workScrapQuantity).toString())}::numeric[],
-                         ${col((l) => l.rate.deductionRate)}::numeric[], ${col((l) => l.a.deduction.toString())}::numeric[],
-                         ${col((l) => D(l.report.reworkQuantity).toString())}::numeric[], ${col((l) => l.rate.reworkRate)}::numeric[],
-                         ${col((l) => l.a.rework.toString())}::numeric[], ${col((l) => l.a.net.toString())}::numeric[])`).execute(
-    db,
-  );
-  return lines.map((l) => ({ pieceRate: l.rate.pieceRate, amount: l.a.net.toString() }));
 }
 
 /**
- * Writes (sign 1) or takes back (sign −1) a posted report's wage lines, in the posting's
- * transaction. Answers the report's piece rate and net wage (null when taken back).
+ * Takes back a posted report's wage lines (反审核), in the transaction that takes back its posting:
+ * lines of open months go; a closed month's lines stay and are reversed in the next open month.
  */
-export async function writeWageLines(
-  db: Db,
-  report: Record<string, any>,
-  sign: 1 | -1,
-): Promise<{ pieceRate: string; amount: string } | null> {
-  if (sign > 0) return (await writeWageLinesMany(db, [report]))[0];
-  await prepared(sql`SELECT pg_advisory_xact_lock_shared(${CLOSE_LOCK})`).execute(db);
+export async function takeBackWageLines(db: Db, report: Record<string, any>): Promise<void> {
+  await prepared(sql`SELECT ${WAGE_CLOSE_SHARED}`).execute(db);
   const day = String(report.reportDate).slice(0, 10);
   const own = monthStart(day);
   // Lines of open months go; the closed months' lines stay and are reversed next open month.
@@ -218,7 +187,6 @@ export async function writeWageLines(
       db,
     );
   }
-  return null;
 }
 
 // ------------------------------------------------------------------ rates

@@ -7,7 +7,7 @@ import {
   stateLabel,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
@@ -285,12 +285,13 @@ export function assertNotHeld(card: Pick<CardRow, 'docNo' | 'held' | 'holdReason
  * For report posting: locks a card (then its step row) and answers both. The step is the card's
  * current one unless `seq` or `orderStepId` names another. 404 when the card or the step is not
  * there; 409 unless the card is 在制 (a split, merged, closed or completed card takes no reports)
- * and not held (`assertNotHeld`).
+ * and not held (`assertNotHeld`). `also`, a select expression, is evaluated once both are locked
+ * (the posting's wage close lock).
  */
 export async function lockCardStep(
   db: Db,
   cardId: number,
-  which: { seq?: number; orderStepId?: number } = {},
+  which: { seq?: number; orderStepId?: number; also?: RawBuilder<unknown> } = {},
 ): Promise<{ card: CardRow; step: CardStep }> {
   // The card, then its step, locked and read in one statement.
   const where =
@@ -300,7 +301,8 @@ export async function lockCardStep(
   const r = await prepared(sql<Record<string, any>>`
     SELECT c.id AS c_id, c.doc_no AS c_doc_no, c.status AS c_status, c.production_order_id AS c_production_order_id,
            c.product_id AS c_product_id, c.part_name AS c_part_name, c.quantity::text AS c_quantity,
-           c.heat_no AS c_heat_no, c.current_seq AS c_current_seq, c.held AS c_held, c.hold_reason AS c_hold_reason, s.*
+           c.heat_no AS c_heat_no, c.current_seq AS c_current_seq, c.held AS c_held, c.hold_reason AS c_hold_reason,
+           ${which.also ?? sql`NULL`} AS c_also, s.*
       FROM (SELECT * FROM flow_card WHERE id = ${cardId} FOR UPDATE) c
       LEFT JOIN LATERAL (${stepSelect} WHERE flow_card_id = c.id AND ${where} FOR UPDATE) s ON true`).execute(
     db,

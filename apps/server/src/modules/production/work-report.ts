@@ -25,7 +25,7 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { resourceFieldSchema } from '../../platform/resource/schema.ts';
 import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
-import { writeWageLines } from '../finance/wages.ts';
+import { takeBackWageLines, WAGE_CLOSE_SHARED, wageLinesInsert } from '../finance/wages.ts';
 import { qty } from '../orders/order-lines.ts';
 import {
   assertFirstArticle,
@@ -36,7 +36,7 @@ import {
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
 import { lockCardStep } from './flow-card.ts';
 import { rollupWorkReport } from './report-rollup.ts';
-import { recountTask } from './workshop-task.ts';
+import { recountTask, taskNotice, taskRecount } from './workshop-task.ts';
 
 /**
  * 报工 (work reports). A report names a dispatch (so its task, order step and workshop) and a
@@ -236,11 +236,13 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
 /**
  * Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction, and
  * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed), each
- * a named prepared statement: card and step locked and read (1), both step rows changed and the
- * card settled (1), the task's progress and recount with the live notifications (1), the wage
- * line (3), and the rollups with the dispatch's count, the report row and `also` (the
- * transition's audit row) in one statement (`postingHooks`); the next workshop's 来料检验 only
- * when the pieces reach another workshop; the last step adds the 生产入库.
+ * a named prepared statement, in the order every posting takes its row locks: the card and step
+ * locked and read, with the wage close lock (1); the posting's row changes (1): both step rows,
+ * the card settled, the task's progress and recount, the wage line (posting) and the live
+ * notifications; then the rollups with the dispatch's count, the report row and `also` (the
+ * transition's audit row) in one statement (`postingHooks`). A reversal takes the wage lines back
+ * on its own (`takeBackWageLines`). The next workshop's 来料检验 only when the pieces reach another
+ * workshop; the last step adds the 生产入库.
  */
 async function move(
   db: Db,
@@ -252,16 +254,15 @@ async function move(
   stamp?: RawBuilder<unknown>,
 ) {
   const cardId = Number(report.flowCardId);
-  const { card, step } = await lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) }).catch(
-    async (e) => {
-      // Taking back a report of a card that completed with it: the card is open again.
-      if (sign > 0) throw e;
-      await sql`UPDATE flow_card SET status = 'open' WHERE id = ${cardId} AND status = 'completed'`.execute(
-        db,
-      );
-      return lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) });
-    },
-  );
+  // The wage close lock with the card's: the wage line's statement, after it, sees every month
+  // closed before.
+  const which = { orderStepId: Number(report.orderStepId), also: sign > 0 ? WAGE_CLOSE_SHARED : undefined };
+  const { card, step } = await lockCardStep(db, cardId, which).catch(async (e) => {
+    // Taking back a report of a card that completed with it: the card is open again.
+    if (sign > 0) throw e;
+    await sql`UPDATE flow_card SET status = 'open' WHERE id = ${cardId} AND status = 'completed'`.execute(db);
+    return lockCardStep(db, cardId, which);
+  });
   const good = new Decimal(report.goodQuantity).times(sign);
   const ws = new Decimal(report.workScrapQuantity).times(sign);
   const ms = new Decimal(report.materialScrapQuantity).times(sign);
@@ -287,10 +288,23 @@ async function move(
       );
     }
   }
-  // This step counts the pieces and the next one (if any) receives the good ones, and the card is
-  // settled from its steps as they now stand (the changed rows as returned, the others as read):
-  // one statement, answering whether there was a next step (none: the last step, 完工入库).
-  const moved = await prepared(sql<{ id: number; workshopId: number | null; outsourced: boolean }>`
+  // The posting's row changes, one statement answering the step rows changed (none after this
+  // one: the last step, 完工入库): this step counts the pieces and the next one (if any) receives
+  // the good ones; the card is settled from its steps as they now stand (the changed rows as
+  // returned, the others as read); the task's row lock, before the dispatch's (as every dispatch
+  // change takes them), with its progress; the wage line; the live screens told.
+  const posting = {
+    dispatchId: Number(report.dispatchId),
+    good: good.toString(),
+    scrap: ws.plus(ms).toString(),
+  };
+  const moved = await prepared(sql<{
+    id: number;
+    workshopId: number | null;
+    outsourced: boolean;
+    pieceRate: string | null;
+    wageAmount: string | null;
+  }>`
     WITH moved AS (
     UPDATE flow_card_step s SET
            good_quantity = s.good_quantity + CASE WHEN s.id = ${step.id} THEN ${good.toString()}::numeric ELSE 0 END,
@@ -311,21 +325,26 @@ async function move(
       UNION ALL
       SELECT seq, input_quantity, ${DONE} FROM flow_card_step
        WHERE flow_card_id = ${cardId} AND id NOT IN (SELECT id FROM moved)),
-    settled AS (${settleFrom(cardId, sql`steps`)})
-    SELECT id, workshop_id, outsourced FROM moved`).execute(db);
+    settled AS (${settleFrom(cardId, sql`steps`)}),
+    task AS (${taskRecount(Number(report.taskId), [], posting)})${
+      sign > 0
+        ? sql`,
+    wage AS (${wageLinesInsert([report])})`
+        : sql``
+    }
+    SELECT m.id, m.workshop_id, m.outsourced,
+           ${sign > 0 ? sql`(SELECT piece_rate FROM wage)` : sql`NULL`} AS piece_rate,
+           ${sign > 0 ? sql`(SELECT amount FROM wage)` : sql`NULL`} AS wage_amount,
+           (SELECT count(*) FROM task, LATERAL (SELECT ${taskNotice(posting)}) n) AS told
+      FROM moved m`).execute(db);
   const next = moved.rows.find((r) => Number(r.id) !== Number(step.id));
   const last = !next;
   // The pieces reach another workshop's step: its 来料检验 follows (onCardArrival).
   const arrivesElsewhere =
     next != null && !next.outsourced && Number(next.workshopId ?? 0) !== Number(step.workshopId ?? 0);
 
-  // The task's row lock first, in the same order as every dispatch change (task, then dispatch).
-  await recountTask(db, Number(report.taskId), [], {
-    dispatchId: Number(report.dispatchId),
-    good: good.toString(),
-    scrap: ws.plus(ms).toString(),
-  });
-  const wage = await writeWageLines(db, report, sign);
+  const wage = sign > 0 ? { pieceRate: moved.rows[0].pieceRate, amount: moved.rows[0].wageAmount } : null;
+  if (sign < 0) await takeBackWageLines(db, report);
   // The dispatch's count (its lock after the task's) and the report's row ride in the rollups'
   // statement: two round-trips fewer.
   const rows = [

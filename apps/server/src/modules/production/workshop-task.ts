@@ -90,20 +90,16 @@ export interface Posting {
 }
 
 /**
- * Recounts a task from its dispatches (the caller holds the task's lock): 待派工 with nothing
- * dispatched, 已开工 while any runs, 暂停 while the running ones are all paused, 已派工 while one
- * waits or the plan is not covered, else 已完工. A closed task stays closed. With `posting`, the
- * same statement adds a report's good and scrap pieces to the task's progress (报工入账; the
- * dispatch's reported quantity is written after it, task lock first). One statement, which also
- * tells the live screens (`pg_notify`, delivered on commit).
+ * The UPDATE that recounts a task from its dispatches (the caller holds the task's lock, or it
+ * is taken here): 待派工 with nothing dispatched, 已开工 while any runs, 暂停 while the running ones
+ * are all paused, 已派工 while one waits or the plan is not covered, else 已完工. A closed task
+ * stays closed. With `posting`, it also adds a report's good and scrap pieces to the task's
+ * progress (报工入账; the dispatch's reported quantity is written after it, task lock first).
+ * RETURNING the task's workshop type, which `taskNotice` tells the live screens.
  */
-export async function recountTask(db: Db, taskId: number, exceptIds: number[] = [], posting?: Posting) {
+export function taskRecount(taskId: number, exceptIds: number[] = [], posting?: Posting) {
   const good = posting ? sql`${posting.good}::numeric` : sql`0`;
-  const notify = posting
-    ? sql`, pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'work-report', 'w', workshop_type)::text)`
-    : sql``;
-  await prepared(sql`
-    WITH u AS (
+  return sql<{ workshopType: string }>`
     UPDATE workshop_task t SET
            completed_quantity = t.completed_quantity + ${good},
            scrap_quantity = t.scrap_quantity + ${posting ? sql`${posting.scrap}::numeric` : sql`0`},
@@ -122,9 +118,25 @@ export async function recountTask(db: Db, taskId: number, exceptIds: number[] = 
                    count(*) FILTER (WHERE status = 'dispatched') AS waiting
               FROM work_dispatch WHERE task_id = ${taskId} AND NOT (id = ANY(${sql.val(exceptIds)}::bigint[]))) d
      WHERE t.id = ${taskId}
-     RETURNING t.workshop_type)
-    SELECT pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'dispatch', 'w', workshop_type)::text)${notify}
-      FROM u`).execute(db);
+     RETURNING t.workshop_type`;
+}
+
+/**
+ * What tells the live screens (`pg_notify`, delivered on commit) that a task was recounted: select
+ * expressions over `taskRecount`'s RETURNING row (its dispatch boards; with a posting, its reports).
+ */
+export const taskNotice = (posting?: Posting) => sql`
+  pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'dispatch', 'w', workshop_type)::text)${
+    posting
+      ? sql`, pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'work-report', 'w', workshop_type)::text)`
+      : sql``
+  }`;
+
+/** Recounts a task (`taskRecount`) and tells the live screens, in one statement. */
+export async function recountTask(db: Db, taskId: number, exceptIds: number[] = [], posting?: Posting) {
+  await prepared(
+    sql`WITH u AS (${taskRecount(taskId, exceptIds, posting)}) SELECT ${taskNotice(posting)} FROM u`,
+  ).execute(db);
 }
 
 /** Refuses a dispatch quantity beyond the task's plan plus the allowance (the task is locked). */
