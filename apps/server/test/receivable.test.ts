@@ -227,6 +227,14 @@ describe('应收: receivables from shipments', () => {
       days90: '200.00',
       over90: '400.00',
     });
+    // 只看逾期: the customer owes overdue amounts, so it stays.
+    const overdue = ok(
+      await t.call('GET', '/api/v1/receivable/aging', {
+        token,
+        query: { customerId: c.id, asOf: '2026-11-20', overdueOnly: '1' },
+      }),
+    );
+    expect(overdue.rows.map((r: any) => r.total)).toEqual(['711.00']);
     // A receipt moves the aging.
     ok(await receive(c.id, [{ receivableId: x, amount: '60' }]));
     const after = ok(

@@ -431,6 +431,7 @@ export async function finishedGoods(
  */
 const approve: TransitionHandlers = {
   movesState: true,
+  labels: false,
   async effect(ctx) {
     const { db, record, user } = ctx;
     if (record.inspectionRequired) {
@@ -460,6 +461,7 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
   approve,
   inspect: {
     movesState: true,
+    labels: false,
     async effect(ctx) {
       await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit], ctx.stamp);
       ctx.audited = true;

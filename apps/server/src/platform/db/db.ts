@@ -140,6 +140,14 @@ function revivingPool(pool: pg.Pool) {
  */
 class RowCamelCase extends CamelCasePlugin {
   readonly #keys = new Map<string, string>();
+  /**
+   * A raw statement (sql`…`) is written in column names throughout: it runs as written (the
+   * plugin would copy its whole tree to snake-case identifiers that are already snake_case, ~50 µs
+   * of a work report's posting). Query-builder statements are converted as before.
+   */
+  override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node.kind === 'RawNode' ? args.node : super.transformQuery(args);
+  }
   override mapRow(row: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const key in row) {

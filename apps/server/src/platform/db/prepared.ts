@@ -37,27 +37,36 @@ interface NamedStatements {
 
 export function namePreparedStatements(client: pg.PoolClient, max = MAX_NAMES) {
   const query = client.query as (...args: any[]) => any;
-  // Text → name, in order of use (a Map iterates in insertion order; a hit moves to the end).
-  const named = new Map<string, string>();
+  // Text → its name and when it was last used (one lookup of the long text per call; the least
+  // recently used is looked for only when a new text needs room).
+  const named = new Map<string, { name: string; used: number }>();
+  let tick = 0;
   const connection = (client as unknown as { connection: NamedStatements }).connection;
   const nameOf = (text: string) => {
-    let name = named.get(text);
-    if (name) {
-      named.delete(text);
-      named.set(text, name);
-      return name;
+    const hit = named.get(text);
+    if (hit) {
+      hit.used = ++tick;
+      return hit.name;
     }
     if (named.size >= max) {
-      const [oldest, old] = named.entries().next().value as [string, string];
-      named.delete(oldest);
+      let oldest: string | undefined;
+      let least = Number.POSITIVE_INFINITY;
+      for (const [t, e] of named) {
+        if (e.used < least) {
+          least = e.used;
+          oldest = t;
+        }
+      }
+      const old = (named.get(oldest as string) as { name: string }).name;
+      named.delete(oldest as string);
       delete connection.parsedStatements[old];
       delete connection.submittedNamedStatements?.[old];
       // Queued before the statement that takes its place. In a failed transaction it fails too
       // (so does what follows): the statement stays on the server under a name not used again.
       query.call(client, `DEALLOCATE ${old}`).catch(() => undefined);
     }
-    name = `ringmes_${++serial}`;
-    named.set(text, name);
+    const name = `ringmes_${++serial}`;
+    named.set(text, { name, used: ++tick });
     return name;
   };
   client.query = function (this: pg.PoolClient, text: unknown, ...rest: any[]) {
