@@ -19,13 +19,15 @@ const REPORTS = Number(process.env.BENCH_WORK_REPORTS) || 1_000_000;
 const OPERATORS = 16;
 /** Alternating rounds of the API and the bare SQL baseline; each operator posts this many per round. */
 const ROUNDS = 5;
-const PER_ROUND = 10;
+const PER_ROUND = 20;
 /**
- * Untimed postings per operator on each side first: connections, prepared statements and JIT warm
- * (with 3 the API's first round ran at 216–290 postings/s against 330–400 in the later ones; with
- * 20, 383–446/s against 524–616 with 60).
+ * Untimed postings per operator on each side first: connections, prepared statements and the
+ * server's JIT warm, as in a server that has run for a day (with 3 the API's first round ran at
+ * 216–290 postings/s against 330–400 in the later ones; with 20, 383–446/s against 524–616 with
+ * 60; with 60 the six-statement posting still rose round by round, 582 → 737/s, and a server
+ * kept running reached 756–819/s only after some 3,000 postings).
  */
-const WARMUP = 60;
+const WARMUP = 200;
 const TASKS = 2000;
 
 const pct = (xs, p) => {

@@ -281,56 +281,92 @@ export function assertNotHeld(card: Pick<CardRow, 'docNo' | 'held' | 'holdReason
   }
 }
 
+/** The columns of a card step as `stepSelect` reads them: what `cardStepLock` answers as `s_…`. */
+const STEP_COLUMNS = [
+  'id',
+  'flow_card_id',
+  'order_step_id',
+  'seq',
+  'process_id',
+  'workshop_id',
+  'outsourced',
+  'inspection_required',
+  'in_time',
+  'out_time',
+  'input_quantity',
+  'good_quantity',
+  'work_scrap_quantity',
+  'material_scrap_quantity',
+  'rework_quantity',
+  'operator_id',
+  'equipment_id',
+  'inspection_result',
+  'sent_quantity',
+  'sent_weight',
+  'supplier_id',
+  'returned_quantity',
+  'hardness_hrc',
+];
+
 /**
- * For report posting: locks a card (then its step row) and answers both. The step is the card's
- * current one unless `seq` or `orderStepId` names another. 404 when the card or the step is not
- * there; 409 unless the card is 在制 (a split, merged, closed or completed card takes no reports)
- * and not held (`assertNotHeld`). `also`, a select expression, is evaluated once both are locked
- * (the posting's wage close lock).
+ * The SELECT that locks card `cardId` (a value or a column of an enclosing query), then its step
+ * row (`where`, over the step's columns and the card's `c.`), and answers one row: the card's
+ * columns as `c_…`, the step's as `s_…` (`cardStepOf` reads it). `also`, a select expression, is
+ * evaluated once both are locked (the posting's wage close lock).
+ */
+export function cardStepLock(cardId: unknown, where: RawBuilder<unknown>, also?: RawBuilder<unknown>) {
+  return sql<Record<string, any>>`
+    SELECT c.id AS c_id, c.doc_no AS c_doc_no, c.status AS c_status, c.production_order_id AS c_production_order_id,
+           c.product_id AS c_product_id, c.part_name AS c_part_name, c.quantity::text AS c_quantity,
+           c.heat_no AS c_heat_no, c.current_seq AS c_current_seq, c.held AS c_held, c.hold_reason AS c_hold_reason,
+           ${also ?? sql`NULL`} AS lock_also, ${sql.join(STEP_COLUMNS.map((k) => sql`s.${sql.ref(k)} AS ${sql.ref(`s_${k}`)}`))}
+      FROM (SELECT * FROM flow_card WHERE id = ${cardId} FOR UPDATE) c
+      LEFT JOIN LATERAL (${stepSelect} WHERE flow_card_id = c.id AND ${where} FOR UPDATE) s ON true`;
+}
+
+/** `key` without its one-letter prefix: cDocNo → docNo. */
+const unprefixed = (key: string) => key.charAt(1).toLowerCase() + key.slice(2);
+
+/**
+ * The card and step of a `cardStepLock` row (camel-cased, maybe within a wider row). 404 when the
+ * card or the step is not there; 409 unless the card is 在制 (a split, merged, closed or completed
+ * card takes no reports) and not held (`assertNotHeld`).
+ */
+export function cardStepOf(row: Record<string, any> | undefined): { card: CardRow; step: CardStep } {
+  if (row?.cId == null) throw notFound('流转卡不存在或已被删除');
+  const part = (prefix: string) =>
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([k]) => k.length > 1 && k[0] === prefix && k[1] >= 'A' && k[1] <= 'Z')
+        .map(([k, v]) => [unprefixed(k), v]),
+    );
+  const card = { ...part('c'), id: Number(row.cId) } as CardRow;
+  if (card.status !== 'open') {
+    throw conflict(
+      `流转卡 ${card.docNo} 当前为「${stateLabel(FLOW_CARD_LIFECYCLE, card.status)}」，不能报工`,
+    );
+  }
+  if (row.sId == null) throw notFound(`流转卡 ${card.docNo} 没有该工序`);
+  const step = part('s') as unknown as CardStep;
+  assertNotHeld(card);
+  return { card, step };
+}
+
+/**
+ * For report posting: locks a card (then its step row) and answers both (`cardStepOf`). The step
+ * is the card's current one unless `seq` or `orderStepId` names another.
  */
 export async function lockCardStep(
   db: Db,
   cardId: number,
   which: { seq?: number; orderStepId?: number; also?: RawBuilder<unknown> } = {},
 ): Promise<{ card: CardRow; step: CardStep }> {
-  // The card, then its step, locked and read in one statement.
   const where =
     which.orderStepId != null
       ? sql`order_step_id = ${which.orderStepId}`
       : sql`seq = COALESCE(${which.seq ?? null}::int, c.current_seq)`;
-  const r = await prepared(sql<Record<string, any>>`
-    SELECT c.id AS c_id, c.doc_no AS c_doc_no, c.status AS c_status, c.production_order_id AS c_production_order_id,
-           c.product_id AS c_product_id, c.part_name AS c_part_name, c.quantity::text AS c_quantity,
-           c.heat_no AS c_heat_no, c.current_seq AS c_current_seq, c.held AS c_held, c.hold_reason AS c_hold_reason,
-           ${which.also ?? sql`NULL`} AS c_also, s.*
-      FROM (SELECT * FROM flow_card WHERE id = ${cardId} FOR UPDATE) c
-      LEFT JOIN LATERAL (${stepSelect} WHERE flow_card_id = c.id AND ${where} FOR UPDATE) s ON true`).execute(
-    db,
-  );
-  const row = r.rows[0];
-  if (!row) throw notFound('流转卡不存在或已被删除');
-  const card: CardRow = {
-    id: Number(row.cId),
-    docNo: row.cDocNo,
-    status: row.cStatus,
-    productionOrderId: row.cProductionOrderId,
-    productId: row.cProductId,
-    partName: row.cPartName,
-    quantity: row.cQuantity,
-    heatNo: row.cHeatNo,
-    currentSeq: row.cCurrentSeq,
-    held: row.cHeld,
-    holdReason: row.cHoldReason,
-  };
-  if (card.status !== 'open') {
-    throw conflict(
-      `流转卡 ${card.docNo} 当前为「${stateLabel(FLOW_CARD_LIFECYCLE, card.status)}」，不能报工`,
-    );
-  }
-  if (row.id == null) throw notFound(`流转卡 ${card.docNo} 没有该工序`);
-  const step = Object.fromEntries(Object.entries(row).filter(([k]) => !/^c[A-Z]/.test(k))) as CardStep;
-  assertNotHeld(card);
-  return { card, step };
+  const r = await prepared(cardStepLock(cardId, where, which.also)).execute(db);
+  return cardStepOf(r.rows[0]);
 }
 
 /** Has the step begun: 进站, anything reported, or pieces sent to the supplier. */

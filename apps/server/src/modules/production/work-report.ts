@@ -12,7 +12,7 @@ import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
-import { AppError, badRequest, conflict, fieldError, forbidden } from '../../platform/errors.ts';
+import { AppError, badRequest, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
@@ -34,7 +34,7 @@ import {
   onReportWithdrawn,
 } from '../quality/sources.ts';
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
-import { lockCardStep } from './flow-card.ts';
+import { cardStepLock, cardStepOf, lockCardStep } from './flow-card.ts';
 import { rollupWorkReport } from './report-rollup.ts';
 import { recountTask, taskNotice, taskRecount } from './workshop-task.ts';
 
@@ -236,8 +236,9 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
 /**
  * Applies a report's quantities (sign 1) or takes them back (sign −1), in one transaction, and
  * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed), each
- * a named prepared statement, in the order every posting takes its row locks: the card and step
- * locked and read, with the wage close lock (1); the posting's row changes (1): both step rows,
+ * a named prepared statement, in the order every posting takes its row locks: the report, its
+ * card and step locked and read, with the wage close lock (1, `readForPosting`, the transition's
+ * read); the posting's row changes (1): both step rows,
  * the card settled, the task's progress and recount, the wage line (posting) and the live
  * notifications; then the rollups with the dispatch's count, the report row and `also` (the
  * transition's audit row) in one statement (`postingHooks`). A reversal takes the wage lines back
@@ -254,15 +255,18 @@ async function move(
   stamp?: RawBuilder<unknown>,
 ) {
   const cardId = Number(report.flowCardId);
-  // The wage close lock with the card's: the wage line's statement, after it, sees every month
-  // closed before.
-  const which = { orderStepId: Number(report.orderStepId), also: sign > 0 ? WAGE_CLOSE_SHARED : undefined };
-  const { card, step } = await lockCardStep(db, cardId, which).catch(async (e) => {
-    // Taking back a report of a card that completed with it: the card is open again.
-    if (sign > 0) throw e;
-    await sql`UPDATE flow_card SET status = 'open' WHERE id = ${cardId} AND status = 'completed'`.execute(db);
-    return lockCardStep(db, cardId, which);
-  });
+  // A posting's card and step were locked with the report, and the wage close lock taken
+  // (`readForPosting`).
+  const { card, step } =
+    sign > 0
+      ? cardStepOf(report)
+      : await lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) }).catch(async () => {
+          // Taking back a report of a card that completed with it: the card is open again.
+          await sql`UPDATE flow_card SET status = 'open' WHERE id = ${cardId} AND status = 'completed'`.execute(
+            db,
+          );
+          return lockCardStep(db, cardId, { orderStepId: Number(report.orderStepId) });
+        });
   const good = new Decimal(report.goodQuantity).times(sign);
   const ws = new Decimal(report.workScrapQuantity).times(sign);
   const ms = new Decimal(report.materialScrapQuantity).times(sign);
@@ -426,12 +430,28 @@ export async function finishedGoods(
 }
 
 /**
+ * 审核 and 检验完成 read the report locked, then its card and the card's step of the report locked,
+ * and take the wage close lock (the wage line, written in a later statement, sees every month
+ * closed before): one statement, the order of the locks every posting takes. The card's state is
+ * judged when the posting uses it (`cardStepOf`), after the transition's own checks.
+ */
+async function readForPosting(db: Db, id: number): Promise<Record<string, any>> {
+  const r = await prepared(sql<Record<string, any>>`
+    SELECT t.*, cs.*
+      FROM (SELECT * FROM work_report WHERE id = ${id} FOR UPDATE) t
+      LEFT JOIN LATERAL (${cardStepLock(sql`t.flow_card_id`, sql`order_step_id = t.order_step_id`, WAGE_CLOSE_SHARED)}) cs
+        ON true`).execute(db);
+  if (!r.rows[0]) throw notFound(`${workReportResource.label}不存在或已被删除`);
+  return r.rows[0];
+}
+
+/**
  * 审核: posts at once, or waits as 待检验 on a step flagged for inspection. Either way the report's
  * row is written once, its state with the posting's columns (`movesState`).
  */
 const approve: TransitionHandlers = {
   movesState: true,
-  labels: false,
+  read: readForPosting,
   async effect(ctx) {
     const { db, record, user } = ctx;
     if (record.inspectionRequired) {
@@ -461,7 +481,7 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
   approve,
   inspect: {
     movesState: true,
-    labels: false,
+    read: readForPosting,
     async effect(ctx) {
       await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit], ctx.stamp);
       ctx.audited = true;

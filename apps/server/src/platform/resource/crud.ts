@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { type Db, inColumnNames } from '../db/db.ts';
+import type { Db } from '../db/db.ts';
 import { PREPARED } from '../db/prepared.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
 import { route } from '../http/route.ts';
@@ -143,20 +143,8 @@ export async function checkReferences(
  * UPDATE) in the same statement. Read on every transition and edit: a named statement per
  * resource (parsed and planned once per connection).
  */
-/** A record with its lines; `labels: false` leaves out the references' labels (`…Name`). */
-export async function getRecord(
-  db: Db,
-  def: ResourceDef,
-  id: number,
-  opts: { lock?: boolean; labels?: boolean } = {},
-) {
-  const q = (
-    opts.labels === false
-      ? inColumnNames(db).selectFrom(`${def.table} as t`).selectAll('t')
-      : baseQuery(db, def)
-  )
-    .modifyFront(PREPARED)
-    .where('t.id', '=', id);
+export async function getRecord(db: Db, def: ResourceDef, id: number, opts: { lock?: boolean } = {}) {
+  const q = baseQuery(db, def).modifyFront(PREPARED).where('t.id', '=', id);
   const row = await (opts.lock ? q.forUpdate('t' as any) : q).executeTakeFirst();
   if (!row) throw notFound(`${def.label}不存在或已被删除`);
   for (const line of def.lines ?? []) {
