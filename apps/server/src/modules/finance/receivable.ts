@@ -1,6 +1,5 @@
 import { AGING_BUCKETS, RECEIPT_METHODS, type ResourceDef, resourceByName } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';

@@ -6,7 +6,6 @@ import {
   WORK_REPORT_LIFECYCLE,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
-import type ExcelJS from 'exceljs';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';

@@ -1,5 +1,4 @@
 import Decimal from 'decimal.js';
-import type ExcelJS from 'exceljs';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';

@@ -1,5 +1,4 @@
 import type { LifecycleDef } from '@ringmes/domain';
-import type ExcelJS from 'exceljs';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';

@@ -36,7 +36,7 @@ import {
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
 import { cardStepLock, cardStepOf, lockCardStep } from './flow-card.ts';
 import { rollupWorkReport } from './report-rollup.ts';
-import { recountTask, taskNotice, taskRecount } from './workshop-task.ts';
+import { taskNotice, taskRecount } from './workshop-task.ts';
 
 /**
  * 报工 (work reports). A report names a dispatch (so its task, order step and workshop) and a
@@ -238,12 +238,12 @@ async function receivingStore(db: Db, orderId: number): Promise<number> {
  * leaves the report in `status`. The round-trips of a posting (issue 12's posting speed), each
  * a named prepared statement, in the order every posting takes its row locks: the report, its
  * card and step locked and read, with the wage close lock (1, `readForPosting`, the transition's
- * read); the posting's row changes (1): both step rows,
- * the card settled, the task's progress and recount, the wage line (posting) and the live
- * notifications; then the rollups with the dispatch's count, the report row and `also` (the
- * transition's audit row) in one statement (`postingHooks`). A reversal takes the wage lines back
- * on its own (`takeBackWageLines`). The next workshop's 来料检验 only when the pieces reach another
- * workshop; the last step adds the 生产入库.
+ * read); the posting's row changes (1): both step rows, the card settled, the task's progress and
+ * recount, the wage line and the live notifications; then the rollups with the dispatch's count,
+ * the report row and `also` (the transition's audit row) in one statement (`postingHooks`). A
+ * reversal locks the card itself and takes the wage lines back on its own (`takeBackWageLines`).
+ * The next workshop's 来料检验 only when the pieces reach another workshop; the last step adds the
+ * 生产入库.
  */
 async function move(
   db: Db,

@@ -39,8 +39,6 @@ export function formatValue(kind: ReportValueKind, v: unknown): string {
   }
 }
 
-const numeric = (k: ReportValueKind) => k !== 'text' && k !== 'date';
-
 /**
  * Every 财务部 report, from its declaration: the search form from its filters, totals, a chart
  * of its charted measures by the current grouping, the grouped table, a drill-down drawer of the

@@ -119,8 +119,8 @@ function workReportFilters(def: ProductionReportDef, row: Row, params: Params): 
   if (month) {
     const start = dayjs(`${month}-01`);
     const end = start.endOf('month');
-    from = from && from.isAfter(start) ? from : start;
-    to = to && to.isBefore(end) ? to : end;
+    from = from?.isAfter(start) ? from : start;
+    to = to?.isBefore(end) ? to : end;
   }
   if (from) out.reportDateFrom = from.format('YYYY-MM-DD');
   if (to) out.reportDateTo = to.format('YYYY-MM-DD');
