@@ -25,9 +25,9 @@ import { neutralise } from '../../platform/resource/excel.ts';
  * process's 计件单价 with no deduction and no rework pay), and
  *   good × rate − 工废 × deduction rate + rework × rework rate, each rounded to the fen once.
  * The line belongs to the report's month, or — when that month is closed — to the next open month
- * as an adjustment. Taking a report back (`takeBackWageLines`) deletes its lines in open months and reverses the ones
- * in closed months with a negative adjustment in the next open month: a closed month's lines and
- * its sheet (`wage_sheet`, written at closing) never change.
+ * as an adjustment. Taking a report back (`takeBackWageLines`) deletes its lines in open months
+ * and reverses the ones in closed months with a negative adjustment in the next open month: a
+ * closed month's lines and its sheet (`wage_sheet`, written at closing) never change.
  *
  * Closing and posting exclude each other through an advisory lock (shared for posting). Closing
  * and reopening never queue for it (`lockMonths`): a waiting exclusive request would make every
