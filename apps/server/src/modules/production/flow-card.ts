@@ -359,13 +359,13 @@ export function cardStepOf(row: Record<string, any> | undefined): { card: CardRo
 export async function lockCardStep(
   db: Db,
   cardId: number,
-  which: { seq?: number; orderStepId?: number; also?: RawBuilder<unknown> } = {},
+  which: { seq?: number; orderStepId?: number } = {},
 ): Promise<{ card: CardRow; step: CardStep }> {
   const where =
     which.orderStepId != null
       ? sql`order_step_id = ${which.orderStepId}`
       : sql`seq = COALESCE(${which.seq ?? null}::int, c.current_seq)`;
-  const r = await prepared(cardStepLock(cardId, where, which.also)).execute(db);
+  const r = await prepared(cardStepLock(cardId, where)).execute(db);
   return cardStepOf(r.rows[0]);
 }
 
