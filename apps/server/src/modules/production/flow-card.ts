@@ -259,29 +259,7 @@ async function lockCards(db: Db, ids: number[]): Promise<CardRow[]> {
   return r.rows.map((c) => ({ ...c, id: Number(c.id) }));
 }
 
-const stepSelect = sql`
-  SELECT id, flow_card_id, order_step_id, seq, process_id, workshop_id, outsourced, inspection_required, in_time,
-         out_time, input_quantity::text AS input_quantity, good_quantity::text AS good_quantity,
-         work_scrap_quantity::text AS work_scrap_quantity, material_scrap_quantity::text AS material_scrap_quantity,
-         rework_quantity::text AS rework_quantity, operator_id, equipment_id, inspection_result,
-         sent_quantity::text AS sent_quantity, sent_weight::text AS sent_weight, supplier_id,
-         returned_quantity::text AS returned_quantity, hardness_hrc::text AS hardness_hrc
-    FROM flow_card_step`;
-
-/**
- * The one hold guard (409): a held card (质量暂扣) takes no report, no 提交 or 入账 of one, and is
- * neither split nor merged until a passed inspection releases it. Called on the locked card row,
- * so a hold set at the same time waits for (or is seen by) the move.
- */
-export function assertNotHeld(card: Pick<CardRow, 'docNo' | 'held' | 'holdReason'>, action = '转入下道工序') {
-  if (card.held) {
-    throw conflict(
-      `流转卡 ${card.docNo} 已质量暂扣（${card.holdReason ?? '检验不合格'}），不能${action}；请返工后复检合格再流转`,
-    );
-  }
-}
-
-/** The columns of a card step as `stepSelect` reads them: what `cardStepLock` answers as `s_…`. */
+/** A card step's columns as read (`stepSelect`; `cardStepLock` answers them as `s_…`). */
 const STEP_COLUMNS = [
   'id',
   'flow_card_id',
@@ -307,6 +285,38 @@ const STEP_COLUMNS = [
   'returned_quantity',
   'hardness_hrc',
 ];
+/** Its numeric columns, read as text (exact decimals). */
+const STEP_DECIMALS = new Set([
+  'input_quantity',
+  'good_quantity',
+  'work_scrap_quantity',
+  'material_scrap_quantity',
+  'rework_quantity',
+  'sent_quantity',
+  'sent_weight',
+  'returned_quantity',
+  'hardness_hrc',
+]);
+
+/** The step's columns from `s` as `s_…` (`cardStepLock`). */
+const STEP_AS_S = sql.raw(STEP_COLUMNS.map((k) => `s.${k} AS s_${k}`).join(', '));
+
+const stepSelect = sql`
+  SELECT ${sql.raw(STEP_COLUMNS.map((k) => (STEP_DECIMALS.has(k) ? `${k}::text AS ${k}` : k)).join(', '))}
+    FROM flow_card_step`;
+
+/**
+ * The one hold guard (409): a held card (质量暂扣) takes no report, no 提交 or 入账 of one, and is
+ * neither split nor merged until a passed inspection releases it. Called on the locked card row,
+ * so a hold set at the same time waits for (or is seen by) the move.
+ */
+export function assertNotHeld(card: Pick<CardRow, 'docNo' | 'held' | 'holdReason'>, action = '转入下道工序') {
+  if (card.held) {
+    throw conflict(
+      `流转卡 ${card.docNo} 已质量暂扣（${card.holdReason ?? '检验不合格'}），不能${action}；请返工后复检合格再流转`,
+    );
+  }
+}
 
 /**
  * The SELECT that locks card `cardId` (a value or a column of an enclosing query), then its step
@@ -319,7 +329,7 @@ export function cardStepLock(cardId: unknown, where: RawBuilder<unknown>, also?:
     SELECT c.id AS c_id, c.doc_no AS c_doc_no, c.status AS c_status, c.production_order_id AS c_production_order_id,
            c.product_id AS c_product_id, c.part_name AS c_part_name, c.quantity::text AS c_quantity,
            c.heat_no AS c_heat_no, c.current_seq AS c_current_seq, c.held AS c_held, c.hold_reason AS c_hold_reason,
-           ${also ?? sql`NULL`} AS lock_also, ${sql.join(STEP_COLUMNS.map((k) => sql`s.${sql.ref(k)} AS ${sql.ref(`s_${k}`)}`))}
+           ${also ?? sql`NULL`} AS lock_also, ${STEP_AS_S}
       FROM (SELECT * FROM flow_card WHERE id = ${cardId} FOR UPDATE) c
       LEFT JOIN LATERAL (${stepSelect} WHERE flow_card_id = c.id AND ${where} FOR UPDATE) s ON true`;
 }
