@@ -2,6 +2,7 @@ import { outsourcingOrderResource, SHIFT_MINUTES } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { writeWageLinesMany } from '../modules/finance/wages.ts';
+import { taken } from '../modules/production/pieces.ts';
 import { outsourceStep } from '../modules/production/produce-outsourcing.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
 import { finishedGoods, settleCard, WORK_REPORT_PREFIX } from '../modules/production/work-report.ts';
@@ -582,7 +583,7 @@ async function reportStep(
   const reasons = REASONS[task.workshopType] ?? ['other'];
   const fresh = await sql<{ id: number; docNo: string; inputQuantity: string; taken: string }>`
     SELECT c.id, c.doc_no, s.input_quantity::text AS input_quantity,
-           (s.good_quantity + s.work_scrap_quantity + s.material_scrap_quantity)::text AS taken
+           ${taken('s')}::text AS taken
       FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id
      WHERE c.production_order_id = ${orderId} AND c.status = 'open' AND s.order_step_id = ${task.orderStepId}
      ORDER BY c.id`.execute(db);

@@ -16,6 +16,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
+import { taken } from '../production/pieces.ts';
 
 /**
  * The 财务部 reports (declared in packages/domain finance-reports.ts). Each report here is its
@@ -147,7 +148,7 @@ const FACTS: Record<string, Facts> = {
              1 AS reports, r.good_quantity AS good, r.work_scrap_quantity AS work_scrap,
              r.material_scrap_quantity AS material_scrap, r.rework_quantity AS rework, COALESCE(r.hours, 0) AS hours,
              COALESCE(r.wage_amount, 0) AS wage,
-             r.good_quantity + r.work_scrap_quantity + r.material_scrap_quantity AS output
+             ${taken('r')} AS output
         FROM work_report r LEFT JOIN app_user u ON u.id = r.operator_id LEFT JOIN process pr ON pr.id = r.process_id
         LEFT JOIN workshop ws ON ws.id = r.workshop_id LEFT JOIN material mt ON mt.id = r.product_id
        WHERE r.status <> 'draft'`,
@@ -170,7 +171,7 @@ const FACTS: Record<string, Facts> = {
              r.product_id::text AS material_key, mt.name AS material_label, mt.name AS material_name,
              pr.name AS process_name, r.good_quantity AS good,
              r.work_scrap_quantity + r.material_scrap_quantity AS scrap, r.rework_quantity AS rework,
-             r.good_quantity + r.work_scrap_quantity + r.material_scrap_quantity AS output
+             ${taken('r')} AS output
         FROM work_report r LEFT JOIN workshop ws ON ws.id = r.workshop_id
         LEFT JOIN material mt ON mt.id = r.product_id LEFT JOIN process pr ON pr.id = r.process_id
        WHERE r.status = 'posted'`,
@@ -184,7 +185,7 @@ const FACTS: Record<string, Facts> = {
              COALESCE(r.equipment_id::text, '0') AS equipment_key, COALESCE(e.name, '未指定设备') AS equipment_label,
              e.name AS equipment_name, pr.name AS process_name,
              1 AS reports, r.good_quantity AS good, r.work_scrap_quantity + r.material_scrap_quantity AS scrap,
-             COALESCE(r.hours, 0) AS hours, r.good_quantity + r.work_scrap_quantity + r.material_scrap_quantity AS output
+             COALESCE(r.hours, 0) AS hours, ${taken('r')} AS output
         FROM work_report r LEFT JOIN equipment e ON e.id = r.equipment_id
         LEFT JOIN production_line pl ON pl.id = e.line_id LEFT JOIN process pr ON pr.id = r.process_id
        WHERE r.status = 'posted'`,

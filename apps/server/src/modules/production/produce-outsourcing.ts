@@ -25,6 +25,7 @@ import {
   reverseDocumentByName,
 } from '../warehouse/documents.ts';
 import { type CardStep, lockCardStep } from './flow-card.ts';
+import { taken } from './pieces.ts';
 import { refreshFlowCardSummary } from './report-rollup.ts';
 import { nextStep, settleCard } from './work-report.ts';
 
@@ -456,9 +457,9 @@ async function undo(db: Db, user: AuthUser, cardId: number, requestId?: string) 
       const used = (
         await sql<{ used: string }>`
           SELECT greatest(
-                   s.good_quantity + s.work_scrap_quantity + s.material_scrap_quantity,
+                   ${taken('s')},
                    COALESCE(s.sent_quantity, 0),
-                   (SELECT COALESCE(sum(r.good_quantity + r.work_scrap_quantity + r.material_scrap_quantity), 0)
+                   (SELECT COALESCE(sum(${taken('r')}), 0)
                       FROM work_report r WHERE r.flow_card_id = ${card.id} AND r.order_step_id = s.order_step_id))::text AS used
             FROM flow_card_step s WHERE s.id = ${next.id}`.execute(db)
       ).rows[0].used;

@@ -16,6 +16,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { addDays } from '../../platform/numbering.ts';
 import { runExport } from '../../platform/resource/excel-export.ts';
+import { taken } from './pieces.ts';
 import { rebuildWorkReportRollup } from './report-rollup.ts';
 
 /**
@@ -326,13 +327,13 @@ function workerReject(q: ReportQuery, p: Period): ReportSql {
              f.ws AS work_scrap_quantity, f.ms AS material_scrap_quantity, f.ws + f.ms AS scrap_quantity, t.output AS output_quantity
         FROM (SELECT r.operator_id, r.scrap_reason, sum(r.work_scrap_quantity) AS ws, sum(r.material_scrap_quantity) AS ms
                 FROM ${rollupRows(q, p)} GROUP BY 1, 2) f
-        JOIN (SELECT r.operator_id, sum(r.good_quantity + r.work_scrap_quantity + r.material_scrap_quantity) AS output
+        JOIN (SELECT r.operator_id, sum(${taken('r')}) AS output
                 FROM ${rollupRows(q, p)} GROUP BY 1) t ON t.operator_id = f.operator_id
         LEFT JOIN app_user u ON u.id = f.operator_id
        WHERE f.ws + f.ms > 0`,
     order: sql`x.operator_name, x.scrap_quantity DESC, x.key`,
     sums: ['work_scrap_quantity', 'material_scrap_quantity', 'scrap_quantity'],
-    extraTotals: sql`(SELECT COALESCE(sum(r.good_quantity + r.work_scrap_quantity + r.material_scrap_quantity), 0)
+    extraTotals: sql`(SELECT COALESCE(sum(${taken('r')}), 0)
                         FROM ${rollupRows(q, p)}) AS output_quantity`,
     rates: [{ key: 'scrapRate', num: '$scrap_quantity', den: '$output_quantity' }],
     series: sql`

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
+import { taken } from './pieces.ts';
 
 /**
  * The summaries behind the production reports, each kept in the transaction that changes what it
@@ -88,7 +89,7 @@ function upsert(table: string, period: string, value: RawBuilder<unknown>) {
       standard_minutes = u.standard_minutes + excluded.standard_minutes`;
 }
 
-const WAITING = sql`s.input_quantity - s.good_quantity - s.work_scrap_quantity - s.material_scrap_quantity`;
+const WAITING = sql`s.input_quantity - ${taken('s')}`;
 const waitingIn = (type: string) =>
   sql`COALESCE(sum(st.waiting) FILTER (WHERE st.waiting > 0 AND NOT st.outsourced AND st.workshop_type = ${type}), 0)`;
 

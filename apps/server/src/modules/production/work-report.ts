@@ -35,6 +35,7 @@ import {
 } from '../quality/sources.ts';
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
 import { cardStepLock, cardStepOf, lockCardStep } from './flow-card.ts';
+import { taken } from './pieces.ts';
 import { rollupWorkReport } from './report-rollup.ts';
 import { taskNotice, taskRecount } from './workshop-task.ts';
 
@@ -86,7 +87,7 @@ const takenOf = (r: Record<string, any>) => new Decimal(r.goodQuantity ?? 0).plu
 /** Σ good + scrap of a card step's reports, leaving out `exceptId`. */
 async function reportedAt(db: Db, cardId: number, orderStepId: number, exceptId: number): Promise<Decimal> {
   const r = await sql<{ q: string }>`
-    SELECT COALESCE(sum(good_quantity + work_scrap_quantity + material_scrap_quantity), 0)::text AS q
+    SELECT COALESCE(sum(${taken()}), 0)::text AS q
       FROM work_report WHERE flow_card_id = ${cardId} AND order_step_id = ${orderStepId} AND id <> ${exceptId}`.execute(
     db,
   );
@@ -210,7 +211,7 @@ const settleFrom = (cardId: number, steps: RawBuilder<unknown>) => sql`
             FROM (SELECT * FROM ${steps} st ORDER BY seq DESC LIMIT 1) last) l
    WHERE c.id = ${cardId} AND c.status IN ('open', 'completed')`;
 
-const DONE = sql`good_quantity + work_scrap_quantity + material_scrap_quantity`;
+const DONE = taken();
 
 /** A card's current step: the first with pieces waiting; 已完工 when none waits and its last step is done. */
 export async function settleCard(db: Db, cardId: number) {
@@ -584,7 +585,7 @@ export async function semiFinished(db: Db, workshopType: string) {
            m.code AS product_code, m.name AS product_name, m.spec AS product_spec,
            prev.seq AS done_seq, pp.name AS done_process, nxt.seq AS next_seq, np.name AS next_process,
            COALESCE(nw.name, CASE WHEN nxt.outsourced THEN '委外' END) AS next_workshop,
-           (nxt.input_quantity - nxt.good_quantity - nxt.work_scrap_quantity - nxt.material_scrap_quantity
+           (nxt.input_quantity - ${taken('nxt')}
              - COALESCE(nxt.sent_quantity, 0) + COALESCE(nxt.returned_quantity, 0))::text AS quantity,
            prev.out_time AS finished_at,
            floor(extract(epoch FROM now() - prev.out_time) / 86400)::int AS age_days
@@ -600,7 +601,7 @@ export async function semiFinished(db: Db, workshopType: string) {
       LEFT JOIN workshop nw ON nw.id = nxt.workshop_id
      WHERE c.status = 'open' AND pw.type = ${workshopType}
        AND nxt.workshop_id IS DISTINCT FROM prev.workshop_id
-       AND nxt.input_quantity - nxt.good_quantity - nxt.work_scrap_quantity - nxt.material_scrap_quantity
+       AND nxt.input_quantity - ${taken('nxt')}
              - COALESCE(nxt.sent_quantity, 0) + COALESCE(nxt.returned_quantity, 0) > 0
      ORDER BY prev.out_time NULLS LAST, c.doc_no
      LIMIT 2000`.execute(db);

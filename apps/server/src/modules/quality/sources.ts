@@ -8,6 +8,7 @@ import { conflict } from '../../platform/errors.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { updateRecord } from '../../platform/resource/crud.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
+import { taken } from '../production/pieces.ts';
 import { createInspectionTask, findTemplate, inspectionTaskHooks } from './inspection.ts';
 
 /**
@@ -259,10 +260,10 @@ export async function assertShipmentInspected(db: Db, outboundId: number) {
 export async function planPatrols(db: Db, user: AuthUser, day: string) {
   const r = await sql<Record<string, any>>`
     SELECT c.id, c.product_id, c.heat_no, s.process_id,
-           (s.input_quantity - s.good_quantity - s.work_scrap_quantity - s.material_scrap_quantity)::text AS waiting
+           (s.input_quantity - ${taken('s')})::text AS waiting
       FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id AND s.seq = c.current_seq
      WHERE c.status = 'open' AND s.inspection_required
-       AND s.input_quantity - s.good_quantity - s.work_scrap_quantity - s.material_scrap_quantity > 0
+       AND s.input_quantity - ${taken('s')} > 0
        AND NOT EXISTS (SELECT 1 FROM inspection_task t WHERE t.flow_card_id = c.id AND t.category = 'process'
                           AND t.plan_date = ${day}::date)
      ORDER BY c.doc_no LIMIT 200`.execute(db);
@@ -310,11 +311,11 @@ export async function runPatrolSchedules(db: Db, user: AuthUser, at: Date = new 
     const slot = new Date(Math.floor(at.getTime() / period) * period).toISOString();
     const cards = await sql<Record<string, any>>`
       SELECT DISTINCT ON (c.id) c.id, c.product_id, c.heat_no, s.process_id,
-             (s.input_quantity - s.good_quantity - s.work_scrap_quantity - s.material_scrap_quantity)::text AS waiting
+             (s.input_quantity - ${taken('s')})::text AS waiting
         FROM flow_card c JOIN flow_card_step s ON s.flow_card_id = c.id
        WHERE c.status = 'open' AND s.inspection_required AND s.workshop_id = ${p.workshopId}
          AND (${p.processId}::bigint IS NULL OR s.process_id = ${p.processId})
-         AND s.input_quantity - s.good_quantity - s.work_scrap_quantity - s.material_scrap_quantity > 0
+         AND s.input_quantity - ${taken('s')} > 0
          AND EXISTS (SELECT 1 FROM work_dispatch d JOIN workshop_task w ON w.id = d.task_id
                       WHERE w.order_step_id = s.order_step_id AND d.status = 'started')
          AND NOT EXISTS (SELECT 1 FROM inspection_task t WHERE t.patrol_schedule_id = ${p.id}
