@@ -109,11 +109,16 @@ test.describe('sales order flow', () => {
 
     await detail.getByTestId('transition-close').click();
     const dialog = page.locator('.ant-modal:visible');
-    await dialog
-      .locator('.ant-modal-footer')
-      .getByRole('button', { name: /关\s*闭/ })
-      .click();
-    await expect(dialog.getByText('请填写关闭原因')).toBeVisible();
+    await expect(dialog.locator('textarea')).toBeVisible();
+    // 关闭 without a reason is refused in the dialog. (Once in CI the first click, on a dialog still
+    // opening, left no message: clicked again until it shows.)
+    await expect(async () => {
+      await dialog
+        .locator('.ant-modal-footer')
+        .getByRole('button', { name: /关\s*闭/ })
+        .click();
+      await expect(dialog.getByText('请填写关闭原因')).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
     await dialog.locator('textarea').fill('客户取消');
     await dialog
       .locator('.ant-modal-footer')
