@@ -318,4 +318,43 @@ test.describe('workshop flow', () => {
     await expect(info.getByTestId('outsourcing-timeline')).toContainText('收回 19');
     await shot(page, 'produce-outsourcing-info');
   });
+
+  test('an operator of several workshops lands on the queue that holds his work', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    // A new 操作工 (the demo's operator role: every workshop's operator screens) with work in 磨加工 only.
+    const role = (await admin.get<Row[]>('/api/v1/role/listAll')).find(
+      (r) => r.roleKey === 'operator',
+    ) as Row;
+    const userName = unique('opland').toLowerCase();
+    const user = await admin.post<Row>('/api/v1/user/newAddUser', {
+      userName,
+      passWord: 'Landing#2026',
+      firstName: '磨工新人',
+      roleIds: [role.roleId ?? role.id],
+    });
+    // A 磨加工 task with pieces still to dispatch.
+    const task = (
+      await admin.get<{ list: Row[] }>('/api/v1/workshop-task/page', {
+        workshopType: 'grinding',
+        pageSize: 100,
+      })
+    ).list.find(
+      (t) =>
+        ['pending', 'dispatched', 'started'].includes(t.status) &&
+        Number(t.dispatchedQuantity) < Number(t.plannedQuantity),
+    ) as Row;
+    await admin.post(`/api/v1/workshop-task/dispatch/${task.id}`, {
+      lines: [{ operatorId: user.userId ?? user.id, quantity: 1, workDate: '2026-11-25', shift: 'day' }],
+    });
+    // Through the login form: 车加工 comes first in his menu, but he lands on 磨加工's queue.
+    await page.goto('/login');
+    await page.locator('#userName').fill(userName);
+    await page.locator('#passWord').fill('Landing#2026');
+    await page.locator('button[type=submit]').click();
+    await expect(page).toHaveURL(new RegExp(`${MANAGE}/grinding/operator-task`));
+    await expect(page.getByTestId('operator-queue')).toContainText(task.taskNo);
+  });
 });

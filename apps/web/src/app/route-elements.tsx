@@ -1,5 +1,8 @@
+import { WORKSHOP_KINDS, workshopPaths } from '@ringmes/domain';
+import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Navigate, useLocation, useRouteError } from 'react-router';
+import { http } from '../platform/api/client.ts';
 import { ERROR_LOG_MARKER } from '../platform/error-log.ts';
 import { redirectTarget } from './guard.tsx';
 import {
@@ -51,9 +54,39 @@ export function DirectoryRedirect({ path }: { path: string }) {
 /** `/` (the digital cockpit) → the sales order list, or the first page the user may open. */
 export function LandingRedirect() {
   const user = useUser();
-  if (!user) return null;
-  return <Navigate to={menuModel(user).landingPath()} replace />;
+  const model = user ? menuModel(user) : undefined;
+  const landing = model?.landingPath();
+  const queues = model ? WORKSHOP_KINDS.filter((k) => model.canVisit(workshopPaths(k).operatorTask)) : [];
+  // An operator of several workshops (装配 as well as 磨加工) lands on the first of his queues,
+  // in menu order, that holds open work for him; the menu's first page otherwise.
+  const operator = queues.some((k) => workshopPaths(k).operatorTask === landing) && queues.length > 1;
+  const own = useQuery({
+    queryKey: ['landing', user?.userId],
+    enabled: operator,
+    queryFn: async () => {
+      const lists = await Promise.all(
+        queues.map((k) =>
+          http
+            .get<{ list: { status: string }[] }>(
+              '/api/v1/work-dispatch/mine',
+              { workshopType: k.type },
+              { silent: true },
+            )
+            .then((r) => r.list)
+            .catch(() => []),
+        ),
+      );
+      const i = lists.findIndex((list) => list.some((r) => OPEN_DISPATCH.includes(r.status)));
+      return i < 0 ? landing : workshopPaths(queues[i]).operatorTask;
+    },
+  });
+  if (!landing) return null;
+  if (operator && own.isPending) return <PageLoading />;
+  return <Navigate to={(operator && own.data) || landing} replace />;
 }
+
+/** A dispatch still to be worked: 已派工, 已开工, 暂停. */
+const OPEN_DISPATCH = ['dispatched', 'started', 'paused'];
 
 /** /redirect/<path>: navigates back to <path> (used to refresh a tab). */
 export function RedirectRoute() {
