@@ -80,6 +80,12 @@ export interface FieldDef {
    * the resource's read permission see it, never in option lists (see `isConfidential`).
    */
   confidential?: boolean;
+  /**
+   * date/datetime: a time that has happened (a measuring time): not later than now, a few minutes
+   * of clock skew allowed. Every stored date also lies in the business date window (系统设置
+   * `dates.earliest` … today + `dates.yearsAhead` years; docs/architecture.md).
+   */
+  notFuture?: boolean;
 }
 
 export interface LineDef {
