@@ -26,6 +26,7 @@ export * from './quality/spc.ts';
 export * from './resource/datetime.ts';
 export * from './resource/ddl.ts';
 export * from './resource/lifecycle.ts';
+export * from './resource/precision.ts';
 export * from './resource/types.ts';
 export * from './resources/custom-classify.resource.ts';
 export * from './resources/custom-grade.resource.ts';
