@@ -103,7 +103,7 @@ describe('a user manager cannot make himself (or anyone) super-admin', () => {
     });
     expect(pwd).toMatchObject({
       status: 403,
-      body: { message: '只有超级管理员可以修改超级管理员的密码、角色或状态' },
+      body: { message: '只有超级管理员可以修改超级管理员的账号' },
     });
     expect((await updateUser(mgr.token, { userId: adminId, status: '0' })).status).toBe(403);
     expect((await updateUser(mgr.token, { userId: adminId, roleIds: [] })).status).toBe(403);
@@ -113,8 +113,8 @@ describe('a user manager cannot make himself (or anyone) super-admin', () => {
     });
     expect(del.status).toBe(403);
     await t.login('admin', ADMIN_PASSWORD);
-    // Other fields of a super-admin stay editable, and ordinary users stay manageable.
-    expect((await updateUser(mgr.token, { userId: adminId, phone: '13800000000' })).status).toBe(200);
+    // Nor any other field of a super-admin (issue 34); users without permissions stay manageable.
+    expect((await updateUser(mgr.token, { userId: adminId, phone: '13800000000' })).status).toBe(403);
     const plain = await t.userWith([]);
     const reset = await t.call('PUT', '/api/v1/user/newUpdateUserPwd', {
       token: mgr.token,

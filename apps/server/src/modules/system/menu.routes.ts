@@ -13,6 +13,7 @@ import {
   zx,
 } from '../../platform/http/validation.ts';
 import { allMenus, toTree } from './menu.service.ts';
+import { assertHolds } from './user.service.ts';
 
 const fields = {
   parentId: zx.id.optional().nullable(),
@@ -118,6 +119,17 @@ export function menuRoutes(app: App) {
         refuseChanged(body, { ...before, menuId: before.id }, MENU_ROUND_TRIP);
         const { version, ...changes } = body;
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
+        // A node's permission string is what every role granting it holds: only who holds both
+        // the old and the new one rewrites it (else a 查询 button becomes *:*:*).
+        if (
+          changes.menuPermissions !== undefined &&
+          (changes.menuPermissions ?? '') !== (before.menuPermissions ?? '')
+        )
+          assertHolds(
+            user,
+            [before.menuPermissions, changes.menuPermissions ?? null],
+            '不能修改自己没有的权限',
+          );
         if (changes.parentId) {
           const r = await sql<{ id: number }>`
             WITH RECURSIVE sub AS (SELECT id FROM menu WHERE id = ${params.id}
@@ -170,6 +182,7 @@ export function menuRoutes(app: App) {
           .where('parentId', '=', params.id)
           .executeTakeFirst();
         if (child) throw conflict('该菜单下还有子节点，请先删除子节点');
+        assertHolds(user, [before.menuPermissions], '不能删除自己没有的权限');
         await trx.deleteFrom('menu').where('id', '=', params.id).execute();
         await audit(trx, user, { entity: 'menu', entityId: params.id, action: 'delete', before }, req.id);
       });

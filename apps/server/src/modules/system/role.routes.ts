@@ -87,6 +87,20 @@ async function setMenus(db: Db, actor: AuthUser, roleId: number, menuIds: number
       .execute();
 }
 
+/**
+ * A role is changed or deleted only by who holds every permission it carries (the super-admin
+ * excepted): stripping or disabling it would otherwise change users beyond one's reach.
+ */
+async function assertRoleWithinReach(db: Db, actor: AuthUser, menuIds: number[]) {
+  if (actor.isAdmin || !menuIds.length) return;
+  const menus = await db.selectFrom('menu').select('menuPermissions').where('id', 'in', menuIds).execute();
+  assertHolds(
+    actor,
+    menus.map((m) => m.menuPermissions),
+    '该角色拥有您不具备的权限，不能修改',
+  );
+}
+
 export function roleRoutes(app: App) {
   route(app, {
     method: 'GET',
@@ -184,6 +198,7 @@ export function roleRoutes(app: App) {
         if (before.roleKey === 'admin' && data.roleKey && data.roleKey !== 'admin') {
           throw conflict('超级管理员角色的标识不能修改');
         }
+        if (changes) await assertRoleWithinReach(trx, user, before.menuIds);
         await trx
           .updateTable('role')
           .set({ ...data, updatedBy: user.id, updatedAt: sql`now()`, version: sql`version + 1` })
@@ -212,6 +227,7 @@ export function roleRoutes(app: App) {
       await db.transaction().execute(async (trx) => {
         const before = await getRole(trx, params.id);
         if (before.roleKey === 'admin') throw conflict('超级管理员角色不能删除');
+        await assertRoleWithinReach(trx, user, before.menuIds);
         if (before.userCount > 0) throw conflict(`该角色已分配给 ${before.userCount} 个用户，无法删除`);
         await trx.deleteFrom('role').where('id', '=', params.id).execute();
         await audit(trx, user, { entity: 'role', entityId: params.id, action: 'delete', before }, req.id);

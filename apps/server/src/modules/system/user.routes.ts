@@ -207,8 +207,8 @@ export function userRoutes(app: App) {
         await checkRefs(trx, fields.deptId, roleIds);
         const rolesBefore = await roleIdsOf(trx, userId);
         const rolesChange = roleIds !== undefined && !sameSet(rolesBefore, roleIds);
-        const statusChange = fields.status !== undefined && fields.status !== before.status;
-        if (rolesChange || statusChange) await assertMayManage(trx, sessions, user, [userId]);
+        // Any change of a user beyond one's reach, be it only a phone number (issue 34).
+        await assertMayManage(trx, sessions, user, [userId]);
         if (rolesChange && roleIds) await assertMayGrantRoles(trx, user, rolesBefore, roleIds);
         await trx
           .updateTable('appUser')
@@ -300,6 +300,12 @@ export function userRoutes(app: App) {
       await checkPasswordPolicy(db, body.passWord, target.userName);
       const passwordHash = await hashPassword(body.passWord);
       await db.transaction().execute(async (trx) => {
+        // Again under the user's row lock, which role changes take too: a role granted while the
+        // password was hashed counts.
+        if (!own) {
+          await trx.selectFrom('appUser').select('id').where('id', '=', body.userId).forUpdate().execute();
+          await assertMayManage(trx, sessions, user, [body.userId]);
+        }
         const r = await trx
           .updateTable('appUser')
           .set({

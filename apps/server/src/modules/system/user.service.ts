@@ -153,7 +153,12 @@ export async function roleIdsOf(db: Db, userId: number): Promise<number[]> {
   return rows.map((r) => Number(r.roleId));
 }
 
-/** Only a super-admin changes a super-admin's password, roles or status, or deletes one. */
+/**
+ * A user manager acts on a user — password, status, roles, profile, deletion — only when every
+ * permission that user holds is one of his own: resetting a password and signing in would
+ * otherwise hand him what he was never granted (issue 34). Only a super-admin acts on a
+ * super-admin. Acting on oneself is not acting on someone else.
+ */
 export async function assertMayManage(
   db: Db,
   sessions: SessionService,
@@ -162,10 +167,12 @@ export async function assertMayManage(
 ): Promise<void> {
   if (actor.isAdmin) return;
   for (const id of userIds) {
+    if (id === actor.id) continue;
     const { roleKeys, permissions } = await sessions.grants(id, db);
     if (roleKeys.includes('admin') || permissions.has(ALL)) {
-      throw forbidden('只有超级管理员可以修改超级管理员的密码、角色或状态');
+      throw forbidden('只有超级管理员可以修改超级管理员的账号');
     }
+    assertHolds(actor, [...permissions], '该用户拥有您不具备的权限，不能修改');
   }
 }
 
