@@ -6,11 +6,12 @@ import { newCredentials, validIpEntry } from '../../platform/auth/api-clients.ts
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsPattern } from '../../platform/db/like.ts';
-import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
+import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { paginate, pagingFields } from '../../platform/paging.ts';
 import { grantedMenus, toTree } from './menu.service.ts';
+import { assertHolds } from './user.service.ts';
 
 /** What a client's row shows: everything but the secret. */
 const COLUMNS = [
@@ -85,6 +86,28 @@ async function checkScopes(db: Db, user: AuthUser, scopes: string[]) {
   if (unknown) throw fieldError('scopes', `权限标识 ${unknown} 不在菜单中`);
   const beyond = scopes.find((s) => !can(user, s));
   if (beyond) throw fieldError('scopes', `不能授予您自己没有的权限：${beyond}`);
+}
+
+type ClientRow = Awaited<ReturnType<typeof getClient>>;
+
+/**
+ * Someone else's app is changed — any field — or deleted only by who holds every scope it carries
+ * (a super-admin holds them all): re-enabling it, lifting its IP allow-list, expiry or rate limit
+ * would otherwise open access the manager was never granted (issue 34). Its creator always may:
+ * the app acts as him, narrowed to the scopes he still holds.
+ */
+function assertMayChange(user: AuthUser, client: ClientRow) {
+  if (client.createdBy === user.id) return;
+  assertHolds(user, client.scopes as string[], '该应用拥有您不具备的权限，不能修改');
+}
+
+/**
+ * A new secret signs calls as the app's creator — his name in the audit trail, his documents, his
+ * side of maker ≠ checker — so only he or a super-admin takes one, whatever scopes one holds.
+ */
+function assertMayReset(user: AuthUser, client: ClientRow) {
+  if (!user.isAdmin && client.createdBy !== user.id)
+    throw forbidden('只有应用的创建人或超级管理员可以重置密钥');
 }
 
 function checkExpiry(expiresAt: string | null) {
@@ -199,6 +222,7 @@ export function threeAppRoutes(app: App) {
         const before = await getClient(trx, params.id);
         const { version, scopes, ipAllow, expiresAt, ...data } = body;
         if (version !== undefined && before.version !== version) throw conflict(STALE_VERSION);
+        assertMayChange(user, before);
         if (scopes) await checkScopes(trx, user, scopes);
         if (expiresAt !== undefined) checkExpiry(expiresAt);
         await trx
@@ -234,6 +258,7 @@ export function threeAppRoutes(app: App) {
       const { secret } = newCredentials();
       await db.transaction().execute(async (trx) => {
         const before = await getClient(trx, params.id);
+        assertMayReset(user, before);
         await trx
           .updateTable('apiClient')
           .set({ ...secrets.seal(secret), updatedAt: sql`now()`, version: sql`version + 1` })
@@ -263,6 +288,7 @@ export function threeAppRoutes(app: App) {
     async handler({ params, user, req, app: { db } }) {
       await db.transaction().execute(async (trx) => {
         const before = await getClient(trx, params.id);
+        assertMayChange(user, before);
         await trx.deleteFrom('apiClient').where('id', '=', params.id).execute();
         await audit(
           trx,
