@@ -19,6 +19,10 @@ export const SETTING_KEYS = {
   shipmentInspectionRequired: 'shipmentInspectionRequired',
   /** Per document type (its default prefix): `{ prefix, pattern }` where it differs from the default. */
   docNumbering: 'numbering.docTypes',
+  /** 职责分离: 报工审核人不得为报工人 (boolean, on when unset). */
+  approverNotReporter: 'production.approverNotReporter',
+  /** 职责分离: 收付款确认人不得为制单人 (boolean, on when unset). */
+  checkerNotMaker: 'finance.checkerNotMaker',
 } as const;
 
 /** The stored values of some keys (absent keys are missing from the map). */
@@ -26,6 +30,12 @@ export async function readSettings(db: Db, keys: readonly string[]): Promise<Map
   if (!keys.length) return new Map();
   const rows = await db.selectFrom('sysSetting').select(['key', 'value']).where('key', 'in', keys).execute();
   return new Map(rows.map((r) => [r.key as string, r.value as unknown]));
+}
+
+/** A yes/no setting: its stored boolean, or `fallback` when it is unset or not a boolean. */
+export async function settingOn(db: Db, key: string, fallback: boolean): Promise<boolean> {
+  const v = (await readSettings(db, [key])).get(key);
+  return typeof v === 'boolean' ? v : fallback;
 }
 
 /**
