@@ -10,7 +10,13 @@ import { SecretBox } from './platform/auth/api-clients.ts';
 import { LoginThrottle } from './platform/auth/login-throttle.ts';
 import { SessionService } from './platform/auth/sessions.ts';
 import type { Database } from './platform/db/db.ts';
-import { AppError, fromDatabaseError, isConnectionError, unavailable } from './platform/errors.ts';
+import {
+  AppError,
+  badRequest,
+  fromDatabaseError,
+  isConnectionError,
+  unavailable,
+} from './platform/errors.ts';
 import { compressJson } from './platform/http/compress.ts';
 import {
   clientErrorHandler,
@@ -20,9 +26,10 @@ import {
   SECURITY_HEADERS,
   sendAfterBody,
 } from './platform/http/edge.ts';
+import { formFault } from './platform/http/multipart.ts';
 import type { AppContext } from './platform/http/route.ts';
 import { makeSerializer } from './platform/http/serialize.ts';
-import { refuseNul } from './platform/http/validation.ts';
+import { jsonTooDeep, MAX_JSON_DEPTH, refuseNul } from './platform/http/validation.ts';
 import { setBusinessTimeZone } from './platform/resource/query.ts';
 
 const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
@@ -83,6 +90,10 @@ export async function buildApp(
   // text, which its signature covers.
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // Refused before parsing: every later walk of the value (the NUL check, the schemas, the
+    // serializer) recurses, and 100,000 nested arrays overflowed the stack there (a 500).
+    if (jsonTooDeep(body as string, MAX_JSON_DEPTH))
+      return done(badRequest(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`), undefined);
     if (req.headers['x-app-key'] !== undefined) req.rawBody = body as string;
     parseJson(req, body as string, done);
   });
@@ -119,6 +130,7 @@ export async function buildApp(
   app.setErrorHandler((err: any, req, reply) => {
     let e: AppError | undefined = err instanceof AppError ? err : fromDatabaseError(err);
     if (!e && isConnectionError(err)) e = unavailable();
+    if (!e) e = formFault(err);
     if (!e && typeof err.code === 'string' && err.code.startsWith('FST_')) e = fastifyError(err);
     if (!e) {
       req.log.error({ err, method: req.method, url: req.url }, 'unhandled error');
@@ -186,7 +198,7 @@ function fastifyError(err: any): AppError | undefined {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError(400, '400', '请求体不是有效的 JSON');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, '400', '请求体过大（上限 1 MB）');
+      return new AppError(413, '413', '请求体过大（上限 1 MB）');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(415, '400', '不支持的请求内容类型，请使用 application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

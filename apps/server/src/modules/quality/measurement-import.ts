@@ -13,6 +13,7 @@ import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import { formParts } from '../../platform/http/multipart.ts';
 import { route } from '../../platform/http/route.ts';
 import { parseOrThrow, zx } from '../../platform/http/validation.ts';
 import { getBusinessTimeZone } from '../../platform/resource/query.ts';
@@ -323,8 +324,11 @@ export function measurementImportRoutes(app: App) {
       let meta: ImportMeta | undefined;
       let parsed: Awaited<ReturnType<typeof parseMeasurements>> | undefined;
       try {
-        for await (const part of req.parts({
-          limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 2, parts: 3 },
+        for await (const part of formParts(req, {
+          fileSize: MAX_FILE_BYTES,
+          files: 1,
+          fields: 2,
+          parts: 3,
         })) {
           if (part.type === 'field') {
             if (part.fieldname !== 'meta') continue;

@@ -7,6 +7,7 @@ import type { S3Config } from '../../config.ts';
 import { type AuthUser, can } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { type AppError, badRequest, forbidden, notFound } from '../errors.ts';
+import { formFault, formFile } from '../http/multipart.ts';
 import { type Permission, route } from '../http/route.ts';
 import { idParams, zx } from '../http/validation.ts';
 import { s3Storage } from './s3-storage.ts';
@@ -315,12 +316,10 @@ export function attachmentRoutes(app: App, owners: AttachmentOwner[]) {
       if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 上传文件（字段名 file）');
       // Refuse early (before reading the body) when the owner is missing or frozen.
       await owner.assertWritable(db, params.ownerId);
-      let part: Awaited<ReturnType<typeof req.file>>;
+      let part: Awaited<ReturnType<typeof formFile>>;
       try {
-        part = await req.file({
-          limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 },
-          throwFileSizeLimit: false,
-        });
+        // busboy's size limit cuts the file short (`truncated`), checked once it is stored.
+        part = await formFile(req, { fileSize: maxBytes, files: 1, fields: 5, parts: 6 });
       } catch (err) {
         throw multipartError(err, maxBytes);
       }
@@ -392,6 +391,6 @@ function multipartError(err: any, maxBytes: number): AppError {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return badRequest('请以 multipart/form-data 上传文件（字段名 file）');
     default:
-      return badRequest('上传内容格式不正确');
+      return formFault(err) ?? badRequest('上传内容格式不正确');
   }
 }

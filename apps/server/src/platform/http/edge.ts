@@ -25,7 +25,7 @@ export const SECURITY_HEADERS = {
   'x-xss-protection': '0',
 };
 
-/** An error envelope; HTTP-level refusals carry code "400" (the request was bad), the status says which. */
+/** An error envelope; HTTP-level refusals carry code "400" (the request was bad), the status says which (413 carries "413"). */
 export const errorEnvelope = (code: string, message: string) => ({ code, message, result: null });
 
 /** Fastify's `frameworkErrors`: a URL it cannot decode, a path parameter over the router's limit. */
@@ -93,6 +93,9 @@ export function sendAfterBody(req: FastifyRequest, reply: FastifyReply, status: 
     reply.status(status).send(body);
   });
   raw.once('close', () => clearTimeout(timer));
+  // A multipart parser still piped to the request holds it back once its unread part fills up:
+  // the rest of the body then never arrived and the answer waited the 30 s out.
+  raw.unpipe();
   raw.resume();
   return reply;
 }

@@ -152,6 +152,29 @@ export function refuseNul(
   done();
 }
 
+/** The deepest nesting of arrays and objects a JSON body may have (business bodies need about 5). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Does a JSON text nest arrays and objects deeper than `max`? One pass over the text, without
+ * recursion and before anything parses it (brackets inside strings do not count).
+ */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Reusable field schemas with Chinese messages. */
 export const zx = {
   id: z.coerce
