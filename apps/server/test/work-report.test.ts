@@ -262,8 +262,8 @@ describe('报工: report, approve, post, and take it all back', () => {
       { flowCardId: w.card, goodQuantity: 1 },
       other.token,
     );
-    expect(notHis.status).toBe(400);
-    expect(notHis.body.message).toContain('不是派给你的');
+    expect(notHis.status).toBe(403);
+    expect(notHis.body.message).toContain('只能操作本人的派工单');
     const grinder = await post(
       `/api/v1/work-dispatch/report/${w.dispatches[1]}`,
       { flowCardId: w.card, goodQuantity: 1 },

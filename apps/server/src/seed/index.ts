@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { MENU_TREE, type MenuNode } from '@ringmes/domain';
 import type { Config } from '../config.ts';
 import { storageOf } from '../platform/attachments/attachments.ts';
 import { hashPassword } from '../platform/auth/password.ts';
@@ -90,6 +91,28 @@ const DEMO_ROLES: {
     prefixes: ['/home', '/purchase', '/production-department/buying-requisition', '/factory-info/supplier'],
   },
 ];
+
+/** Does a demo role's grant take the menu node at `path` (with everything under it)? */
+const grantsPath = (r: (typeof DEMO_ROLES)[number], path: string) =>
+  r.prefixes.some((p) => path === p || path.startsWith(`${p}/`)) || Boolean(r.match?.test(path));
+
+/** The permissions each demo role holds (its menu grant's buttons and pages), by role key. */
+export function demoRolePermissions(): Map<string, { roleName: string; permissions: string[] }> {
+  const out = new Map<string, { roleName: string; permissions: string[] }>();
+  for (const r of DEMO_ROLES) {
+    const perms = new Set<string>();
+    const walk = (nodes: readonly MenuNode[], granted: boolean) => {
+      for (const n of nodes) {
+        const g = granted || (n.path !== undefined && grantsPath(r, n.path));
+        if (g && n.permission && !r.withhold?.test(n.permission)) perms.add(n.permission);
+        walk(n.children ?? [], g);
+      }
+    };
+    walk(MENU_TREE, false);
+    out.set(r.roleKey, { roleName: r.roleName, permissions: [...perms] });
+  }
+  return out;
+}
 
 const DEMO_DEPTS: [string, string | null][] = [
   ['总经办', null],
@@ -224,14 +247,7 @@ export async function seed(
         .returning('id')
         .executeTakeFirstOrThrow();
       roleIds.set(r.roleKey, row.id);
-      const roots = menus
-        .filter(
-          (m) =>
-            m.menuPath &&
-            (r.prefixes.some((p) => m.menuPath === p || m.menuPath.startsWith(`${p}/`)) ||
-              r.match?.test(m.menuPath)),
-        )
-        .map((m) => m.id);
+      const roots = menus.filter((m) => m.menuPath && grantsPath(r, m.menuPath)).map((m) => m.id);
       const grant = withDescendants(roots).filter((id) => !r.withhold?.test(permissionOf.get(id) ?? ''));
       if (grant.length)
         await trx

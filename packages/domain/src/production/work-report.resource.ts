@@ -70,6 +70,9 @@ const prefixes = Object.fromEntries(
   ]),
 );
 
+/** A worker's piece rate and wage: finance (工序工资), the workshop's head (who approves) and the worker himself. */
+const WAGE_VISIBLE = { permissions: ['finance:wage:list'], actions: ['approve'], owner: true };
+
 export const workReportResource: ResourceDef = {
   name: 'work-report',
   label: '报工单',
@@ -82,6 +85,9 @@ export const workReportResource: ResourceDef = {
   lifecycle: WORK_REPORT_LIFECYCLE,
   importable: false,
   scopedPermissions: { field: 'workshopType', prefixes },
+  // An operator reads, edits, submits and deletes his own reports; who approves a workshop's
+  // reports (its head), and 报工记录 (every workshop's, read only), act on everyone's.
+  owner: { field: 'operatorId', liftedBy: ['approve'] },
   fields: [
     {
       name: 'docNo',
@@ -216,7 +222,6 @@ export const workReportResource: ResourceDef = {
       list: false,
       help: '入账时取工序的计件单价',
     },
-    { name: 'wageAmount', label: '计件工资', kind: 'money', readonly: true, list: false },
     { name: 'postedAt', label: '入账时间', kind: 'datetime', readonly: true, list: false },
     {
       name: 'stockInboundId',
@@ -225,6 +230,15 @@ export const workReportResource: ResourceDef = {
       ref: 'stock-inbound',
       readonly: true,
       list: false,
+      visibleTo: WAGE_VISIBLE,
+    },
+    {
+      name: 'wageAmount',
+      label: '计件工资',
+      kind: 'money',
+      readonly: true,
+      list: false,
+      visibleTo: WAGE_VISIBLE,
       refActiveOnly: false,
       help: '末道工序入账时生成并过账的生产入库单',
     },

@@ -214,6 +214,9 @@ export const workDispatchResource: ResourceDef = {
     field: 'workshopType',
     prefixes: scoped(['Dispatch', 'OperatorTask', 'WorkshopOperatorTask', 'Plan']),
   },
+  // An operator sees and runs (开工, 暂停, 继续, 完工, 报工) the dispatches given to him; who dispatches
+  // in a workshop acts on all of its dispatches.
+  owner: { field: 'operatorId', liftedBy: ['add'] },
   options: { remote: true },
   fields: [
     {

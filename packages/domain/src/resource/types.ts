@@ -93,6 +93,14 @@ export interface LineDef {
   name: string;
   label: string;
   /** Line table; it has `id`, `<parent>_id` (FK ON DELETE CASCADE), `line_no`, and the fields. */
+  /**
+   * Who may see this field's value (money of one person: a report's piece rate and wage). Shown to
+   * holders of one of `permissions`, of one of `actions` on the record (resource-wide or in its
+   * scope: the workshop head who approves reports), and to the record's owner (`owner`, see
+   * `ResourceDef.owner`); to everyone else it is answered as null. Without it a money field is seen
+   * by whoever may read the record.
+   */
+  visibleTo?: { permissions?: string[]; actions?: string[]; owner?: boolean };
   table: string;
   /** Column in the line table pointing to the header, e.g. `bom_id`. */
   parentColumn: string;
@@ -161,6 +169,14 @@ export interface ResourceDef {
    * and show the user's scope only (`optionsNeedRead`). `remote`: a big table whose pickers search
    * the server as the user types instead of loading the list.
    */
+  /**
+   * Records belong to a person (ERPNext's `if_owner`, Odoo's record rules): `field` holds a user id
+   * (a report's operator). A user who holds neither the resource-wide permission of an action nor
+   * one of the `liftedBy` actions on the record (resource-wide or in its scope) may read, add,
+   * edit, delete and run transitions on his own records only; lists show him only his own. The
+   * kit enforces it on every generic call and transition, commands through `assertInScope`.
+   */
+  owner?: { field: string; liftedBy: string[] };
   options?: { fields?: string[]; remote?: boolean };
 }
 
@@ -212,6 +228,58 @@ export function scopePrefixes(def: ResourceDef, value: string): readonly string[
 }
 
 /** Every scoped permission prefix of a resource. */
+/**
+ * Is the owner rule of `def` lifted for a user on records of scope `value` and `action`? Yes with
+ * the resource-wide permission of the action, or one of the rule's `liftedBy` actions (resource-wide
+ * or in the scope). Always yes for a resource without an owner rule.
+ */
+export function ownerLifted(
+  has: (permission: string) => boolean,
+  def: ResourceDef,
+  action: string,
+  value?: unknown,
+): boolean {
+  if (!def.owner || has(`${def.permission}:${action}`)) return true;
+  return def.owner.liftedBy.some((a) => mayAct(has, def, a, value));
+}
+
+/**
+ * `mayAct` and the owner rule together: may a user (`userId`) do `action` on `record` (camelCase
+ * keys)? The one rule the server enforces and the web uses to show a record's buttons.
+ */
+export function mayActOn(
+  has: (permission: string) => boolean,
+  userId: number,
+  def: ResourceDef,
+  action: string,
+  record: Record<string, unknown>,
+): boolean {
+  const value = def.scopedPermissions ? record[def.scopedPermissions.field] : undefined;
+  if (def.scopedPermissions ? !mayAct(has, def, action, value) : !has(`${def.permission}:${action}`))
+    return false;
+  if (!def.owner || ownerLifted(has, def, action, value)) return true;
+  return Number(record[def.owner.field]) === Number(userId);
+}
+
+/**
+ * May a user see field `f` of `record`? Fields without `visibleTo` are seen by whoever reads the
+ * record; the others by the permissions, actions and owner the declaration names.
+ */
+export function maySeeField(
+  has: (permission: string) => boolean,
+  userId: number,
+  def: ResourceDef,
+  f: FieldDef,
+  record: Record<string, unknown>,
+): boolean {
+  const rule = f.visibleTo;
+  if (!rule) return true;
+  if (rule.permissions?.some(has)) return true;
+  const value = def.scopedPermissions ? record[def.scopedPermissions.field] : undefined;
+  if (rule.actions?.some((a) => mayAct(has, def, a, value))) return true;
+  return Boolean(rule.owner && def.owner && Number(record[def.owner.field]) === Number(userId));
+}
+
 export const allScopePrefixes = (def: ResourceDef): string[] =>
   Object.keys(def.scopedPermissions?.prefixes ?? {}).flatMap((v) => [...scopePrefixes(def, v)]);
 

@@ -12,7 +12,7 @@ import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
-import { AppError, badRequest, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
+import { AppError, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
@@ -21,12 +21,14 @@ import {
   lifecycleHooks,
   registerLifecycle,
   runTransition,
+  type TransitionCtx,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 import { resourceFieldSchema } from '../../platform/resource/schema.ts';
-import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
+import { assertInScope, gate, grantingFor, ownerRuleLifted } from '../../platform/resource/scope.ts';
+import { SETTING_KEYS, settingOn } from '../../platform/settings.ts';
 import { takeBackWageLines, WAGE_CLOSE_SHARED, wageLinesInsert } from '../finance/wages.ts';
-import { qty } from '../orders/order-lines.ts';
+import { percentSetting, qty } from '../orders/order-lines.ts';
 import {
   assertFirstArticle,
   onCardArrival,
@@ -37,7 +39,7 @@ import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehou
 import { cardStepLock, cardStepOf, lockCardStep } from './flow-card.ts';
 import { taken } from './pieces.ts';
 import { rollupWorkReport } from './report-rollup.ts';
-import { taskNotice, taskRecount } from './workshop-task.ts';
+import { OVER_DISPATCH, taskNotice, taskRecount } from './workshop-task.ts';
 
 /**
  * 报工 (work reports). A report names a dispatch (so its task, order step and workshop) and a
@@ -92,6 +94,29 @@ async function reportedAt(db: Db, cardId: number, orderStepId: number, exceptId:
     db,
   );
   return new Decimal(r.rows[0].q);
+}
+
+/**
+ * Good + scrap of a dispatch's reports (every state, as at the card step) stay within its quantity
+ * plus `production.overDispatchPercent`, judged under the dispatch's row lock (taken after the
+ * card step's, in the order postings lock), so parallel reports are counted one after the other.
+ */
+async function withinDispatch(db: Db, d: Dispatch, data: Record<string, any>, exceptId: number) {
+  const r = await sql<{ quantity: string; reported: string }>`
+    SELECT quantity::text,
+           (SELECT COALESCE(sum(${taken()}), 0) FROM work_report
+             WHERE dispatch_id = ${d.id} AND id <> ${exceptId})::text AS reported
+      FROM work_dispatch WHERE id = ${d.id} FOR UPDATE`.execute(db);
+  const row = r.rows[0];
+  const most = new Decimal(row.quantity)
+    .times(new Decimal(100).plus(await percentSetting(db, OVER_DISPATCH)))
+    .dividedBy(100);
+  const left = most.minus(row.reported);
+  if (takenOf(data).gt(left))
+    throw conflict(
+      `超出派工数量：派工单 ${d.docNo} 派工 ${qty(row.quantity)}，已报 ${qty(row.reported)}，` +
+        `最多还可报 ${qty(Decimal.max(left, 0))}（合格 + 废品）`,
+    );
 }
 
 /** A report's dispatch with its task and order: what validating and deriving a report read, in one query. */
@@ -154,6 +179,7 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
     if (Number(card.productionOrderId) !== Number(d.productionOrderId)) {
       throw fieldError('flowCardId', `流转卡 ${card.docNo} 不是生产订单 ${d.orderNo} 的卡`);
     }
+    await withinDispatch(db, d, data, before?.id ?? 0);
     const others = await reportedAt(db, card.id, stepId, before?.id ?? 0);
     const left = new Decimal(step.inputQuantity).minus(others);
     if (takenOf(data).gt(left)) {
@@ -169,8 +195,15 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
       );
     }
   },
-  async derive({ db }, data) {
+  async derive({ db, user }, data, before) {
     const d = await sourceOf(db, data);
+    // The operator is the dispatch's; only who approves the workshop's reports names another.
+    const named = data.operatorId != null && Number(data.operatorId) !== Number(d.operatorId);
+    if (named && !ownerRuleLifted(user, workReportResource, before ? 'edit' : 'add', d))
+      throw fieldError(
+        'operatorId',
+        `报工的操作工须是派工单 ${d.docNo} 的操作工，改为他人须由车间审核报工的人员操作`,
+      );
     return {
       taskId: Number(d.taskId),
       productionOrderId: Number(d.productionOrderId),
@@ -181,7 +214,7 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
       workshopId: d.workshopId,
       orderStepId: Number(d.orderStepId),
       inspectionRequired: d.inspectionRequired,
-      operatorId: data.operatorId ?? d.operatorId,
+      operatorId: named ? data.operatorId : d.operatorId,
       equipmentId: data.equipmentId ?? d.equipmentId,
     };
   },
@@ -447,12 +480,24 @@ async function readForPosting(db: Db, id: number): Promise<Record<string, any>> 
 }
 
 /**
+ * Maker ≠ checker (系统设置 「报工审核人不得为报工人」, on unless switched off): nobody approves or
+ * passes inspection of a report of his own work, his wage being in it. The setting is read only
+ * when it applies, off the posting's hot path.
+ */
+async function notOwnReport({ db, record, user }: TransitionCtx) {
+  if (Number(record.operatorId) !== Number(user.id)) return;
+  if (await settingOn(db, SETTING_KEYS.approverNotReporter, true))
+    throw conflict('报工审核人不得为报工人：本人的报工须由他人审核（系统设置 → 职责分离）');
+}
+
+/**
  * 审核: posts at once, or waits as 待检验 on a step flagged for inspection. Either way the report's
  * row is written once, its state with the posting's columns (`movesState`).
  */
 const approve: TransitionHandlers = {
   movesState: true,
   read: readForPosting,
+  guard: notOwnReport,
   async effect(ctx) {
     const { db, record, user } = ctx;
     if (record.inspectionRequired) {
@@ -483,6 +528,7 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
   inspect: {
     movesState: true,
     read: readForPosting,
+    guard: notOwnReport,
     async effect(ctx) {
       await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit], ctx.stamp);
       ctx.audited = true;
@@ -526,10 +572,8 @@ export async function quickReport(
   requestId?: string,
 ) {
   const d = await dispatchRow(db, dispatchId);
+  // His own dispatch only (the owner rule), unless he dispatches in the workshop.
   assertInScope(user, workDispatchResource, 'report', d);
-  if (!user.isAdmin && Number(d.operatorId) !== user.id) {
-    throw badRequest(`派工单 ${d.docNo} 不是派给你的，请由本人报工`);
-  }
   const as = grantingFor(user, workReportResource);
   const id = await createRecord(
     { db, user: as, def: workReportResource },

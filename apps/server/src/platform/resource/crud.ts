@@ -8,13 +8,15 @@ import type { Db } from '../db/db.ts';
 import { PREPARED } from '../db/prepared.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
 import { route } from '../http/route.ts';
+import { makeSerializer } from '../http/serialize.ts';
 import { refuseChanged, zx } from '../http/validation.ts';
+import { once } from '../idempotency.ts';
 import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns, totalOrderColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
 import { lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
-import { assertInScope, gate, inScope } from './scope.ts';
+import { assertInScope, gate, hideFields, inScope } from './scope.ts';
 
 export interface HookCtx {
   db: Db;
@@ -233,11 +235,15 @@ export async function createRecord(
 ): Promise<number> {
   const { db, def, user } = ctx;
   let data = withDefaults(def.fields, body);
-  assertInScope(user, def, 'add', data);
+  // The scope a body names is checked at once; one derived from a source (a report's workshop,
+  // from its dispatch) and the owner once derived.
+  const scope = def.scopedPermissions?.field;
+  if (scope && data[scope] != null) assertInScope(user, def, 'add', data);
   await checkReferences(db, def.fields, data);
   if (hooks?.prepare) data = { ...data, ...(await hooks.prepare(ctx, data)) };
   await hooks?.validate?.(ctx, data);
   data = { ...data, ...(await hooks?.derive?.(ctx, data)) };
+  assertInScope(user, def, 'add', data);
   const row = await db
     .insertInto(def.table)
     .values({ ...toColumns(def.fields, data, true), created_by: user.id, updated_by: user.id })
@@ -308,6 +314,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     ? { column: sortable[def.defaultSort.field] ?? 't.id', desc: def.defaultSort.order === 'desc' }
     : { column: 't.id', desc: true };
   const idParam = z.strictObject({ id: zx.id });
+  const serialize = makeSerializer(app.ringmes.config.timeZone);
 
   route(app, {
     method: 'GET',
@@ -324,6 +331,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         db,
         totalOrder,
       );
+      hideFields(user, def, page.list);
       return page;
     },
   });
@@ -341,7 +349,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       let q = inScope(baseQuery(db, def), user, def, 'list');
       if (t.active) q = q.where(sql.ref(`t.${t.active.column}`), '=', t.active.value);
       const all = await paginate(q, { pageNum: 0, pageSize: 1 }, sortable, defaultSort, 't.id');
-      return all.list;
+      return hideFields(user, def, all.list as Record<string, any>[]);
     },
   });
 
@@ -353,7 +361,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     async handler({ params, user, app: { db } }) {
       const row = await getRecord(db, def, params.id);
       assertInScope(user, def, 'list', row);
-      return row;
+      return hideFields(user, def, [row])[0];
     },
   });
 
@@ -364,11 +372,21 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     url: `${base}/add`,
     ...gate(def, 'add'),
     body: schemas.create,
+    // A retried add with the same `Idempotency-Key` answers the record the first one made.
     async handler({ body, user, req, app: { db } }) {
-      const id = await db
-        .transaction()
-        .execute((trx) => createRecord({ db: trx, user, def }, body, hooks, req.id));
-      return getRecord(db, def, id);
+      const key = req.headers['idempotency-key'];
+      return db.transaction().execute((trx) =>
+        once(
+          trx,
+          `${def.name}:add:${user.id}`,
+          typeof key === 'string' ? key : undefined,
+          serialize,
+          async () => {
+            const id = await createRecord({ db: trx, user, def }, body, hooks, req.id);
+            return hideFields(user, def, [await getRecord(trx, def, id)])[0];
+          },
+        ),
+      );
     },
   });
 
@@ -384,7 +402,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         await db
           .transaction()
           .execute((trx) => updateRecord({ db: trx, user, def }, params.id, body, hooks, req.id));
-        return getRecord(db, def, params.id);
+        return hideFields(user, def, [await getRecord(db, def, params.id)])[0];
       },
     });
   } else {
@@ -398,7 +416,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         await db
           .transaction()
           .execute((trx) => updateRecord({ db: trx, user, def }, id, rest, hooks, req.id));
-        return getRecord(db, def, id);
+        return hideFields(user, def, [await getRecord(db, def, id)])[0];
       },
     });
   }

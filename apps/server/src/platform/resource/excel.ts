@@ -22,7 +22,7 @@ import { runExport } from './excel-export.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
 import { lazyResourceSchemas, lineItemSchema, resourceSchemas } from './schema.ts';
-import { gate, inScope } from './scope.ts';
+import { gate, hideFields, inScope } from './scope.ts';
 import { readFirstSheet } from './xlsx-read.ts';
 
 export const MAX_IMPORT_ROWS = 20_000;
@@ -421,7 +421,10 @@ export function registerExcel(app: App, def: ResourceDef, hooks?: ResourceHooks)
         title: `${def.label}导出`,
         sheetName: def.label,
         fields,
-        cells: (r) => fields.map((f) => neutralise(displayValue(f, r))),
+        cells: (r) => {
+          hideFields(user, def, [r]);
+          return fields.map((f) => neutralise(displayValue(f, r)));
+        },
       });
     },
   });

@@ -4,6 +4,8 @@ import {
   columnOf,
   MENU_TREE,
   mayAct,
+  maySeeField,
+  ownerLifted,
   permissionsFor,
   type ResourceDef,
 } from '@ringmes/domain';
@@ -44,25 +46,86 @@ export function gate(
   return { permission: scoped[0], alsoAllowedBy: scoped.slice(1) };
 }
 
-/** Refuses (403) unless the user may do `action` on `record` (camelCase keys), judged by its scope field. */
+/**
+ * Refuses (403) unless the user may do `action` on `record` (camelCase keys): judged by its scope
+ * field, then by its owner (`ResourceDef.owner`: his own records only, unless the rule is lifted).
+ */
 export function assertInScope(user: AuthUser, def: ResourceDef, action: string, record: Record<string, any>) {
-  if (!def.scopedPermissions) return;
-  if (!mayAct((p) => can(user, p), def, action, record[def.scopedPermissions.field])) throw forbidden();
+  const has = (p: string) => can(user, p);
+  const value = def.scopedPermissions ? record[def.scopedPermissions.field] : undefined;
+  if (def.scopedPermissions && !mayAct(has, def, action, value)) throw forbidden();
+  if (!def.owner || ownerLifted(has, def, action, value)) return;
+  if (Number(record[def.owner.field]) !== Number(user.id))
+    throw forbidden(
+      `只能操作本人的${def.label}，${def.label}${record.docNo ? ` ${record.docNo} ` : ''}不属于你`,
+    );
 }
 
-/** Limits a list query (alias `t`) to the records the user may `action`. */
+/** Is the owner rule lifted for the user on `record` (his head may name another operator)? */
+export const ownerRuleLifted = (
+  user: AuthUser,
+  def: ResourceDef,
+  action: string,
+  record: Record<string, any>,
+) =>
+  ownerLifted(
+    (p) => can(user, p),
+    def,
+    action,
+    def.scopedPermissions ? record[def.scopedPermissions.field] : undefined,
+  );
+
+/**
+ * Limits a list query (alias `t`) to the records the user may `action`: those of his scope, and
+ * of an owned resource only his own where the owner rule is not lifted for him.
+ */
 export function inScope<Q extends SelectQueryBuilder<any, any, any>>(
   query: Q,
   user: AuthUser,
   def: ResourceDef,
   action: string,
 ): Q {
-  if (!def.scopedPermissions) return query;
-  const values = allowedScope((p) => can(user, p), def, action);
-  if (values === null) return query;
-  const column = sql.ref(`t.${columnOf(def.scopedPermissions.field)}`);
-  return query.where(column, 'in', values.length ? values : ['\u0000']) as Q;
+  const has = (p: string) => can(user, p);
+  const scoped = def.scopedPermissions;
+  const values = scoped ? allowedScope(has, def, action) : null;
+  let q = query;
+  if (scoped && values !== null) {
+    const column = sql.ref(`t.${columnOf(scoped.field)}`);
+    q = q.where(column, 'in', values.length ? values : ['\u0000']) as Q;
+  }
+  if (!def.owner || has(`${def.permission}:${action}`)) return q;
+  const mine = sql<boolean>`${sql.ref(`t.${columnOf(def.owner.field)}`)} = ${user.id}`;
+  if (!scoped) return (ownerLifted(has, def, action) ? q : q.where(mine)) as Q;
+  // Per scope value: everyone's records where the rule is lifted, his own elsewhere.
+  const lifted = (values ?? Object.keys(scoped.prefixes)).filter((v) => ownerLifted(has, def, action, v));
+  const column = sql.ref(`t.${columnOf(scoped.field)}`);
+  if (!lifted.length) return q.where(mine) as Q;
+  return q.where(sql<boolean>`(${column} IN (${sql.join(lifted)}) OR ${mine})`) as Q;
 }
+
+/**
+ * Answers a record (or rows) with the fields the user may not see (`FieldDef.visibleTo`) set to
+ * null. The rows are changed in place and returned.
+ */
+export function hideFields<T extends Record<string, any>>(user: AuthUser, def: ResourceDef, rows: T[]): T[] {
+  const hidden = hiddenFieldsOf(def);
+  if (!hidden.length) return rows;
+  const has = (p: string) => can(user, p);
+  for (const row of rows)
+    for (const f of hidden)
+      if (row[f.name] != null && !maySeeField(has, user.id, def, f, row)) (row as any)[f.name] = null;
+  return rows;
+}
+
+const hiddenFields = new WeakMap<ResourceDef, ResourceDef['fields']>();
+const hiddenFieldsOf = (def: ResourceDef) => {
+  let h = hiddenFields.get(def);
+  if (!h) {
+    h = def.fields.filter((f) => f.visibleTo);
+    hiddenFields.set(def, h);
+  }
+  return h;
+};
 
 /**
  * The user of a command that creates records of `def` on his behalf (派工 makes dispatches, the
