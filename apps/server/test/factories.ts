@@ -55,6 +55,13 @@ const RECIPES: Record<
   async 'technical-document'(api, _t, _token, o) {
     return o.materialId || o.processId ? {} : { materialId: (await api.create('material-info')).id };
   },
+  /**
+   * Test units take what every quantity column keeps (4 places) unless a test says otherwise: the
+   * declared default (0, a counted unit) would make each test's fractional kg a unit-precision test.
+   */
+  async 'material-unit'(_api, _t, _token, o) {
+    return { precision: o.precision ?? 4 };
+  },
   /** 保养计划: by days unless told otherwise (the cycle that goes with 周期类型 is required). */
   async 'maintenance-plan'(_api, _t, _token, o) {
     return o.cycleType === 'hours' || o.cycleDays != null ? {} : { cycleDays: 30 };

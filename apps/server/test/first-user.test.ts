@@ -20,7 +20,10 @@ afterAll(async () => {
 
 async function boxedMaterial(code: string) {
   const box = (
-    await t.call('POST', '/api/v1/material-unit/add', { token, body: { code, name: `箱${code}` } })
+    await t.call('POST', '/api/v1/material-unit/add', {
+      token,
+      body: { code, name: `箱${code}`, precision: 1 },
+    })
   ).body.result;
   const m = await w.material();
   await t.call('PUT', `/api/v1/material-info/edit/${m.id}`, {

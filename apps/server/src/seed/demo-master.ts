@@ -230,17 +230,18 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
 
   // ------------------------------------------------------------ 物料字典
 
+  // 小数位数: counted units whole, kg and 米 to the gram and the millimetre, 吨 to 0.1 kg.
   const units = await insert('materialUnit', [
-    { code: 'PCS', name: '件' },
-    { code: 'SET', name: '套' },
-    { code: 'EA', name: '个' },
-    { code: 'GRN', name: '粒' },
-    { code: 'KG', name: 'kg' },
-    { code: 'G', name: 'g' },
-    { code: 'T', name: '吨' },
-    { code: 'M', name: '米' },
-    { code: 'BOX', name: '箱' },
-    { code: 'BKT', name: '桶' },
+    { code: 'PCS', name: '件', precision: 0 },
+    { code: 'SET', name: '套', precision: 0 },
+    { code: 'EA', name: '个', precision: 0 },
+    { code: 'GRN', name: '粒', precision: 0 },
+    { code: 'KG', name: 'kg', precision: 3 },
+    { code: 'G', name: 'g', precision: 2 },
+    { code: 'T', name: '吨', precision: 4 },
+    { code: 'M', name: '米', precision: 3 },
+    { code: 'BOX', name: '箱', precision: 0 },
+    { code: 'BKT', name: '桶', precision: 0 },
   ]);
   const unit = (code: string) => idOf(units, code);
 

@@ -195,7 +195,8 @@ export const productionOrderResource: ResourceDef = {
       kind: 'quantity',
       required: true,
       min: 0.0001,
-      help: '按产品的基本单位计',
+      help: '按产品的基本单位计，小数位数不超过该单位的精度',
+      unitFrom: { material: 'productId' },
     },
     {
       name: 'unitId',

@@ -290,7 +290,15 @@ export const workDispatchResource: ResourceDef = {
       default: 'day',
       filter: 'eq',
     },
-    { name: 'quantity', label: '派工数量', kind: 'quantity', required: true, min: 0.0001 },
+    {
+      name: 'quantity',
+      label: '派工数量',
+      kind: 'quantity',
+      required: true,
+      min: 0.0001,
+      help: '按产品的基本单位计，小数位数不超过该单位的精度',
+      unitFrom: { material: 'productId' },
+    },
     {
       name: 'reportedQuantity',
       label: '已报工',

@@ -1,4 +1,11 @@
-import { approvalFields, dateField, docNoField, remarkField, statusField } from '../resource/doc-fields.ts';
+import {
+  approvalFields,
+  dateField,
+  docNoField,
+  LINE_UNIT,
+  remarkField,
+  statusField,
+} from '../resource/doc-fields.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { FieldDef, ResourceDef } from '../resource/types.ts';
 
@@ -41,7 +48,15 @@ export const PURCHASE_REQUISITION_LIFECYCLE: LifecycleDef = {
 
 const lineFields: FieldDef[] = [
   { name: 'materialId', label: '物料', kind: 'ref', ref: 'material-info', required: true, filter: 'eq' },
-  { name: 'quantity', label: '数量', kind: 'quantity', required: true, min: 0.0001, help: '按所选单位计' },
+  {
+    name: 'quantity',
+    label: '数量',
+    kind: 'quantity',
+    required: true,
+    min: 0.0001,
+    help: '按所选单位计，小数位数不超过该单位的精度',
+    unitFrom: LINE_UNIT,
+  },
   { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: '不填为物料的基本单位' },
   { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
   { name: 'requiredDate', label: '需求日期', kind: 'date', help: '不填为请购单的需求日期' },

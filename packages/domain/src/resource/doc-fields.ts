@@ -80,6 +80,9 @@ export const remarkField = (): FieldDef => ({
   wide: true,
 });
 
+/** A line's quantity counts in its chosen unit, else in its material's base unit. */
+export const LINE_UNIT = { material: 'materialId', unit: 'unitId' } as const;
+
 /**
  * An order line's material, quantity in any of its units, and taxed price and amount: what sales,
  * purchase and outsourcing order lines share. `extra` fields sit between the base quantity and the price.
@@ -93,7 +96,15 @@ export const pricedLineFields = (o: {
   taxInList?: boolean;
 }): FieldDef[] => [
   { name: 'materialId', label: o.material, kind: 'ref', ref: 'material-info', required: true, filter: 'eq' },
-  { name: 'quantity', label: '数量', kind: 'quantity', required: true, min: 0.0001, help: '按所选单位计' },
+  {
+    name: 'quantity',
+    label: '数量',
+    kind: 'quantity',
+    required: true,
+    min: 0.0001,
+    help: '按所选单位计，小数位数不超过该单位的精度',
+    unitFrom: LINE_UNIT,
+  },
   { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: `不填为${o.material}的基本单位` },
   { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
   ...(o.extra ?? []),

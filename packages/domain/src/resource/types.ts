@@ -51,6 +51,13 @@ export interface FieldDef {
   min?: number;
   /** decimal: digits after the point. */
   scale?: number;
+  /**
+   * quantity: counted in a unit whose precision (小数位数) it must fit, on the server and in the form.
+   * `unit` names the field holding the chosen unit, `material` the field holding the material whose
+   * base unit counts it when no unit is chosen. On a line, a name the line does not declare is read
+   * from the header. Server-written (readonly) quantities are not checked.
+   */
+  unitFrom?: { material?: string; unit?: string };
   pattern?: { regex: string; message: string };
   options?: EnumOption[];
   /** For ref/refs: the referenced resource's name in the registry. */
@@ -86,13 +93,6 @@ export interface FieldDef {
    * `dates.earliest` … today + `dates.yearsAhead` years; docs/architecture.md).
    */
   notFuture?: boolean;
-}
-
-export interface LineDef {
-  /** API name of the array in the body and in info, e.g. `lines`, `contacts`, `attributes`. */
-  name: string;
-  label: string;
-  /** Line table; it has `id`, `<parent>_id` (FK ON DELETE CASCADE), `line_no`, and the fields. */
   /**
    * Who may see this field's value (money of one person: a report's piece rate and wage). Shown to
    * holders of one of `permissions`, of one of `actions` on the record (resource-wide or in its
@@ -101,6 +101,13 @@ export interface LineDef {
    * by whoever may read the record.
    */
   visibleTo?: { permissions?: string[]; actions?: string[]; owner?: boolean };
+}
+
+export interface LineDef {
+  /** API name of the array in the body and in info, e.g. `lines`, `contacts`, `attributes`. */
+  name: string;
+  label: string;
+  /** Line table; it has `id`, `<parent>_id` (FK ON DELETE CASCADE), `line_no`, and the fields. */
   table: string;
   /** Column in the line table pointing to the header, e.g. `bom_id`. */
   parentColumn: string;
@@ -163,13 +170,6 @@ export interface ResourceDef {
    */
   lifecycle?: LifecycleDef;
   /**
-   * What dropdowns read through `GET …/options` (and `…/tree`): id, code, label, parent and
-   * active flag, plus `fields` (never confidential ones). Master data's options are open to every
-   * signed-in user; a document's (a lifecycle or scoped permissions) need its read permission
-   * and show the user's scope only (`optionsNeedRead`). `remote`: a big table whose pickers search
-   * the server as the user types instead of loading the list.
-   */
-  /**
    * Records belong to a person (ERPNext's `if_owner`, Odoo's record rules): `field` holds a user id
    * (a report's operator). A user who holds neither the resource-wide permission of an action nor
    * one of the `liftedBy` actions on the record (resource-wide or in its scope) may read, add,
@@ -177,6 +177,13 @@ export interface ResourceDef {
    * kit enforces it on every generic call and transition, commands through `assertInScope`.
    */
   owner?: { field: string; liftedBy: string[] };
+  /**
+   * What dropdowns read through `GET …/options` (and `…/tree`): id, code, label, parent and
+   * active flag, plus `fields` (never confidential ones). Master data's options are open to every
+   * signed-in user; a document's (a lifecycle or scoped permissions) need its read permission
+   * and show the user's scope only (`optionsNeedRead`). `remote`: a big table whose pickers search
+   * the server as the user types instead of loading the list.
+   */
   options?: { fields?: string[]; remote?: boolean };
 }
 
@@ -221,13 +228,6 @@ export function mayAct(
   return value != null && scopePrefixes(def, String(value)).some((p) => has(`${p}:${action}`));
 }
 
-/** The permission prefixes that scope one value (a kind page's, and another module's view of it). */
-export function scopePrefixes(def: ResourceDef, value: string): readonly string[] {
-  const p = def.scopedPermissions?.prefixes[value];
-  return p === undefined ? [] : typeof p === 'string' ? [p] : p;
-}
-
-/** Every scoped permission prefix of a resource. */
 /**
  * Is the owner rule of `def` lifted for a user on records of scope `value` and `action`? Yes with
  * the resource-wide permission of the action, or one of the rule's `liftedBy` actions (resource-wide
@@ -280,6 +280,13 @@ export function maySeeField(
   return Boolean(rule.owner && def.owner && Number(record[def.owner.field]) === Number(userId));
 }
 
+/** The permission prefixes that scope one value (a kind page's, and another module's view of it). */
+export function scopePrefixes(def: ResourceDef, value: string): readonly string[] {
+  const p = def.scopedPermissions?.prefixes[value];
+  return p === undefined ? [] : typeof p === 'string' ? [p] : p;
+}
+
+/** Every scoped permission prefix of a resource. */
 export const allScopePrefixes = (def: ResourceDef): string[] =>
   Object.keys(def.scopedPermissions?.prefixes ?? {}).flatMap((v) => [...scopePrefixes(def, v)]);
 

@@ -110,6 +110,7 @@ export const materialInfoResource: ResourceDef = {
       kind: 'quantity',
       list: false,
       help: '全部仓库合计低于此数量时发出库存预警；为空表示不预警',
+      unitFrom: { unit: 'unitId' },
     },
     {
       name: 'safetyStockMax',
@@ -117,6 +118,7 @@ export const materialInfoResource: ResourceDef = {
       kind: 'quantity',
       list: false,
       help: '高于此数量时提示积压；为空表示不限',
+      unitFrom: { unit: 'unitId' },
     },
     {
       name: 'batchManaged',

@@ -1,3 +1,4 @@
+import { LINE_UNIT } from '../resource/doc-fields.ts';
 import type { EnumOption, FieldDef, LineDef, ResourceDef } from '../resource/types.ts';
 
 /** Document states of every stock document: 草稿 → 已过账 → 已冲销. */
@@ -94,7 +95,8 @@ function lineFields(extra: FieldDef[] = []): FieldDef[] {
       kind: 'quantity',
       required: true,
       min: 0.0001,
-      help: '按所选单位计；过账时换算为基本单位',
+      help: '按所选单位计，小数位数不超过该单位的精度；过账时换算为基本单位',
+      unitFrom: LINE_UNIT,
     },
     { name: 'unitId', label: '单位', kind: 'ref', ref: 'material-unit', help: '不填为物料的基本单位' },
     { name: 'baseQuantity', label: '基本单位数量', kind: 'quantity', readonly: true },
@@ -445,7 +447,13 @@ export const stocktakeResource: ResourceDef = {
           default: 'qualified',
         },
         { name: 'bookQuantity', label: '账面数量', kind: 'quantity', readonly: true },
-        { name: 'countedQuantity', label: '实盘数量', kind: 'quantity' },
+        {
+          name: 'countedQuantity',
+          label: '实盘数量',
+          kind: 'quantity',
+          help: '按物料的基本单位计，小数位数不超过该单位的精度',
+          unitFrom: { material: 'materialId' },
+        },
         { name: 'difference', label: '盈亏数量', kind: 'decimal', scale: 4, readonly: true },
         { name: 'remark', label: '备注', kind: 'text', max: 200 },
       ],

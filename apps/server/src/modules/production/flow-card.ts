@@ -21,6 +21,7 @@ import { nextDocNo } from '../../platform/numbering.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
 import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
 import { alsoReadBy } from '../../platform/resource/options.ts';
+import { assertPrecision } from '../../platform/resource/precision.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
@@ -147,6 +148,11 @@ export async function openFlowCards(
         FROM production_order WHERE id = ${orderId} FOR UPDATE`.execute(db)
   ).rows[0];
   if (!o) throw notFound('生产订单不存在或已被删除');
+  // A card counts pieces of the product: 100.5 套 a card is refused (the last card takes the
+  // remainder, whole when the order's quantity is).
+  await assertPrecision(db, [
+    { field: 'batchSize', label: '每卡数量', quantity: batch.toString(), materialId: Number(o.productId) },
+  ]);
   if (!OPEN_ORDER_STATES.includes(o.status)) {
     throw badRequest(
       `生产订单 ${o.docNo} 当前为「${stateLabel(PRODUCTION_ORDER_LIFECYCLE, o.status)}」，只有已下达或生产中的订单可以开卡`,
@@ -431,6 +437,15 @@ export async function splitFlowCard(
 ) {
   const [card] = await lockCards(db, [cardId]);
   if (!card) throw notFound('流转卡不存在或已被删除');
+  await assertPrecision(
+    db,
+    quantities.map((q, i) => ({
+      field: `quantities.${i}`,
+      label: '拆分数量',
+      quantity: q,
+      materialId: card.productId,
+    })),
+  );
   const step = await waitingStep(db, card, '拆分');
   const total = quantities.reduce((s, q) => s.plus(q), new Decimal(0));
   if (!total.eq(step.inputQuantity)) {

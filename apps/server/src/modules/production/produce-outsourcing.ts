@@ -14,6 +14,7 @@ import { once, withRetry } from '../../platform/idempotency.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { createRecord } from '../../platform/resource/crud.ts';
 import { runTransition } from '../../platform/resource/lifecycle.ts';
+import { assertPrecision } from '../../platform/resource/precision.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { outsourcingOrderHooks, outsourcingOrderTransitions } from '../purchase/outsourcing-order.ts';
@@ -500,6 +501,11 @@ export async function outsourceStep(db: Db, user: AuthUser, cardId: number, body
   } else {
     ({ card, step } = await lockCardStep(db, cardId));
     if (!step.outsourced) throw conflict(`流转卡 ${card.docNo} 当前第 ${step.seq} 道工序不是委外工序`);
+    // The pieces sent and received are the card's product, counted in its unit (no 10.5 件).
+    if (body.quantity != null)
+      await assertPrecision(db, [
+        { field: 'quantity', label: '数量', quantity: body.quantity, materialId: card.productId },
+      ]);
     if (body.action === 'send') await send(db, user, card, step, body, requestId);
     else if (body.action === 'return') await receive(db, user, card, step, body, requestId);
     else await reconcile(db, user, card, step, requestId);

@@ -11,7 +11,8 @@ import { conflict } from '../../platform/errors.ts';
  *     active BOM of its own is made in-house and exploded further — each line's quantity in the
  *     component's base unit, required = parent's required × quantity per × (1 + loss rate/100);
  *  2. freezes the route steps, each planned for the order quantity (workshop tasks reference them);
- *  3. writes the material requirements (the leaves of the explosion, summed per material) netted
+ *  3. writes the material requirements (the leaves of the explosion, summed per material and rounded
+ *     up to the unit's precision) netted
  *     against free stock: qualified on hand in every warehouse less what other released orders
  *     still need (required − issued). What free stock covers is reserved, the rest is shortage.
  * Releases run one at a time (a transaction-scoped advisory lock), so two orders never both count
@@ -149,8 +150,9 @@ export async function releaseOrder(db: Db, record: Record<string, any>, user: Au
 }
 
 /**
- * The order's material requirements from its frozen BOM (the leaves: rows not exploded), netted
- * against free stock. Releases run one at a time (a transaction-scoped advisory lock), so two
+ * The order's material requirements from its frozen BOM (the leaves: rows not exploded), each
+ * rounded up to what its unit counts (8140.5 balls with the loss rate are 8141 粒 to issue and buy:
+ * unit precision, issue 34 §2), netted against free stock. Releases run one at a time (a transaction-scoped advisory lock), so two
  * orders never both count the same free stock.
  */
 export async function writeRequirements(db: Db, id: number) {
@@ -158,9 +160,13 @@ export async function writeRequirements(db: Db, id: number) {
   // A statement of its own after the lock, so it sees what the previous release committed.
   await sql`
     WITH need AS (
-      SELECT b.material_id, sum(b.required_quantity) AS required
-        FROM production_order_bom b WHERE b.production_order_id = ${id} AND NOT b.exploded
-       GROUP BY b.material_id
+      SELECT b.material_id,
+             ceil(sum(b.required_quantity) * power(10::numeric, u.precision)) / power(10::numeric, u.precision) AS required
+        FROM production_order_bom b
+        JOIN material m ON m.id = b.material_id
+        JOIN material_unit u ON u.id = m.unit_id
+       WHERE b.production_order_id = ${id} AND NOT b.exploded
+       GROUP BY b.material_id, u.precision
     ), free AS (
       SELECT n.material_id, n.required,
              COALESCE((SELECT sum(s.quantity) FROM stock_balance s

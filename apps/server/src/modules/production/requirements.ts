@@ -2,6 +2,7 @@ import {
   PRODUCTION_ORDER_RESERVING,
   productionOrderResource,
   purchaseRequisitionResource,
+  roundUpToPrecision,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
@@ -33,6 +34,8 @@ export interface RequirementRow {
   materialName: string;
   materialSpec: string | null;
   unitName: string | null;
+  /** 小数位数 of the unit: what is to requisition is rounded up to it. */
+  unitPrecision: number | null;
   requiredQuantity: string;
   issuedQuantity: string;
   reservedQuantity: string;
@@ -51,7 +54,7 @@ export async function requirementsOf(db: Db, orderId: number) {
   if (!head.rows[0]) throw notFound('生产订单不存在或已被删除');
   const r = await sql<Omit<RequirementRow, 'freeQuantity' | 'currentShortage' | 'toRequisition'>>`
     SELECT pm.id, pm.line_no, pm.material_id, m.code AS material_code, m.name AS material_name, m.spec AS material_spec,
-           u.name AS unit_name, pm.required_quantity::text AS required_quantity, pm.issued_quantity::text AS issued_quantity,
+           u.name AS unit_name, u.precision AS unit_precision, pm.required_quantity::text AS required_quantity, pm.issued_quantity::text AS issued_quantity,
            pm.reserved_quantity::text AS reserved_quantity, pm.shortage_quantity::text AS shortage_quantity,
            COALESCE((SELECT sum(s.quantity) FROM stock_balance s
                       WHERE s.material_id = pm.material_id AND s.quality_status = 'qualified'), 0)::text AS on_hand,
@@ -80,8 +83,12 @@ export async function requirementsOf(db: Db, orderId: number) {
       ...x,
       freeQuantity: free.toString(),
       currentShortage: Decimal.max(open.minus(Decimal.max(free, 0)), 0).toString(),
+      // What is bought is counted in the unit: a shortage of 3.5 粒 is 4 to requisition.
       toRequisition: holding
-        ? Decimal.max(new Decimal(x.shortageQuantity).minus(x.requisitionedQuantity), 0).toString()
+        ? roundUpToPrecision(
+            Decimal.max(new Decimal(x.shortageQuantity).minus(x.requisitionedQuantity), 0),
+            x.unitPrecision ?? 4,
+          )
         : '0',
     };
   });

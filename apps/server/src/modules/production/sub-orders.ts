@@ -1,4 +1,4 @@
-import { productionOrderResource } from '@ringmes/domain';
+import { productionOrderResource, roundUpToPrecision } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { App } from '../../app.ts';
@@ -10,6 +10,7 @@ import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { addDays } from '../../platform/numbering.ts';
 import { createRecord } from '../../platform/resource/crud.ts';
+import { unitsOf } from '../../platform/resource/precision.ts';
 import { productionOrderHooks } from './production-order.ts';
 import { writeRequirements } from './release-production-order.ts';
 
@@ -76,12 +77,14 @@ export async function makeSubOrders(db: Db, user: AuthUser, orderId: number, req
   }
   const due = order.plannedStartDate;
   const orders: { id: number; docNo: string }[] = [];
+  // Made in whole pieces (or whatever the component's unit counts): 101.5 rings are 102 to make.
+  const { ofMaterial } = await unitsOf(db, [...need.keys()]);
   for (const [productId, quantity] of need) {
     const id = await createRecord(
       { db, user, def: productionOrderResource },
       {
         productId,
-        quantity: quantity.toDecimalPlaces(4, Decimal.ROUND_UP).toString(),
+        quantity: roundUpToPrecision(quantity, ofMaterial.get(productId)?.precision ?? 4),
         plannedStartDate: addDays(due, -LEAD_DAYS),
         dueDate: due,
         priority: order.priority,

@@ -13,6 +13,7 @@ import { refuseChanged, zx } from '../http/validation.ts';
 import { once } from '../idempotency.ts';
 import { paginate } from '../paging.ts';
 import { registerOptions } from './options.ts';
+import { checkRecordPrecision } from './precision.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns, totalOrderColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
 import { lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
@@ -243,6 +244,7 @@ export async function createRecord(
   if (hooks?.prepare) data = { ...data, ...(await hooks.prepare(ctx, data)) };
   await hooks?.validate?.(ctx, data);
   data = { ...data, ...(await hooks?.derive?.(ctx, data)) };
+  await checkRecordPrecision(db, def, data);
   assertInScope(user, def, 'add', data);
   const row = await db
     .insertInto(def.table)
@@ -281,6 +283,7 @@ export async function updateRecord(
   await checkReferences(db, def.fields, changes, stored);
   await hooks?.validate?.(ctx, merged, stored);
   Object.assign(changes, await hooks?.derive?.(ctx, merged, stored));
+  await checkRecordPrecision(db, def, { ...merged, ...changes }, changes);
   await db
     .updateTable(def.table)
     .set({
