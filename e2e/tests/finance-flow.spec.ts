@@ -23,6 +23,19 @@ async function unbatchedStock(admin: Api): Promise<Row> {
   throw new Error('no qualified stock of a material without batches in the demo');
 }
 
+/**
+ * The checker's half of maker ≠ checker: confirms the party's receipt or payment waiting as a
+ * draft (entered by 财务 from the list) as another user.
+ */
+async function confirmSettlement(checker: Api, settle: 'receipt' | 'payment', partyId: number) {
+  const party = settle === 'receipt' ? 'customerId' : 'supplierId';
+  const drafts = (
+    await checker.get<{ list: Row[] }>(`/api/v1/${settle}/page`, { [party]: partyId, status: 'draft' })
+  ).list;
+  expect(drafts).toHaveLength(1);
+  await checker.post(`/api/v1/${settle}/approve/${drafts[0].id}`, {});
+}
+
 test.describe('finance', () => {
   test('ship → 财务 sees the receivable, receives part of it, the aging moves and the statement prints', async ({
     page,
@@ -82,7 +95,10 @@ test.describe('finance', () => {
     await amount.fill('40');
     await expect(dialog.getByTestId('settle-total')).toContainText('40.00');
     await dialog.getByTestId('settle-ok').click();
-    await expect(toast(page, /收款单 SK\d{8}-\d{4} 已确认/)).toBeVisible();
+    await expect(toast(page, /收款单 SK\d{8}-\d{4}/)).toBeVisible();
+    // 职责分离 (on by default): 财务 entered the receipt, another user confirms it.
+    await confirmSettlement(admin, 'receipt', customer.id);
+    await list.getByRole('button', { name: /搜\s*索/ }).click();
     await expect(row).toContainText('部分收款');
     await expect(row).toContainText('60.00');
 
@@ -154,11 +170,14 @@ test.describe('finance', () => {
     const items = async () =>
       (await admin.get<{ list: Row[] }>('/api/v1/receivable/page', { customerId: customer.id })).list;
     const sale = (await items())[0];
-    await admin.post('/api/v1/receipt/quick', {
+    // Paid in full: 财务 enters the receipt, the administrator confirms it (职责分离).
+    const fin = await Api.login(request, 'fin01', 'demo123');
+    await fin.post('/api/v1/receipt/quick', {
       customerId: customer.id,
       method: 'bank',
       lines: [{ receivableId: sale.id, amount: '100' }],
     });
+    await confirmSettlement(admin, 'receipt', customer.id);
     const back = await admin.post<Row>('/api/v1/sale-order/return-goods', {
       warehouseId: stock.warehouseId,
       lines: [{ lineId: line.id, quantity: 1 }],
@@ -170,7 +189,6 @@ test.describe('finance', () => {
     await admin.post(`/api/v1/receivable/approve/${manual.id}`, {});
 
     // 反审核 is declared for manual receivables only: the return's page has none, the manual one has.
-    const fin = await Api.login(request, 'fin01', 'demo123');
     await signedIn(page, fin, `/finance-department/receivable-management-detail?id=${credit.id}`);
     await expect(activePage(page)).toContainText(credit.docNo);
     await expect(activePage(page).getByTestId('transition-unapprove')).toHaveCount(0);
@@ -191,7 +209,9 @@ test.describe('finance', () => {
     await expect(dialog.getByLabel(`本次退款 ${credit.docNo}`)).toHaveValue('-50.00');
     await expect(dialog.getByTestId('settle-total')).toContainText('-50.00');
     await dialog.getByTestId('settle-ok').click();
-    await expect(toast(page, /退款单 TK\d{8}-\d{4} 已确认/)).toBeVisible();
+    await expect(toast(page, /退款单 TK\d{8}-\d{4}/)).toBeVisible();
+    await confirmSettlement(admin, 'receipt', customer.id);
+    await list.getByRole('button', { name: /搜\s*索/ }).click();
     await expect(row).toContainText('已收清');
   });
 });

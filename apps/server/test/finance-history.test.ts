@@ -21,6 +21,13 @@ beforeAll(async () => {
   token = await t.login();
   f = factory(t, async () => token);
   w = await stockWorld(t, f, token);
+  // What settlements apply is the subject here: one user enters and confirms them, as a factory
+  // that switched 职责分离 off does (checker-not-maker.test.ts covers the rule itself).
+  const off = await t.call('PUT', '/api/v1/sysSetting/segregation', {
+    token,
+    body: { approverNotReporter: true, checkerNotMaker: false },
+  });
+  if (off.status !== 200) throw new Error(JSON.stringify(off.body));
 });
 afterAll(() => t?.close());
 

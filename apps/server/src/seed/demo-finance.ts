@@ -16,9 +16,19 @@ import { runTransition } from '../platform/resource/lifecycle.ts';
  * receipts and payments settle the older items — most in full, some in part, a few left overdue
  * so every aging bucket has money — through the same commands as 财务's. A few manual items
  * (模具费, 运费) are added, one left as a draft; this week's receipt waits as a draft.
+ * Maker ≠ checker (系统设置 → 职责分离): 财务 (fin01) enters the receipts and payments, the
+ * administrator confirms them; this week's waits for him.
  */
 export async function seedDemoFinance(db: Db, user: AuthUser): Promise<void> {
   const day = (offset: number) => businessDay(new Date(Date.now() + offset * 86_400_000));
+  const finRow = await db
+    .selectFrom('appUser')
+    .select(['id', 'firstName', 'deptId'])
+    .where('userName', '=', 'fin01')
+    .executeTakeFirst();
+  const maker: AuthUser = finRow
+    ? { ...user, id: finRow.id, userName: 'fin01', firstName: finRow.firstName, deptId: finRow.deptId }
+    : user;
   const today = day(0);
   // Terms by position: 现款, 发货后30天, 月结30天, 发货后60天.
   for (const [table, s] of [
@@ -78,8 +88,8 @@ export async function seedDemoFinance(db: Db, user: AuthUser): Promise<void> {
       true,
     );
 
-  await settle(db, user, AR, today);
-  await settle(db, user, AP, today);
+  await settle(db, maker, user, AR, today);
+  await settle(db, maker, user, AP, today);
   // A receipt entered but not yet confirmed: the newest open shipment's customer paying half.
   const recent = await sql<{ id: number; customerId: number; openAmount: string }>`
     SELECT id, customer_id, open_amount::text AS open_amount FROM receivable
@@ -89,7 +99,7 @@ export async function seedDemoFinance(db: Db, user: AuthUser): Promise<void> {
   const r = recent.rows[0];
   if (r)
     await createRecord(
-      { db, user, def: receiptResource },
+      { db, user: maker, def: receiptResource },
       {
         customerId: r.customerId,
         bizDate: today,
@@ -106,7 +116,7 @@ export async function seedDemoFinance(db: Db, user: AuthUser): Promise<void> {
  * (except every fifth party, left overdue), items 15–45 days old half, newer ones not at all.
  * One receipt per party and month, dated a few days after the newest item it pays.
  */
-async function settle(db: Db, user: AuthUser, s: SideSql, today: string) {
+async function settle(db: Db, maker: AuthUser, checker: AuthUser, s: SideSql, today: string) {
   const r = await sql<{
     id: number;
     partyId: number;
@@ -142,12 +152,19 @@ async function settle(db: Db, user: AuthUser, s: SideSql, today: string) {
     paid.setDate(paid.getDate() + 5 + (k % 7));
     const bizDate = businessDay(paid) < today ? businessDay(paid) : today;
     k += 1;
-    await settleNow(db, user, s, {
-      [s.side.party.field]: rows[0].partyId,
-      bizDate,
-      method: k % 6 === 0 ? 'acceptance' : 'bank',
-      remark: k % 6 === 0 ? '银行承兑汇票' : '网银转账',
-      lines,
-    });
+    await settleNow(
+      db,
+      maker,
+      s,
+      {
+        [s.side.party.field]: rows[0].partyId,
+        bizDate,
+        method: k % 6 === 0 ? 'acceptance' : 'bank',
+        remark: k % 6 === 0 ? '银行承兑汇票' : '网银转账',
+        lines,
+      },
+      undefined,
+      checker,
+    );
   }
 }

@@ -19,8 +19,10 @@ import {
   registerLifecycle,
   runTransition,
   type TransitionHandlers,
+  type TransitionResult,
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
+import { SETTING_KEYS, settingOn } from '../../platform/settings.ts';
 import { AP, AR, applySettlement, checkSettleTotal, dueDateFor, type SideSql } from './ledger.ts';
 
 /**
@@ -137,19 +139,36 @@ function settleHooks(s: SideSql): ResourceHooks {
 const refundOnlyNegative = (s: SideSql, docNo: string) =>
   `${s.side.settle.refund.label}只核销负数${s.side.item.label}（退货、多${s.side.settle.verb}），${docNo} 不是`;
 
+/** Maker ≠ checker for receipts and payments (系统设置 → 职责分离), on unless switched off. */
+const checkerMustNotBeMaker = (db: Db) => settingOn(db, SETTING_KEYS.checkerNotMaker, true);
+
 const settleTransitions = (s: SideSql): Record<string, TransitionHandlers> => ({
-  approve: { effect: ({ db, record }) => applySettlement(db, s, record.id, 1) },
+  approve: {
+    // Money moves on 确认: who entered the document does not confirm it too.
+    async guard({ db, user, record }) {
+      if (Number(record.createdBy) === user.id && (await checkerMustNotBeMaker(db)))
+        throw conflict(
+          `收付款确认人不得为制单人（系统设置 → 职责分离）：${s.side.settle.label} ${record.docNo} 由您制单，请由他人确认`,
+        );
+    },
+    effect: ({ db, record }) => applySettlement(db, s, record.id, 1),
+  },
   unapprove: { effect: ({ db, record }) => applySettlement(db, s, record.id, -1) },
 });
 
-/** A receipt / payment saved and confirmed at once (收款 from the list, the demo). */
+/**
+ * A receipt / payment saved by `user` and confirmed at once by `checker` (收款 from the list, the
+ * demo). When the checker is the maker and 职责分离 forbids it, the document stays a draft for
+ * someone else to confirm: the answer's status says which.
+ */
 export async function settleNow(
   db: Db,
   user: AuthUser,
   s: SideSql,
   body: Record<string, unknown>,
   requestId?: string,
-) {
+  checker: AuthUser = user,
+): Promise<TransitionResult> {
   const def = defOf(s.side.settle.name);
   // Lock the items first, in id order: the lines' foreign keys would otherwise take share locks
   // that two concurrent receipts then both wait on (a deadlock on PostgreSQL).
@@ -161,7 +180,12 @@ export async function settleNow(
       db,
     );
   const id = await createRecord({ db, user, def }, body, FINANCE_HOOKS[s.side.settle.name], requestId);
-  return runTransition(db, user, def, 'approve', id, {}, settleTransitions(s).approve, requestId);
+  if (checker.id === user.id && (await checkerMustNotBeMaker(db))) {
+    const r = await sql<{ docNo: string; version: number }>`
+      SELECT doc_no, version FROM ${t(s.settle)} WHERE id = ${id}`.execute(db);
+    return { id, docNo: r.rows[0].docNo, status: 'draft', version: Number(r.rows[0].version) };
+  }
+  return runTransition(db, checker, def, 'approve', id, {}, settleTransitions(s).approve, requestId);
 }
 
 export const FINANCE_HOOKS: Record<string, ResourceHooks> = {
@@ -505,7 +529,8 @@ function sideRoutes(app: App, s: SideSql) {
       return { fileName, rows: st.rows.length };
     },
   });
-  // 收款 / 付款 from the item list: the settlement is saved and confirmed in one transaction.
+  // 收款 / 付款 from the item list: the settlement is saved and confirmed in one transaction — or,
+  // while 职责分离 keeps a maker from confirming his own, saved as a draft for someone else to confirm.
   route(app, {
     method: 'POST',
     url: `/api/v1/${s.side.settle.name}/quick`,

@@ -168,7 +168,30 @@ const inspection: Group<Inspection> = {
   }),
 };
 
-const GROUPS = [company, session, allowances, inspection] as Group<Record<string, unknown>>[];
+interface Segregation extends Record<string, unknown> {
+  approverNotReporter: boolean;
+  checkerNotMaker: boolean;
+}
+/** 职责分离 (maker ≠ checker where wages or money move): each rule is on until switched off. */
+const onUnlessOff = (v: unknown) => v !== false;
+const segregation: Group<Segregation> = {
+  name: 'segregation',
+  label: '职责分离',
+  keys: {
+    approverNotReporter: SETTING_KEYS.approverNotReporter,
+    checkerNotMaker: SETTING_KEYS.checkerNotMaker,
+  },
+  read: (s) => ({
+    approverNotReporter: onUnlessOff(s.get(SETTING_KEYS.approverNotReporter)),
+    checkerNotMaker: onUnlessOff(s.get(SETTING_KEYS.checkerNotMaker)),
+  }),
+  body: z.strictObject({
+    approverNotReporter: z.boolean({ error: '请选择报工审核人是否不得为报工人' }),
+    checkerNotMaker: z.boolean({ error: '请选择收付款确认人是否不得为制单人' }),
+  }),
+};
+
+const GROUPS = [company, session, allowances, inspection, segregation] as Group<Record<string, unknown>>[];
 
 async function readGroup(db: Db, ctx: AppContext, g: Group<Record<string, unknown>>) {
   return g.read(await readSettings(db, Object.values(g.keys)), ctx);

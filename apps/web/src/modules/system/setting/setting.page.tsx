@@ -42,12 +42,14 @@ function SettingsForm<V extends object>({
   saved,
   children,
   afterSave,
+  labelWidth = 160,
 }: {
   group: string;
   title: string;
   saved: string;
   children: ReactNode;
   afterSave?: () => void;
+  labelWidth?: number;
 }) {
   const can = usePermission();
   const editable = can('system:setting:edit');
@@ -80,7 +82,7 @@ function SettingsForm<V extends object>({
         form={form}
         name={`${group}Settings`}
         layout="horizontal"
-        labelCol={{ flex: '160px' }}
+        labelCol={{ flex: `${labelWidth}px` }}
         disabled={!editable || data.isLoading}
         onFinish={save}
         style={{ maxWidth: 720 }}
@@ -475,6 +477,30 @@ export function SystemSettingPage() {
             extra="开启后，销售出库前须有合格的出货检验"
           >
             <Switch aria-label="发货前必须检验合格" />
+          </Form.Item>
+        </SettingsForm>
+      ),
+    },
+    {
+      key: 'segregation',
+      label: '职责分离',
+      children: (
+        <SettingsForm group="segregation" title="职责分离" saved="职责分离设置已保存" labelWidth={220}>
+          <Form.Item
+            label="报工审核人不得为报工人"
+            name="approverNotReporter"
+            valuePropName="checked"
+            extra="开启后，报工单须由报工人以外的人审核（计件工资由此计算）"
+          >
+            <Switch aria-label="报工审核人不得为报工人" />
+          </Form.Item>
+          <Form.Item
+            label="收付款确认人不得为制单人"
+            name="checkerNotMaker"
+            valuePropName="checked"
+            extra="开启后，收款单、付款单和退款单须由制单人以外的人确认；从应收、应付列表收付款时，单据保存为草稿待他人确认"
+          >
+            <Switch aria-label="收付款确认人不得为制单人" />
           </Form.Item>
         </SettingsForm>
       ),
