@@ -1,7 +1,17 @@
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { QUALITY_STATUS } from '@ringmes/domain';
+import { precisionRule, precisionStep, QUALITY_STATUS } from '@ringmes/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, DatePicker, Dropdown, Form, Input, InputNumber, Modal, Select } from 'antd';
+import {
+  Button,
+  DatePicker,
+  Dropdown,
+  Form,
+  type FormInstance,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+} from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
@@ -10,6 +20,7 @@ import { usePermission, useRecordPermission } from '../../platform/auth/permissi
 import { toast } from '../../platform/feedback.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { unitPrecisionRule, useCountingUnit } from '../../platform/resource/unit-precision.tsx';
 import { DocDetail } from './doc-detail.tsx';
 import { DocFormPage, type LineColumn } from './doc-form.tsx';
 import { DocList } from './doc-list.tsx';
@@ -196,6 +207,39 @@ function header(kind: DocKind, fixedType: string | undefined) {
   );
 }
 
+/**
+ * 数量 of a line: steps by its unit's precision (the chosen unit, else the material's) and says at
+ * once when a fraction does not fit it, in the server's words (unit precision, issue 34 §2).
+ */
+function QuantityCell({ i, form }: { i: number; form: FormInstance }) {
+  const client = useQueryClient();
+  const at = (name: string) => ['lines', i, name];
+  const unit = useCountingUnit(Form.useWatch(at('materialId'), form), Form.useWatch(at('unitId'), form));
+  return (
+    <Form.Item
+      name={[i, 'quantity']}
+      dependencies={[at('materialId'), at('unitId')]}
+      rules={[
+        { required: true, message: '请输入数量' },
+        { type: 'number', min: 0.0001, message: '数量必须大于 0' },
+        unitPrecisionRule('数量', client, () => ({
+          materialId: form.getFieldValue(at('materialId')),
+          unitId: form.getFieldValue(at('unitId')),
+        })),
+      ]}
+    >
+      <InputNumber
+        style={{ width: '100%' }}
+        min={0}
+        precision={unit ? undefined : 4}
+        step={unit ? Number(precisionStep(unit.precision)) : undefined}
+        placeholder={unit ? precisionRule(unit.precision) : undefined}
+        aria-label={`第${i + 1}行数量`}
+      />
+    </Form.Item>
+  );
+}
+
 /** The cells of a document line shared by 入库, 出库 and 调拨. */
 export function materialColumns(): LineColumn[] {
   return [
@@ -219,17 +263,7 @@ export function materialColumns(): LineColumn[] {
       name: 'quantity',
       width: 120,
       required: true,
-      render: (i) => (
-        <Form.Item
-          name={[i, 'quantity']}
-          rules={[
-            { required: true, message: '请输入数量' },
-            { type: 'number', min: 0.0001, message: '数量必须大于 0' },
-          ]}
-        >
-          <InputNumber style={{ width: '100%' }} min={0} precision={4} aria-label={`第${i + 1}行数量`} />
-        </Form.Item>
-      ),
+      render: (i, form) => <QuantityCell i={i} form={form} />,
     },
     {
       title: '单位',

@@ -1,4 +1,4 @@
-import type { FieldDef } from '@ringmes/domain';
+import { type FieldDef, precisionRule, precisionStep, shownQuantity } from '@ringmes/domain';
 import { type FormRule, Input, InputNumber, Radio, Select, Switch } from 'antd';
 
 import dayjs from 'dayjs';
@@ -58,6 +58,12 @@ export interface FieldInputProps {
   disabled?: boolean;
   status?: 'error' | 'warning' | '';
   placeholder?: string;
+  /**
+   * A quantity's unit precision when known (`UnitQuantityInput`): the input steps by it and shows
+   * the value without the stored scale's zeros; a fraction the unit does not take is left for the
+   * form's rule to flag, not rounded away.
+   */
+  unitPrecision?: number;
 }
 
 /** The input of one field by its kind; form values stay plain API values (date strings, decimal strings, ids). */
@@ -71,6 +77,7 @@ export function FieldInput({
   disabled,
   status,
   placeholder,
+  unitPrecision,
 }: FieldInputProps) {
   const common = { id, disabled, status };
   switch (f.kind) {
@@ -110,8 +117,34 @@ export function FieldInput({
           placeholder={placeholder ?? (compact ? undefined : `请输入${f.label}`)}
         />
       );
-    case 'decimal':
     case 'quantity':
+      if (unitPrecision !== undefined)
+        return (
+          <InputNumber<string>
+            {...common}
+            stringMode
+            value={value === null || value === undefined ? null : shownQuantity(String(value))}
+            onChange={(v) => onChange?.(v === null || v === '' ? null : v)}
+            step={precisionStep(unitPrecision)}
+            style={{ width: '100%' }}
+            placeholder={
+              placeholder ??
+              (compact ? precisionRule(unitPrecision) : `请输入${f.label}（${precisionRule(unitPrecision)}）`)
+            }
+          />
+        );
+      return (
+        <InputNumber<string>
+          {...common}
+          stringMode
+          value={value === null || value === undefined ? null : String(value)}
+          onChange={(v) => onChange?.(v === null || v === '' ? null : v)}
+          precision={precisionOf(f)}
+          style={{ width: '100%' }}
+          placeholder={placeholder ?? (compact ? undefined : `请输入${f.label}`)}
+        />
+      );
+    case 'decimal':
     case 'money':
     case 'price':
       return (

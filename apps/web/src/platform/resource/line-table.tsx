@@ -12,6 +12,7 @@ import { FieldInput, fieldRules } from './field-input.tsx';
 import { defaultsOf, isNumeric, refLabelKey } from './fields.ts';
 import { FieldValue } from './format.tsx';
 import { LineImport } from './line-import.tsx';
+import { countsInUnit, UnitQuantityItem } from './unit-precision.tsx';
 
 /** Column width of a line cell by kind. */
 export function cellWidth(f: FieldDef): number {
@@ -105,6 +106,14 @@ export function LineTableEditor({
                       </span>
                     )}
                   </Form.Item>
+                ) : countsInUnit(f) ? (
+                  <UnitQuantityItem
+                    field={f}
+                    form={form}
+                    line={{ def: line, row: row.name }}
+                    item={{ name: [row.name, f.name], rules: fieldRules(f), className: 'rk-cell' }}
+                    input={{ compact: true, disabled }}
+                  />
                 ) : (
                   <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
                     <FieldInput

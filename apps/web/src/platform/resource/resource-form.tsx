@@ -25,6 +25,7 @@ import {
 } from './fields.ts';
 import { LineTableEditor } from './line-table.tsx';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
+import { countsInUnit, UnitQuantityItem } from './unit-precision.tsx';
 import { invalidateResource } from './use-options.ts';
 
 /** A module's own input for one field (template attributes…), rendered inside the field's Form.Item. */
@@ -175,6 +176,25 @@ export function ResourceFormInputs({
             fallbackLabel: record?.[refLabelKey(f)],
             disabled: locked.includes(f.name),
           };
+          if (!Override && countsInUnit(f)) {
+            const { field: _, ...input } = props;
+            return (
+              <UnitQuantityItem
+                key={f.name}
+                field={f}
+                form={form}
+                item={{
+                  name: f.name,
+                  label: f.label,
+                  tooltip: f.help,
+                  rules: fieldRules(f),
+                  className: wide ? 'rm-span-2 rk-span-all' : undefined,
+                  validateFirst: true,
+                }}
+                input={input}
+              />
+            );
+          }
           return (
             <Form.Item
               key={f.name}
