@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import type { Config } from './config.ts';
+import { type Config, trustProxyOption } from './config.ts';
 import { registerModules } from './modules/index.ts';
 import { SecretBox } from './platform/auth/api-clients.ts';
 import { LoginThrottle } from './platform/auth/login-throttle.ts';
@@ -50,6 +50,9 @@ export async function buildApp(
       return typeof given === 'string' && /^[\w-]{1,60}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { maxParamLength: 200 },
+    // `req.ip` from X-Forwarded-For only through the proxies named by TRUST_PROXY (sign-in limits,
+    // sessions, app address lists); otherwise the header is ignored.
+    trustProxy: trustProxyOption(config.trustProxy),
     // No automatic HEAD twin for each of the ~1,400 GET routes (a third of route registration at
     // every start); the web app's files and /api/health answer HEAD (exposeHeadRoute below).
     exposeHeadRoutes: false,

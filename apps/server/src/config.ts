@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /** Runtime configuration, read once from the environment (architecture.md, "Two commands"). */
@@ -30,6 +31,12 @@ export interface Config {
   login: { maxFailsPerUser: number; maxFailsPerIp: number; windowMinutes: number };
   logLevel: string;
   pgPoolMax: number;
+  /**
+   * Which proxies' `X-Forwarded-For` to believe (TRUST_PROXY, Fastify's `trustProxy`): a hop count
+   * (`1`: the one proxy in front) or a list of addresses and CIDR ranges (`127.0.0.1,10.0.0.0/8`).
+   * Unset or `0`: none, the socket's address is the client's.
+   */
+  trustProxy: number | string[] | undefined;
 }
 
 export interface S3Config {
@@ -55,6 +62,41 @@ function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
     prefix: env.S3_PREFIX || '',
     forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE !== '0' : !!env.S3_ENDPOINT,
   };
+}
+
+/** TRUST_PROXY: a hop count, or comma-separated addresses and CIDR ranges (or proxy-addr's `loopback`, …). */
+export function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  const text = raw?.trim() ?? '';
+  if (text === '' || text === '0') return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    const [addr, bits, ...rest] = item.split('/');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(item);
+    const ok =
+      named || (net.isIP(addr) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!ok)
+      throw new Error(
+        `环境变量 TRUST_PROXY 应为代理层数（如 1）或以逗号分隔的地址 / CIDR（如 127.0.0.1,10.0.0.0/8），当前为 "${raw}"`,
+      );
+  }
+  return list;
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes a function trusting that many hops
+ * from the socket inwards: Fastify 5 takes a bare number as "trust nothing" (it cannot check the
+ * peer), so a count is for a server that only the proxies can reach.
+ */
+export function trustProxyOption(
+  tp: Config['trustProxy'],
+): false | string[] | ((addr: string, hop: number) => boolean) {
+  if (tp === undefined) return false;
+  if (typeof tp === 'number') return (_addr, hop) => hop < tp;
+  return tp;
 }
 
 function int(name: string, fallback: number): number {
@@ -96,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     },
     logLevel: env.LOG_LEVEL || 'info',
     pgPoolMax: int('PG_POOL_MAX', 10),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

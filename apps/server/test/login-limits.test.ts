@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTrustProxy } from '../src/config.ts';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.ts';
 
 // Issue 9 §2: the sign-in limits hold under parallel bursts, and nobody can lock someone else out.
@@ -7,7 +8,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ login: { maxFailsPerUser: 5, maxFailsPerIp: 30, windowMinutes: 15 } });
   const admin = await t.login('admin', ADMIN_PASSWORD);
-  for (const userName of ['burst', 'spread', 'victim', 'owner'])
+  for (const userName of ['burst', 'spread', 'victim', 'owner', 'clerk', 'typist'])
     await t.call('POST', '/api/v1/user/newAddUser', {
       token: admin,
       body: { userName, firstName: '限流', passWord: 'Right-horse-8' },
@@ -86,10 +87,100 @@ describe('no lockout of someone else', () => {
     expect((await login('owner', 'Right-horse-8', '10.8.0.2')).status).toBe(200);
   });
 
-  it('keeps a limit per address across accounts', async () => {
-    for (let i = 0; i < 30; i++) await login(`nobody${i}`, 'bad', '10.10.0.1');
-    const r = await login('admin', ADMIN_PASSWORD, '10.10.0.1');
-    expect(r).toMatchObject({ status: 429, body: { message: '登录尝试过于频繁，请 15 分钟后再试' } });
+  it('keeps a limit per address across accounts, which locks no account without failures out (issue 34 §3)', async () => {
+    // 30 made-up names from one address (an office behind one NAT): the address is over its limit.
+    for (let i = 0; i < 30; i++) expect((await login(`nobody${i}`, 'bad', '10.10.0.1')).status).toBe(401);
+    const refused = { status: 429, body: { code: '429', message: '登录尝试过于频繁，请 15 分钟后再试' } };
+    expect(await login('nobody30', 'bad', '10.10.0.1')).toMatchObject(refused);
+    expect(await login('nobody3', 'bad', '10.10.0.1')).toMatchObject(refused);
+    // An account with no failure from there still signs in with its password: the admin, a clerk.
+    expect((await login('admin', ADMIN_PASSWORD, '10.10.0.1')).status).toBe(200);
+    expect((await login('admin', ADMIN_PASSWORD, '10.10.0.1')).status).toBe(200);
+    // A guess at an account is checked once: wrong, it answers like an unknown name, then that
+    // account is refused from this address for the window.
+    expect(await login('clerk', 'wrong', '10.10.0.1')).toMatchObject(refused);
+    expect(await login('clerk', 'Right-horse-8', '10.10.0.1')).toMatchObject(refused);
+    expect((await login('clerk', 'Right-horse-8', '10.10.0.3')).status).toBe(200);
     expect((await login('admin', ADMIN_PASSWORD, '10.10.0.2')).status).toBe(200);
+  });
+
+  it('answers a refused unknown name no faster than a checked password', async () => {
+    for (let i = 0; i < 30; i++) await login(`ghost${i}`, 'bad', '10.11.0.1');
+    const timed = async (userName: string, passWord: string) => {
+      const started = performance.now();
+      const r = await login(userName, passWord, '10.11.0.1');
+      expect(r.status).toBe(429);
+      return performance.now() - started;
+    };
+    const checked = await timed('typist', 'wrong-one');
+    const unknown = await timed('ghost-x', 'bad');
+    expect(unknown).toBeGreaterThan(checked * 0.3);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const fromProxy = (app: TestApp, userName: string, passWord: string, forwardedFor: string) =>
+    app.app
+      .inject({
+        method: 'POST',
+        url: '/api/v1/sso/login',
+        payload: { userName, passWord, source: 'mes' },
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': forwardedFor },
+      })
+      .then((r) => r.statusCode);
+
+  it('set: X-Forwarded-For from the trusted proxy tells the clients apart', async () => {
+    const p = await createTestApp({
+      trustProxy: parseTrustProxy('127.0.0.1'),
+      login: { maxFailsPerUser: 5, maxFailsPerIp: 30, windowMinutes: 15 },
+    });
+    try {
+      for (let i = 0; i < 30; i++) expect(await fromProxy(p, `x${i}`, 'bad', '203.0.113.7')).toBe(401);
+      expect(await fromProxy(p, 'x30', 'bad', '203.0.113.7')).toBe(429);
+      // Another client behind the same proxy is not throttled.
+      expect(await fromProxy(p, 'x31', 'bad', '203.0.113.8')).toBe(401);
+      const rows = await sql<{ ip: string }>`SELECT DISTINCT ip FROM login_attempt`.execute(p.database.db);
+      expect(rows.rows.map((r) => r.ip).sort()).toEqual(['203.0.113.7', '203.0.113.8']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('unset: the header is ignored (anyone could write it)', async () => {
+    const p = await createTestApp({ login: { maxFailsPerUser: 5, maxFailsPerIp: 30, windowMinutes: 15 } });
+    try {
+      for (let i = 0; i < 30; i++) expect(await fromProxy(p, `y${i}`, 'bad', `198.51.100.${i}`)).toBe(401);
+      expect(await fromProxy(p, 'y30', 'bad', '198.51.100.200')).toBe(429);
+      const rows = await sql<{ ip: string }>`SELECT DISTINCT ip FROM login_attempt`.execute(p.database.db);
+      expect(rows.rows.map((r) => r.ip)).toEqual(['127.0.0.1']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a hop count trusts that many proxies from the socket inwards', async () => {
+    const p = await createTestApp({ trustProxy: parseTrustProxy('1') });
+    try {
+      await fromProxy(p, 'z0', 'bad', 'forged, 192.0.2.9');
+      const rows = await sql<{ ip: string }>`SELECT DISTINCT ip FROM login_attempt`.execute(p.database.db);
+      expect(rows.rows.map((r) => r.ip)).toEqual(['192.0.2.9']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('reads a hop count or a list of addresses and CIDR ranges', () => {
+    expect(parseTrustProxy(undefined)).toBeUndefined();
+    expect(parseTrustProxy('0')).toBeUndefined();
+    expect(parseTrustProxy('1')).toBe(1);
+    expect(parseTrustProxy(' 127.0.0.1, 10.0.0.0/8 ,::1,loopback')).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(() => parseTrustProxy('true')).toThrow(/TRUST_PROXY/);
+    expect(() => parseTrustProxy('10.0.0.0/8/1')).toThrow(/TRUST_PROXY/);
   });
 });

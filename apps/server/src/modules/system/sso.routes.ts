@@ -6,7 +6,7 @@ import type { App } from '../../app.ts';
 import { verifyPassword } from '../../platform/auth/password.ts';
 import { cookieFrom, SESSION_COOKIE, setCookie } from '../../platform/auth/session-cookie.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { AppError, unauthenticated } from '../../platform/errors.ts';
+import { AppError, tooMany, unauthenticated } from '../../platform/errors.ts';
 import { type AppContext, route, tokenFrom } from '../../platform/http/route.ts';
 import { grantedMenus, toTree } from './menu.service.ts';
 import { userInfo } from './user.service.ts';
@@ -60,13 +60,18 @@ export function ssoRoutes(app: App) {
         .select(['id', 'passwordHash', 'status'])
         .where(sql`lower(user_name)`, '=', body.userName.toLowerCase())
         .executeTakeFirst();
-      await ctx.throttle.admit(body.userName, ip, !!user && (await knownAddress(ctx.db, user.id, ip)));
+      const limited = await ctx.throttle.admit(
+        body.userName,
+        ip,
+        !!user && (await knownAddress(ctx.db, user.id, ip)),
+        !!user,
+      );
       const ok = await verifyPassword(user?.passwordHash, body.passWord);
       await ctx.db
         .insertInto('loginAttempt')
         .values({ userName: body.userName.slice(0, 100), ip, success: ok })
         .execute();
-      if (!ok || !user) throw new AppError(401, '401', '用户名或密码错误');
+      if (!ok || !user) throw limited ? tooMany(limited) : new AppError(401, '401', '用户名或密码错误');
       await ctx.throttle.succeeded(body.userName, ip);
       if (user.status !== '1') throw new AppError(401, '401', '账号已停用，请联系管理员');
       return startSession(ctx, req, reply, user.id);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import { tooMany } from '../errors.ts';
+import { typicalCheckMs } from './password.ts';
 
 export interface ThrottleLimits {
   /** Password checks per account and address in a window. */
@@ -19,7 +20,8 @@ const MAX_BACKOFF_SECONDS = 60;
  * counter is incremented atomically before the password is verified, so parallel bursts get no
  * more checks than the limit:
  * - per account and address: `maxFailsPerUser` checks per window; a success clears it;
- * - per address: `maxFailsPerIp` failed attempts per window (a success is given back);
+ * - per address: `maxFailsPerIp` failed attempts per window (a success is given back); past it,
+ *   only accounts without a failure from that address in the window are checked (see `admit`);
  * - per account, from addresses it has not signed in from during the last 30 days: past
  *   `maxFailsPerUser` failed attempts in the window, one check per back-off interval (5 s,
  *   doubling per further attempt, at most 60 s). The owner from a known address is never slowed, and from a
@@ -31,8 +33,17 @@ export class LoginThrottle {
     private readonly limits: ThrottleLimits,
   ) {}
 
-  /** Counts one password check; throws 429 when a limit is reached. */
-  async admit(userName: string, ip: string, knownAddress: boolean): Promise<void> {
+  /**
+   * Counts one password check; throws 429 when a limit is reached. `exists`: the name is an
+   * account. Answers what to refuse a wrong password with instead of 401 (undefined: 401): from an
+   * address over its limit, the same 429 as every other refusal there.
+   */
+  async admit(
+    userName: string,
+    ip: string,
+    knownAddress: boolean,
+    exists = true,
+  ): Promise<string | undefined> {
     const { maxFailsPerUser, maxFailsPerIp, windowMinutes } = this.limits;
     const account = userName.trim().toLowerCase();
     const keys = { pair: pairKey(account, ip), addr: `addr:${ip}`, acct: `acct:${account}` };
@@ -55,11 +66,23 @@ export class LoginThrottle {
     const addr = by.get(keys.addr);
     const pair = by.get(keys.pair);
     const acct = by.get(keys.acct);
-    if (addr && addr.attempts > maxFailsPerIp)
-      throw tooMany(`登录尝试过于频繁，请 ${addr.retryMinutes} 分钟后再试`);
+    let wrongPassword: string | undefined;
+    if (addr && addr.attempts > maxFailsPerIp) {
+      // The address is over its limit (30 made-up names from one office's NAT reached it), yet an
+      // account with no failure from it in the window still gets its password checked: whoever
+      // guesses from there cannot lock its other users out (ASVS 2.2.1), and gets one check per
+      // account and window. Unknown names and names already failing are refused, after as long as
+      // a check takes; a wrong password gets the same 429, so no answer tells which names exist.
+      const refusal = `登录尝试过于频繁，请 ${addr.retryMinutes} 分钟后再试`;
+      if (!exists || !pair || pair.attempts > 1) {
+        await new Promise((resolve) => setTimeout(resolve, typicalCheckMs()));
+        throw tooMany(refusal);
+      }
+      wrongPassword = refusal;
+    }
     if (pair && pair.attempts > maxFailsPerUser)
       throw tooMany(`登录失败次数过多，请 ${pair.retryMinutes} 分钟后再试`);
-    if (knownAddress || !acct || acct.attempts <= maxFailsPerUser) return;
+    if (knownAddress || !acct || acct.attempts <= maxFailsPerUser) return wrongPassword;
     const backoff = Math.min(
       MAX_BACKOFF_SECONDS,
       FIRST_BACKOFF_SECONDS * 2 ** Math.min(acct.attempts - maxFailsPerUser - 1, 10),
@@ -74,6 +97,7 @@ export class LoginThrottle {
         FROM login_throttle WHERE key = ${keys.acct}`.execute(this.db);
     const wait = slot.rows[0]?.waitSeconds;
     if (wait) throw tooMany(`该账号登录失败次数较多，请 ${wait} 秒后再试`);
+    return wrongPassword;
   }
 
   /**
