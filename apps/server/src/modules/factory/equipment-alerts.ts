@@ -9,6 +9,7 @@ import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
+import { getBusinessTimeZone } from '../../platform/resource/query.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { DOC_HOOKS, postDocumentByName } from '../warehouse/documents.ts';
 import { refreshHourPlans } from './equipment-care.ts';
@@ -80,10 +81,15 @@ export interface MissedCheck {
   shiftLabel: string;
 }
 
+/** When the shifts begin in the business time zone (白班 08:00–20:00, 夜班 20:00–08:00); each lasts 12 hours. */
+const SHIFT_BEGINS = sql`CASE WHEN k.shift = 'night' THEN time '20:00' ELSE time '08:00' END`;
+
 /**
  * 漏点检: a shift should have a check of each active checklist of an equipment that had work in it
  * (a 派工 not closed, or a 报工, on that equipment, day and shift) — over the `days` days up to
- * `today`; of today only the day shift (the night shift is not due yet). Latest first.
+ * `today`; of today only the day shift (the night shift is not due yet). Latest first. A machine
+ * under repair in the shift owes none: a 报修 of it open at some time in the shift (reported before
+ * the shift's end, not repaired — or, closed without a repair, not closed — before its start).
  */
 export async function missedChecks(
   db: Db,
@@ -92,6 +98,7 @@ export async function missedChecks(
 ): Promise<MissedCheck[]> {
   const days = opts.days ?? 7;
   const w = opts.workshopType ?? null;
+  const tz = getBusinessTimeZone();
   const r = await sql<Omit<MissedCheck, 'shiftLabel'>>`
     WITH worked AS (
       SELECT equipment_id, work_date AS d, shift FROM work_dispatch
@@ -111,6 +118,12 @@ export async function missedChecks(
        AND (${w}::text IS NULL OR ws.type = ${w})
        AND NOT EXISTS (SELECT 1 FROM inspection_record i
                         WHERE i.checklist_id = c.id AND i.check_date = k.d AND i.shift = k.shift)
+       AND NOT EXISTS (SELECT 1 FROM equipment_repair r
+                        CROSS JOIN LATERAL (SELECT (k.d + ${SHIFT_BEGINS}) AT TIME ZONE ${tz} AS begins) s
+                        WHERE r.equipment_id = k.equipment_id
+                          AND COALESCE(r.reported_at, r.created_at) < s.begins + interval '12 hours'
+                          AND COALESCE(r.repaired_at, CASE WHEN r.status = 'closed' THEN r.updated_at END,
+                                       'infinity'::timestamptz) > s.begins)
      ORDER BY k.d DESC, k.shift DESC, e.code, c.id
      LIMIT ${opts.limit ?? 100}`.execute(db);
   return r.rows.map((x) => ({ ...x, shiftLabel: SHIFT_LABEL.get(x.shift) ?? x.shift }));
