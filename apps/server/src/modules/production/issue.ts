@@ -111,4 +111,18 @@ registerStockSource({
   types: { outbound: { requisition: 1 } },
   link,
   apply,
+  // 领料出库's order picker: released or producing orders with something left to issue; choosing
+  // one takes each requirement's open quantity (required − issued, base unit) as a line.
+  picker: {
+    table: 'production_order',
+    lineTable: 'production_order_material',
+    parentColumn: 'production_order_id',
+    lifecycle: PRODUCTION_ORDER_LIFECYCLE,
+    party: { column: 'customer_id', table: 'customer' },
+    dateColumn: 'planned_start_date',
+    productColumn: 'product_id',
+    types: {
+      requisition: { states: PRODUCTION_ORDER_RESERVING, open: sql`l.required_quantity - l.issued_quantity` },
+    },
+  },
 });

@@ -73,6 +73,7 @@ async function sourceOrders(
   q: z.infer<typeof ordersQuery>,
 ): Promise<SourceOrder[]> {
   const { picker, rule } = found;
+  const product = picker.productColumn;
   const where = q.ids
     ? sql`o.id = ANY(${sql.val(q.ids)}::bigint[])`
     : sql.join(
@@ -81,26 +82,30 @@ async function sourceOrders(
           sql`EXISTS (SELECT 1 FROM ${sql.table(picker.lineTable)} l
                        WHERE ${sql.ref(`l.${picker.parentColumn}`)} = o.id AND (${rule.open}) > 0)`,
           q.partyId ? sql`${sql.ref(`o.${picker.party.column}`)} = ${q.partyId}` : sql`true`,
-          q.keyword ? containsAny(['o.doc_no', 'p.name'], q.keyword) : sql`true`,
+          q.keyword
+            ? containsAny(['o.doc_no', 'p.name', ...(product ? ['pm.code', 'pm.name'] : [])], q.keyword)
+            : sql`true`,
         ],
         sql` AND `,
       );
-  const r = await sql<Omit<SourceOrder, 'value' | 'label'>>`
-    SELECT o.id, o.doc_no, o.status, to_char(o.order_date, 'YYYY-MM-DD') AS order_date,
+  const date = sql.ref(`o.${picker.dateColumn ?? 'order_date'}`);
+  const r = await sql<Omit<SourceOrder, 'value' | 'label'> & { productName?: string }>`
+    SELECT o.id, o.doc_no, o.status, to_char(${date}, 'YYYY-MM-DD') AS order_date,
            ${sql.ref(`o.${picker.party.column}`)} AS party_id, p.name AS party_name
+           ${product ? sql`, concat_ws(' ', pm.name, pm.spec) AS product_name` : sql``}
       FROM ${sql.table(picker.table)} o
       LEFT JOIN ${sql.table(picker.party.table)} p ON p.id = ${sql.ref(`o.${picker.party.column}`)}
+      ${product ? sql`LEFT JOIN material pm ON pm.id = ${sql.ref(`o.${product}`)}` : sql``}
      WHERE ${where}
-     ORDER BY o.order_date DESC, o.id DESC
+     ORDER BY ${date} DESC, o.id DESC
      LIMIT ${REMOTE_OPTIONS_LIMIT}`.execute(db);
-  return r.rows.map((o) => ({
-    ...o,
-    value: Number(o.id),
-    label: o.partyName ? `${o.docNo}（${o.partyName}）` : o.docNo,
-  }));
+  return r.rows.map(({ productName, ...o }) => {
+    const name = productName ? `${o.docNo} ${productName}` : o.docNo;
+    return { ...o, value: Number(o.id), label: o.partyName ? `${name}（${o.partyName}）` : name };
+  });
 }
 
-/** One open order line as a document line: the order's unit where the open quantity is whole in it, else the base unit. */
+/** One open order line as a document line: the order's unit where the open quantity is whole in it (fits its precision), else the base unit. */
 interface SourceLine {
   sourceLineId: number;
   lineNo: number;
@@ -122,7 +127,7 @@ async function sourceLines(
 ): Promise<Omit<SourceOrder, 'value' | 'label'> & { lines: SourceLine[] }> {
   const { source, picker, rule, typeLabel } = found;
   const head = await sql<Omit<SourceOrder, 'value' | 'label'>>`
-    SELECT o.id, o.doc_no, o.status, to_char(o.order_date, 'YYYY-MM-DD') AS order_date,
+    SELECT o.id, o.doc_no, o.status, to_char(${sql.ref(`o.${picker.dateColumn ?? 'order_date'}`)}, 'YYYY-MM-DD') AS order_date,
            ${sql.ref(`o.${picker.party.column}`)} AS party_id, p.name AS party_name
       FROM ${sql.table(picker.table)} o
       LEFT JOIN ${sql.table(picker.party.table)} p ON p.id = ${sql.ref(`o.${picker.party.column}`)}
@@ -141,14 +146,15 @@ async function sourceLines(
     materialCode: string;
     unitId: number | null;
     unitName: string | null;
+    unitPrecision: number | null;
     baseUnitId: number | null;
     baseUnitName: string | null;
     factor: string | null;
     open: string;
   }>`
     SELECT l.id AS source_line_id, l.line_no, l.material_id, m.name AS material_name, m.code AS material_code,
-           l.unit_id, u.name AS unit_name, m.unit_id AS base_unit_id, bu.name AS base_unit_name,
-           c.factor::text AS factor, (${rule.open})::text AS open
+           l.unit_id, u.name AS unit_name, u.precision AS unit_precision, m.unit_id AS base_unit_id,
+           bu.name AS base_unit_name, c.factor::text AS factor, (${rule.open})::text AS open
       FROM ${sql.table(picker.lineTable)} l
       JOIN material m ON m.id = l.material_id
       LEFT JOIN material_unit u ON u.id = l.unit_id
@@ -166,7 +172,8 @@ async function sourceLines(
       materialCode: l.materialCode,
       baseQuantity: open.toFixed(4),
     };
-    // In the order's unit when the open quantity converts back exactly (posting converts by the factor).
+    // In the order's unit when the open quantity converts back exactly (posting converts by the
+    // factor) and fits the unit's precision (0.75 箱 open is proposed as 75 kg: the line would not save).
     if (
       l.unitId != null &&
       Number(l.unitId) !== Number(l.baseUnitId) &&
@@ -174,7 +181,10 @@ async function sourceLines(
       new Decimal(l.factor).gt(0)
     ) {
       const inUnit = open.dividedBy(l.factor);
-      if (inUnit.decimalPlaces() <= 4 && inUnit.times(l.factor).toDecimalPlaces(4).eq(open)) {
+      if (
+        inUnit.decimalPlaces() <= (l.unitPrecision ?? 4) &&
+        inUnit.times(l.factor).toDecimalPlaces(4).eq(open)
+      ) {
         return { ...base, unitId: Number(l.unitId), unitName: l.unitName, quantity: inUnit.toFixed(4) };
       }
     }

@@ -65,6 +65,10 @@ export interface SourcePicker {
   /** The order's states, for the refusal of one a document cannot be made against. */
   lifecycle: LifecycleDef;
   party: { column: string; table: string };
+  /** The order's date column, shown and sorted by (default `order_date`). */
+  dateColumn?: string;
+  /** An order of one product (生产订单): its column; the option then names the product and is found by it. */
+  productColumn?: string;
   types: Record<string, { states: readonly string[]; open: RawBuilder<unknown> }>;
 }
 

@@ -24,8 +24,8 @@ interface SourceLine {
 
 /**
  * The order of an inbound or outbound document (采购入库 / 采购退货 → 采购订单; 委外发料 / 委外入库 /
- * 委外退货 → 委外订单): a search of the orders open for the document's type — of the chosen
- * supplier when there is one. Choosing one fills the supplier and, unless lines were typed by
+ * 委外退货 → 委外订单; 领料出库 → 生产订单): a search of the orders open for the document's type — of
+ * the chosen supplier when there is one. Choosing one fills the supplier and, unless lines were typed by
  * hand, takes the order's open lines (to receive, to send, returnable), each linked to its order
  * line so posting is bounded by it. The server decides what is open; the
  * keeper needs no read permission on the orders.
@@ -35,6 +35,7 @@ export function SourceOrderSelect({
   type,
   label,
   partyField = 'supplierId',
+  placeholder,
   id,
   value,
   onChange,
@@ -43,15 +44,17 @@ export function SourceOrderSelect({
   type: string;
   /** 采购订单, 委外订单. */
   label: string;
-  /** The header field of the order's party, filled from the order. */
-  partyField?: string;
+  /** The header field of the order's party, filled from the order; null: the document has none (领料出库). */
+  partyField?: string | null;
+  placeholder?: string;
   /** The input id the Form.Item hands down. */
   id?: string;
   value?: number | null;
   onChange?: (v: number | null) => void;
 }) {
   const form = Form.useFormInstance();
-  const partyId = Form.useWatch(partyField, form) as number | undefined;
+  const watched = Form.useWatch(partyField ?? 'supplierId', form) as number | undefined;
+  const partyId = partyField ? watched : undefined;
   const base = `/api/v1/${kind.def.name}`;
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
@@ -81,7 +84,7 @@ export function SourceOrderSelect({
     const order = await http.get<SourceOrder & { lines: SourceLine[] }>(`${base}/source-lines/${orderId}`, {
       type,
     });
-    if (order.partyId != null) form.setFieldValue(partyField, order.partyId);
+    if (partyField && order.partyId != null) form.setFieldValue(partyField, order.partyId);
     // Lines typed by hand stay; lines taken from an order give way to the new order's.
     const typed = ((form.getFieldValue('lines') ?? []) as (Row | undefined)[]).some(
       (l) => l?.materialId && l.sourceLineId == null,
@@ -120,7 +123,7 @@ export function SourceOrderSelect({
       showSearch={{ filterOption: false, onSearch: setTyped }}
       onOpenChange={setOpen}
       loading={search.isFetching}
-      placeholder={`搜索${label}编号或供应商`}
+      placeholder={placeholder ?? `搜索${label}编号或供应商`}
       notFoundContent={search.isFetching ? '加载中…' : `没有可选的${label}`}
       style={{ width: '100%' }}
     />
