@@ -13,6 +13,7 @@ import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
 import { OrderFlowCards } from './flow-card/order-flow-cards.tsx';
+import { DispatchButton } from './production-order-links.tsx';
 
 const REQUISITION_DETAIL = '/production-department/buying-requisition-detail';
 
@@ -26,7 +27,7 @@ const positive = (v: unknown) => Number(v) > 0;
 /**
  * 生产订单详情: the kit's detail (header, frozen BOM and route) with the material requirements as
  * they stand now — required, issued, free stock, shortage — and 生成请购单 for the shortages; and
- * its 流转卡 (开卡, 拆分, 合并) in a second tab.
+ * its 流转卡 (开卡, 拆分, 合并) in a second tab; 派单 once released.
  */
 export function ProductionOrderDetailPage(props: ResourcePageProps) {
   // The frozen requirement rows show in the live section below, not as a plain line table.
@@ -38,6 +39,7 @@ export function ProductionOrderDetailPage(props: ResourcePageProps) {
     <ResourceDetailPage
       {...props}
       def={def}
+      actions={(row) => <DispatchButton order={row} />}
       sections={(row) => (
         <Tabs
           items={[

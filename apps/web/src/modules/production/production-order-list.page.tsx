@@ -13,11 +13,15 @@ import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { LinePicker, quantityColumn, sentQuantity } from '../../platform/ui/line-picker.tsx';
 import { qty } from '../warehouse/warehouse.api.ts';
+import { DispatchButton } from './production-order-links.tsx';
 
 const customerField = { name: 'customerId', label: '客户', kind: 'ref' as const, ref: 'customer' };
 const materialField = { name: 'materialId', label: '产品', kind: 'ref' as const, ref: 'material-info' };
 
-/** 生产订单 list with 从销售订单生成: approved sales order lines become draft production orders, one per line. */
+/**
+ * 生产订单 list with 从销售订单生成 (approved sales order lines become draft production orders, one
+ * per line) and 派单 on each released or producing order.
+ */
 export function ProductionOrderListPage(props: ResourcePageProps) {
   const can = usePermission();
   const [picking, setPicking] = useState(false);
@@ -25,6 +29,8 @@ export function ProductionOrderListPage(props: ResourcePageProps) {
     <>
       <ResourceListPage
         {...props}
+        rowActions={(row) => <DispatchButton order={row} link />}
+        rowActionsWidth={48}
         toolbarExtra={
           can('production:order:add') && (
             <Button icon={<FileAddOutlined />} onClick={() => setPicking(true)}>
