@@ -9,6 +9,7 @@ import { registerModules } from './modules/index.ts';
 import { SecretBox } from './platform/auth/api-clients.ts';
 import { LoginThrottle } from './platform/auth/login-throttle.ts';
 import { SessionService } from './platform/auth/sessions.ts';
+import { dateWindowHook } from './platform/date-window.ts';
 import type { Database } from './platform/db/db.ts';
 import {
   AppError,
@@ -84,6 +85,9 @@ export async function buildApp(
     liveDb: database.liveDb ?? database.db,
   };
   app.decorate('ringmes', ctx);
+  // Session revocations and grant changes of every process (LISTEN/NOTIFY, platform/auth/sessions.ts).
+  await ctx.sessions.follow(database.listen, (msg, err) => app.log.warn({ err }, msg));
+  app.addHook('onClose', () => ctx.sessions.unfollow());
   app.decorate('ringmesRoutes', []);
   app.decorateRequest('user', undefined);
 
@@ -128,6 +132,7 @@ export async function buildApp(
   });
 
   app.addHook('preValidation', refuseNul);
+  app.addHook('preValidation', dateWindowHook(database.db));
   app.addHook('onSend', compressJson);
 
   app.setErrorHandler((err: any, req, reply) => {

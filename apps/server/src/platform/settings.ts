@@ -23,6 +23,9 @@ export const SETTING_KEYS = {
   approverNotReporter: 'production.approverNotReporter',
   /** 职责分离: 收付款确认人不得为制单人 (boolean, on when unset). */
   checkerNotMaker: 'finance.checkerNotMaker',
+  /** Stored business dates lie between these (platform/date-window.ts): a day, and years after today. */
+  datesEarliest: 'dates.earliest',
+  datesYearsAhead: 'dates.yearsAhead',
 } as const;
 
 /** The stored values of some keys (absent keys are missing from the map). */

@@ -107,9 +107,10 @@ export const measurementSubgroupResource: ResourceDef = {
       label: '测量时间',
       kind: 'datetime',
       required: true,
+      notFuture: true,
       filter: 'range',
       sortable: true,
-      help: '控制图按测量时间排列子组',
+      help: '控制图按测量时间排列子组；不能晚于当前时间',
     },
     {
       name: 'flowCardId',

@@ -460,7 +460,7 @@ const quickBody = (s: SideSql) =>
   z.strictObject({
     [partyField(s)]: zx.id,
     kind: z.enum(['normal', 'refund'], { error: '单据类型只能是 normal 或 refund' }).optional(),
-    bizDate: dateString.optional(),
+    bizDate: zx.businessDay('业务日期').optional(),
     method: z.enum(RECEIPT_METHODS.map((m) => m.value) as [string, ...string[]], {
       error: `${s.side.settle.verb}方式不正确`,
     }),

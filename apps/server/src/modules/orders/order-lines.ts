@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, type FieldError } from '../../platform/errors.ts';
+import { AMOUNT_MAX, grouped } from '../../platform/resource/schema.ts';
 
 /**
  * What sales and purchase orders share about their lines: units that belong to the material,
@@ -46,16 +47,19 @@ export interface OrderPricing {
  * price takes the party's last price for the material in that unit (from its approved orders),
  * else the material's fallback price times the unit factor; amount = quantity × price rounded
  * to the fen once, at the line; tax is contained in it (含税): amount × rate / (100 + rate). The
- * header sums its lines.
+ * header sums its lines. A line amount or a total above `AMOUNT_MAX` (10¹²) is a 400.
  */
 export async function priceOrder(db: Db, p: OrderPricing, id: number) {
   const t = sql.table(p.table);
   const lt = sql.table(p.lineTable);
   const parent = (alias: string) => sql.ref(`${alias}.${p.parentColumn}`);
   const party = (alias: string) => sql.ref(`${alias}.${p.partyColumn}`);
-  const missing = await sql<{ lineNo: number; unitPrice: string | null }>`
+  // Amounts are computed before they are written: one past AMOUNT_MAX (quantity × price can reach
+  // 10¹⁸ within the fields' bounds) is refused with its line, never written to a numeric(18,2).
+  const priced = await sql<{ lineNo: number; unitPrice: string | null; over: boolean }>`
     WITH l AS (
-      SELECT l.id, ${party('o')} AS party_id, l.material_id, COALESCE(l.unit_id, m.unit_id) AS unit_id,
+      SELECT l.id, l.line_no, l.quantity, l.unit_price, ${party('o')} AS party_id, l.material_id,
+             COALESCE(l.unit_id, m.unit_id) AS unit_id,
              CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
                   ELSE (SELECT c.factor FROM material_unit_conversion c
                         WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END AS factor,
@@ -63,33 +67,51 @@ export async function priceOrder(db: Db, p: OrderPricing, id: number) {
         FROM ${lt} l JOIN ${t} o ON o.id = ${parent('l')} JOIN material m ON m.id = l.material_id
        WHERE ${parent('l')} = ${id}
     ), priced AS (
-      SELECT l.*, COALESCE(
+      SELECT l.*, COALESCE(l.unit_price,
                (SELECT x.unit_price FROM ${lt} x JOIN ${t} xo ON xo.id = ${parent('x')}
                  WHERE x.material_id = l.material_id AND ${party('xo')} = l.party_id AND xo.id <> ${id}
                    AND COALESCE(x.unit_id, l.unit_id) = l.unit_id AND x.unit_price IS NOT NULL
                    AND xo.status NOT IN ('draft', 'closed')
                  ORDER BY xo.order_date DESC, xo.id DESC LIMIT 1),
-               l.fallback_price * l.factor) AS default_price
+               l.fallback_price * l.factor) AS price
         FROM l
+    ), amounts AS (
+      SELECT p.*, round(p.quantity * p.price, 2) AS amount FROM priced p
+    ), written AS (
+      UPDATE ${lt} t SET
+        unit_price = a.price,
+        base_quantity = t.quantity * a.factor,
+        amount = a.amount,
+        tax_amount = round(a.amount * a.tax_rate / (100 + a.tax_rate), 2),
+        delivery_date = COALESCE(t.delivery_date, a.delivery_date)
+      FROM amounts a WHERE t.id = a.id AND a.amount <= ${AMOUNT_MAX}
+      RETURNING t.id
     )
-    UPDATE ${lt} t SET
-      unit_price = COALESCE(t.unit_price, p.default_price),
-      base_quantity = t.quantity * p.factor,
-      amount = round(t.quantity * COALESCE(t.unit_price, p.default_price), 2),
-      tax_amount = round(round(t.quantity * COALESCE(t.unit_price, p.default_price), 2) * p.tax_rate / (100 + p.tax_rate), 2),
-      delivery_date = COALESCE(t.delivery_date, p.delivery_date)
-    FROM priced p WHERE t.id = p.id
-    RETURNING t.line_no, t.unit_price`.execute(db);
-  const unpriced = missing.rows.filter((r) => r.unitPrice === null);
+    SELECT a.line_no, a.price::text AS unit_price, COALESCE(a.amount > ${AMOUNT_MAX}, false) AS over
+      FROM amounts a ORDER BY a.line_no`.execute(db);
+  const unpriced = priced.rows.filter((r) => r.unitPrice === null);
   if (unpriced.length) {
     const errors = unpriced.map((r) => ({ field: `lines.${r.lineNo - 1}.unitPrice`, message: p.noPrice }));
     throw badRequest(errors[0].message, errors);
   }
-  await sql`
+  const over = priced.rows.filter((r) => r.over);
+  if (over.length) {
+    const errors = over.map((r) => ({
+      field: `lines.${r.lineNo - 1}.amount`,
+      message: `第 ${r.lineNo} 行金额（数量 × 单价）不能超过 ${grouped(AMOUNT_MAX)}`,
+    }));
+    throw badRequest(errors[0].message, errors);
+  }
+  const total = await sql<{ amount: string }>`
     UPDATE ${t} o SET amount = s.amount, tax_amount = s.tax
       FROM (SELECT COALESCE(sum(amount), 0) AS amount, COALESCE(sum(tax_amount), 0) AS tax
               FROM ${lt} WHERE ${sql.ref(p.parentColumn)} = ${id}) s
-     WHERE o.id = ${id}`.execute(db);
+     WHERE o.id = ${id}
+    RETURNING o.amount::text AS amount`.execute(db);
+  if (new Decimal(total.rows[0]?.amount ?? 0).gt(AMOUNT_MAX)) {
+    const message = `订单金额合计不能超过 ${grouped(AMOUNT_MAX)}，请分成几张订单`;
+    throw badRequest(message, [{ field: 'amount', message }]);
+  }
 }
 
 /** The checks of a saved order: delivery not before the order date, units of the materials. */

@@ -317,10 +317,7 @@ const lineQuantity = fieldSchema({ name: 'quantity', label: '数量', kind: 'qua
 
 const documentBody = z.strictObject({
   warehouseId: zx.id,
-  bizDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
-    .optional(),
+  bizDate: zx.businessDay('业务日期').optional(),
   remark: zx.text(500).optional(),
   lines: z
     .array(

@@ -127,12 +127,7 @@ export function qualityRoutes(app: App) {
     method: 'POST',
     url: '/api/v1/inspection-task/patrol-plan',
     permission: 'quality:process:add',
-    body: z.strictObject({
-      planDate: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
-        .optional(),
-    }),
+    body: z.strictObject({ planDate: zx.businessDay('计划日期').optional() }),
     async handler({ body, user, app: { db } }) {
       const ids = await db
         .transaction()

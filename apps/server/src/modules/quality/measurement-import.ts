@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
+import { dayOfInstant, inFuture, outsideWindow } from '../../platform/date-window.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { formParts } from '../../platform/http/multipart.ts';
@@ -47,7 +48,15 @@ export const importMeta = z
     flowCardId: nullableId,
     lsl: z.number().finite().nullable().optional(),
     usl: z.number().finite().nullable().optional(),
-    measuredAt: z.string().max(30).optional(),
+    measuredAt: z
+      .string()
+      .max(30)
+      .superRefine((v, ctx) => {
+        const t = parseTime(v);
+        const why = t ? timeRefused(t) : '测量时间格式不正确（应为 YYYY-MM-DD HH:mm:ss）';
+        if (why) ctx.addIssue({ code: 'custom', message: why });
+      })
+      .optional(),
     subgroupSize: z
       .number()
       .int()
@@ -166,10 +175,13 @@ function parseTime(s: string): string | undefined {
   const wall = `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}T${h.padStart(2, '0')}:${mi}:${se.padStart(2, '0')}`;
   const iso = tz ? `${wall}${tz}` : withBusinessOffset(wall, getBusinessTimeZone());
   const t = new Date(iso);
-  if (Number.isNaN(t.getTime()) || t.getUTCFullYear() < 2000 || t.getTime() > Date.now() + 86_400_000)
-    return undefined;
+  if (Number.isNaN(t.getTime())) return undefined;
   return t.toISOString();
 }
+
+/** Why a measuring time may not be stored: outside the date window, or later than now (some skew allowed). */
+const timeRefused = (iso: string) =>
+  outsideWindow(dayOfInstant(iso), '测量时间') ?? inFuture(iso, '测量时间');
 
 interface Pending {
   values: string[];
@@ -226,8 +238,12 @@ export async function parseMeasurements(rows: AsyncIterable<string[]>, meta: Imp
     if (meta.timeColumn != null) {
       const raw = cells[meta.timeColumn] ?? '';
       time = parseTime(raw);
+      const refused = time && timeRefused(time);
       if (!time) {
         bad(rowNo, `测量时间「${raw.slice(0, 30)}」格式不正确（应为 YYYY-MM-DD HH:mm:ss）`);
+        rowBad = true;
+      } else if (refused) {
+        bad(rowNo, `${refused}（${raw.slice(0, 30)}）`);
         rowBad = true;
       }
     }

@@ -358,7 +358,8 @@ export async function spcChart(db: Db, q: ChartQuery) {
       r: number[] | null;
     }>`
       SELECT array_agg(id) AS ids, array_agg(t) AS t, array_agg(n) AS n, array_agg(mean) AS x, array_agg(range) AS r
-        FROM (SELECT s.id, (extract(epoch FROM s.measured_at) / 60)::int AS t, s.sample_size AS n,
+        -- Minutes since 1970 as bigint: an int ends in the year 6053 (a time stored before the date window was bounded).
+        FROM (SELECT s.id, (extract(epoch FROM s.measured_at) / 60)::bigint AS t, s.sample_size AS n,
                      s.mean::float8 AS mean, s.range::float8 AS range
                 FROM measurement_subgroup s WHERE ${seriesWhere(q)}
                ORDER BY s.measured_at, s.id LIMIT 50001) x`.execute(db),

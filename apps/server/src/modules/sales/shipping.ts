@@ -200,10 +200,7 @@ const shipQuantity = fieldSchema({ name: 'quantity', label: '数量', kind: 'qua
 
 const shipBody = z.strictObject({
   warehouseId: zx.id,
-  bizDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
-    .optional(),
+  bizDate: zx.businessDay('业务日期').optional(),
   remark: zx.text(500).optional(),
   lines: z
     .array(z.strictObject({ lineId: zx.id, quantity: shipQuantity }), { error: '请选择要发货的订单明细' })

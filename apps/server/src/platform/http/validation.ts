@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isDay, monthOutsideWindow, outsideWindow } from '../date-window.ts';
 import { AppError, type FieldError } from '../errors.ts';
 
 z.config(z.locales.zhCN());
@@ -12,6 +13,21 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
         out.push({ field: [...issue.path, key].join('.'), message: `不允许提交字段 ${key}` });
       }
       continue;
+    }
+    // An optional field is '' | null | its schema: when all three fail, say why its schema did
+    // (「单价不能超过 1,000,000,000」), not zod's 「无效输入」.
+    if (issue.code === 'invalid_union') {
+      const own = issue.errors.find(
+        (b) => b.length && !b.every((i) => i.code === 'invalid_type' || i.code === 'invalid_value'),
+      );
+      if (own) {
+        for (const i of own)
+          out.push({
+            field: [...issue.path, ...i.path].map(String).join('.') || '(body)',
+            message: i.message,
+          });
+        continue;
+      }
     }
     const field = issue.path.map(String).join('.') || '(body)';
     const missing = issue.code === 'invalid_type' && (issue as any).input === undefined;
@@ -199,6 +215,28 @@ export const zx = {
     .max(500, '不能大于 500')
     .default(20),
   sortOrder: z.enum(['asc', 'desc', 'ascend', 'descend'], { error: '只能是 asc 或 desc' }).optional(),
+  /**
+   * A day a custom route stores (a document's 业务日期): YYYY-MM-DD, a real day, inside the date
+   * window (platform/date-window.ts). Days that only search (report ranges) take a plain pattern.
+   */
+  businessDay: (label: string) =>
+    z
+      .string({ error: `${label}必须是日期` })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, `${label}格式应为 YYYY-MM-DD`)
+      .refine(isDay, { message: `${label}不是有效日期`, abort: true })
+      .superRefine((s, ctx) => {
+        const why = outsideWindow(s, label);
+        if (why) ctx.addIssue({ code: 'custom', message: why });
+      }),
+  /** A month a custom route acts on for good (工资结账): YYYY-MM, inside the date window. */
+  businessMonth: (label: string) =>
+    z
+      .string({ error: `${label}必须是月份` })
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: `${label}格式应为 YYYY-MM`, abort: true })
+      .superRefine((s, ctx) => {
+        const why = monthOutsideWindow(s, label);
+        if (why) ctx.addIssue({ code: 'custom', message: why });
+      }),
 };
 
 export const idParams = z.strictObject({ id: zx.id });

@@ -8,7 +8,9 @@ import {
   refLabelKey,
   withBusinessOffset,
 } from '@ringmes/domain';
+import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { dayInFuture, dayOfInstant, inFuture, isDay, outsideWindow } from '../date-window.ts';
 import { AUDIT_KEYS, editBody, type RoundTrip, withoutAnswerOnly, zx } from '../http/validation.ts';
 import { pagingFields } from '../paging.ts';
 import { getBusinessTimeZone } from './query.ts';
@@ -26,13 +28,38 @@ export function numericShape(f: FieldDef): [number, number] | undefined {
 }
 
 /**
+ * Business bounds of a stored number by kind (docs/architecture.md, "Bounds on numbers and
+ * dates"): far above any bearing factory's figure, far below what a numeric(18,x) column, a sum
+ * of a month's documents or a product of two of them can hold. A declared `max`/`min` narrows them.
+ */
+export const NUMBER_BOUNDS = {
+  quantity: 1_000_000_000,
+  price: 1_000_000_000,
+  money: 1_000_000_000_000,
+  decimal: 1_000_000_000_000,
+} as const;
+
+/** A computed amount: a line's quantity × price, and a document's total of its lines. */
+export const AMOUNT_MAX = 1_000_000_000_000;
+
+/** 1000000000 → '1,000,000,000' (bounds in messages). */
+export const grouped = (n: number | string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** The [min, max] a numeric field takes: its declared bounds within the business ones. */
+export function numericBounds(f: FieldDef): [Decimal, Decimal] {
+  const bound = NUMBER_BOUNDS[f.kind as keyof typeof NUMBER_BOUNDS];
+  const floor = f.min ?? (f.kind === 'decimal' ? -bound : 0);
+  return [Decimal.max(floor, -bound), Decimal.min(f.max ?? bound, bound)];
+}
+
+/**
  * An exact decimal given as a number or a string; answered as a normalised string so the
  * database does the arithmetic (numeric), never binary floating point.
  */
 function decimal(f: FieldDef) {
   const [precision, scale] = numericShape(f) as [number, number];
   const intDigits = precision - scale;
-  const min = f.min ?? (f.kind === 'decimal' ? undefined : 0);
+  const [low, high] = numericBounds(f);
   return z.union([z.number(), z.string().trim()], { error: `${f.label}必须是数字` }).transform((v, ctx) => {
     const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
     const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(
@@ -51,16 +78,26 @@ function decimal(f: FieldDef) {
       ctx.addIssue({ code: 'custom', message: `${f.label}最多 ${scale} 位小数` });
       return z.NEVER;
     }
-    const n = Number(s);
-    if (min !== undefined && n < min) {
+    const n = new Decimal(`${sign}${int}.${frac || '0'}`);
+    if (n.lt(low)) {
       ctx.addIssue({
         code: 'custom',
-        message: min === 0 ? `${f.label}不能为负数` : `${f.label}不能小于 ${min}`,
+        message: low.isZero()
+          ? `${f.label}不能为负数`
+          : f.min !== undefined && low.eq(f.min)
+            ? `${f.label}不能小于 ${f.min}`
+            : `${f.label}不能小于 -${grouped(low.negated().toFixed())}`,
       });
       return z.NEVER;
     }
-    if (f.max !== undefined && n > f.max) {
-      ctx.addIssue({ code: 'custom', message: `${f.label}不能大于 ${f.max}` });
+    if (n.gt(high)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          f.max !== undefined && high.eq(f.max)
+            ? `${f.label}不能大于 ${f.max}`
+            : `${f.label}不能超过 ${grouped(high.toFixed())}`,
+      });
       return z.NEVER;
     }
     return `${sign === '-' ? '-' : ''}${int.replace(/^0+(?=\d)/, '')}${frac ? `.${frac}` : ''}`;
@@ -100,15 +137,15 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     case 'price':
       return decimal(f);
     case 'date':
+      // A stored business day lies in the date window (platform/date-window.ts); `notFuture`: not after today.
       return z
         .string({ error: `${f.label}必须是日期` })
         .regex(/^\d{4}-\d{2}-\d{2}$/, `${f.label}格式应为 YYYY-MM-DD`)
-        .refine(
-          (s) =>
-            !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
-            new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-          `${f.label}不是有效日期`,
-        );
+        .refine(isDay, { message: `${f.label}不是有效日期`, abort: true })
+        .superRefine((s, ctx) => {
+          const why = outsideWindow(s, f.label) ?? (f.notFuture ? dayInFuture(s, f.label) : undefined);
+          if (why) ctx.addIssue({ code: 'custom', message: why });
+        });
     case 'datetime':
       return (
         z
@@ -117,6 +154,12 @@ export function fieldSchema(f: FieldDef): z.ZodType {
           .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), `${f.label}不是有效时间`)
           // Typed without an offset: a wall-clock time of the factory, not UTC.
           .transform((s) => withBusinessOffset(s, getBusinessTimeZone()))
+          // Its business day in the date window; `notFuture` (a measuring time): not later than now.
+          .superRefine((s, ctx) => {
+            const why =
+              outsideWindow(dayOfInstant(s), f.label) ?? (f.notFuture ? inFuture(s, f.label) : undefined);
+            if (why) ctx.addIssue({ code: 'custom', message: why });
+          })
       );
     case 'boolean':
       return z.boolean({ error: `${f.label}必须是是/否` });
