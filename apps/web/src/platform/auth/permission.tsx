@@ -1,4 +1,4 @@
-import { allowedScope, mayAct, type ResourceDef } from '@ringmes/domain';
+import { allowedScope, mayAct, mayActOn, type ResourceDef } from '@ringmes/domain';
 import type { ReactNode } from 'react';
 import { type UserInfo, useUser } from '../../app/session.ts';
 
@@ -34,6 +34,21 @@ export function useRecordPermission(def: ResourceDef): (action: string, value?: 
     const scope = allowedScope(can, def, action);
     return scope === null || scope.length > 0;
   };
+}
+
+/**
+ * `const mayOn = useRecordAction(def); mayOn('submit', row)`: may the signed-in user do `action`
+ * on this record? The domain rule `mayActOn`, the one the server enforces: the record's scope (its
+ * workshop) and, for a resource with an owner (a work report, a dispatch), whose record it is, so an
+ * operator is offered the buttons of his own records only (a detail page opened by its address
+ * included). For a resource without either it is the plain permission.
+ */
+export function useRecordAction(
+  def: ResourceDef,
+): (action: string, record: Record<string, unknown>) => boolean {
+  const user = useUser();
+  return (action, record) =>
+    Boolean(user) && mayActOn((p) => hasPermission(user, p), Number(user?.userId), def, action, record);
 }
 
 /** Renders its children only when the user holds the permission (any of a list). */

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { request } from '../api/client.ts';
-import { useRecordPermission } from '../auth/permission.tsx';
+import { useRecordAction } from '../auth/permission.tsx';
 import { confirm, toast } from '../feedback.ts';
 import { useOpenedOnce } from './dialogs.tsx';
 import type { ResourceRow } from './resource-api.ts';
@@ -36,7 +36,7 @@ export function LifecycleActions({
   /** Render as link buttons (list rows). */
   link?: boolean;
 }) {
-  const may = useRecordPermission(def);
+  const mayOn = useRecordAction(def);
   const client = useQueryClient();
   const [asking, setAsking] = useState<TransitionDef>();
   const [form] = Form.useForm<Record<string, any>>();
@@ -68,10 +68,10 @@ export function LifecycleActions({
       onOk: () => run.mutateAsync({ t }).catch(() => undefined),
     });
   };
-  // A scoped document (a workshop's dispatch) needs the permission of its own kind.
-  const scope = def.scopedPermissions ? (record[def.scopedPermissions.field] ?? null) : undefined;
+  // A scoped document (a workshop's dispatch) needs the permission of its own kind, an owned one
+  // (a report, a dispatch) to be the user's own unless he acts on everyone's.
   const allowed = transitionsFrom(def.lifecycle, record.status, record).filter((t) =>
-    may(transitionAction(t), scope),
+    mayOn(transitionAction(t), record),
   );
   return (
     <>

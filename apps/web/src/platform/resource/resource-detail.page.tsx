@@ -3,7 +3,8 @@ import type { ResourceDef } from '@ringmes/domain';
 import { Button, Result, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useRecordPermission } from '../auth/permission.tsx';
+import { isApiError } from '../api/errors.ts';
+import { useRecordAction } from '../auth/permission.tsx';
 import { PageCard } from '../ui/page-card.tsx';
 import { DocumentPrint, isPrintable } from './document-print.tsx';
 import { codeFieldOf, labelFieldOf } from './fields.ts';
@@ -39,7 +40,7 @@ export function ResourceDetailPage({
 }) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
-  const may = useRecordPermission(def);
+  const mayOn = useRecordAction(def);
   const routes = givenRoutes ?? resourceRoutes(def);
   const record = useRecord(def, id);
   const [editing, setEditing] = useState(false);
@@ -48,11 +49,14 @@ export function ResourceDetailPage({
   const back = () => leavePage(path, routes.list);
 
   if (!id || record.error) {
+    // Someone else's record (an operator's colleague's dispatch): the server's reason, not 「不存在」.
+    const refused = isApiError(record.error) && record.error.status === 403;
     return (
       <PageCard>
         <Result
-          status="404"
-          title={`${def.label}不存在或已被删除`}
+          status={refused ? '403' : '404'}
+          title={refused ? `不能查看此${def.label}` : `${def.label}不存在或已被删除`}
+          subTitle={refused ? record.error?.message : undefined}
           extra={<Button onClick={back}>返回列表</Button>}
         />
       </PageCard>
@@ -83,14 +87,11 @@ export function ResourceDetailPage({
           <Space>
             {row && actions?.(row)}
             {row && <LifecycleActions def={def} record={row} />}
-            {row &&
-              may('edit', def.scopedPermissions ? row[def.scopedPermissions.field] : undefined) &&
-              !def.readonlyApi &&
-              isEditable(def, row) && (
-                <Button type="primary" icon={<EditOutlined />} onClick={edit}>
-                  编辑
-                </Button>
-              )}
+            {row && mayOn('edit', row) && !def.readonlyApi && isEditable(def, row) && (
+              <Button type="primary" icon={<EditOutlined />} onClick={edit}>
+                编辑
+              </Button>
+            )}
             {row && isPrintable(def) && (
               <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
                 打印

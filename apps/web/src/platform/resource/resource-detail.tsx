@@ -4,10 +4,11 @@ import type { FieldDef, LineDef, ResourceDef } from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Skeleton, Table, type TableColumnsType, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
-import { usePermission } from '../auth/permission.tsx';
+import { useRecordAction } from '../auth/permission.tsx';
 import { formatTime } from '../lib/time.ts';
 import { isNumeric, recordTitle } from './fields.ts';
 import { FieldValue } from './format.tsx';
+import { isEditable } from './lifecycle-actions.tsx';
 import { cellWidth } from './line-table.tsx';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
 
@@ -131,7 +132,7 @@ export function ResourceDetailDrawer({
   onClose: () => void;
   onEdit?: (row: ResourceRow) => void;
 }) {
-  const can = usePermission();
+  const mayOn = useRecordAction(def);
   const record = useRecord(def, id);
   const row = record.data;
   return (
@@ -142,7 +143,7 @@ export function ResourceDetailDrawer({
       size={def.lines?.length ? 960 : 720}
       destroyOnHidden
       extra={
-        row && onEdit && can(`${def.permission}:edit`) && !def.readonlyApi ? (
+        row && onEdit && mayOn('edit', row) && isEditable(def, row) && !def.readonlyApi ? (
           <Button type="primary" icon={<EditOutlined />} onClick={() => onEdit(row)}>
             编辑
           </Button>

@@ -5,7 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Button, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useRecordPermission } from '../auth/permission.tsx';
+import { useRecordAction, useRecordPermission } from '../auth/permission.tsx';
 import { confirm, toast } from '../feedback.ts';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
@@ -116,6 +116,7 @@ export function ResourceList({
   routes: givenRoutes,
 }: ResourceListProps) {
   const may = useRecordPermission(def);
+  const mayOn = useRecordAction(def);
   const client = useQueryClient();
   const api = useMemo(() => resourceApi(def), [def]);
   const routes: ResourceRoutes | undefined = givenRoutes ?? (def.route ? resourceRoutes(def) : undefined);
@@ -253,14 +254,14 @@ export function ResourceList({
           <Button type="link" size="small" onClick={() => view(row)}>
             查看
           </Button>
-          {canEdit && isEditable(def, row) && (
+          {canEdit && isEditable(def, row) && mayOn('edit', row) && (
             <Button type="link" size="small" onClick={() => edit(row)}>
               编辑
             </Button>
           )}
           {rowActions?.(row, { refresh, def })}
           <LifecycleActions def={def} record={row} link />
-          {canDelete && isEditable(def, row) && (
+          {canDelete && isEditable(def, row) && mayOn('delete', row) && (
             <Popconfirm
               title={`删除${def.label}`}
               description={`确定删除「${recordTitle(def, row)}」吗？`}
@@ -352,7 +353,12 @@ export function ResourceList({
       size={embedded ? 'small' : undefined}
       rowSelection={
         canDelete
-          ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 48 }
+          ? {
+              selectedRowKeys: selected,
+              onChange: (keys) => setSelected(keys.map(Number)),
+              getCheckboxProps: (row) => ({ disabled: !mayOn('delete', row) }),
+              columnWidth: 48,
+            }
           : undefined
       }
       pagination={paged.pagination(list.data?.total ?? 0, list.data?.totalExact)}
