@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -271,6 +272,67 @@ describe('a quantity must fit the unit it is counted in', () => {
       'lines.0.quantity',
       '数量 0.5 不符合单位「件」的精度：只能填整数',
     );
+  });
+
+  it('a receipt against an order proposes its open quantity in a unit it fits: 1.5 箱 open is 37.5 kg', async () => {
+    const wh = await f.create('warehouse-management', { type: 'raw', status: '1' });
+    const steel = await f.create('material-info', { unitId: kg });
+    ok(
+      await t.call('PUT', `/api/v1/material-info/edit/${steel.id}`, {
+        token,
+        body: { unitConversions: [{ unitId: box, factor: '25' }] },
+      }),
+    );
+    const supplier = await f.create('supplier');
+    const order = ok(
+      await post('/api/v1/purchase-order/add', {
+        supplierId: supplier.id,
+        orderDate: '2026-11-02',
+        deliveryDate: '2026-11-30',
+        lines: [{ materialId: steel.id, quantity: 2, unitId: box, unitPrice: '100' }],
+      }),
+    );
+    ok(await post(`/api/v1/purchase-order/approve/${order.id}`));
+    const lines = async () =>
+      ok(
+        await t.call('GET', `/api/v1/stock-inbound/source-lines/${order.id}`, {
+          token,
+          query: { type: 'purchase' },
+        }),
+      ).lines;
+    const [open] = await lines();
+    expect(open).toMatchObject({ unitId: box, quantity: '2.0000', baseQuantity: '50.0000' });
+    const draft = ok(
+      await post('/api/v1/stock-inbound/add', {
+        type: 'purchase',
+        warehouseId: wh.id,
+        purchaseOrderId: order.id,
+        lines: [{ materialId: steel.id, quantity: '12.5', sourceLineId: open.sourceLineId }],
+      }),
+    );
+    ok(await post(`/api/v1/stock-inbound/post/${draft.id}`));
+    expect((await lines())[0]).toMatchObject({ unitId: kg, quantity: '37.5000', baseQuantity: '37.5000' });
+  });
+
+  it('an Excel import of production orders reports the row of 10.5 套', async () => {
+    const P = await f.create('material-info', { unitId: set, code: 'PRC-IMP-1' });
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('导入');
+    ws.addRow(['产品', '数量', '计划开工', '计划完工']);
+    ws.addRow(['PRC-IMP-1', '10', '2026-11-02', '2026-11-09']);
+    ws.addRow(['PRC-IMP-1', '10.5', '2026-11-02', '2026-11-09']);
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/production-order/import?dryRun=true',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from(await wb.xlsx.writeBuffer()),
+    });
+    const report = ok({ status: r.statusCode, body: r.json() });
+    expect(report).toMatchObject({ total: 2, valid: 1 });
+    expect(report.errors).toEqual([
+      { row: 3, column: '数量', message: '数量 10.5 不符合单位「套」的精度：只能填整数' },
+    ]);
+    expect(P.unitId).toBe(set);
   });
 
   it('purchase, requisition, stock-up and 委外订单 lines alike', async () => {

@@ -19,6 +19,7 @@ import { type Permission, route } from '../http/route.ts';
 import { toFieldErrors } from '../http/validation.ts';
 import type { ResourceHooks } from './crud.ts';
 import { runExport } from './excel-export.ts';
+import { importPrecisionErrors } from './precision.ts';
 import { applyFilters, baseQuery, sortableColumns } from './query.ts';
 import { refTarget } from './refs.ts';
 import { lazyResourceSchemas, lineItemSchema, resourceSchemas } from './schema.ts';
@@ -246,6 +247,7 @@ export async function importSheet(
       }
     }
   }
+  errors.push(...(await importPrecisionErrors(db, def, records)));
   errors.sort((a, b) => a.row - b.row);
   const badRows = new Set(errors.map((e) => e.row)).size;
   const report: ImportReport = { total, valid: total - badRows, imported: 0, errors: errors.slice(0, 1000) };

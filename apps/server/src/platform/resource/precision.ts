@@ -120,10 +120,13 @@ export async function unitsOf(
 }
 
 /**
- * The field errors of the quantities that do not fit their units. A material or unit that is not
- * found is the reference checks' business, not this one's.
+ * The quantities that do not fit their units, each with its message. A material or unit that is
+ * not found is the reference checks' business, not this one's.
  */
-export async function precisionErrors(db: Db, items: CountedQuantity[]): Promise<FieldError[]> {
+export async function precisionFailures<T extends CountedQuantity>(
+  db: Db,
+  items: T[],
+): Promise<{ item: T; message: string }[]> {
   const open = items.filter((x) => decimalPlaces(x.quantity) > 0);
   if (!open.length) return [];
   const { ofMaterial, ofUnit } = await unitsOf(
@@ -131,16 +134,18 @@ export async function precisionErrors(db: Db, items: CountedQuantity[]): Promise
     open.filter((x) => x.unitId == null && x.materialId != null).map((x) => Number(x.materialId)),
     open.filter((x) => x.unitId != null).map((x) => Number(x.unitId)),
   );
-  const errors: FieldError[] = [];
+  const out: { item: T; message: string }[] = [];
   for (const x of open) {
     const unit = x.unitId != null ? ofUnit.get(Number(x.unitId)) : ofMaterial.get(Number(x.materialId));
     if (unit && !fitsPrecision(x.quantity, unit.precision))
-      errors.push({
-        field: x.field,
-        message: precisionMessage(x.label, x.quantity, unit.name, unit.precision),
-      });
+      out.push({ item: x, message: precisionMessage(x.label, x.quantity, unit.name, unit.precision) });
   }
-  return errors;
+  return out;
+}
+
+/** The field errors of the quantities that do not fit their units. */
+export async function precisionErrors(db: Db, items: CountedQuantity[]): Promise<FieldError[]> {
+  return (await precisionFailures(db, items)).map(({ item, message }) => ({ field: item.field, message }));
 }
 
 /** Refuses (400, a field error per quantity) quantities that do not fit the units they are counted in. */
@@ -157,4 +162,18 @@ export async function checkRecordPrecision(
   changes?: Record<string, any>,
 ): Promise<void> {
   await assertPrecision(db, countedQuantities(def, data, changes));
+}
+
+/** The rows of an Excel import whose quantities do not fit their units, as its report lists them. */
+export async function importPrecisionErrors(
+  db: Db,
+  def: ResourceDef,
+  records: { row: number; data: Record<string, any> }[],
+): Promise<{ row: number; column: string; message: string }[]> {
+  const items = records.flatMap((r) => countedQuantities(def, r.data).map((q) => ({ ...q, row: r.row })));
+  return (await precisionFailures(db, items)).map(({ item, message }) => ({
+    row: item.row,
+    column: item.label,
+    message,
+  }));
 }
