@@ -98,7 +98,7 @@ test.describe('finance', () => {
     await expect(toast(page, /收款单 SK\d{8}-\d{4}/)).toBeVisible();
     // 职责分离 (on by default): 财务 entered the receipt, another user confirms it.
     await confirmSettlement(admin, 'receipt', customer.id);
-    await list.getByRole('button', { name: /搜\s*索/ }).click();
+    await list.getByRole('button', { name: '刷新列表' }).first().click();
     await expect(row).toContainText('部分收款');
     await expect(row).toContainText('60.00');
 
@@ -211,7 +211,7 @@ test.describe('finance', () => {
     await dialog.getByTestId('settle-ok').click();
     await expect(toast(page, /退款单 TK\d{8}-\d{4}/)).toBeVisible();
     await confirmSettlement(admin, 'receipt', customer.id);
-    await list.getByRole('button', { name: /搜\s*索/ }).click();
+    await list.getByRole('button', { name: '刷新列表' }).first().click();
     await expect(row).toContainText('已收清');
   });
 });
