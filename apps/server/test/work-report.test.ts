@@ -184,7 +184,7 @@ describe('报工: report, approve, post, and take it all back', () => {
     );
     expect((await approve(r2.id)).status).toBe('inspecting');
     expect(await balance(w.P.id)).toBe(0);
-    ok(await post(`/api/v1/work-report/inspect/${r2.id}`));
+    ok(await post(`/api/v1/work-report/inspectOverride/${r2.id}`, { reason: '质量部批准先行入账' }));
     const posted = await get(`/api/v1/work-report/info/${r2.id}`);
     expect(posted).toMatchObject({ status: 'posted', wageAmount: '18.00' });
     expect(posted.stockInboundId).toBeTruthy();
@@ -230,7 +230,7 @@ describe('报工: report, approve, post, and take it all back', () => {
     );
     expect((await approve(r2.id)).status).toBe('inspecting');
     expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });
-    ok(await post(`/api/v1/work-report/inspect/${r2.id}`));
+    ok(await post(`/api/v1/work-report/inspectOverride/${r2.id}`, { reason: '质量部批准先行入账' }));
     expect(await card()).toMatchObject({ status: 'completed', currentSeq: 20 });
     ok(await post(`/api/v1/work-report/unapprove/${r2.id}`, { reason: '检验复判' }));
     expect(await card()).toMatchObject({ status: 'open', currentSeq: 20 });

@@ -229,7 +229,11 @@ const production = dir('生产部', PROD, 'ToolOutlined', [
     hidden('编辑生产订单', `${PROD_MANAGE}/produce-order-edit`, PRODUCTION_ORDER),
     hidden('生产订单派单', `${PROD_MANAGE}/produce-order-dispatch`, PRODUCTION_ORDER),
     hidden('生产订单详情', `${PROD_MANAGE}/produce-order-detail`, PRODUCTION_ORDER),
-    list('报工记录', WORK_REPORT_RECORD, 'production:reportRecord', ['export']),
+    // 越过检验入账: posts a 待检验 report without its inspection's result (quality's call, not the workshop's).
+    list('报工记录', WORK_REPORT_RECORD, 'production:reportRecord', [
+      'export',
+      ['inspectOverride', '越过检验入账'],
+    ]),
     hidden('报工记录详情', `${WORK_REPORT_RECORD}-detail`, WORK_REPORT_RECORD),
     ...WORKSHOP_KINDS.map(workshop),
   ]),

@@ -6,8 +6,11 @@ import { WORKSHOP_KINDS, workshopPermission } from './workshops.ts';
 
 /**
  * 报工 (work report) lifecycle: 草稿 → 已提交 → 已审核 → 已入账; on a step flagged for inspection
- * 审核 leaves it 待检验 until 检验完成, then it is posted. 入账 happens in the same transaction as
- * the step that allows it; 反审核 takes the posting back and returns the report to 草稿.
+ * 审核 leaves it 待检验 until its inspection task is judged: 合格 / 让步接收 complete it (检验完成, run
+ * by the server in the task's transaction — no button, no route), then it is posted. Only
+ * 越过检验入账 posts it without that result: its own permission, a reason, the task closed as 已越过.
+ * 入账 happens in the same transaction as the step that allows it; 反审核 takes the posting back
+ * and returns the report to 草稿.
  */
 export const WORK_REPORT_LIFECYCLE: LifecycleDef = {
   states: [
@@ -31,13 +34,14 @@ export const WORK_REPORT_LIFECYCLE: LifecycleDef = {
       confirm: '审核后入账：合格数转入下道工序，更新任务与订单进度并计件；需检验的工序先待检验。确定审核？',
     },
     {
-      name: 'inspect',
-      label: '检验完成',
+      name: 'inspectOverride',
+      label: '越过检验入账',
       from: ['inspecting'],
       to: 'inspected',
-      tone: 'primary',
-      action: 'approve',
-      confirm: '检验完成后报工入账。确定？',
+      tone: 'danger',
+      reason: true,
+      confirm:
+        '不等检验结果直接入账：合格数转入下道工序并计件，检验单关闭为「已越过」，原因记入操作日志。首检不因此通过。',
     },
     {
       name: 'unapprove',

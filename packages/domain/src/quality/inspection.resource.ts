@@ -232,6 +232,8 @@ export const INSPECTION_TASK_LIFECYCLE: LifecycleDef = {
     { value: 'passed', label: '合格', color: 'green' },
     { value: 'failed', label: '不合格', color: 'red' },
     { value: 'conceded', label: '让步接收', color: 'gold' },
+    // Closed without a verdict: its work report was posted by 越过检验入账 (work-report.ts).
+    { value: 'overridden', label: '已越过', color: 'default' },
   ],
   initial: 'pending',
   editable: ['pending'],

@@ -1,5 +1,8 @@
 import {
+  type ResourceDef,
   stockInboundResource,
+  type TransitionDef,
+  WORK_REPORT_LIFECYCLE,
   WORKSHOP_KINDS,
   workDispatchResource,
   workReportResource,
@@ -32,6 +35,7 @@ import { percentSetting, qty } from '../orders/order-lines.ts';
 import {
   assertFirstArticle,
   onCardArrival,
+  onInspectionOverridden,
   onReportAwaitingInspection,
   onReportWithdrawn,
 } from '../quality/sources.ts';
@@ -522,17 +526,62 @@ const submit: TransitionHandlers = {
   },
 };
 
+/** 入账 of a report that waited 待检验, with the transition's audit row in the rollups' statement. */
+async function postWaiting(ctx: TransitionCtx) {
+  await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit], ctx.stamp);
+  ctx.audited = true;
+  ctx.settled = 'posted';
+}
+
+/**
+ * 检验完成 is the inspection's to give: the server's own transition, declared here and not in the
+ * resource's lifecycle, so it has no route and no button — a report waiting for inspection is
+ * posted by its task's 合格 / 让步接收 (`completeInspection`), or by 越过检验入账.
+ */
+const INSPECTED: TransitionDef = {
+  name: 'inspect',
+  label: '检验完成',
+  from: ['inspecting'],
+  to: 'inspected',
+};
+const byInspection: ResourceDef = {
+  ...workReportResource,
+  lifecycle: { ...WORK_REPORT_LIFECYCLE, transitions: [INSPECTED] },
+};
+
+/**
+ * The inspection task's 合格 / 让步接收 (quality/inspection.ts) posts the report that waited for it,
+ * in the task's transaction; `verdict` (检验单 JY… 合格) goes on the report's audit row.
+ */
+export function completeInspection(db: Db, user: AuthUser, reportId: number, verdict: string) {
+  return runTransition(
+    db,
+    { ...user, isAdmin: true },
+    byInspection,
+    INSPECTED.name,
+    reportId,
+    { reason: verdict },
+    {
+      movesState: true,
+      read: readForPosting,
+      guard: notOwnReport,
+      effect: postWaiting,
+    },
+  );
+}
+
 export const workReportTransitions: Record<string, TransitionHandlers> = {
   submit,
   approve,
-  inspect: {
+  // 越过检验入账: its own permission and a reason; the open inspection task is closed as 已越过
+  // (a failed one refuses: 返工复检 or 让步接收 decide it), then the report is posted.
+  inspectOverride: {
     movesState: true,
     read: readForPosting,
     guard: notOwnReport,
     async effect(ctx) {
-      await move(ctx.db, ctx.record, ctx.user, 1, 'posted', [ctx.audit], ctx.stamp);
-      ctx.audited = true;
-      ctx.settled = 'posted';
+      await onInspectionOverridden(ctx.db, ctx.user, ctx.record, ctx.reason ?? '', ctx.requestId);
+      await postWaiting(ctx);
     },
   },
   unapprove: {

@@ -6,7 +6,6 @@ import {
   inspectionPaths,
   samplingPlan,
   scopePrefixes,
-  workReportResource,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
@@ -16,9 +15,9 @@ import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, conflict, fieldError } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import { lifecycleHooks, runTransition, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { qty } from '../orders/order-lines.ts';
-import { workReportTransitions } from '../production/work-report.ts';
+import { completeInspection } from '../production/work-report.ts';
 import { notify } from '../system/message.routes.ts';
 import { applyMoves, type QualityStatus } from '../warehouse/posting.ts';
 import { type ProductLimit, productLimits } from './ring-standard.ts';
@@ -660,8 +659,8 @@ async function setStepResult(db: Db, task: Record<string, any>, result: 'pass' |
 const stockStatusOf = (task: Record<string, any>): QualityStatus =>
   task.status === 'failed' || task.disposition ? 'rejected' : 'pending';
 
-/** 合格 or 让步接收: the batch goes on. */
-async function release(db: Db, user: AuthUser, task: Record<string, any>) {
+/** 合格 or 让步接收 (`verdict`): the batch goes on. */
+async function release(db: Db, user: AuthUser, task: Record<string, any>, verdict: '合格' | '让步接收') {
   if (task.flowCardId) await releaseCard(db, Number(task.flowCardId));
   await setStepResult(db, task, 'pass');
   if (task.stockInboundId && task.stockInboundLineId)
@@ -670,17 +669,8 @@ async function release(db: Db, user: AuthUser, task: Record<string, any>) {
     const r = await sql<{
       status: string;
     }>`SELECT status FROM work_report WHERE id = ${task.workReportId}`.execute(db);
-    if (r.rows[0]?.status === 'inspecting') {
-      await runTransition(
-        db,
-        { ...user, isAdmin: true },
-        workReportResource,
-        'inspect',
-        Number(task.workReportId),
-        {},
-        workReportTransitions.inspect,
-      );
-    }
+    if (r.rows[0]?.status === 'inspecting')
+      await completeInspection(db, user, Number(task.workReportId), `检验单 ${task.docNo} ${verdict}`);
   }
 }
 
@@ -728,7 +718,7 @@ export const inspectionTaskTransitions: Record<string, TransitionHandlers> = {
     },
     async effect({ db, record, user }) {
       await stamp(db, record.id, user, { result: 'pass', disposition: null, defectQuantity: null });
-      await release(db, user, record);
+      await release(db, user, record, '合格');
     },
   },
   reject: {
@@ -746,7 +736,7 @@ export const inspectionTaskTransitions: Record<string, TransitionHandlers> = {
   concede: {
     async effect({ db, record, user }) {
       await stamp(db, record.id, user, { result: 'concession' });
-      await release(db, user, record);
+      await release(db, user, record, '让步接收');
     },
   },
   reinspect: {

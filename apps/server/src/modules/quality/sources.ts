@@ -1,6 +1,7 @@
 import { inspectionTaskResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
@@ -28,9 +29,11 @@ export async function onReportAwaitingInspection(db: Db, user: AuthUser, report:
     db,
   );
   if (open.rows.length) return Number(open.rows[0].id);
+  // A first article whose inspection was overridden is none: the next report is sent for 首检.
   const d = await sql<{ quantity: string; reported: string; firsts: number }>`
     SELECT d.quantity::text AS quantity, d.reported_quantity::text AS reported,
-           (SELECT count(*)::int FROM inspection_task t WHERE t.dispatch_id = d.id AND t.check_kind = 'first') AS firsts
+           (SELECT count(*)::int FROM inspection_task t WHERE t.dispatch_id = d.id AND t.check_kind = 'first'
+               AND t.status <> 'overridden') AS firsts
       FROM work_dispatch d WHERE d.id = ${report.dispatchId}`.execute(db);
   const disp = d.rows[0];
   const good = new Decimal(report.goodQuantity ?? 0);
@@ -74,21 +77,62 @@ export async function onReportWithdrawn(db: Db, reportId: number) {
 }
 
 /**
+ * 越过检验入账 of a report waiting 待检验 (work-report.ts, in its transaction): its open inspection
+ * task is closed as 已越过 with the reason, and audited. A failed one refuses — its card is held
+ * and 返工复检 or 让步接收 decide it. Answers the closed tasks' numbers.
+ */
+export async function onInspectionOverridden(
+  db: Db,
+  user: AuthUser,
+  report: Record<string, any>,
+  reason: string,
+  requestId?: string,
+) {
+  const r = await sql<{ id: number; docNo: string; status: string }>`
+    SELECT id, doc_no, status FROM inspection_task WHERE work_report_id = ${report.id}
+       AND status IN ('pending', 'inspecting', 'failed') ORDER BY id FOR UPDATE`.execute(db);
+  const failed = r.rows.find((x) => x.status === 'failed');
+  if (failed)
+    throw conflict(
+      `报工单 ${report.docNo} 的检验单 ${failed.docNo} 已判定不合格（流转卡暂扣），不能越过检验入账；请返工复检或让步接收`,
+    );
+  for (const x of r.rows) {
+    await sql`UPDATE inspection_task SET status = 'overridden', status_reason = ${reason}, updated_by = ${user.id},
+                     updated_at = now(), version = version + 1 WHERE id = ${x.id}`.execute(db);
+    await audit(
+      db,
+      user,
+      {
+        entity: inspectionTaskResource.name,
+        entityId: Number(x.id),
+        action: 'override',
+        before: { status: x.status },
+        after: { status: 'overridden', reason, workReport: report.docNo },
+      },
+      requestId,
+    );
+  }
+  return r.rows.map((x) => x.docNo);
+}
+
+/**
  * 首检 gating: on a step flagged for inspection, a dispatch's first report is its first article;
- * any further report (bulk production) waits until that first-article inspection passed.
+ * any further report (bulk production) waits until a first-article inspection passed (合格 or
+ * 让步接收) — nothing else opens it: not the report's posting, nor 越过检验入账. A report whose 首检
+ * was overridden is no first article (the next report is sent for 首检 in its place).
  */
 export async function assertFirstArticle(db: Db, dispatchId: number, exceptReportId: number) {
-  const r = await prepared(sql<{ flagged: boolean; docNo: string; others: number; firstDone: boolean }>`
+  const r = await prepared(sql<{ flagged: boolean; docNo: string; others: number }>`
     SELECT t.inspection_required AS flagged, d.doc_no,
-           (SELECT count(*)::int FROM work_report w WHERE w.dispatch_id = d.id AND w.id <> ${exceptReportId}) AS others,
-           -- A first report accepted at the report itself (检验完成 by the workshop) counts as its first article.
-           COALESCE((SELECT w.status IN ('inspected', 'posted') FROM work_report w WHERE w.dispatch_id = d.id
-                      ORDER BY w.id LIMIT 1), false) AS first_done
+           (SELECT count(*)::int FROM work_report w WHERE w.dispatch_id = d.id AND w.id <> ${exceptReportId}
+               AND NOT EXISTS (SELECT 1 FROM inspection_task x WHERE x.work_report_id = w.id
+                                  AND x.check_kind = 'first' AND x.status = 'overridden')) AS others
       FROM work_dispatch d JOIN workshop_task t ON t.id = d.task_id WHERE d.id = ${dispatchId}`).execute(db);
   const d = r.rows[0];
-  if (!d?.flagged || !d.others || d.firstDone) return;
+  if (!d?.flagged || !d.others) return;
   const first = await sql<{ docNo: string; status: string }>`
     SELECT doc_no, status FROM inspection_task WHERE dispatch_id = ${dispatchId} AND check_kind = 'first'
+       AND status <> 'overridden'
      ORDER BY (status IN ('passed', 'conceded')) DESC, id LIMIT 1`.execute(db);
   const f = first.rows[0];
   if (f && DONE.includes(f.status)) return;
