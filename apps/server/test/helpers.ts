@@ -110,6 +110,8 @@ export interface Answer<T = any> {
 export interface TestApp {
   app: Awaited<ReturnType<typeof buildApp>>;
   database: Database;
+  /** The PostgreSQL database's URL (TEST_DATABASE_URL runs), for a second app on the same data. */
+  url?: string;
   config: Config;
   call<T = any>(
     method: string,
@@ -136,7 +138,7 @@ export async function createTestApp(
   seedMode: 'minimal' | 'demo' = 'minimal',
   logStream?: NodeJS.WritableStream,
 ): Promise<TestApp> {
-  const { database, drop } = await freshDatabase();
+  const { database, drop, url } = await freshDatabase();
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-export-'));
   const config: Config = {
     ...loadConfig({}),
@@ -219,6 +221,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    url,
     config,
     call,
     login,

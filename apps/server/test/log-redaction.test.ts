@@ -41,6 +41,25 @@ describe('log redaction', () => {
     expect(JSON.parse(line).reqId).toBe(requestId);
   });
 
+  it("a live-board stream's ticket is not logged (issue 34 §3)", async () => {
+    const token = await t.login();
+    const r = await t.call('POST', '/api/v1/dashboard/ticket', { token, body: { scope: 'whole' } });
+    const ticket = encodeURIComponent(r.body.result.ticket);
+    const sessions = t.app.ringmes.sessions;
+    const resolve = sessions.resolve;
+    sessions.resolve = async () => {
+      throw Object.assign(new Error('boom'), { code: '57P01' });
+    };
+    try {
+      expect((await t.call('GET', `/api/v1/dashboard/stream?ticket=${ticket}`)).status).toBe(503);
+    } finally {
+      sessions.resolve = resolve;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(log).toMatch(/dashboard\/stream\?ticket=\[REDACTED\]/);
+    expect(log).not.toContain(ticket);
+  });
+
   it('headers and query passwords in any logged object are censored', async () => {
     const secret = 'not-in-the-log-0123456789';
     t.app.log.warn(

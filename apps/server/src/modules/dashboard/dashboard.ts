@@ -5,7 +5,7 @@ import { forbidden, unauthenticated } from '../../platform/errors.ts';
 import { type Permission, route, tokenFrom } from '../../platform/http/route.ts';
 import { parseOrThrow } from '../../platform/http/validation.ts';
 import { LiveHub, type LiveView } from '../../platform/live/hub.ts';
-import { issueTicket, openTicket, TICKET_SECONDS } from '../../platform/live/ticket.ts';
+import { issueTicket, openTicket, spendTicket, TICKET_SECONDS } from '../../platform/live/ticket.ts';
 import {
   DASHBOARD_SCOPES,
   type DashboardScope,
@@ -102,6 +102,7 @@ export function dashboardRoutes(app: App) {
     const user = await sessions.resolve(opened.token);
     if (!user) throw unauthenticated('登录已失效，请重新登录');
     assertScope(user, scope.data);
+    if (!(await spendTicket(db, opened))) throw unauthenticated('看板连接凭证已使用，请刷新页面');
 
     reply.hijack();
     const res = reply.raw;
@@ -113,12 +114,21 @@ export function dashboardRoutes(app: App) {
       'x-accel-buffering': 'no',
     });
     res.write('retry: 3000\n\n');
-    const recheck = setInterval(async () => {
+    const recheck = async () => {
       const still = await sessions.resolve(opened.token).catch(() => undefined);
       if (!still || !can(still, scopePermission(scope.data))) res.end();
-    }, RECHECK_MS);
-    recheck.unref();
-    res.on('close', () => clearInterval(recheck));
+    };
+    // Expiry is seen by the minute; logout, a password change, a disabled user or changed grants at
+    // once, in every process (SESSION_CHANNEL): the stream ends within moments, not a minute later.
+    const timer = setInterval(recheck, RECHECK_MS);
+    timer.unref();
+    const unwatch = sessions.watch((userId) => {
+      if (userId === undefined || userId === user.id) void recheck();
+    });
+    res.on('close', () => {
+      clearInterval(timer);
+      unwatch();
+    });
     try {
       await hub.subscribe(views.get(scope.data) as LiveView, res);
     } catch (err) {

@@ -23,18 +23,53 @@ export function can(user: AuthUser, permission: string): boolean {
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest();
 
 /**
+ * The channel on which every server process hears that sessions ended (`{"u":<user id>}`) or that
+ * grants changed for anyone (`{}`): each drops what it cached and tells its open streams.
+ */
+export const SESSION_CHANNEL = 'ringmes_session';
+
+type Listen = (
+  channel: string,
+  onPayload: (payload: string) => void,
+  onReconnect?: () => void,
+) => Promise<() => Promise<void>>;
+
+/** A session change heard on SESSION_CHANNEL: one user's sessions, or (undefined) everyone's. */
+export type SessionChange = (userId: number | undefined) => void;
+
+const changePayload = (userId: number | undefined) =>
+  JSON.stringify(userId === undefined ? {} : { u: userId });
+
+function parseChange(payload: string): number | undefined {
+  try {
+    const u = JSON.parse(payload)?.u;
+    return Number.isSafeInteger(u) ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Opaque session tokens (256 random bits), stored only as SHA-256. A session ends at logout,
  * password change, user disable, after `idleMinutes` without use and `absoluteHours` after
  * sign-in. Both timeouts are 系统设置 values (`session.idleMinutes`, `session.absoluteHours`)
  * read inside the resolving query, so a change applies to every process and to sessions already
- * open; the environment (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS) only gives the defaults. Resolved sessions are cached for a few seconds; every change that can end a session
- * or alter permissions clears the cache (`invalidate`).
+ * open; the environment (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS) only gives the defaults.
+ * Resolved sessions are cached for a few seconds; every change that can end a session or alter
+ * permissions clears the cache of this process at once and NOTIFYs SESSION_CHANNEL (in the
+ * change's transaction where there is one), so every process — this one too, after the commit —
+ * drops its entries and ends the live streams of those sessions (`follow`, `watch`).
  */
 export class SessionService {
   private cache = new Map<string, { user: AuthUser; until: number }>();
   /** Lookups under way, one per token; `generation` counts `invalidate` calls. */
   private pending = new Map<string, Promise<AuthUser | undefined>>();
   private generation = 0;
+  private readonly watchers = new Set<SessionChange>();
+  private unlisten?: () => Promise<void>;
+  private following = false;
+  private retry?: NodeJS.Timeout;
+  private log: (msg: string, err?: unknown) => void = () => {};
   private static readonly CACHE_MS = 5_000;
   private static readonly RENEW_MS = 1_000;
   private static readonly TOUCH_MS = 60_000;
@@ -170,17 +205,25 @@ export class SessionService {
     return { roleKeys, permissions };
   }
 
+  /** Ends one session (logout), here at once and in every process on the notification. */
   async revoke(token: string): Promise<void> {
-    await this.db
-      .updateTable('userSession')
-      .set({ revokedAt: sql`now()` })
-      .where('tokenHash', '=', hashToken(token))
-      .where('revokedAt', 'is', null)
-      .execute();
-    this.invalidate();
+    const r = await sql<{ userId: number }>`
+      WITH ended AS (
+        UPDATE user_session SET revoked_at = now()
+         WHERE token_hash = ${hashToken(token)} AND revoked_at IS NULL
+        RETURNING user_id)
+      SELECT user_id, pg_notify(${SESSION_CHANNEL}, json_build_object('u', user_id)::text) FROM ended`.execute(
+      this.db,
+    );
+    this.cache.delete(token);
+    const userId = r.rows[0]?.userId;
+    if (userId !== undefined) this.drop(userId);
   }
 
-  /** Ends every session of a user (password change, disable, delete). Run inside the change's transaction. */
+  /**
+   * Ends every session of a user (password change, disable, delete). Run inside the change's
+   * transaction: the notification goes out with its commit.
+   */
   async revokeAllForUser(db: Db, userId: number, exceptSessionId?: number): Promise<void> {
     let q = db
       .updateTable('userSession')
@@ -189,12 +232,74 @@ export class SessionService {
       .where('revokedAt', 'is', null);
     if (exceptSessionId) q = q.where('id', '<>', exceptSessionId);
     await q.execute();
-    this.invalidate();
+    await sql`SELECT pg_notify(${SESSION_CHANNEL}, ${changePayload(userId)})`.execute(db);
+    this.drop(userId);
   }
 
+  /**
+   * Grants or users changed (after the change's commit): every cached session is dropped here,
+   * and in every other process on the notification.
+   */
   invalidate(): void {
-    this.cache.clear();
+    this.drop(undefined);
+    sql`SELECT pg_notify(${SESSION_CHANNEL}, ${changePayload(undefined)})`
+      .execute(this.db)
+      .catch((err) => this.log('会话变更通知发送失败', err));
+  }
+
+  /** Forgets the cached sessions of a user (undefined: of everyone); lookups under way are not kept. */
+  private drop(userId: number | undefined): void {
+    if (userId === undefined) this.cache.clear();
+    else for (const [token, hit] of this.cache) if (hit.user.id === userId) this.cache.delete(token);
     this.pending.clear();
     this.generation++;
+  }
+
+  /**
+   * Listens on SESSION_CHANNEL for the session changes of every process, this one included. A
+   * failed start is retried every 5 s in the background (meanwhile another process's change is
+   * seen when the cache entry runs out, within 5 s); after a lost connection everything is dropped,
+   * since changes may have been missed.
+   */
+  async follow(listen: Listen, log: (msg: string, err?: unknown) => void): Promise<void> {
+    this.log = log;
+    this.following = true;
+    const heard = (userId: number | undefined) => {
+      this.drop(userId);
+      for (const w of this.watchers) w(userId);
+    };
+    try {
+      const stop = await listen(
+        SESSION_CHANNEL,
+        (payload) => heard(parseChange(payload)),
+        () => heard(undefined),
+      );
+      if (this.following) this.unlisten = stop;
+      else await stop();
+    } catch (err) {
+      log('会话变更通知监听失败，5 秒后重试', err);
+      if (!this.following) return;
+      this.retry = setTimeout(() => void this.follow(listen, log), 5_000);
+      this.retry.unref();
+    }
+  }
+
+  /** Stops listening (server shutdown). */
+  async unfollow(): Promise<void> {
+    this.following = false;
+    if (this.retry) clearTimeout(this.retry);
+    const stop = this.unlisten;
+    this.unlisten = undefined;
+    await stop?.();
+  }
+
+  /**
+   * Calls `fn` on every session change heard (a user's id, or undefined for everyone), after the
+   * cache has dropped it: a live stream resolves its session again and ends when it is gone.
+   * Answers the function that stops watching.
+   */
+  watch(fn: SessionChange): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
   }
 }

@@ -11,7 +11,7 @@ import {
   type RootOperationNode,
 } from 'kysely';
 import pg from 'pg';
-import { pgListen } from './listen.ts';
+import { pgListener } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { NAMES, pglitePool } from './pglite-pool.ts';
 import { namePreparedStatements } from './prepared.ts';
@@ -26,9 +26,10 @@ export interface Database {
   kind: DbKind;
   close(): Promise<void>;
   /**
-   * LISTEN on a channel (`platform/live`): PostgreSQL on a dedicated connection, reconnected
-   * after a loss (`onReconnect` then runs, as notifications may have been missed); PGlite in
-   * process. Answers the function that stops listening.
+   * LISTEN on a channel (`platform/live`, session revocations): PostgreSQL on one dedicated
+   * connection for every channel (`pgListener`), reconnected after a loss (`onReconnect` then
+   * runs, as notifications may have been missed); PGlite in process. Answers the function that
+   * stops listening.
    */
   listen(
     channel: string,
@@ -221,15 +222,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     };
     const db = poolOf(opts.poolMax ?? 10, 'ringmes');
     const liveDb = poolOf(2, 'ringmes-live');
+    const listener = pgListener(opts.databaseUrl, opts.log);
     return {
       db,
       liveDb,
       kind: 'postgres',
       close: async () => {
-        await Promise.all([db.destroy(), liveDb.destroy()]);
+        await Promise.all([db.destroy(), liveDb.destroy(), listener.close()]);
       },
-      listen: (channel, onPayload, onReconnect) =>
-        pgListen(opts.databaseUrl as string, channel, onPayload, onReconnect, opts.log),
+      listen: (channel, onPayload, onReconnect) => listener.listen(channel, onPayload, onReconnect),
     };
   }
 

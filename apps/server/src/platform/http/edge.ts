@@ -100,8 +100,8 @@ export function sendAfterBody(req: FastifyRequest, reply: FastifyReply, status: 
   return reply;
 }
 
-/** Query parameters whose values are secrets: never written to a log. */
-const SECRET_PARAM = /([?&](?:[\w-]*token|pass(?:word)?|secret)=)[^&#]*/gi;
+/** Query parameters whose values are secrets (a live-board stream's `ticket` too): never written to a log. */
+const SECRET_PARAM = /([?&](?:[\w-]*token|pass(?:word)?|secret|ticket)=)[^&#]*/gi;
 
 /** The URL as it may be logged: token and password values replaced. */
 export const redactUrl = (url: string) => url.replace(SECRET_PARAM, '$1[REDACTED]');
