@@ -33,8 +33,8 @@ import { useSearchParams } from 'react-router';
 import { navigateTo } from '../../../app/navigation.ts';
 import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
-import type { ApiError } from '../../../platform/api/errors.ts';
-import { useRecordPermission } from '../../../platform/auth/permission.tsx';
+import { type ApiError, isApiError } from '../../../platform/api/errors.ts';
+import { useRecordAction } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { idFromSearch } from '../../../platform/resource/nav.ts';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
@@ -78,7 +78,12 @@ export function OperatorTaskPage({ path }: PageProps) {
     setScanError(undefined);
     const mine = queue.data?.list.find((r) => r.docNo === text);
     const found = mine ?? (await workshopApi.findDispatch(text)).list.find((r) => r.docNo === text);
-    if (!found) return setScanError(`没有找到派工单 ${text}`);
+    // The search answers an operator his own dispatches only: a colleague's number finds nothing,
+    // and he is told why rather than that it does not exist.
+    if (!found)
+      return setScanError(
+        `派工单 ${text} 不在你的任务中：没有这张派工单，或它派给了别人（只能操作本人的派工单）`,
+      );
     setCode('');
     navigateTo(sheetOf(kind, found as Row & { id: number; status: string }));
   };
@@ -101,7 +106,15 @@ export function OperatorTaskPage({ path }: PageProps) {
           打开
         </Button>
       </div>
-      {scanError && <Alert type="warning" showIcon title={scanError} style={{ marginBottom: 16 }} />}
+      {scanError && (
+        <Alert
+          type="warning"
+          showIcon
+          title={scanError}
+          style={{ marginBottom: 16 }}
+          data-testid="operator-scan-error"
+        />
+      )}
       {queue.isLoading ? (
         <Skeleton active />
       ) : rows.length === 0 ? (
@@ -151,7 +164,8 @@ const sheetKey = (id: number | undefined) => ['resource', 'work-dispatch', 'shee
 function useDispatch(id: number | undefined) {
   return useQuery({
     queryKey: sheetKey(id),
-    queryFn: () => workshopApi.sheet(id as number),
+    // Silent: a refused or missing sheet is said on the page (Unavailable), not in a toast too.
+    queryFn: () => workshopApi.sheet(id as number, { silent: true }),
     enabled: Boolean(id),
   });
 }
@@ -212,13 +226,21 @@ function useRun(id: number | undefined, after?: (name: string) => void) {
   });
 }
 
-function Missing({ back }: { back: () => void }) {
+/**
+ * A sheet that cannot be shown: someone else's dispatch (403, with the server's reason: 「只能操作
+ * 本人的派工单，派工单 PG… 不属于你」), or none (404 or no id).
+ */
+function Unavailable({ error, back }: { error?: unknown; back: () => void }) {
+  const refused = isApiError(error) && error.status === 403;
+  const missing = !error || (isApiError(error) && error.status === 404);
   return (
     <PageCard>
       <Result
-        status="404"
-        title="派工单不存在或已被删除"
+        status={refused ? '403' : missing ? '404' : 'error'}
+        title={refused ? '不能打开此派工单' : missing ? '派工单不存在或已被删除' : '派工单暂时无法打开'}
+        subTitle={missing ? undefined : (error as Error).message}
         extra={<Button onClick={back}>返回我的任务</Button>}
+        data-testid="sheet-unavailable"
       />
     </PageCard>
   );
@@ -229,11 +251,11 @@ export function ProcessTaskSheetAddPage({ path }: PageProps) {
   const kind = kindOf(path);
   const [search] = useSearchParams();
   const id = idFromSearch(search);
-  const may = useRecordPermission(workDispatchResource);
+  const mayOn = useRecordAction(workDispatchResource);
   const info = useDispatch(id);
   const back = () => navigateTo(workshopPaths(kind).operatorTask);
   const run = useRun(id, () => navigateTo(`${workshopPaths(kind).sheetStart}?id=${id}`));
-  if (!id || info.error) return <Missing back={back} />;
+  if (!id || info.error) return <Unavailable error={info.error} back={back} />;
   const row = info.data;
   return (
     <PageCard
@@ -252,7 +274,7 @@ export function ProcessTaskSheetAddPage({ path }: PageProps) {
           <SheetDetails row={row} />
           <div className="op-actions op-sheet">
             {row.status === 'dispatched' ? (
-              may('start', row.workshopType) && (
+              mayOn('start', row) && (
                 <Button
                   size="large"
                   type="primary"
@@ -299,15 +321,16 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
   const kind = kindOf(path);
   const [search] = useSearchParams();
   const id = idFromSearch(search);
-  const may = useRecordPermission(workDispatchResource);
+  const mayOn = useRecordAction(workDispatchResource);
   const info = useDispatch(id);
   const back = () => navigateTo(workshopPaths(kind).operatorTask);
   const run = useRun(id, (name) => name === 'complete' && back());
   const [reporting, setReporting] = useState(false);
-  if (!id || info.error) return <Missing back={back} />;
+  if (!id || info.error) return <Unavailable error={info.error} back={back} />;
   const row = info.data;
-  const can = row ? may('start', row.workshopType) : false;
-  const mayReport = row ? may('report', row.workshopType) : false;
+  // His own dispatch only, unless he dispatches in the workshop (the owner rule, as the server's).
+  const can = row ? mayOn('start', row) : false;
+  const mayReport = row ? mayOn('report', row) : false;
   const go = (name: string) => row && run.mutate({ name, row });
   return (
     <PageCard

@@ -1,12 +1,13 @@
 import type { WorkshopKind } from '@ringmes/domain';
-import { workReportResource, workshopPaths } from '@ringmes/domain';
+import { flowCardResource, workReportResource, workshopPaths } from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Form, Select } from 'antd';
+import { Form, Input, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { navigateTo } from '../../../app/navigation.ts';
 import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
 import type { Page } from '../../../platform/api/types.ts';
+import { usePermission } from '../../../platform/auth/permission.tsx';
 import type { FieldOverride, FieldOverrides } from '../../../platform/resource/resource-form.tsx';
 import { ResourceFormModal } from '../../../platform/resource/resource-form.tsx';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
@@ -17,7 +18,7 @@ const REPORTABLE = ['started', 'paused', 'completed'];
 
 /** 派工单 of the workshop that may be reported (开工, 暂停 or 完工), newest first. */
 function dispatchPicker(kind: WorkshopKind): FieldOverride {
-  return function DispatchPicker({ field, disabled, fallbackLabel, form }) {
+  return function DispatchPicker({ field, disabled, fallbackLabel, form, id }) {
     const value = Form.useWatch(field.name, form);
     const list = useQuery({
       queryKey: ['resource', 'work-dispatch', 'reportable', kind.type],
@@ -39,6 +40,7 @@ function dispatchPicker(kind: WorkshopKind): FieldOverride {
       options.push({ value, label: String(fallbackLabel) });
     return (
       <Select
+        id={id}
         showSearch
         optionFilterProp="label"
         loading={list.isLoading}
@@ -55,16 +57,25 @@ function dispatchPicker(kind: WorkshopKind): FieldOverride {
   };
 }
 
-/** 流转卡 (在制) of the chosen dispatch's production order. */
-const CardPicker: FieldOverride = ({ field, disabled, fallbackLabel, form }) => {
+const cardLabel = (c: Row) => `${c.docNo} 数量 ${qty(c.quantity)}${c.heatNo ? ` 炉号 ${c.heatNo}` : ''}`;
+
+/**
+ * 流转卡 (在制) of the chosen dispatch's production order. Who may not list cards (an operator: he
+ * reads a card by its number, as at the machine) scans or types its number instead.
+ */
+const CardPicker: FieldOverride = ({ field, disabled, fallbackLabel, form, id }) => {
   const dispatchId = Form.useWatch('dispatchId', form);
   const value = Form.useWatch(field.name, form);
+  const [scanned, setScanned] = useState<Row>();
+  const [scanError, setScanError] = useState<string>();
   const dispatch = useQuery({
     queryKey: ['resource', 'work-dispatch', 'info', dispatchId],
     queryFn: () => http.get<Row>(`/api/v1/work-dispatch/info/${dispatchId}`),
     enabled: Boolean(dispatchId),
   });
   const orderId = dispatch.data?.productionOrderId;
+  // The card list is the production orders' (计划员, 车间主任); an operator reads cards one at a time.
+  const mayList = usePermission()(`${flowCardResource.permission}:list`);
   const cards = useQuery({
     queryKey: ['resource', 'flow-card', 'of-order', orderId],
     queryFn: () =>
@@ -73,16 +84,47 @@ const CardPicker: FieldOverride = ({ field, disabled, fallbackLabel, form }) => 
         status: 'open',
         pageSize: 500,
       }),
-    enabled: Boolean(orderId),
+    enabled: Boolean(orderId) && mayList,
   });
-  const options = (cards.data?.list ?? []).map((c) => ({
-    value: c.id,
-    label: `${c.docNo} 数量 ${qty(c.quantity)}${c.heatNo ? ` 炉号 ${c.heatNo}` : ''}`,
-  }));
+  if (!mayList) {
+    const scan = async (code: string) => {
+      setScanError(undefined);
+      if (!code.trim()) return;
+      try {
+        const card = await http.get<Row>('/api/v1/flow-card/scan', { code: code.trim() }, { silent: true });
+        if (Number(card.productionOrderId) !== Number(orderId))
+          throw new Error(`流转卡 ${card.docNo} 不是本派工单生产订单的卡`);
+        setScanned(card);
+        form.setFieldValue(field.name, card.id);
+      } catch (e) {
+        setScanned(undefined);
+        form.setFieldValue(field.name, undefined);
+        setScanError((e as Error).message);
+      }
+    };
+    const shown =
+      scanned && scanned.id === value ? cardLabel(scanned) : value ? String(fallbackLabel ?? '') : '';
+    return (
+      <>
+        <Input.Search
+          id={id}
+          disabled={disabled || !orderId}
+          placeholder={dispatchId ? '扫描或输入流转卡号，回车' : '先选择派工单'}
+          enterButton="查找"
+          onSearch={(code) => void scan(code)}
+        />
+        {(scanError || shown) && (
+          <Typography.Text type={scanError ? 'danger' : 'secondary'}>{scanError ?? shown}</Typography.Text>
+        )}
+      </>
+    );
+  }
+  const options = (cards.data?.list ?? []).map((c) => ({ value: c.id, label: cardLabel(c) }));
   if (value && !options.some((o) => o.value === value) && fallbackLabel)
     options.push({ value, label: String(fallbackLabel) });
   return (
     <Select
+      id={id}
       showSearch
       optionFilterProp="label"
       disabled={disabled || !dispatchId}

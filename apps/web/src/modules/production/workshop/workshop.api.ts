@@ -60,7 +60,8 @@ export const workshopApi = {
     }),
   dispatchInfo: (id: number) => http.get<Row>(`/api/v1/work-dispatch/info/${id}`),
   /** 工序任务单: the dispatch with its product's drawing in force (`drawing`). */
-  sheet: (id: number) => http.get<Row>(`/api/v1/work-dispatch/sheet/${id}`),
+  sheet: (id: number, extra?: { silent?: boolean }) =>
+    http.get<Row>(`/api/v1/work-dispatch/sheet/${id}`, undefined, extra),
   /** Where the files of a dispatch's drawing are served (`/{fileId}[?inline=true]`). */
   drawingUrl: (id: number) => `/api/v1/work-dispatch/drawing/${id}`,
   findDispatch: (docNo: string) =>
