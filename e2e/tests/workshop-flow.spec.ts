@@ -240,13 +240,14 @@ test.describe('workshop flow', () => {
     const { cards } = await admin.post<{ cards: Row[] }>(`/api/v1/flow-card/open/${order.id}`, {
       batchSize: 20,
     });
-    const me = (await admin.get<Row[]>('/api/v1/user/getOptionUser', { keyword: 'admin' })).find(
-      (u) => u.userName === 'admin',
+    // Turned by op01 and approved by another (nobody approves a report of his own work).
+    const op01 = (await admin.get<Row[]>('/api/v1/user/getOptionUser', { keyword: 'op01' })).find(
+      (u) => u.userName === 'op01',
     ) as Row;
     const { dispatches } = await admin.post<{ dispatches: Row[] }>(
       `/api/v1/workshop-task/dispatch/${tasks[0].id}`,
       {
-        lines: [{ operatorId: me.userId, quantity: 20, workDate: '2026-11-24', shift: 'day' }],
+        lines: [{ operatorId: op01.userId, quantity: 20, workDate: '2026-11-24', shift: 'day' }],
       },
     );
     await admin.post(`/api/v1/work-dispatch/start/${dispatches[0].id}`, {});
