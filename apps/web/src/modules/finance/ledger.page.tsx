@@ -178,7 +178,7 @@ function SettleModal({ ui: base, row, onClose }: { ui: Ui; row: ResourceRow; onC
   const total = Object.values(amounts).reduce<bigint>((s, v) => s + fen(v), 0n);
   const submit = useMutation({
     mutationFn: () =>
-      http.post<{ docNo: string }>(`/api/v1/${ui.settle.name}/quick`, {
+      http.post<{ docNo: string; status: string }>(`/api/v1/${ui.settle.name}/quick`, {
         [ui.party.name]: partyId,
         kind: refund ? 'refund' : 'normal',
         bizDate: bizDate.format('YYYY-MM-DD'),
@@ -189,7 +189,12 @@ function SettleModal({ ui: base, row, onClose }: { ui: Ui; row: ResourceRow; onC
           .map(([id, v]) => ({ [`${ui.item.name}Id`]: Number(id), amount: String(v) })),
       }),
     onSuccess: (r) => {
-      toast.success(`${refund ? base.side.settle.refund.label : ui.settle.label} ${r.docNo} 已确认`);
+      // 收付款确认人不得为制单人: with the rule on, the document waits for another user to confirm it.
+      toast.success(
+        `${refund ? base.side.settle.refund.label : ui.settle.label} ${r.docNo} ${
+          r.status === 'confirmed' ? '已确认' : '已保存，待他人确认'
+        }`,
+      );
       invalidateResource(client, ui.item.name);
       invalidateResource(client, ui.settle.name);
       client.invalidateQueries({ queryKey: [ui.item.name] });
