@@ -184,6 +184,21 @@ function header(kind: DocKind, fixedType: string | undefined) {
                 </Form.Item>
               )}
               {kind.key === 'outbound' && t === 'requisition' && (
+                <Form.Item
+                  name="productionOrderId"
+                  label="生产订单"
+                  tooltip="按生产订单领料：选择已下达或生产中的订单，带出各项物料需求的未领数量（需求 − 已领料）；过账时累计订单的已领料，超出需求（含超领比例）的不能过账"
+                >
+                  <SourceOrderSelect
+                    kind={kind}
+                    type={t}
+                    label="生产订单"
+                    partyField={null}
+                    placeholder="搜索生产订单编号、产品或客户"
+                  />
+                </Form.Item>
+              )}
+              {kind.key === 'outbound' && t === 'requisition' && (
                 <Form.Item name="deptId" label="领用部门">
                   <DeptSelect />
                 </Form.Item>
@@ -438,6 +453,17 @@ export function StockDocFormPage({ path }: PageProps) {
   );
 }
 
+/** The production order a 领料出库 names: a link for who may read orders, its number for the keeper. */
+function ProductionOrderLink({ id, name }: { id: number; name: string }) {
+  const can = usePermission();
+  if (!can('production:order:list')) return <>{name}</>;
+  return (
+    <a onClick={() => openResourcePage('/production-department/production-manage/produce-order-detail', id)}>
+      {name}
+    </a>
+  );
+}
+
 /** Detail of an 入库单 or 出库单 with 过账 / 冲销 / 打印. */
 /**
  * 生成出货检验 on a 销售出库 draft: one 出货检验 task per material not yet covered (the
@@ -516,6 +542,19 @@ export function StockDocDetailPage({ path }: PageProps) {
               },
             ]
           : []),
+        ...(row.productionOrderId
+          ? [
+              {
+                label: '生产订单',
+                value: (
+                  <ProductionOrderLink
+                    id={row.productionOrderId}
+                    name={row.productionOrderName ?? row.sourceNo}
+                  />
+                ),
+              },
+            ]
+          : []),
         row.saleOrderId
           ? {
               label: '销售订单',
@@ -527,7 +566,10 @@ export function StockDocDetailPage({ path }: PageProps) {
             }
           : {
               label: '来源单号',
-              value: row.purchaseOrderId || row.outsourcingOrderId ? undefined : row.sourceNo,
+              value:
+                row.purchaseOrderId || row.outsourcingOrderId || row.productionOrderId
+                  ? undefined
+                  : row.sourceNo,
             },
         { label: '过账时间', value: row.postedAt },
         { label: '过账人', value: row.postedByName },
