@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stockAt } from '../src/modules/finance/reports.ts';
-import { wageAmountsSql } from '../src/modules/finance/wages.ts';
+import { fen, wageAmountsSql } from '../src/modules/finance/wages.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
 
@@ -113,7 +113,7 @@ const sheet = (month: string, extra: Record<string, unknown> = {}) =>
 const row = (s: any, operatorId: number) => s.rows.find((r: any) => r.operatorId === operatorId);
 
 describe('工序工资', () => {
-  it('wage arithmetic is exact: each part rounded to the fen once (the SQL that posts it)', async () => {
+  it("wage arithmetic is exact: a line keeps quantity × rate, a worker's month is rounded to the fen once", async () => {
     // good, 工废, rework and one rate for all three; the amounts as posting computes them.
     const amounts = async (rows: [string, string, string, string, string, string][]) => {
       const col = (i: number) => rows.map((r) => r[i]);
@@ -125,16 +125,22 @@ describe('工序工资', () => {
                       ${col(4)}::numeric[], ${col(5)}::numeric[]) WITH ORDINALITY AS v(g, s, w, pr, dr, rr, i)
          CROSS JOIN LATERAL ${wageAmountsSql({ good: v('g'), workScrap: v('s'), rework: v('w') }, { piece: v('pr'), deduction: v('dr'), rework: v('rr') })} a
          ORDER BY v.i`.execute(t.database.db);
-      return r.rows;
+      return r.rows.map((x) =>
+        Object.fromEntries(Object.entries(x).map(([k, a]) => [k, new Decimal(a).toString()])),
+      );
     };
-    // 0.41152... → 0.41; 0.4999995 → 0.50; 0.11363625 → 0.11
+    // By hand: 3.3333 × 0.123457 = 0.370371 + 0.0411482181 = 0.4115192181;
+    // 1.5 × 0.333333 = 0.4999995; 2.25 × 0.050505 = 0.11363625;
+    // net = 0.4115192181 − 0.4999995 + 0.11363625 = 0.0251559681, paid 0.03 in the month
+    // (a fen per part made it 0.41 − 0.50 + 0.11 = 0.02).
     expect(await amounts([['3.3333', '1.5', '2.25', '0.123457', '0.333333', '0.050505']])).toEqual([
-      { good: '0.41', deduction: '0.50', rework: '0.11', net: '0.02' },
+      { good: '0.4115192181', deduction: '0.4999995', rework: '0.11363625', net: '0.0251559681' },
     ]);
-    // Half a fen rounds away from zero, as the sheet's Decimal arithmetic does.
+    // Half a fen stays half a fen on the line: 1 × 0.005 and 1 × 0.015; 0.05 piece × 0.10 = 0.005.
     expect(await amounts([['1', '1', '0', '0.005', '0.015', '0']])).toEqual([
-      { good: '0.01', deduction: '0.02', rework: '0.00', net: '-0.01' },
+      { good: '0.005', deduction: '0.015', rework: '0', net: '-0.01' },
     ]);
+    expect((await amounts([['0.05', '0', '0', '0.10', '0', '0']]))[0].good).toBe('0.005');
     const cases = fc.sample(
       fc.tuple(
         fc.integer({ min: 0, max: 10_000_000 }),
@@ -144,7 +150,6 @@ describe('工序工资', () => {
       ),
       300,
     );
-    const fen = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
     const got = await amounts(
       cases.map(([g, s, w, rate]) => {
         const r = new Decimal(rate).div(1_000_000).toString();
@@ -152,12 +157,89 @@ describe('工序工资', () => {
       }),
     );
     cases.forEach(([g, s, w, rate], i) => {
+      // The rule: each amount is quantity × rate exactly, the net good − deduction + rework exactly.
       const r = new Decimal(rate).div(1_000_000);
-      const want = [g, s, w].map((q) => fen(new Decimal(q).div(10_000).times(r)));
+      const want = [g, s, w].map((q) => new Decimal(q).div(10_000).times(r));
       const x = got[i];
-      expect([x.good, x.deduction, x.rework].map((a) => new Decimal(a).toString())).toEqual(want.map(String));
+      expect([x.good, x.deduction, x.rework]).toEqual(want.map(String));
       expect(new Decimal(x.net).equals(want[0].minus(want[1]).plus(want[2]))).toBe(true);
     });
+    // A worker's month: the exact lines summed, rounded to the fen once, half away from zero
+    // (`fen`, what the sheet and the close pay) — never the sum of per-line fens.
+    const months = fc.sample(
+      fc.array(
+        fc.tuple(fc.integer({ min: -2_000_000, max: 2_000_000 }), fc.integer({ min: 0, max: 2_000_000 })),
+        {
+          minLength: 1,
+          maxLength: 8,
+        },
+      ),
+      100,
+    );
+    for (const lines of months) {
+      const q = lines.map(([x]) => new Decimal(x).div(10_000).toString());
+      const r = lines.map(([, y]) => new Decimal(y).div(1_000_000).toString());
+      const paid = await sql<{ total: string }>`
+        SELECT ${fen(sql`sum(v.q * v.r)`)}::text AS total FROM unnest(${q}::numeric[], ${r}::numeric[]) AS v(q, r)`.execute(
+        t.database.db,
+      );
+      const exact = lines.reduce(
+        (sum, [x, y]) => sum.plus(new Decimal(x).div(10_000).times(new Decimal(y).div(1_000_000))),
+        new Decimal(0),
+      );
+      expect(paid.rows[0].total).toMatch(/^-?\d+\.\d{2}$/);
+      expect(new Decimal(paid.rows[0].total).equals(exact.toDecimalPlaces(2, Decimal.ROUND_HALF_UP))).toBe(
+        true,
+      );
+    }
+  });
+
+  // Issue 34: four reports of 0.05 piece at 0.10 元 (0.005 元 each) were paid 0.01 each. Whole
+  // pieces at half a fen make the same fragments whatever a unit's 小数位数 allows.
+  it('four reports of half a fen each pay 0.02 in the month, not a fen each', async () => {
+    const w = await floor(100);
+    const turnProcess = (await get(`/api/v1/workshop-task/info/${w.turnTask}`)).processId;
+    const op = w.op.userId;
+    ok(
+      await post('/api/v1/process-wage/add', {
+        processId: turnProcess,
+        productId: w.P.id,
+        validFrom: '2026-09-01',
+        pieceRate: '0.005',
+      }),
+    );
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = ok(await report(w.dispatches[0], w.card, { reportDate: '2026-09-10', goodQuantity: 1 }));
+      expect((await approve(r.id)).status).toBe('posted');
+      ids.push(r.id);
+    }
+    // By hand: each line 1 × 0.005 = 0.005 元; the month 4 × 0.005 = 0.02 元 (4 pieces × 0.005).
+    const lines = await get('/api/v1/process-wage/sheet/lines', { month: '2026-09', operatorId: op });
+    expect(lines.rows.map((l: any) => l.amount)).toEqual(['0.005', '0.005', '0.005', '0.005']);
+    expect(lines.amount).toBe('0.02');
+    const open = await sheet('2026-09');
+    expect(row(open, op)).toMatchObject({ goodQuantity: '4.0000', goodAmount: '0.02', totalAmount: '0.02' });
+    // 报工统计 sums the same exact lines: 0.02 for the operator's four reports.
+    const jb = await get('/api/v1/finance-report/job-booking', {
+      groupBy: 'operator',
+      operatorId: op,
+      from: '2026-09-01',
+      to: '2026-09-30',
+    });
+    expect(jb.totals.wage).toBe('0.02');
+    // Closing pays what the sheet showed: 0.02, written once.
+    const fin = await t.userWith(['finance:wage:list', 'finance:wage:edit']);
+    const closed = ok(await post('/api/v1/process-wage/close', { month: '2026-09' }, fin.token));
+    const closedSheet = await sheet('2026-09');
+    expect(closedSheet.closed).toBe(true);
+    expect(row(closedSheet, op).totalAmount).toBe('0.02');
+    const mine = await sql<{ total: string }>`
+      SELECT total_amount::text AS total FROM wage_sheet WHERE period = '2026-09-01' AND operator_id = ${op}`.execute(
+      t.database.db,
+    );
+    expect(mine.rows[0].total).toBe('0.02');
+    expect(closed.month).toBe('2026-09');
   });
 
   it('rates by date and product; the monthly sheet; closing locks the month and corrections land in the next', async () => {
@@ -243,7 +325,18 @@ describe('工序工资', () => {
     const again = await post('/api/v1/process-wage/close', { month: '2026-10' }, fin.token);
     expect(again.status).toBe(409);
     expect(again.body.message).toContain('已结账');
-    expect((await post('/api/v1/process-wage/close', { month: '2099-01' }, fin.token)).status).toBe(409);
+    // A month not yet begun is a 409; one outside the date window (2099) a 400 naming the window.
+    const next = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 7);
+    const early = await post('/api/v1/process-wage/close', { month: next }, fin.token);
+    expect(early.status, JSON.stringify(early.body)).toBe(409);
+    expect(early.body.message).toContain('尚未到来');
+    const far = await post('/api/v1/process-wage/close', { month: '2099-01' }, fin.token);
+    expect(far.status).toBe(400);
+    expect(far.body.errors?.[0]).toMatchObject({
+      field: 'month',
+      message: expect.stringContaining('结账月份须在 2000-01 至'),
+    });
+    expect((await post('/api/v1/process-wage/close', { month: '1900-01' }, fin.token)).status).toBe(400);
 
     // A rate never rewrites a closed month: no new rate starting in it, no edit of one in it.
     const late = await post('/api/v1/process-wage/add', {
@@ -514,12 +607,13 @@ describe('反结账 and closing under concurrent posting', () => {
       SELECT sum(amount)::text AS a FROM piece_wage WHERE period = '2026-11-01' AND operator_id = ${op}`.execute(
       t.database.db,
     );
-    expect(row(nov, op).totalAmount).toBe(inNov.rows[0].a);
+    // The worker's November paid once, to the fen (these lines are whole fen: the same figure).
+    expect(row(nov, op).totalAmount).toBe(new Decimal(inNov.rows[0].a).toFixed(2, Decimal.ROUND_HALF_UP));
     const all = await sql<{ a: string }>`
       SELECT sum(amount)::text AS a FROM piece_wage WHERE work_report_id = ANY(${more}::bigint[])`.execute(
       t.database.db,
     );
-    expect(all.rows[0].a).toBe('1.20'); // 4 × 2 × 0.15, in November or as December's adjustment
+    expect(new Decimal(all.rows[0].a).toString()).toBe('1.2'); // 4 × 2 × 0.15, in November or as December's adjustment
     // Back to October once November is open again.
     ok(await reopen('2026-11', '再次调整'));
     ok(await reopen('2026-10', '十月补录'));

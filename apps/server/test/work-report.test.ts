@@ -172,8 +172,10 @@ describe('报工: report, approve, post, and take it all back', () => {
     expect((await get(`/api/v1/work-dispatch/info/${w.dispatches[0]}`)).reportedQuantity).toBe('95.0000');
     const wage = await sql<{
       amount: string;
-    }>`SELECT amount::text FROM piece_wage WHERE work_report_id = ${r1.id}`.execute(t.database.db);
-    expect(wage.rows[0].amount).toBe('14.25');
+    }>`SELECT trim_scale(amount)::text AS amount FROM piece_wage WHERE work_report_id = ${r1.id}`.execute(
+      t.database.db,
+    );
+    expect(wage.rows[0].amount).toBe('14.25'); // the exact line: 95 × 0.15
     // Grinding cannot report more than arrived.
     const over = await report(w.dispatches[1], w.card, { goodQuantity: 96 });
     expect(over.status).toBe(409);

@@ -17,6 +17,7 @@ import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { taken } from '../production/pieces.ts';
+import { exactText } from './wages.ts';
 
 /**
  * The 财务部 reports (declared in packages/domain finance-reports.ts). Each report here is its
@@ -147,7 +148,8 @@ const FACTS: Record<string, Facts> = {
              ${labelOf(sql`r.status`, WORK_REPORT_LIFECYCLE.states)} AS status_label,
              1 AS reports, r.good_quantity AS good, r.work_scrap_quantity AS work_scrap,
              r.material_scrap_quantity AS material_scrap, r.rework_quantity AS rework, COALESCE(r.hours, 0) AS hours,
-             COALESCE(r.wage_amount, 0) AS wage,
+             -- The report's exact wage lines (the report's own wage_amount is shown to the fen).
+             COALESCE((SELECT sum(w.amount) FROM piece_wage w WHERE w.work_report_id = r.id), 0) AS wage,
              ${taken('r')} AS output
         FROM work_report r LEFT JOIN app_user u ON u.id = r.operator_id LEFT JOIN process pr ON pr.id = r.process_id
         LEFT JOIN workshop ws ON ws.id = r.workshop_id LEFT JOIN material mt ON mt.id = r.product_id
@@ -219,6 +221,15 @@ const summed = (def: FinanceReportDef) => [
   ...(FACTS[def.name].hidden ?? []),
 ];
 
+/**
+ * A measure summed over facts: money to the fen once, after summing (a wage line may be a fraction
+ * of a fen: 计件工资 and 计件人工 sum the exact lines, as the wage sheet does).
+ */
+const summedAs = (def: FinanceReportDef, n: string) =>
+  def.measures.find((x) => x.name === n)?.kind === 'money'
+    ? sql`round(COALESCE(sum(${sql.ref(snake(n))}), 0), 2)::text AS ${sql.ref(snake(n))}`
+    : sql`COALESCE(sum(${sql.ref(snake(n))}), 0)::text AS ${sql.ref(snake(n))}`;
+
 function ratios(def: FinanceReportDef, row: Record<string, any>) {
   for (const x of def.measures) {
     if (!x.ratio) continue;
@@ -250,7 +261,7 @@ function groupKey(q: ReportQuery) {
 export async function readReport(db: Db, def: FinanceReportDef, q: ReportQuery) {
   const names = summed(def);
   const sums = sql.join(
-    names.map((n) => sql`COALESCE(sum(${sql.ref(snake(n))}), 0)::text AS ${sql.ref(snake(n))}`),
+    names.map((n) => summedAs(def, n)),
     sql`, `,
   );
   const facts = sql`SELECT * FROM (${FACTS[def.name].sql(q)}) f WHERE ${factsWhere(def, q)}`;
@@ -289,7 +300,11 @@ export async function reportDetail(
           ? sql`${sql.ref(`x.${snake(c.name)}`)}::text AS ${sql.ref(snake(c.name))}`
           : sql.ref(`x.${snake(c.name)}`),
       ),
-      ...names.map((n) => sql`${sql.ref(`x.${snake(n)}`)}::text AS ${sql.ref(snake(n))}`),
+      ...names.map((n) =>
+        def.measures.find((x) => x.name === n)?.kind === 'money'
+          ? sql`${exactText(sql.ref(`x.${snake(n)}`))} AS ${sql.ref(snake(n))}`
+          : sql`${sql.ref(`x.${snake(n)}`)}::text AS ${sql.ref(snake(n))}`,
+      ),
     ],
     sql`, `,
   );

@@ -23,7 +23,12 @@ import { neutralise } from '../../platform/resource/excel.ts';
  * Posting a work report writes one line (`wageLinesInsert`): the rate in force on the report date
  * from `process_wage` (the product's own before the process's general one; without any, the
  * process's 计件单价 with no deduction and no rework pay), and
- *   good × rate − 工废 × deduction rate + rework × rework rate, each rounded to the fen once.
+ *   good × rate − 工废 × deduction rate + rework × rework rate, exactly (no rounding).
+ * Wages are rounded once per worker and month, never per line: the monthly sheet and the close
+ * round each worker's month (`wage_month`, exact sums of the lines) to the fen, half away from
+ * zero (`perWorker`). Four reports of 0.05 piece at 0.10 元 are 0.005 each and 0.02 in the month,
+ * not 0.04 as a fen per line made them. A report's own wage (`work_report.wage_amount`) is its
+ * line shown to the fen; it is never summed into pay.
  * The line belongs to the report's month, or — when that month is closed — to the next open month
  * as an adjustment. Taking a report back (`takeBackWageLines`) deletes its lines in open months
  * and reverses the ones in closed months with a negative adjustment in the next open month: a
@@ -74,16 +79,24 @@ export async function isClosed(db: Db, period: string): Promise<boolean> {
 }
 
 /**
- * The amounts of quantities at rates (SQL values or columns), each rounded to the fen once (half
- * away from zero): a lateral row of `good_amount`, `deduction_amount`, `rework_amount`; the net
- * wage is good − deduction + rework.
+ * The amounts of quantities at rates (SQL values or columns), exact (numeric products, never
+ * rounded here: a line may be a fraction of a fen): a lateral row of `good_amount`,
+ * `deduction_amount`, `rework_amount`; the net wage is good − deduction + rework. Rounding to the
+ * fen happens once per worker and month (`fen`, `perWorker`).
  */
 export const wageAmountsSql = (
   q: { good: unknown; workScrap: unknown; rework: unknown },
   rate: { piece: unknown; deduction: unknown; rework: unknown },
-) => sql`(SELECT round(${q.good} * ${rate.piece}, 2) AS good_amount,
-                 round(${q.workScrap} * ${rate.deduction}, 2) AS deduction_amount,
-                 round(${q.rework} * ${rate.rework}, 2) AS rework_amount)`;
+) => sql`(SELECT ${q.good} * ${rate.piece} AS good_amount,
+                 ${q.workScrap} * ${rate.deduction} AS deduction_amount,
+                 ${q.rework} * ${rate.rework} AS rework_amount)`;
+
+/** A worker's month of exact amounts to the fen: once, half away from zero (HALF_UP). */
+export const fen = (amount: RawBuilder<unknown>) => sql`round(${amount}, 2)`;
+
+/** An exact amount as a line shows it: to the fen, or with every decimal it has beyond (0.005). */
+export const exactText = (amount: RawBuilder<unknown>) =>
+  sql`round(${amount}, greatest(2, scale(trim_scale(${amount}))))::text`;
 
 /** The 工序工资 rate of a process (and product) in force on a day: values or columns of a query. */
 const rateIn = (processId: unknown, productId: unknown, day: unknown) => sql`
@@ -94,8 +107,9 @@ const rateIn = (processId: unknown, productId: unknown, day: unknown) => sql`
 /**
  * The INSERT of the wage lines of reports being posted (入账), one each: the rate in force on the
  * report date (`rateIn`; without one the process's 计件单价, no deduction, no rework pay), the
- * amounts (`wageAmountsSql`), and the report's month, or the next open one as an adjustment when
- * it is closed. RETURNING each report's piece rate and net wage. The close lock must be held from
+ * exact amounts (`wageAmountsSql`), and the report's month, or the next open one as an adjustment
+ * when it is closed. RETURNING each report's piece rate and exact net wage (the report keeps it
+ * to the fen). The close lock must be held from
  * an earlier statement (`WAGE_CLOSE_SHARED`). The posting runs it as a CTE of its row changes;
  * `writeWageLinesMany` on its own.
  */
@@ -247,7 +261,12 @@ const SUMS = [
   'totalAmount',
 ] as const;
 
-/** Per operator of a month: the closed sheet as it was closed, or the open month's sums now (`wage_month`). */
+/**
+ * Per operator of a month: the closed sheet as it was closed, or the open month's sums now
+ * (`wage_month`), each worker's month rounded to the fen once: 应发合计 from the exact total, and
+ * each part (计件, 工废扣款, 返工, 调整) from its own exact sum, so a part may differ from its
+ * lines' fen display by rounding, and the parts from the total by a fen or two, never the pay.
+ */
 function perWorker(period: string, closed: boolean) {
   if (closed) {
     return sql`
@@ -258,8 +277,10 @@ function perWorker(period: string, closed: boolean) {
   return sql`
     SELECT w.operator_id,
            (SELECT t.id FROM production_team t WHERE w.operator_id = ANY(t.member_ids) ORDER BY t.id LIMIT 1) AS team_id,
-           w.line_count, w.good_quantity, w.good_amount, w.work_scrap_quantity, w.deduction_amount,
-           w.rework_quantity, w.rework_amount, w.adjustment_amount, w.total_amount
+           w.line_count, w.good_quantity, ${fen(sql.ref('w.good_amount'))} AS good_amount, w.work_scrap_quantity,
+           ${fen(sql.ref('w.deduction_amount'))} AS deduction_amount, w.rework_quantity,
+           ${fen(sql.ref('w.rework_amount'))} AS rework_amount, ${fen(sql.ref('w.adjustment_amount'))} AS adjustment_amount,
+           ${fen(sql.ref('w.total_amount'))} AS total_amount
       FROM wage_month w WHERE w.period = ${period}::date`;
 }
 
@@ -323,7 +344,10 @@ const linesQuery = z.strictObject({
   pageSize: zx.pageSize,
 });
 
-/** The lines behind a sheet row: each with its work report, for the drill-down. */
+/**
+ * The lines behind a sheet row: each with its work report, for the drill-down, with its exact
+ * amounts (a line may be a fraction of a fen; the sheet rounds the worker's month once).
+ */
 export async function sheetLines(db: Db, q: z.infer<typeof linesQuery>) {
   const period = `${q.month}-01`;
   const where = [sql`w.period = ${period}::date`];
@@ -337,16 +361,17 @@ export async function sheetLines(db: Db, q: z.infer<typeof linesQuery>) {
       SELECT w.id, w.work_report_id, w.doc_no, w.work_date::text AS work_date, w.kind, w.remark,
              w.operator_id, u.first_name AS operator_name, u.user_name,
              p.name AS process_name, m.name AS product_name, m.code AS product_code, o.doc_no AS order_no,
-             w.quantity::text, w.piece_rate::text, w.good_amount::text, w.work_scrap_quantity::text,
-             w.deduction_rate::text, w.deduction_amount::text, w.rework_quantity::text, w.rework_rate::text,
-             w.rework_amount::text, w.amount::text
+             w.quantity::text, w.piece_rate::text, ${exactText(sql.ref('w.good_amount'))} AS good_amount,
+             w.work_scrap_quantity::text, w.deduction_rate::text, ${exactText(sql.ref('w.deduction_amount'))} AS deduction_amount,
+             w.rework_quantity::text, w.rework_rate::text, ${exactText(sql.ref('w.rework_amount'))} AS rework_amount,
+             ${exactText(sql.ref('w.amount'))} AS amount
         FROM piece_wage w JOIN app_user u ON u.id = w.operator_id
         JOIN process p ON p.id = w.process_id JOIN material m ON m.id = w.product_id
         LEFT JOIN production_order o ON o.id = w.production_order_id
        WHERE ${cond} ORDER BY w.work_date, w.id
        LIMIT ${q.pageSize} OFFSET ${(Math.max(q.pageNum, 1) - 1) * q.pageSize}`.execute(db),
     sql<{ n: number; amount: string }>`
-      SELECT count(*)::int AS n, COALESCE(sum(amount), 0)::text AS amount FROM piece_wage w WHERE ${cond}`.execute(
+      SELECT count(*)::int AS n, ${exactText(sql`COALESCE(sum(amount), 0)`)} AS amount FROM piece_wage w WHERE ${cond}`.execute(
       db,
     ),
   ]);
@@ -508,7 +533,8 @@ export function wageRoutes(app: App) {
     method: 'POST',
     url: '/api/v1/process-wage/close',
     permission: 'finance:wage:edit',
-    body: z.strictObject({ month: monthQ }),
+    // A month of the date window (1900-01 or 2099-01 is a slip, never a payroll).
+    body: z.strictObject({ month: zx.businessMonth('结账月份') }),
     handler: ({ body, user, req, app: { db } }) =>
       withRetry(() =>
         db.transaction().execute(async (trx) => {
