@@ -545,7 +545,7 @@ export async function outsourcedSteps(db: Db, state?: string) {
           : sql`true`;
   const r = await sql<Record<string, any>>`
     SELECT s.id AS step_id, c.id AS card_id, c.doc_no AS card_no, c.status AS card_status, c.heat_no,
-           o.doc_no AS order_no, m.name AS product_name, m.spec AS product_spec, s.seq, p.name AS process_name,
+           o.doc_no AS order_no, c.product_id, m.name AS product_name, m.spec AS product_spec, s.seq, p.name AS process_name,
            s.input_quantity::text AS input_quantity, COALESCE(s.sent_quantity, 0)::text AS sent_quantity,
            s.sent_weight::text AS sent_weight, sp.name AS supplier_name, s.supplier_id,
            COALESCE(s.returned_quantity, 0)::text AS returned_quantity,

@@ -1,4 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
+import { precisionRule, precisionStep } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -21,6 +22,7 @@ import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { unitPrecisionRule, useCountingUnit } from '../../platform/resource/unit-precision.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { qty } from '../warehouse/warehouse.api.ts';
 import { FlowCardDrawer } from './flow-card/index.ts';
@@ -54,6 +56,8 @@ export function ProduceOutsourcingPage(_: PageProps) {
   const [acting, setActing] = useState<{ row: Row; action: 'send' | 'return' }>();
   const [viewing, setViewing] = useState<number>();
   const [form] = Form.useForm();
+  // The card's pieces count in its product's unit (no 10.5 件 sent: unit precision).
+  const unit = useCountingUnit(acting?.row.productId, undefined);
   const list = useQuery({
     queryKey: ['resource', 'flow-card', 'outsourced', state],
     queryFn: () => http.get<{ list: Row[] }>('/api/v1/flow-card/outsourced', state ? { state } : {}),
@@ -222,8 +226,21 @@ export function ProduceOutsourcingPage(_: PageProps) {
         destroyOnHidden
       >
         <Form form={form} layout="vertical" name="outsource" preserve={false}>
-          <Form.Item name="quantity" label="数量" rules={[{ required: true, message: '请填写数量' }]}>
-            <InputNumber min={0.0001} precision={4} style={{ width: '100%' }} />
+          <Form.Item
+            name="quantity"
+            label="数量"
+            rules={[
+              { required: true, message: '请填写数量' },
+              unitPrecisionRule('数量', client, () => ({ materialId: acting?.row.productId })),
+            ]}
+          >
+            <InputNumber
+              min={0.0001}
+              precision={unit ? undefined : 4}
+              step={unit ? Number(precisionStep(unit.precision)) : undefined}
+              placeholder={unit ? precisionRule(unit.precision) : undefined}
+              style={{ width: '100%' }}
+            />
           </Form.Item>
           <Form.Item name="weight" label="重量(kg)">
             <InputNumber min={0} precision={3} style={{ width: '100%' }} />

@@ -1,5 +1,5 @@
 import { MergeCellsOutlined, PlusOutlined, ScissorOutlined } from '@ant-design/icons';
-import { FLOW_CARD_ORIGINS } from '@ringmes/domain';
+import { FLOW_CARD_ORIGINS, precisionRule, precisionStep } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
+import { unitPrecisionRule, useCountingUnit } from '../../../platform/resource/unit-precision.tsx';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import { currentStep, type FlowCard, flowCardApi, flowCardKeys } from './flow-card.api.ts';
@@ -192,6 +193,9 @@ function OpenModal({
 }) {
   const [form] = Form.useForm<{ batchSize: number; heatNo?: string; partName?: string }>();
   const batch = Form.useWatch('batchSize', form);
+  // A card counts pieces of the order's product, in its unit (no cards of 100.5 套).
+  const client = useQueryClient();
+  const unit = useCountingUnit(order.productId, undefined);
   const run = useMutation({
     mutationFn: (v: { batchSize: number; heatNo?: string; partName?: string }) =>
       flowCardApi.open(order.id, {
@@ -224,10 +228,20 @@ function OpenModal({
         <Form.Item
           name="batchSize"
           label="每卡数量"
-          rules={[{ required: true, message: '请填写每卡数量' }]}
+          rules={[
+            { required: true, message: '请填写每卡数量' },
+            unitPrecisionRule('每卡数量', client, () => ({ materialId: order.productId })),
+          ]}
           extra={count ? `将开 ${count} 张卡` : undefined}
         >
-          <InputNumber min={0.0001} precision={4} style={{ width: '100%' }} aria-label="每卡数量" />
+          <InputNumber
+            min={0.0001}
+            precision={unit ? undefined : 4}
+            step={unit ? Number(precisionStep(unit.precision)) : undefined}
+            placeholder={unit ? precisionRule(unit.precision) : undefined}
+            style={{ width: '100%' }}
+            aria-label="每卡数量"
+          />
         </Form.Item>
         <Form.Item name="heatNo" label="炉号" extra="原材料（钢材）批次的炉号，用于质量追溯">
           <Input maxLength={100} aria-label="炉号" />
@@ -258,6 +272,8 @@ function SplitModal({
   const step = full.data ? currentStep(full.data) : undefined;
   const onHand = step?.inputQuantity ?? card?.quantity ?? '0';
   const parts = Form.useWatch('parts', form) ?? [];
+  const client = useQueryClient();
+  const unit = useCountingUnit(card?.productId, undefined);
   const total = sum4(parts.map((p) => p?.quantity));
   const run = useMutation({
     mutationFn: (v: { parts: { quantity?: number }[] }) =>
@@ -308,9 +324,18 @@ function SplitModal({
                   <Form.Item
                     name={[f.name, 'quantity']}
                     label={`新卡 ${i + 1}`}
-                    rules={[{ required: true, message: '请填写数量' }]}
+                    rules={[
+                      { required: true, message: '请填写数量' },
+                      unitPrecisionRule('拆分数量', client, () => ({ materialId: card?.productId })),
+                    ]}
                   >
-                    <InputNumber min={0.0001} precision={4} aria-label={`新卡 ${i + 1} 数量`} />
+                    <InputNumber
+                      min={0.0001}
+                      precision={unit ? undefined : 4}
+                      step={unit ? Number(precisionStep(unit.precision)) : undefined}
+                      placeholder={unit ? precisionRule(unit.precision) : undefined}
+                      aria-label={`新卡 ${i + 1} 数量`}
+                    />
                   </Form.Item>
                   {fields.length > 2 && (
                     <Button type="link" onClick={() => remove(f.name)}>

@@ -1,5 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { EQUIPMENT_FAULT_OPTIONS, SHIFT_OPTIONS, type WorkshopKind } from '@ringmes/domain';
+import {
+  EQUIPMENT_FAULT_OPTIONS,
+  precisionRule,
+  precisionStep,
+  SHIFT_OPTIONS,
+  type WorkshopKind,
+} from '@ringmes/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -24,6 +30,7 @@ import { toast } from '../../../platform/feedback.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import { type ResourceRow, resourceKeys } from '../../../platform/resource/resource-api.ts';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
+import { unitPrecisionRule, useCountingUnit } from '../../../platform/resource/unit-precision.tsx';
 import { invalidateResource, type RefOption } from '../../../platform/resource/use-options.ts';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import {
@@ -110,6 +117,8 @@ export function DispatchModal({
     void client.invalidateQueries({ queryKey: resourceKeys.options('equipment') });
   }, [client]);
   const left = Math.max(Number(task.plannedQuantity) - Number(task.dispatchedQuantity), 0);
+  // Pieces of the task's product, in its unit (no dispatch of 10.5 件: unit precision).
+  const unit = useCountingUnit(task.productId, undefined);
   const submit = useMutation({
     mutationFn: (lines: LineValues[]) =>
       workshopApi.dispatch(
@@ -273,10 +282,18 @@ export function DispatchModal({
                                 ? Promise.resolve()
                                 : Promise.reject(new Error('数量须大于 0')),
                           },
+                          unitPrecisionRule('派工数量', client, () => ({ materialId: task.productId })),
                         ]}
                         style={{ margin: 0 }}
                       >
-                        <InputNumber min={0} precision={4} style={{ width: '100%' }} stringMode />
+                        <InputNumber
+                          min={0}
+                          precision={unit ? undefined : 4}
+                          step={unit ? precisionStep(unit.precision) : undefined}
+                          placeholder={unit ? precisionRule(unit.precision) : undefined}
+                          style={{ width: '100%' }}
+                          stringMode
+                        />
                       </Form.Item>
                     ),
                   },
