@@ -324,10 +324,16 @@ const OUTBOUND = `${WL}/outbound-manage`;
 const DOCUMENT_ACTIONS: readonly Action[] = ['add', 'edit', 'delete', 'post', 'reverse', 'export'];
 
 /** One inbound/outbound document kind: its list (filtered by kind) and hidden add/edit/detail. */
-function documentKind(base: string, segment: string, name: string, resource: string): MenuNode[] {
+function documentKind(
+  base: string,
+  segment: string,
+  name: string,
+  resource: string,
+  extra: readonly Action[] = [],
+): MenuNode[] {
   const path = `${base}/${segment}`;
   return [
-    list(name, path, `warehouse:${resource}`, DOCUMENT_ACTIONS),
+    list(name, path, `warehouse:${resource}`, [...DOCUMENT_ACTIONS, ...extra]),
     hidden(`新增${name}单`, `${path}-add`, path),
     hidden(`编辑${name}单`, `${path}-edit`, path),
     hidden(`${name}单详情`, `${path}-detail`, path),
@@ -371,7 +377,10 @@ const warehouse = dir('仓储物流', WL, 'TruckOutlined', [
     ]),
     ...documentKind(OUTBOUND, 'internal-requisition-outbound', '领料出库', 'requisitionOutbound'),
     ...documentKind(OUTBOUND, 'outsourcing-receive-outbound', '委外发料出库', 'outsourcingOutbound'),
-    ...documentKind(OUTBOUND, 'sales-outbound', '销售出库', 'salesOutbound'),
+    // 生成出货检验: the keeper raises the shipment inspection of his draft (the gate of 系统设置).
+    ...documentKind(OUTBOUND, 'sales-outbound', '销售出库', 'salesOutbound', [
+      ['requestInspection', '生成出货检验'],
+    ]),
     ...documentKind(OUTBOUND, 'purchase-return-outbound', '采购退货出库', 'purchaseReturnOutbound'),
     ...documentKind(OUTBOUND, 'other-outbound', '其他出库', 'otherOutbound'),
   ]),
@@ -422,9 +431,11 @@ const quality = dir('质量检测', QT, 'SafetyCertificateOutlined', [
   list('出货检验', SHIPMENT_INSPECTION, 'quality:shipment', INSPECTION_ACTIONS),
   hidden('出货检验详情', `${SHIPMENT_INSPECTION}-detail`, SHIPMENT_INSPECTION),
   hidden('查看出货检验', `${SHIPMENT_INSPECTION}-view`, SHIPMENT_INSPECTION),
+  hidden('出货检验结果录入', `${SHIPMENT_INSPECTION}-quality-testing`, SHIPMENT_INSPECTION),
   list('过程检验', PROCESS_INSPECTION, 'quality:process', INSPECTION_ACTIONS),
   hidden('过程检验详情', `${PROCESS_INSPECTION}-detail`, PROCESS_INSPECTION),
   hidden('查看过程检验', `${PROCESS_INSPECTION}-view`, PROCESS_INSPECTION),
+  hidden('过程检验结果录入', `${PROCESS_INSPECTION}-quality-testing`, PROCESS_INSPECTION),
   list('检验项目', `${QT}/inspection-item`, 'quality:item', ['add', 'edit', 'delete', 'import', 'export']),
   dir('车加工检验', `${QT}/lathe-machining`, 'AuditOutlined', [
     ...workshopInspection('车加工来料检验', 'lathe-machining-incoming', 'latheIncoming'),

@@ -18,7 +18,7 @@ import {
   resultsOf,
   saveResults,
 } from './inspection.ts';
-import { planPatrols, runPatrolSchedules, tasksForOutbound } from './sources.ts';
+import { planPatrols, runPatrolSchedules, tasksForOutbound, tasksOfOutbound } from './sources.ts';
 
 /** Hooks of the quality resources' generic calls (registered with the others in factory/index.ts). */
 export const QUALITY_HOOKS: Record<string, ResourceHooks> = {
@@ -112,15 +112,27 @@ export function qualityRoutes(app: App) {
     },
   });
 
+  // 生成出货检验: quality, or the keeper from his 销售出库 draft (its 生成出货检验 button).
   route(app, {
     method: 'POST',
     url: '/api/v1/inspection-task/for-outbound/:id',
     permission: 'quality:shipment:add',
+    alsoAllowedBy: ['warehouse:salesOutbound:requestInspection'],
     params: idParams,
     async handler({ params, user, app: { db } }) {
       const ids = await db.transaction().execute((trx) => tasksForOutbound(trx, user, params.id));
       return { ids };
     },
+  });
+
+  // A 销售出库's 出货检验 tasks, for whoever reads sales outbounds (the keeper follows them there).
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/inspection-task/for-outbound/:id',
+    permission: 'warehouse:salesOutbound:list',
+    alsoAllowedBy: ['warehouse:outbound:list', 'quality:shipment:list'],
+    params: idParams,
+    handler: ({ params, app: { db } }) => tasksOfOutbound(db, params.id),
   });
 
   route(app, {

@@ -276,6 +276,16 @@ export async function tasksForOutbound(db: Db, user: AuthUser, outboundId: numbe
   return ids;
 }
 
+/** A 销售出库's 出货检验 tasks, oldest first, with what its keeper follows: state, verdict, inspector. */
+export async function tasksOfOutbound(db: Db, outboundId: number) {
+  const r = await sql<Record<string, any>>`
+    SELECT t.id, t.doc_no, t.status, t.result, t.product_id, m.name AS product_name, t.lot_quantity::text AS lot_quantity,
+           t.sample_size, t.batch_no, u.first_name AS inspector_name, t.inspected_at
+      FROM inspection_task t JOIN material m ON m.id = t.product_id LEFT JOIN app_user u ON u.id = t.inspector_id
+     WHERE t.stock_outbound_id = ${outboundId} ORDER BY t.id LIMIT 200`.execute(db);
+  return r.rows.map((x) => ({ ...x, id: Number(x.id), productId: Number(x.productId) }));
+}
+
 /**
  * 出货检验 gate (系统设置 › 发货前必须出货检验合格): a 销售出库 posts only when every material on
  * it has a passed (or conceded) shipment inspection.
