@@ -449,7 +449,10 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     // than it was given, and every report lies in its dispatch's shift (白班 08:00, 夜班 20:00, 12 h).
     const shifts = await sql<{ empty: number; over: number; outside: number }>`
       SELECT (SELECT count(*) FROM work_dispatch WHERE status = 'completed' AND reported_quantity = 0)::int AS empty,
-             (SELECT count(*) FROM work_dispatch WHERE reported_quantity > quantity)::int AS over,
+             (SELECT count(*) FROM work_dispatch d
+               WHERE reported_quantity > quantity
+                  OR (SELECT sum(good_quantity + work_scrap_quantity + material_scrap_quantity)
+                        FROM work_report r WHERE r.dispatch_id = d.id) > d.quantity)::int AS over,
              (SELECT count(*) FROM work_report r JOIN work_dispatch d ON d.id = r.dispatch_id
                 CROSS JOIN LATERAL (SELECT (d.work_date + CASE WHEN d.shift = 'night' THEN time '20:00' ELSE time '08:00' END)
                                            AT TIME ZONE 'Asia/Shanghai' AS begins) s
