@@ -110,7 +110,11 @@ describe('销售统计报表', () => {
         lineCount: 2,
         orderedAmount: '185.00',
         openQuantity: '30.0000',
-        onTimeRate: null,
+        // Both lines were promised in October, long past: due, nothing shipped, 0 % on time
+        // (on-time-delivery.test.ts has the definition).
+        dueLines: 2,
+        onTimeLines: 0,
+        onTimeRate: 0,
       }),
     ]);
     // Line 1 shipped in full on 10-15 (on time), line 2 on 10-12 (after its 10-10): 50 %.
@@ -145,6 +149,7 @@ describe('销售统计报表', () => {
     expect(r.totals).toMatchObject({
       completedLines: 1,
       onTimeLines: 1,
+      lateLines: 1,
       openQuantity: '20.0000',
       openAmount: '60.00',
     });
@@ -156,6 +161,9 @@ describe('销售统计报表', () => {
       orderedAmount: '185.00',
       openQuantity: '0.0000',
       doneQuantity: '10.0000',
+      // Line 2, closed with nothing shipped, was cancelled rather than delivered late.
+      dueLines: 1,
+      onTimeRate: 100,
     });
     expect(r.months).toEqual([expect.objectContaining({ month: '2026-10', orderedAmount: '185.00' })]);
     expect(r.top[0]).toMatchObject({ label: c.name, orderedAmount: '185.00' });

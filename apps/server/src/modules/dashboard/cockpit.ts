@@ -15,6 +15,8 @@ import type { Db } from '../../platform/db/db.ts';
 import type { Permission } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { businessDay } from '../../platform/numbering.ts';
+import { onTimeDelivery, overdueLine } from '../orders/on-time.ts';
+import { SALE_REPORT } from '../orders/report.ts';
 import { alertPage } from '../warehouse/alert.ts';
 
 /**
@@ -65,6 +67,8 @@ export interface CockpitProvider {
 }
 
 const SALE_ORDER = '/sale-manage/sale-order';
+const SALES_WAREHOUSE = '/sale-manage/sales-warehouse';
+const SALE_REPORT_PAGE = '/sale-manage/statisticalStatement/salesReport';
 const PRODUCTION_ORDER = `${PRODUCTION_MANAGE_PATH}/production-order`;
 const PRODUCTION_ORDER_DETAIL = `${PRODUCTION_MANAGE_PATH}/produce-order-detail`;
 const REQUISITION = '/production-department/buying-requisition';
@@ -106,7 +110,7 @@ const SALE_LABEL: Record<string, string> = {
 const salesProvider: CockpitProvider = {
   key: 'sales',
   permissions: ['sale:order:list'],
-  async build({ db, today }) {
+  async build({ db, today, user }) {
     const [mon, sun] = weekOf(today);
     const r = await sql<{ status: string; week: number; late: number }>`
       SELECT status, count(*) FILTER (WHERE delivery_date BETWEEN ${mon} AND ${sun})::int AS week,
@@ -120,8 +124,20 @@ const salesProvider: CockpitProvider = {
        ORDER BY o.delivery_date, o.id LIMIT 5`.execute(db);
     const by = (s: string) => r.rows.find((x) => x.status === s);
     const week = r.rows.reduce((n, x) => n + x.week, 0);
-    const lateTotal = r.rows.reduce((n, x) => n + x.late, 0);
     const yesterday = dayBefore(today);
+    // 逾期未交货 and 准时交货率 by the one definition of on-time delivery (orders/on-time.ts), the
+    // same the 销售统计报表 reads: lines, each by its own promised date.
+    const overdue = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM sale_order_line l JOIN sale_order o ON o.id = l.sale_order_id
+       WHERE ${overdueLine(SALE_REPORT, today)}`.execute(db);
+    const lateTotal = overdue.rows[0].n;
+    // This month's: what the report shows for this month (its lines promised before today).
+    const month = today.slice(0, 7);
+    const [onTime] = await onTimeDelivery(db, SALE_REPORT, {
+      from: `${month}-01`,
+      to: yesterday,
+      asOf: today,
+    });
     return {
       key: 'sales',
       title: '销售发货',
@@ -132,7 +148,20 @@ const salesProvider: CockpitProvider = {
           suffix: '单',
           link: qs(SALE_ORDER, { deliveryDateFrom: mon, deliveryDateTo: sun }),
         },
-        { label: '逾期未交货', value: lateTotal, suffix: '单', tone: lateTotal > 0 ? 'danger' : undefined },
+        {
+          label: '逾期未交货',
+          value: lateTotal,
+          suffix: '行',
+          tone: lateTotal > 0 ? 'danger' : undefined,
+          link: can(user, 'sale:warehouse:list') ? qs(SALES_WAREHOUSE, { late: 1 }) : undefined,
+        },
+        {
+          label: '本月准时交货率',
+          value: onTime?.onTimeRate == null ? '-' : `${onTime.onTimeRate}%`,
+          suffix: onTime ? `（${onTime.onTimeLines}/${onTime.dueLines} 行）` : undefined,
+          tone: onTime && onTime.lateLines > 0 ? 'warning' : undefined,
+          link: can(user, 'sale:report:query') ? qs(SALE_REPORT_PAGE, { from: month, to: month }) : undefined,
+        },
         ...OPEN_SALE.map((s) => ({
           label: `逾期·${SALE_LABEL[s]}`,
           value: by(s)?.late ?? 0,

@@ -7,8 +7,10 @@ import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
+import { businessDay } from '../../platform/numbering.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import type { TransitionHandlers } from '../../platform/resource/lifecycle.ts';
+import { monthsPeriod, type OnTimeRow, onTimeDelivery } from './on-time.ts';
 
 /**
  * The monthly rollup behind 销售统计报表 and 采购明细报表 (table `order_report_month`): per order
@@ -293,7 +295,7 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
   const sums = sql`sum(r.line_count)::int AS line_count, sum(r.ordered_quantity) AS ordered_quantity,
     sum(r.ordered_amount) AS ordered_amount, ${averagePrice}, sum(r.done_quantity) AS done_quantity,
     sum(r.open_quantity) AS open_quantity, sum(r.open_amount) AS open_amount,
-    sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines`;
+    sum(r.completed_lines)::int AS completed_lines`;
   // Grouped on the rollup's own column first (a few hundred groups), labelled after: joining
   // and sorting text per rollup row cost more than the sums.
   const group =
@@ -324,15 +326,14 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
     sql<Record<string, any>>`
       WITH g AS (SELECT ${group.raw} AS k, ${sums} FROM order_report_month r WHERE ${where} GROUP BY 1)
       SELECT ${group.key} AS key, ${group.label} AS label, ${group.code} AS code, g.line_count, g.ordered_quantity,
-             g.ordered_amount, g.average_price, g.done_quantity, g.open_quantity, g.open_amount, g.completed_lines,
-             g.on_time_lines
+             g.ordered_amount, g.average_price, g.done_quantity, g.open_quantity, g.open_amount, g.completed_lines
         FROM g ${group.join}
        ORDER BY ${q.groupBy === 'month' ? sql`g.k` : sql`g.ordered_amount DESC, 1`}`.execute(db),
     sql<Record<string, any>>`SELECT ${sums} FROM order_report_month r WHERE ${where}`.execute(db),
     sql<Record<string, any>>`
       SELECT to_char(r.month, 'YYYY-MM') AS month, sum(r.ordered_amount) AS ordered_amount,
              sum(r.ordered_quantity) AS ordered_quantity, ${averagePrice}, sum(r.done_quantity) AS done_quantity,
-             sum(r.completed_lines)::int AS completed_lines, sum(r.on_time_lines)::int AS on_time_lines
+             sum(r.completed_lines)::int AS completed_lines
         FROM order_report_month r WHERE ${where} GROUP BY r.month ORDER BY r.month`.execute(db),
     sql<Record<string, any>>`
       WITH g AS (
@@ -342,13 +343,67 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
       SELECT p.name AS label, g.ordered_amount
         FROM g JOIN ${sql.table(partyTable)} p ON p.id = g.party_id ORDER BY 2 DESC, p.id`.execute(db),
   ]);
-  const rate = (r: Record<string, any>) =>
-    r.completedLines > 0 ? Math.round((r.onTimeLines / r.completedLines) * 1000) / 10 : null;
-  const total = totals.rows[0] ?? {};
+  // 准时交货率 by its one definition (on-time.ts): the lines promised in the period's months,
+  // grouped as the rows are (a month row: the lines promised in that month).
+  const period = {
+    ...monthsPeriod(q.from, q.to),
+    asOf: businessDay(),
+    partyId: q.partyId,
+    materialId: q.materialId,
+  };
+  const [onTimeRows, onTimeMonths, onTimeAll] = await Promise.all([
+    onTimeDelivery(db, k, { ...period, groupBy: q.groupBy }),
+    q.groupBy === 'month' ? undefined : onTimeDelivery(db, k, { ...period, groupBy: 'month' }),
+    onTimeDelivery(db, k, period),
+  ]);
+  const byMonth = new Map((onTimeMonths ?? onTimeRows).map((x) => [x.key, x]));
+  const byKey = new Map(onTimeRows.map((x) => [x.key, x]));
+  const NONE = { dueLines: 0, onTimeLines: 0, lateLines: 0, onTimeRate: null };
+  const onTime = (x?: OnTimeRow) => {
+    const { key: _k, ...measures } = x ?? { key: '', ...NONE };
+    return measures;
+  };
+  // Lines promised in the period by a month, party or material that ordered nothing in it still show.
+  const missing = onTimeRows.filter((x) => !rows.rows.some((r) => String(r.key) === x.key));
+  const labels = new Map<string, { label: string; code: string | null }>();
+  if (missing.length && q.groupBy !== 'month') {
+    const table = q.groupBy === 'party' ? partyTable : 'material';
+    const named = await sql<{ id: number; name: string; code: string | null }>`
+      SELECT id, name, code FROM ${sql.table(table)}
+       WHERE id = ANY(${sql.val(missing.map((x) => Number(x.key)))}::bigint[])`.execute(db);
+    for (const n of named.rows) labels.set(String(n.id), { label: n.name, code: n.code });
+  }
+  const extra = missing.map((x) => ({
+    key: x.key,
+    label: q.groupBy === 'month' ? x.key : (labels.get(x.key)?.label ?? x.key),
+    code: q.groupBy === 'month' ? null : (labels.get(x.key)?.code ?? null),
+    lineCount: 0,
+    orderedQuantity: '0',
+    orderedAmount: '0',
+    averagePrice: null,
+    doneQuantity: '0',
+    openQuantity: '0',
+    openAmount: '0',
+    completedLines: 0,
+  }));
+  const allRows = [...rows.rows, ...extra];
+  if (q.groupBy === 'month') allRows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const extraMonths = [...byMonth.keys()]
+    .filter((m) => !months.rows.some((r) => r.month === m))
+    .map((m) => ({
+      month: m,
+      orderedAmount: '0',
+      orderedQuantity: '0',
+      averagePrice: null,
+      doneQuantity: '0',
+    }));
+  const allMonths = [...months.rows, ...extraMonths].sort((a, b) =>
+    a.month < b.month ? -1 : a.month > b.month ? 1 : 0,
+  );
   return {
-    rows: rows.rows.map((r) => ({ ...r, onTimeRate: rate(r) }) as Record<string, any>),
-    totals: { ...total, onTimeRate: rate(total) },
-    months: months.rows.map((r) => ({ ...r, onTimeRate: rate(r) })),
+    rows: allRows.map((r) => ({ ...r, ...onTime(byKey.get(String(r.key))) }) as Record<string, any>),
+    totals: { ...(totals.rows[0] ?? {}), ...onTime(onTimeAll[0]) },
+    months: allMonths.map((r) => ({ ...r, ...onTime(byMonth.get(r.month)) })),
     top: top.rows,
   };
 }
@@ -402,7 +457,9 @@ async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<Ret
     `${t.open}数量`,
     `${t.open}金额(元)`,
     '交齐行数',
+    '到期行数',
     '准时行数',
+    '逾期行数',
     '准时率(%)',
   ]);
   ws.getRow(2).font = { bold: true };
@@ -419,7 +476,9 @@ async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<Ret
         Number(r.openQuantity ?? 0),
         Number(r.openAmount ?? 0),
         Number(r.completedLines ?? 0),
+        Number(r.dueLines ?? 0),
         Number(r.onTimeLines ?? 0),
+        Number(r.lateLines ?? 0),
         r.onTimeRate ?? '',
       ].map(neutralise),
     );

@@ -11,10 +11,12 @@ import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
+import { businessDay } from '../../platform/numbering.ts';
 import { ALL_ROWS_MAX, checkAllRows } from '../../platform/paging.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
+import { promisedDay } from '../orders/on-time.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 import { markCompleted, refreshOrderReport, SALE_REPORT } from '../orders/report.ts';
 import { DOC_HOOKS } from '../warehouse/documents.ts';
@@ -222,6 +224,7 @@ export const availableOf = (materialId: unknown) => sql<string>`
  * a 销售出库 draft (pending, base unit) and the qualified stock on hand (all warehouses), late first.
  */
 async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
+  const today = businessDay();
   const where = sql.join(
     [
       sql`o.status IN ('approved', 'producing', 'partly-shipped'${q.shipped === '1' ? sql`, 'completed'` : sql``})`,
@@ -229,7 +232,8 @@ async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
       q.customerId ? sql`o.customer_id = ${q.customerId}` : sql`true`,
       q.materialId ? sql`l.material_id = ${q.materialId}` : sql`true`,
       q.docNo ? contains(sql.ref('o.doc_no'), q.docNo) : sql`true`,
-      q.late === '1' ? sql`l.delivery_date < CURRENT_DATE` : sql`true`,
+      // 逾期: promised before today and not shipped in full (orders/on-time.ts, the cockpit's 逾期未交货).
+      q.late === '1' ? sql`${promisedDay} < ${today}::date` : sql`true`,
     ],
     sql` AND `,
   );
@@ -246,7 +250,7 @@ async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
                        FROM stock_outbound_line ol JOIN stock_outbound d ON d.id = ol.stock_outbound_id
                       WHERE ol.source_line_id = l.id AND d.sale_order_id = o.id AND d.status = 'draft'), 0) AS pending_quantity,
            ${availableOf(sql.ref('l.material_id'))} AS available_quantity,
-           l.delivery_date < CURRENT_DATE AS late, o.status,
+           ${promisedDay} < ${today}::date AS late, o.status,
            count(*) OVER () AS total
       FROM sale_order_line l
       JOIN sale_order o ON o.id = l.sale_order_id

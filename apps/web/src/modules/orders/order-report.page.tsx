@@ -1,8 +1,9 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Button, DatePicker, Form, Segmented, Space, Statistic, Table } from 'antd';
-import type { Dayjs } from 'dayjs';
+import { Button, DatePicker, Form, Segmented, Space, Statistic, Table, Tooltip } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
@@ -21,6 +22,8 @@ export interface ReportSpec {
   done: string;
   open: string;
   onTime: string;
+  /** How the on-time rate is counted (modules/orders/on-time.ts on the server). */
+  onTimeHelp: string;
   /** 平均单价 (订购金额 ÷ 订购数量) in the totals and the table, and its monthly trend in the chart. */
   priceTrend?: boolean;
 }
@@ -32,6 +35,8 @@ export const SALES_REPORT: ReportSpec = {
   done: '已发货',
   open: '未发货',
   onTime: '准时交货率',
+  onTimeHelp:
+    '按订单明细计：承诺交货日期（明细的交货日期，未填取订单的）已过的明细中，到该日期已发齐的行数 ÷ 到期行数。迟发、部分发货或未发都算逾期；按月份筛选的是承诺交货日期所在的月份',
 };
 
 export const PURCHASE_REPORT: ReportSpec = {
@@ -41,6 +46,8 @@ export const PURCHASE_REPORT: ReportSpec = {
   done: '已入库',
   open: '未到货',
   onTime: '准时到货率',
+  onTimeHelp:
+    '按订单明细计：承诺到货日期（明细的交货日期，未填取订单的）已过的明细中，到该日期已到齐（净入库）的行数 ÷ 到期行数；按月份筛选的是承诺日期所在的月份',
   priceTrend: true,
 };
 
@@ -76,7 +83,16 @@ const PRICE_HELP = '订购金额 ÷ 订购数量（基本单位）；按物料�
 export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
   const can = usePermission();
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Filters>({});
+  // A link may name the months (the cockpit's 本月准时交货率: ?from=YYYY-MM&to=YYYY-MM).
+  const [search] = useSearchParams();
+  const [initial] = useState<Filters>(() => {
+    const from = search.get('from') ?? search.get('to');
+    const to = search.get('to') ?? from;
+    return from && to && /^\d{4}-\d{2}$/.test(from) && /^\d{4}-\d{2}$/.test(to)
+      ? { range: [dayjs(`${from}-01`), dayjs(`${to}-01`)] }
+      : {};
+  });
+  const [filters, setFilters] = useState<Filters>(initial);
   const [groupBy, setGroupBy] = useState<GroupBy>('month');
   const query = {
     groupBy,
@@ -152,7 +168,13 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
   return (
     <>
       <PageCard>
-        <SearchForm<Filters> name="report" form={form} onSearch={setFilters} onReset={() => setFilters({})}>
+        <SearchForm<Filters>
+          name="report"
+          form={form}
+          initialValues={initial}
+          onSearch={setFilters}
+          onReset={() => setFilters({})}
+        >
           <Form.Item name="range" label="月份">
             <DatePicker.RangePicker picker="month" />
           </Form.Item>
@@ -179,7 +201,11 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
           {spec.priceTrend && <Statistic title="平均单价(元)" value={price(t.averagePrice)} />}
           <Statistic title={`${spec.done}数量`} value={quantity(t.doneQuantity)} />
           <Statistic title={`${spec.open}金额(元)`} value={money(t.openAmount)} />
-          <Statistic title={spec.onTime} value={rate(t.onTimeRate ?? null)} />
+          <Statistic
+            title={<Tooltip title={spec.onTimeHelp}>{spec.onTime}</Tooltip>}
+            value={rate(t.onTimeRate ?? null)}
+            suffix={t.dueLines ? `（${t.onTimeLines}/${t.dueLines} 行）` : undefined}
+          />
         </Space>
       </PageCard>
       <div className="rm-report-charts">
@@ -261,7 +287,18 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
               align: right,
               render: money,
             },
-            { title: spec.onTime, dataIndex: 'onTimeRate', width: 110, align: right, render: rate },
+            {
+              title: <Tooltip title={spec.onTimeHelp}>{spec.onTime}</Tooltip>,
+              dataIndex: 'onTimeRate',
+              width: 110,
+              align: right,
+              render: (v: number | null, r: Row) =>
+                r.dueLines ? (
+                  <span title={`准时 ${r.onTimeLines} 行 / 到期 ${r.dueLines} 行`}>{rate(v)}</span>
+                ) : (
+                  rate(v)
+                ),
+            },
           ]}
         />
       </PageCard>
