@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAD_DAYS } from '../src/modules/production/sub-orders.ts';
+import { addDays, businessDay } from '../src/platform/numbering.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, PG_URL, type TestApp } from './helpers.ts';
 import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
@@ -363,8 +365,9 @@ describe('生成自制件订单', () => {
       status: 'draft',
       sourceType: 'sub-order',
       parentOrderId: o.id,
-      dueDate: '2026-11-02',
-      plannedStartDate: '2026-10-23',
+      // The parent starts on 2026-11-02, before today: no route, so LEAD_DAYS from today, never earlier.
+      plannedStartDate: businessDay(),
+      dueDate: addDays(businessDay(), LEAD_DAYS - 1),
     });
     const parent = await info(o.id);
     expect(row(parent.materials, S.id)).toBeUndefined();

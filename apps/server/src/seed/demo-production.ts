@@ -142,8 +142,11 @@ export async function seedDemoProduction(db: Db, user: AuthUser): Promise<void> 
     }
     // The rings are made first, in turning, heat treatment, grinding and inspection: done once the
     // assembly has begun, under way from their own start, else waiting for it.
-    const { orders: rings } = await makeSubOrders(db, by, o.id);
     const ringStart = addDays(o.start, -LEAD_DAYS);
+    const { orders: rings } = await makeSubOrders(db, by, o.id, undefined, {
+      plannedStartDate: ringStart,
+      dueDate: o.start,
+    });
     const ringStage: Stage =
       o.stage !== 'released' ? 'completed' : ringStart <= today ? 'producing' : 'released';
     for (const [k, r] of rings.entries()) {

@@ -268,7 +268,18 @@ export const productionOrderResource: ResourceDef = {
       readonly: true,
       hidden: true,
       list: false,
-      help: '由备货单生成时所对应的备货明细行（备货单上线后使用）',
+      help: '由备货单生成时所对应的备货明细行',
+    },
+    {
+      name: 'stockUpOrderId',
+      label: '备货单',
+      kind: 'ref',
+      ref: 'stock-up-order',
+      readonly: true,
+      list: false,
+      filter: 'eq',
+      refActiveOnly: false,
+      help: '由备货单生成（从备货单生成）时的备货单；其自制件订单也记同一备货单',
     },
     {
       name: 'parentOrderId',
@@ -279,7 +290,7 @@ export const productionOrderResource: ResourceDef = {
       list: false,
       filter: 'eq',
       refActiveOnly: false,
-      help: '由上级订单的自制件（生成自制件订单）生成时，所属的上级生产订单',
+      help: '由上级订单的自制件（生成自制件订单）生成时，所属的上级生产订单；自制件订单沿用其销售订单、客户和备货单',
     },
     {
       name: 'bomId',

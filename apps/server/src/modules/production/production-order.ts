@@ -19,15 +19,23 @@ import {
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { assertNoFlowCards } from './flow-card.ts';
+import {
+  checkStockUpLine,
+  fromStockUpRoutes,
+  recountStockUp,
+  settleStockUp,
+  stockUpOrderHooks,
+} from './from-stock-up.ts';
 import { assertNoDispatches, closeTasks, removeTasks } from './production-order-dispatch.ts';
 import { releaseOrder, settleSaleOrder, unreleaseOrder } from './release-production-order.ts';
 
 /**
- * 生产订单 (production orders) `SC…`: a product, a quantity and a due date, made by hand or from
- * approved sales order lines (从销售订单生成, one order per line). What a sales order line has
- * planned is the quantity of the production orders naming it (of a closed one only what it
- * produced); it never exceeds the line's quantity. Release, requirements and issues are in
- * release-production-order.ts, requirements.ts and issue.ts.
+ * 生产订单 (production orders) `SC…`: a product, a quantity and a due date, made by hand, from
+ * approved sales order lines (从销售订单生成, one order per line) or from approved 备货单 lines
+ * (从备货单生成, from-stock-up.ts). What a sales order line has planned is the quantity of the
+ * production orders naming it (of a closed one only what it produced); it never exceeds the line's
+ * quantity. Release, requirements and issues are in release-production-order.ts, requirements.ts
+ * and issue.ts.
  */
 
 export const PRODUCTION_ORDER_PREFIX = 'SC';
@@ -102,6 +110,7 @@ export const productionOrderHooks: ResourceHooks = lifecycleHooks(productionOrde
         throw fieldError(field, `所选${label}不是该产品的`);
     }
     if (data.saleOrderLineId != null) await checkSaleLine(db, data, before?.id ?? 0);
+    if (data.stockUpLineId != null) await checkStockUpLine(db, data, before?.id ?? 0);
   },
   async derive({ db }, data) {
     const r = await sql<{
@@ -109,6 +118,7 @@ export const productionOrderHooks: ResourceHooks = lifecycleHooks(productionOrde
     }>`SELECT unit_id FROM material WHERE id = ${data.productId}`.execute(db);
     return { unitId: r.rows[0]?.unitId ?? null };
   },
+  ...stockUpOrderHooks,
 });
 
 /** Refused (409) while a 领料出库 (not reversed) names the order. */
@@ -120,15 +130,28 @@ async function assertNoIssues(db: Db, id: number) {
   if (r.rows[0]) throw conflict(`订单已有领料出库单 ${r.rows[0].docNo}，请先冲销后再反下达`);
 }
 
+/** The 备货单 an order was made from (or its parent was) follows its state and 已排产. */
+async function settleStockUpOf(db: Db, record: Record<string, any>) {
+  if (!record.stockUpOrderId) return;
+  await recountStockUp(db, [Number(record.id)]);
+  await settleStockUp(db, Number(record.stockUpOrderId));
+}
+
 const settle: TransitionHandlers = {
   async effect({ db, record, user }) {
     await closeTasks(db, user, record.id);
     if (record.saleOrderId) await settleSaleOrder(db, record.saleOrderId);
+    await settleStockUpOf(db, record);
   },
 };
 
 export const productionOrderTransitions: Record<string, TransitionHandlers> = {
-  release: { effect: ({ db, record, user }) => releaseOrder(db, record, user) },
+  release: {
+    async effect({ db, record, user }) {
+      await releaseOrder(db, record, user);
+      await settleStockUpOf(db, record);
+    },
+  },
   unrelease: {
     async guard({ db, record }) {
       await assertNoIssues(db, record.id);
@@ -138,8 +161,10 @@ export const productionOrderTransitions: Record<string, TransitionHandlers> = {
     async effect({ db, record }) {
       await removeTasks(db, record.id);
       await unreleaseOrder(db, record);
+      await settleStockUpOf(db, record);
     },
   },
+  complete: { effect: ({ db, record }) => settleStockUpOf(db, record) },
   close: settle,
 };
 
@@ -285,6 +310,7 @@ export async function fromSaleLines(
 
 export function productionOrderRoutes(app: App) {
   registerLifecycle(app, productionOrderResource, productionOrderTransitions);
+  fromStockUpRoutes(app, productionOrderHooks);
   route(app, {
     method: 'GET',
     url: '/api/v1/production-order/sale-lines',
