@@ -56,7 +56,8 @@ test.describe('流转卡', () => {
     const splitDialog = page.locator('.ant-modal:visible');
     await expect(splitDialog.getByText(/卡上当前数量 200/)).toBeVisible();
     await splitDialog.getByLabel('新卡 1 数量').fill('120');
-    await expect(splitDialog.getByLabel('新卡 2 数量')).toHaveValue('80.0000');
+    // 套 are whole: the input shows the pieces as counted, without the stored scale.
+    await expect(splitDialog.getByLabel('新卡 2 数量')).toHaveValue('80');
     await splitDialog.getByRole('button', { name: /拆\s*分/ }).click();
     await expect(toast(page, /已拆分为 LZ\d{8}-\d{4}（120）、LZ\d{8}-\d{4}（80）/)).toBeVisible();
     await expect(rows).toHaveCount(5);

@@ -270,7 +270,7 @@ test.describe('workshop flow', () => {
     await expect(row).toContainText('待发出');
     await row.getByRole('button', { name: '发出' }).click();
     const dialog = page.locator('.ant-modal:visible');
-    await expect(dialog.locator('#outsource_quantity')).toHaveValue('20.0000');
+    await expect(dialog.locator('#outsource_quantity')).toHaveValue('20');
     await dialog.locator('#outsource_weight').fill('6.4');
     await dialog.locator('#outsource_supplierId').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
