@@ -37,15 +37,22 @@ type Listen = (
 /** A session change heard on SESSION_CHANNEL: one user's sessions, or (undefined) everyone's. */
 export type SessionChange = (userId: number | undefined) => void;
 
-const changePayload = (userId: number | undefined) =>
-  JSON.stringify(userId === undefined ? {} : { u: userId });
+/**
+ * `{"u": user id, "o": origin}`: `o` names the SessionService that sent a change it had already
+ * applied after its commit, so its own echo does not drop its cache a second time.
+ */
+const changePayload = (userId: number | undefined, origin?: string) =>
+  JSON.stringify({ ...(userId === undefined ? {} : { u: userId }), ...(origin ? { o: origin } : {}) });
 
-function parseChange(payload: string): number | undefined {
+function parseChange(payload: string): { userId: number | undefined; origin: string | undefined } {
   try {
-    const u = JSON.parse(payload)?.u;
-    return Number.isSafeInteger(u) ? u : undefined;
+    const v = JSON.parse(payload);
+    return {
+      userId: Number.isSafeInteger(v?.u) ? v.u : undefined,
+      origin: typeof v?.o === 'string' ? v.o : undefined,
+    };
   } catch {
-    return undefined;
+    return { userId: undefined, origin: undefined };
   }
 }
 
@@ -65,6 +72,7 @@ export class SessionService {
   /** Lookups under way, one per token; `generation` counts `invalidate` calls. */
   private pending = new Map<string, Promise<AuthUser | undefined>>();
   private generation = 0;
+  private readonly origin = crypto.randomBytes(6).toString('base64url');
   private readonly watchers = new Set<SessionChange>();
   private unlisten?: () => Promise<void>;
   private following = false;
@@ -207,22 +215,24 @@ export class SessionService {
 
   /** Ends one session (logout), here at once and in every process on the notification. */
   async revoke(token: string): Promise<void> {
+    // Out of the cache first: the notification can come back before this call goes on (PGlite
+    // hands it over with the statement's answer), and the streams it wakes resolve the token.
+    this.cache.delete(token);
     const r = await sql<{ userId: number }>`
       WITH ended AS (
         UPDATE user_session SET revoked_at = now()
          WHERE token_hash = ${hashToken(token)} AND revoked_at IS NULL
         RETURNING user_id)
-      SELECT user_id, pg_notify(${SESSION_CHANNEL}, json_build_object('u', user_id)::text) FROM ended`.execute(
-      this.db,
-    );
-    this.cache.delete(token);
+      SELECT user_id, pg_notify(${SESSION_CHANNEL}, json_build_object('u', user_id, 'o', ${this.origin}::text)::text)
+        FROM ended`.execute(this.db);
     const userId = r.rows[0]?.userId;
     if (userId !== undefined) this.drop(userId);
   }
 
   /**
    * Ends every session of a user (password change, disable, delete). Run inside the change's
-   * transaction: the notification goes out with its commit.
+   * transaction: the notification goes out with its commit, and drops this process's entries
+   * again then (a lookup between this drop and the commit read the session still open).
    */
   async revokeAllForUser(db: Db, userId: number, exceptSessionId?: number): Promise<void> {
     let q = db
@@ -242,7 +252,7 @@ export class SessionService {
    */
   invalidate(): void {
     this.drop(undefined);
-    sql`SELECT pg_notify(${SESSION_CHANNEL}, ${changePayload(undefined)})`
+    sql`SELECT pg_notify(${SESSION_CHANNEL}, ${changePayload(undefined, this.origin)})`
       .execute(this.db)
       .catch((err) => this.log('会话变更通知发送失败', err));
   }
@@ -264,14 +274,17 @@ export class SessionService {
   async follow(listen: Listen, log: (msg: string, err?: unknown) => void): Promise<void> {
     this.log = log;
     this.following = true;
-    const heard = (userId: number | undefined) => {
-      this.drop(userId);
+    const heard = (userId: number | undefined, origin?: string) => {
+      if (origin !== this.origin) this.drop(userId);
       for (const w of this.watchers) w(userId);
     };
     try {
       const stop = await listen(
         SESSION_CHANNEL,
-        (payload) => heard(parseChange(payload)),
+        (payload) => {
+          const change = parseChange(payload);
+          heard(change.userId, change.origin);
+        },
         () => heard(undefined),
       );
       if (this.following) this.unlisten = stop;
