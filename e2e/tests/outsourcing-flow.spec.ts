@@ -151,7 +151,7 @@ test.describe('委外退货', () => {
     await choose(page, 'wh-stock-outbound_warehouseId', store.name);
     await choose(page, 'wh-stock-outbound_outsourcingOrderId', order.docNo);
     const returnable = Number(full.lines[0].receivedQuantity) - Number(full.lines[0].returnedQuantity);
-    await expect(form.getByLabel('第1行数量')).toHaveValue(returnable.toFixed(4));
+    await expect(form.getByLabel('第1行数量')).toHaveValue(new RegExp(`^${returnable}(\\.0+)?$`));
     await form.getByLabel('第1行数量').fill('1');
     await form.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page).toHaveURL(/\/purchase\/outsourcing-rejected-detail\?id=\d+/);
