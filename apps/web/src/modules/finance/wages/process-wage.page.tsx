@@ -48,6 +48,11 @@ interface Filters {
 
 const money = (v: unknown) =>
   v == null ? '-' : Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** A wage line's exact amount (a line may be half a fen, 0.005); the sheet pays the month rounded once. */
+const lineMoney = (v: unknown) =>
+  v == null
+    ? '-'
+    : Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 10 });
 const qty = (v: unknown) =>
   v == null ? '-' : Number(v).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
 const right = 'right' as const;
@@ -226,19 +231,19 @@ function WageSheet() {
     { title: '生产订单', dataIndex: 'orderNo', width: 150 },
     { title: '合格数', dataIndex: 'quantity', width: 90, align: right, render: qty },
     { title: '计件单价', dataIndex: 'pieceRate', width: 100, align: right },
-    { title: '计件金额', dataIndex: 'goodAmount', width: 100, align: right, render: money },
+    { title: '计件金额', dataIndex: 'goodAmount', width: 100, align: right, render: lineMoney },
     { title: '工废数', dataIndex: 'workScrapQuantity', width: 80, align: right, render: qty },
     { title: '扣款单价', dataIndex: 'deductionRate', width: 100, align: right },
-    { title: '工废扣款', dataIndex: 'deductionAmount', width: 100, align: right, render: money },
+    { title: '工废扣款', dataIndex: 'deductionAmount', width: 100, align: right, render: lineMoney },
     { title: '返工数', dataIndex: 'reworkQuantity', width: 80, align: right, render: qty },
     { title: '返工单价', dataIndex: 'reworkRate', width: 100, align: right },
-    { title: '返工金额', dataIndex: 'reworkAmount', width: 100, align: right, render: money },
+    { title: '返工金额', dataIndex: 'reworkAmount', width: 100, align: right, render: lineMoney },
     {
       title: '金额',
       dataIndex: 'amount',
       width: 100,
       align: right,
-      render: (v) => <strong>{money(v)}</strong>,
+      render: (v) => <strong>{lineMoney(v)}</strong>,
     },
   ];
   return (
@@ -407,7 +412,7 @@ function WageSheet() {
             current: page.pageNum,
             pageSize: page.pageSize,
             total: lines.data?.total ?? 0,
-            showTotal: (n) => `共 ${n} 条，金额 ${money(lines.data?.amount)} 元`,
+            showTotal: (n) => `共 ${n} 条，金额 ${lineMoney(lines.data?.amount)} 元`,
             onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
           }}
         />
