@@ -10,12 +10,13 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import { route } from '../../platform/http/route.ts';
-import { zx } from '../../platform/http/validation.ts';
+import { idParams, zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { ALL_ROWS_MAX, checkAllRows } from '../../platform/paging.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
+import { assertInScope, gate } from '../../platform/resource/scope.ts';
 import { promisedDay } from '../orders/on-time.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 import { markCompleted, refreshOrderReport, SALE_REPORT } from '../orders/report.ts';
@@ -340,7 +341,91 @@ async function openLinesWorkbook(rows: Record<string, any>[], shipped: boolean) 
   return wb;
 }
 
+// ------------------------------------------------------------------ 送货单
+
+/**
+ * The 送货单 (delivery note) of a 销售出库: what the customer receives and signs. Each line is
+ * priced and counted as its sales order line was sold — the line's unit (箱 when the order said
+ * 箱), the quantity in that unit, the order's tax-inclusive unit price and the amount — never at
+ * the stock cost the posting recorded on the outbound line. The header names the customer with
+ * its address, contact and phone. A line shipped without an order line keeps its own unit and has
+ * no price.
+ */
+export async function deliveryNote(db: Db, id: number) {
+  const head = await sql<Record<string, any>>`
+    SELECT d.id, d.doc_no, d.type, d.status, d.biz_date, d.remark, w.name AS warehouse_name,
+           o.id AS sale_order_id, o.doc_no AS sale_order_no, o.tax_rate, o.currency, sp.first_name AS salesperson_name,
+           c.id AS customer_id, c.code AS customer_code, c.name AS customer_name, c.address,
+           COALESCE(NULLIF(c.contact, ''), pc.name) AS contact,
+           COALESCE(NULLIF(c.phone, ''), pc.phone) AS phone
+      FROM stock_outbound d
+      LEFT JOIN warehouse w ON w.id = d.warehouse_id
+      LEFT JOIN sale_order o ON o.id = d.sale_order_id
+      LEFT JOIN app_user sp ON sp.id = o.salesperson_id
+      LEFT JOIN customer c ON c.id = COALESCE(d.customer_id, o.customer_id)
+      LEFT JOIN LATERAL (SELECT x.name, x.phone FROM customer_contact x WHERE x.customer_id = c.id
+                          ORDER BY x.is_primary DESC, x.line_no LIMIT 1) pc ON true
+     WHERE d.id = ${id}`.execute(db);
+  const note = head.rows[0];
+  if (!note) throw notFound('出库单不存在或已被删除');
+  if (note.type !== 'sales') throw badRequest('只有销售出库单有送货单');
+  // The quantity in the order line's unit: the outbound line's own when it was entered in that
+  // unit, else its base quantity at the order line's ratio (ordered ÷ ordered in base units).
+  const lines = await sql<Record<string, any>>`
+    WITH x AS (
+      SELECT l.id, l.line_no, m.code AS material_code, m.name AS material_name, m.spec, l.batch_no,
+             COALESCE(su.name, bu.name) AS unit_name, sol.unit_price,
+             CASE WHEN sol.id IS NULL THEN l.quantity
+                  WHEN COALESCE(l.unit_id, m.unit_id) IS NOT DISTINCT FROM COALESCE(sol.unit_id, m.unit_id) THEN l.quantity
+                  ELSE round(COALESCE(l.base_quantity, l.quantity) * sol.quantity / NULLIF(sol.base_quantity, 0), 4) END AS quantity,
+             CASE WHEN sol.id IS NULL THEN COALESCE(ou.name, bu.name) END AS own_unit_name,
+             so.doc_no AS order_no, sol.line_no AS order_line_no
+        FROM stock_outbound_line l
+        JOIN material m ON m.id = l.material_id
+        LEFT JOIN material_unit bu ON bu.id = m.unit_id
+        LEFT JOIN material_unit ou ON ou.id = l.unit_id
+        LEFT JOIN stock_outbound d ON d.id = l.stock_outbound_id
+        LEFT JOIN sale_order_line sol ON sol.id = l.source_line_id AND sol.sale_order_id = d.sale_order_id
+        LEFT JOIN sale_order so ON so.id = sol.sale_order_id
+        LEFT JOIN material_unit su ON su.id = sol.unit_id
+       WHERE l.stock_outbound_id = ${id})
+    SELECT id, line_no, material_code, material_name, spec, batch_no, COALESCE(own_unit_name, unit_name) AS unit_name,
+           quantity::text AS quantity, unit_price::text AS unit_price,
+           CASE WHEN unit_price IS NULL THEN NULL ELSE round(quantity * unit_price, 2)::text END AS amount,
+           order_no, order_line_no
+      FROM x ORDER BY line_no`.execute(db);
+  const amount = lines.rows.reduce((sum, l) => (l.amount == null ? sum : sum.plus(l.amount)), new Decimal(0));
+  const byUnit = new Map<string, Decimal>();
+  for (const l of lines.rows)
+    byUnit.set(l.unitName ?? '', (byUnit.get(l.unitName ?? '') ?? new Decimal(0)).plus(l.quantity));
+  return {
+    ...note,
+    lines: lines.rows,
+    totals: {
+      amount: amount.toFixed(2),
+      /** Quantities per unit: 套 and 箱 are never added. */
+      quantities: [...byUnit].map(([unitName, q]) => ({ unitName, quantity: q.toString() })),
+    },
+  };
+}
+
 export function shippingRoutes(app: App) {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/stock-outbound/delivery-note/:id',
+    ...gate(stockOutboundResource, 'list'),
+    params: idParams,
+    async handler({ params, user, app: { db } }) {
+      // Whoever reads the 销售出库 prints its 送货单 (a keeper of sales outbound only: his kind).
+      assertInScope(
+        user,
+        stockOutboundResource,
+        'list',
+        await getRecord(db, stockOutboundResource, params.id),
+      );
+      return deliveryNote(db, params.id);
+    },
+  });
   route(app, {
     method: 'GET',
     url: '/api/v1/sale-order/open-lines',

@@ -10,6 +10,7 @@ import { formatTime } from '../../platform/lib/time.ts';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { type PrintColumn, PrintView } from '../../platform/ui/print-view.tsx';
+import { DeliveryNotePrint } from './delivery-note.tsx';
 import { PostReverseButtons } from './doc-actions.tsx';
 import { useConversions } from './line-cells.tsx';
 import { totalsByUnit } from './quantities.ts';
@@ -126,6 +127,8 @@ export function DocDetail(props: DocDetailProps) {
     );
   }
   const lines: Row[] = row.lines ?? [];
+  // A 销售出库 prints as the customer's 送货单: order prices and units, the customer's address.
+  const deliveryNote = def.name === 'stock-outbound' && row.type === 'sales';
   const fields = props.fields(row);
   const docName = props.docName(row);
   return (
@@ -151,7 +154,7 @@ export function DocDetail(props: DocDetailProps) {
               onError={(action, message) => setFailure({ action, message })}
             />
             <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
-              打印
+              {deliveryNote ? '打印送货单' : '打印'}
             </Button>
             <Button icon={<ArrowLeftOutlined />} onClick={back}>
               返回
@@ -225,7 +228,8 @@ export function DocDetail(props: DocDetailProps) {
           创建 {formatTime(row.createdAt)}，最后更新 {formatTime(row.updatedAt)}
         </div>
       </PageCard>
-      {printing && (
+      {printing && deliveryNote && <DeliveryNotePrint id={row.id} onClose={() => setPrinting(false)} />}
+      {printing && !deliveryNote && (
         <PrintView
           onClose={() => setPrinting(false)}
           doc={{
