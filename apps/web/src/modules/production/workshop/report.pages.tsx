@@ -14,7 +14,16 @@ import { ResourceListPage } from '../../../platform/resource/resource-list.page.
 import { qty } from '../../warehouse/warehouse.api.ts';
 import { kindOf, type Row } from './workshop.api.ts';
 
-const REPORTABLE = ['started', 'paused', 'completed'];
+/**
+ * The states a dispatch may be reported in, each with how many of its newest are offered: every
+ * running one (开工, 暂停), the latest finished (完工) ones. Asked per state, so a running dispatch
+ * is offered however many finished ones came after it.
+ */
+const REPORTABLE = [
+  { status: 'started', pageSize: 500 },
+  { status: 'paused', pageSize: 500 },
+  { status: 'completed', pageSize: 100 },
+];
 
 /** 派工单 of the workshop that may be reported (开工, 暂停 or 完工), newest first. */
 function dispatchPicker(kind: WorkshopKind): FieldOverride {
@@ -22,20 +31,25 @@ function dispatchPicker(kind: WorkshopKind): FieldOverride {
     const value = Form.useWatch(field.name, form);
     const list = useQuery({
       queryKey: ['resource', 'work-dispatch', 'reportable', kind.type],
-      queryFn: () =>
-        http.get<Page<Row>>('/api/v1/work-dispatch/page', {
-          workshopType: kind.type,
-          pageSize: 200,
-          sortField: 'docNo',
-          sortOrder: 'desc',
-        }),
+      queryFn: async () => {
+        const pages = await Promise.all(
+          REPORTABLE.map(({ status, pageSize }) =>
+            http.get<Page<Row>>('/api/v1/work-dispatch/page', {
+              workshopType: kind.type,
+              status,
+              pageSize,
+              sortField: 'docNo',
+              sortOrder: 'desc',
+            }),
+          ),
+        );
+        return pages.flatMap((p) => p.list).sort((a, b) => String(b.docNo).localeCompare(String(a.docNo)));
+      },
     });
-    const options = (list.data?.list ?? [])
-      .filter((d) => REPORTABLE.includes(d.status) || d.id === value)
-      .map((d) => ({
-        value: d.id,
-        label: `${d.docNo} ${d.productName ?? ''} ${d.processName ?? ''} ${d.operatorName ?? ''} 派 ${qty(d.quantity)}`,
-      }));
+    const options = (list.data ?? []).map((d) => ({
+      value: d.id,
+      label: `${d.docNo} ${d.productName ?? ''} ${d.processName ?? ''} ${d.operatorName ?? ''} 派 ${qty(d.quantity)}`,
+    }));
     if (value && !options.some((o) => o.value === value) && fallbackLabel)
       options.push({ value, label: String(fallbackLabel) });
     return (
