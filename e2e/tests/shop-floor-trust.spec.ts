@@ -70,50 +70,54 @@ test.describe('shop-floor trust', () => {
     page,
     request,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
     const admin = await Api.login(request);
     const head = await Api.login(request, 'head01', 'demo123');
     const headId = (await head.get<Row>('/api/v1/sso/getUserByToken', { token: head.token })).userId;
-    const picked = [];
-    for (const w of WORKSHOPS) picked.push({ w, ...(await reportableDispatch(admin, w.type)) });
+    const picked = await test.step('find a running dispatch of each workshop', async () => {
+      const out = [];
+      for (const w of WORKSHOPS) out.push({ w, ...(await reportableDispatch(admin, w.type)) });
+      return out;
+    });
 
     await signedIn(page, head, `${MANAGE}/machine/report-work`);
-    for (const { w, dispatch, card } of picked) {
-      await page.goto(`${MANAGE}/${w.segment}/report-work`);
-      const list = activePage(page);
-      await list.getByRole('button', { name: '新增报工单' }).click();
-      const dialog = page.locator('.ant-modal:visible');
-      await expect(dialog.locator('.ant-modal-title')).toHaveText('新增报工单');
-      // The picker offers the workshop's running dispatches (whoever they are dispatched to) and
-      // then the open cards of the chosen one's order.
-      await choose(page, 'rk-modal-work-report_dispatchId', dispatch.docNo);
-      await choose(page, 'rk-modal-work-report_flowCardId', card.docNo);
-      await dialog.locator('#rk-modal-work-report_goodQuantity').fill('1');
-      const saved = page.waitForResponse((r) => r.url().includes('/api/v1/work-report/add'));
-      await dialog.getByRole('button', { name: /保\s*存/ }).click();
-      const answer = await (await saved).json();
-      expect(answer, `${w.label}: 新增报工 answered`).toMatchObject({ code: '200' });
-      const report = answer.result as Row;
-      await expect(dialog).toBeHidden();
+    for (const { w, dispatch, card } of picked)
+      await test.step(`新增报工 in ${w.label}`, async () => {
+        await page.goto(`${MANAGE}/${w.segment}/report-work`);
+        const list = activePage(page);
+        await list.getByRole('button', { name: '新增报工单' }).click();
+        const dialog = page.locator('.ant-modal:visible');
+        await expect(dialog.locator('.ant-modal-title')).toHaveText('新增报工单');
+        // The picker offers the workshop's running dispatches (whoever they are dispatched to) and
+        // then the open cards of the chosen one's order.
+        await choose(page, 'rk-modal-work-report_dispatchId', dispatch.docNo);
+        await choose(page, 'rk-modal-work-report_flowCardId', card.docNo);
+        await dialog.locator('#rk-modal-work-report_goodQuantity').fill('1');
+        const saved = page.waitForResponse((r) => r.url().includes('/api/v1/work-report/add'));
+        await dialog.getByRole('button', { name: /保\s*存/ }).click();
+        const answer = await (await saved).json();
+        expect(answer, `${w.label}: 新增报工 answered`).toMatchObject({ code: '200' });
+        const report = answer.result as Row;
+        await expect(dialog).toBeHidden();
 
-      // Saved as a 草稿 of the dispatch's operator, shown on the workshop's list.
-      const row = rows(page).filter({ hasText: report.docNo });
-      await expect(row).toHaveCount(1);
-      await expect(row).toContainText('草稿');
-      await expect(row).toContainText(dispatch.operatorName);
-      const stored = await admin.get<Row>(`/api/v1/work-report/info/${report.id}`);
-      expect(stored, w.label).toMatchObject({
-        status: 'draft',
-        dispatchId: dispatch.id,
-        flowCardId: card.id,
-        workshopType: w.type,
-        operatorId: dispatch.operatorId,
-        createdBy: headId,
-        goodQuantity: '1.0000',
+        // Saved as a 草稿 of the dispatch's operator, shown on the workshop's list.
+        const row = rows(page).filter({ hasText: report.docNo });
+        await expect(row).toHaveCount(1);
+        await expect(row).toContainText('草稿');
+        await expect(row).toContainText(dispatch.operatorName);
+        const stored = await admin.get<Row>(`/api/v1/work-report/info/${report.id}`);
+        expect(stored, w.label).toMatchObject({
+          status: 'draft',
+          dispatchId: dispatch.id,
+          flowCardId: card.id,
+          workshopType: w.type,
+          operatorId: dispatch.operatorId,
+          createdBy: headId,
+          goodQuantity: '1.0000',
+        });
+        // The demo's dispatches stay as they were for the other flows: the draft goes.
+        await head.delete(`/api/v1/work-report/delete/${report.id}`);
       });
-      // The demo's dispatches stay as they were for the other flows: the draft goes.
-      await head.delete(`/api/v1/work-report/delete/${report.id}`);
-    }
   });
 
   test('op01 adds a report of his own on 报工, naming the card by its number', async ({ page, request }) => {
