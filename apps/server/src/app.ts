@@ -27,6 +27,7 @@ import {
   SECURITY_HEADERS,
   sendAfterBody,
 } from './platform/http/edge.ts';
+import { HeavyReads } from './platform/http/heavy-reads.ts';
 import { formFault } from './platform/http/multipart.ts';
 import type { AppContext } from './platform/http/route.ts';
 import { makeSerializer } from './platform/http/serialize.ts';
@@ -83,6 +84,12 @@ export async function buildApp(
     secrets: new SecretBox(config),
     listen: database.listen,
     liveDb: database.liveDb ?? database.db,
+    // Heavy reads take at most all but two of the pool's connections; on PGlite, whose one backend
+    // runs one statement at a time, two (a posting's statements queue behind at most two of theirs).
+    heavyReads: new HeavyReads(
+      config.heavyReadsPerUser,
+      database.kind === 'postgres' ? Math.max(1, config.pgPoolMax - 2) : 2,
+    ),
   };
   app.decorate('ringmes', ctx);
   // Session revocations and grant changes of every process (LISTEN/NOTIFY, platform/auth/sessions.ts).

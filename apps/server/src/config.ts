@@ -37,6 +37,8 @@ export interface Config {
    * Unset or `0`: none, the socket's address is the client's.
    */
   trustProxy: number | string[] | undefined;
+  /** Heavy reads (all rows, exports, reports) one user may have in flight at once (HEAVY_READS_PER_USER). */
+  heavyReadsPerUser: number;
 }
 
 export interface S3Config {
@@ -139,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     logLevel: env.LOG_LEVEL || 'info',
     pgPoolMax: int('PG_POOL_MAX', 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    heavyReadsPerUser: Math.max(1, int('HEAVY_READS_PER_USER', 2)),
   };
 }

@@ -7,6 +7,7 @@ import { cookieFrom, SESSION_COOKIE } from '../auth/session-cookie.ts';
 import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
 import type { Database, Db, DbKind } from '../db/db.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
+import { asksAllRows, type HeavyReads, isHeavyUrl } from './heavy-reads.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface AppContext {
   listen: Database['listen'];
   /** What the live views compute on (`Database.liveDb`; else `db`). */
   liveDb: Db;
+  /** The limits on heavy reads (`RouteSpec.heavy`). */
+  heavyReads: HeavyReads;
 }
 
 export interface Ctx<B, Q, P> {
@@ -53,6 +56,12 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   raw?: boolean;
   /** Also accept the token from the `Admin-Token` cookie (GET downloads only). */
   cookieToken?: boolean;
+  /**
+   * A heavy read (every row, an export, a report): at most `HEAVY_READS_PER_USER` in flight per
+   * user, and fewer connections than the pool holds for all of them (`heavy-reads.ts`). Unset:
+   * decided from the URL (`isHeavyUrl`); a GET asking `pageNum=0` is heavy in any case.
+   */
+  heavy?: boolean;
   handler(ctx: Ctx<B, Q, P>): Promise<unknown>;
 }
 
@@ -95,6 +104,7 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     permission: spec.permission,
     alsoAllowedBy: spec.alsoAllowedBy,
   });
+  const heavy = spec.heavy ?? isHeavyUrl(spec.method, spec.url);
   const authorize = (user: AuthUser) => {
     if (
       spec.permission !== 'authenticated' &&
@@ -136,19 +146,34 @@ export function route<B = undefined, Q = undefined, P = undefined>(
         })
         .then(() => done(), done);
     },
-    handler: async (req, reply) => {
-      const ctx: Ctx<B, Q, P> = {
-        req,
-        reply,
-        body: spec.body ? parseOrThrow(spec.body, req.body ?? {}, '请求体') : (undefined as B),
-        query: spec.query ? parseOrThrow(spec.query, req.query ?? {}, '查询参数') : (undefined as Q),
-        params: spec.params ? parseOrThrow(spec.params, req.params ?? {}, '路径参数') : (undefined as P),
-        user: req.user as AuthUser,
-        app: app.ringmes,
-      };
-      const result = await spec.handler(ctx);
-      if (spec.raw) return reply;
-      return reply.send({ code: '200', message: '操作成功', result: result === undefined ? null : result });
-    },
+    handler: (req, reply) =>
+      heavy || (spec.method === 'GET' && asksAllRows(req.query))
+        ? answerHeavy(req, reply)
+        : answer(req, reply),
   });
+
+  /** A heavy read answers within its user's and the process's limits (`heavy-reads.ts`). */
+  async function answerHeavy(req: FastifyRequest, reply: FastifyReply) {
+    const release = await app.ringmes.heavyReads.enter(req.user ? String(req.user.id) : undefined);
+    try {
+      return await answer(req, reply);
+    } finally {
+      release();
+    }
+  }
+
+  async function answer(req: FastifyRequest, reply: FastifyReply) {
+    const ctx: Ctx<B, Q, P> = {
+      req,
+      reply,
+      body: spec.body ? parseOrThrow(spec.body, req.body ?? {}, '请求体') : (undefined as B),
+      query: spec.query ? parseOrThrow(spec.query, req.query ?? {}, '查询参数') : (undefined as Q),
+      params: spec.params ? parseOrThrow(spec.params, req.params ?? {}, '路径参数') : (undefined as P),
+      user: req.user as AuthUser,
+      app: app.ringmes,
+    };
+    const result = await spec.handler(ctx);
+    if (spec.raw) return reply;
+    return reply.send({ code: '200', message: '操作成功', result: result === undefined ? null : result });
+  }
 }
