@@ -126,15 +126,14 @@ const RECIPES: Record<
       aql: '1.0',
     };
   },
-  /** A shipment inspection of a 销售出库 draft, with a template of one item. */
+  /**
+   * A shipment inspection made by hand, with a template of one item (one of a 销售出库 comes from
+   * its 生成出货检验: `POST inspection-task/for-outbound/{id}`).
+   */
   async 'inspection-task'(api, _t, _token, o) {
     const item = await api.create('inspection-item');
     const template = await api.create('inspection-template', { items: [{ itemId: item.id }] });
-    return {
-      category: o.category ?? 'shipment',
-      templateId: o.templateId ?? template.id,
-      stockOutboundId: o.stockOutboundId ?? (await api.create('stock-outbound', { type: 'sales' })).id,
-    };
+    return { category: o.category ?? 'shipment', templateId: o.templateId ?? template.id };
   },
   async 'inspection-record'(api, t, token, o) {
     const checklist = o.checklistId

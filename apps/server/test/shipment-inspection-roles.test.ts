@@ -114,21 +114,28 @@ describe('出货检验 by the roles who do it, with the gate on', () => {
       // …but he does not inspect.
       expect((await call('POST', `/api/v1/inspection-task/start/${ids[0]}`, keeper)).status).toBe(403);
 
-      // The inspector finds it in his list, reads the outbound it names, and may name one himself.
+      // The inspector finds it in his list and reads the outbound it checks on the task itself;
+      // the warehouse's documents stay the warehouse's (no 过账 for him).
       const page = ok(
         await call('GET', '/api/v1/inspection-task/page', inspector, undefined, { category: 'shipment' }),
       );
       expect(page.list.map((x: any) => x.id)).toContain(ids[0]);
-      expect(ok(await call('GET', `/api/v1/stock-outbound/info/${out.id}`, inspector))).toMatchObject({
+      expect(ok(await call('GET', `/api/v1/inspection-task/outbound/${ids[0]}`, inspector))).toMatchObject({
+        id: out.id,
         docNo: out.docNo,
         status: 'draft',
+        customerName: b.customer.name,
+        lines: [expect.objectContaining({ quantity: '10.0000', unitName: expect.any(String) })],
       });
-      const options = ok(
-        await call('GET', '/api/v1/stock-outbound/options', inspector, undefined, { all: 'true' }),
-      );
-      expect(options.map((o: any) => o.value)).toContain(out.id);
-      // Reading is all: no 过账 for him.
       expect((await call('POST', `/api/v1/stock-outbound/post/${out.id}`, inspector)).status).toBe(403);
+      // A task names its outbound only through 生成出货检验, never typed on the form.
+      const typed = await call('POST', '/api/v1/inspection-task/add', inspector, {
+        category: 'shipment',
+        productId: b.materialId,
+        lotQuantity: 10,
+        stockOutboundId: out.id,
+      });
+      expect(typed.status).toBe(400);
 
       const task = ok(await call('GET', `/api/v1/inspection-task/info/${ids[0]}`, inspector));
       const [od, look] = task.items;

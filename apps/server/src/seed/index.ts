@@ -86,10 +86,8 @@ const DEMO_ROLES: {
     roleKey: 'quality',
     roleName: '质检员',
     prefixes: ['/home', '/quality-testing', '/measure-check', '/statistics-report'],
-    // 报工记录: the reports waiting for inspection (首页 links there); 销售出库, read only: the
-    // outbound a shipment inspection checks (its lines, batches, customer).
-    match: /\/work-report-record|\/sales-outbound(-detail)?$/,
-    withhold: /^warehouse:salesOutbound:(?!list$)/,
+    // 报工记录: the reports waiting for inspection (首页 links there).
+    match: /\/work-report-record/,
   },
   { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
   { roleKey: 'equipment', roleName: '设备员', prefixes: ['/home', '/factory-info/equipment-manage'] },

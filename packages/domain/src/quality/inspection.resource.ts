@@ -468,9 +468,10 @@ export const inspectionTaskResource: ResourceDef = {
       label: '销售出库单',
       kind: 'ref',
       ref: 'stock-outbound',
+      readonly: true,
       list: false,
       refActiveOnly: false,
-      help: '出货检验：受检的销售出库单（草稿）',
+      help: '出货检验：受检的销售出库单，由出库单上的「生成出货检验」带出',
     },
     {
       name: 'patrolScheduleId',

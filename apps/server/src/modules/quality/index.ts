@@ -18,7 +18,13 @@ import {
   resultsOf,
   saveResults,
 } from './inspection.ts';
-import { planPatrols, runPatrolSchedules, tasksForOutbound, tasksOfOutbound } from './sources.ts';
+import {
+  outboundForInspection,
+  planPatrols,
+  runPatrolSchedules,
+  tasksForOutbound,
+  tasksOfOutbound,
+} from './sources.ts';
 
 /** Hooks of the quality resources' generic calls (registered with the others in factory/index.ts). */
 export const QUALITY_HOOKS: Record<string, ResourceHooks> = {
@@ -122,6 +128,22 @@ export function qualityRoutes(app: App) {
     async handler({ params, user, app: { db } }) {
       const ids = await db.transaction().execute((trx) => tasksForOutbound(trx, user, params.id));
       return { ids };
+    },
+  });
+
+  // The 销售出库 a shipment inspection checks, read through the task.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/inspection-task/outbound/:id',
+    ...gate(def, 'list'),
+    params: idParams,
+    async handler({ params, user, app: { db } }) {
+      const task = await taskInScope(db, user, params.id, 'list');
+      const outbound = task.stockOutboundId
+        ? await outboundForInspection(db, Number(task.stockOutboundId))
+        : null;
+      if (!outbound) throw notFound(`检验单 ${task.docNo} 没有关联销售出库单`);
+      return outbound;
     },
   });
 

@@ -287,6 +287,27 @@ export async function tasksOfOutbound(db: Db, outboundId: number) {
 }
 
 /**
+ * The 销售出库 a shipment inspection checks, as its inspector reads it on the task (he need not
+ * read the warehouse's documents): the header, and the lines with their batches.
+ */
+export async function outboundForInspection(db: Db, outboundId: number) {
+  const head = await sql<Record<string, any>>`
+    SELECT o.id, o.doc_no, o.status, to_char(o.biz_date, 'YYYY-MM-DD') AS biz_date, c.name AS customer_name,
+           w.name AS warehouse_name, so.doc_no AS sale_order_no
+      FROM stock_outbound o JOIN warehouse w ON w.id = o.warehouse_id
+      LEFT JOIN customer c ON c.id = o.customer_id LEFT JOIN sale_order so ON so.id = o.sale_order_id
+     WHERE o.id = ${outboundId}`.execute(db);
+  if (!head.rows[0]) return null;
+  const lines = await sql<Record<string, any>>`
+    SELECT l.line_no, m.code AS material_code, m.name AS material_name, l.quantity::text AS quantity,
+           u.name AS unit_name, l.batch_no
+      FROM stock_outbound_line l JOIN material m ON m.id = l.material_id
+      LEFT JOIN material_unit u ON u.id = COALESCE(l.unit_id, m.unit_id)
+     WHERE l.stock_outbound_id = ${outboundId} ORDER BY l.line_no`.execute(db);
+  return { ...head.rows[0], id: Number(head.rows[0].id), lines: lines.rows };
+}
+
+/**
  * 出货检验 gate (系统设置 › 发货前必须出货检验合格): a 销售出库 posts only when every material on
  * it has a passed (or conceded) shipment inspection.
  */
