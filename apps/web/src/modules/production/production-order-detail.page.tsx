@@ -14,6 +14,7 @@ import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
 import { OrderFlowCards } from './flow-card/order-flow-cards.tsx';
 import { DispatchButton } from './production-order-links.tsx';
+import { OrderRelations, SubOrdersButton } from './sub-orders.tsx';
 
 const REQUISITION_DETAIL = '/production-department/buying-requisition-detail';
 
@@ -27,7 +28,8 @@ const positive = (v: unknown) => Number(v) > 0;
 /**
  * 生产订单详情: the kit's detail (header, frozen BOM and route) with the material requirements as
  * they stand now — required, issued, free stock, shortage — and 生成请购单 for the shortages; and
- * its 流转卡 (开卡, 拆分, 合并) in a second tab; 派单 once released.
+ * its 流转卡 (开卡, 拆分, 合并) in a second tab; 派单 and 生成自制件订单 once released, and the orders
+ * it is linked to (parent, sales order, 备货单, its 自制件订单).
  */
 export function ProductionOrderDetailPage(props: ResourcePageProps) {
   // The frozen requirement rows show in the live section below, not as a plain line table.
@@ -39,14 +41,22 @@ export function ProductionOrderDetailPage(props: ResourcePageProps) {
     <ResourceDetailPage
       {...props}
       def={def}
-      actions={(row) => <DispatchButton order={row} />}
+      actions={(row) => (
+        <>
+          <SubOrdersButton order={row} />
+          <DispatchButton order={row} />
+        </>
+      )}
       sections={(row) => (
-        <Tabs
-          items={[
-            { key: 'requirements', label: '物料需求', children: <RequirementsSection order={row} /> },
-            { key: 'flow-cards', label: '流转卡', children: <OrderFlowCards order={row} /> },
-          ]}
-        />
+        <>
+          <OrderRelations order={row} />
+          <Tabs
+            items={[
+              { key: 'requirements', label: '物料需求', children: <RequirementsSection order={row} /> },
+              { key: 'flow-cards', label: '流转卡', children: <OrderFlowCards order={row} /> },
+            ]}
+          />
+        </>
       )}
     />
   );
