@@ -2,6 +2,7 @@ import './quality.css';
 import {
   ArrowLeftOutlined,
   EditOutlined,
+  ExportOutlined,
   SaveOutlined,
   ScheduleOutlined,
   UserAddOutlined,
@@ -31,6 +32,7 @@ import {
 } from 'antd';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { menuModel } from '../../app/menu-model.ts';
 import { navigateTo } from '../../app/navigation.ts';
 import type { PageProps } from '../../app/page-registry.ts';
 import { useUser } from '../../app/session.ts';
@@ -47,6 +49,7 @@ import { ResourceFormModal } from '../../platform/resource/resource-form.tsx';
 import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';
 import type { ResourceRoutes } from '../../platform/resource/routes.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { OUTBOUND, typePaths } from '../warehouse/warehouse.api.ts';
 
 interface TaskItem {
   id: number;
@@ -84,17 +87,89 @@ function categoryOf(path: string): InspectionCategory {
   return c;
 }
 
-/** The pages of a category; process and shipment inspections have no add or entry page of their own. */
+/** The pages of a category; process and shipment inspections are added in a dialog over their list. */
 function routesOf(c: InspectionCategory): ResourceRoutes & { entry: string } {
   const p = inspectionPaths(c);
-  const workshop = Boolean(c.workshopType);
   return {
     list: p.list,
-    add: workshop ? p.add : undefined,
+    add: c.workshopType ? p.add : undefined,
     detail: p.detail,
     formOnPage: false,
-    entry: workshop ? p.entry : p.detail,
+    entry: p.entry,
   };
+}
+
+/** The 销售出库 a shipment inspection checks, opened where the user may read it. */
+const OUTBOUND_DETAIL = typePaths(OUTBOUND, 'sales').detail;
+
+function useCanVisit() {
+  const user = useUser();
+  return (path: string) => Boolean(user && menuModel(user).canVisit(path));
+}
+
+interface CheckedOutbound {
+  docNo: string;
+  status: string;
+  bizDate: string;
+  customerName: string | null;
+  warehouseName: string;
+  saleOrderNo: string | null;
+  lines: {
+    lineNo: number;
+    materialCode: string;
+    materialName: string;
+    quantity: string;
+    unitName: string | null;
+    batchNo: string | null;
+  }[];
+}
+
+/**
+ * 受检出库单: the 销售出库 a shipment inspection checks — customer, store and lines with their
+ * batches — read through the task, so the inspector needs no warehouse page.
+ */
+function CheckedOutboundView({ task }: { task: ResourceRow }) {
+  const outbound = useQuery({
+    queryKey: ['resource', def.name, 'outbound', task.id],
+    queryFn: () => http.get<CheckedOutbound>(`/api/v1/inspection-task/outbound/${task.id}`),
+    enabled: Boolean(task.stockOutboundId),
+  });
+  const o = outbound.data;
+  if (!task.stockOutboundId || !o) return null;
+  return (
+    <div className="qi-outbound" data-testid="checked-outbound">
+      <Descriptions size="small" column={4} title="受检销售出库单">
+        <Descriptions.Item label="出库单号">{o.docNo}</Descriptions.Item>
+        <Descriptions.Item label="客户">{o.customerName ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="仓库">{o.warehouseName}</Descriptions.Item>
+        <Descriptions.Item label="业务日期">{o.bizDate}</Descriptions.Item>
+      </Descriptions>
+      <Table
+        size="small"
+        rowKey="lineNo"
+        pagination={false}
+        dataSource={o.lines}
+        columns={[
+          { title: '行', dataIndex: 'lineNo', width: 48 },
+          { title: '物料', render: (_, l) => `${l.materialName}（${l.materialCode}）` },
+          { title: '数量', align: 'right', render: (_, l) => `${Number(l.quantity)} ${l.unitName ?? ''}` },
+          { title: '批次号', dataIndex: 'batchNo', render: (v) => v || '—' },
+        ]}
+      />
+    </div>
+  );
+}
+
+/** 来源: the source's number, a link to the 销售出库 of a shipment inspection where the user reads it. */
+function SourceLink({ task }: { task: ResourceRow }) {
+  const canVisit = useCanVisit();
+  if (!task.sourceNo) return <>手工</>;
+  if (!task.stockOutboundId || !canVisit(OUTBOUND_DETAIL)) return <>{task.sourceNo}</>;
+  return (
+    <a onClick={() => openResourcePage(OUTBOUND_DETAIL, task.stockOutboundId)} data-testid="source-outbound">
+      {task.sourceNo}
+    </a>
+  );
 }
 
 const ACTIVE = ['pending', 'inspecting'];
@@ -392,19 +467,38 @@ export function InspectionTaskDetailPage({ path }: PageProps) {
   const c = categoryOf(path);
   const routes = routesOf(c);
   const may = useRecordPermission(def);
+  const canVisit = useCanVisit();
   return (
     <ResourceDetailPage
       path={path}
       def={def}
       routes={routes}
-      actions={(row) =>
-        ACTIVE.includes(row.status) && may('inspect', row.category) ? (
-          <Button icon={<EditOutlined />} onClick={() => openResourcePage(inspectionPaths(c).entry, row.id)}>
-            录入结果
-          </Button>
-        ) : null
-      }
-      sections={(row) => <ResultsView record={row} />}
+      actions={(row) => (
+        <>
+          {row.stockOutboundId && canVisit(OUTBOUND_DETAIL) && (
+            <Button
+              icon={<ExportOutlined />}
+              onClick={() => openResourcePage(OUTBOUND_DETAIL, row.stockOutboundId)}
+            >
+              查看销售出库
+            </Button>
+          )}
+          {ACTIVE.includes(row.status) && may('inspect', row.category) && (
+            <Button
+              icon={<EditOutlined />}
+              onClick={() => openResourcePage(inspectionPaths(c).entry, row.id)}
+            >
+              录入结果
+            </Button>
+          )}
+        </>
+      )}
+      sections={(row) => (
+        <>
+          <CheckedOutboundView task={row} />
+          <ResultsView record={row} />
+        </>
+      )}
     />
   );
 }
@@ -545,8 +639,11 @@ export function InspectionEntryPage({ path }: PageProps) {
         <Descriptions.Item label="产品">{task.productName}</Descriptions.Item>
         <Descriptions.Item label="工序">{task.processName ?? '—'}</Descriptions.Item>
         <Descriptions.Item label="批量">{Number(task.lotQuantity)}</Descriptions.Item>
-        <Descriptions.Item label="来源">{task.sourceNo ?? '手工'}</Descriptions.Item>
+        <Descriptions.Item label="来源">
+          <SourceLink task={task} />
+        </Descriptions.Item>
       </Descriptions>
+      <CheckedOutboundView task={task} />
       {!open && (
         <Alert type="info" showIcon message="检验单已判定或没有检验权限，结果只读" className="qi-note" />
       )}
