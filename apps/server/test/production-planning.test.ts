@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, businessDay } from '../src/platform/numbering.ts';
 import { type Factory, factory } from './factories.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, PG_URL, type TestApp } from './helpers.ts';
 import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
 
 /**
@@ -371,5 +371,35 @@ describe('从备货单生成', () => {
     expect(progress.orders.map((o: any) => o.docNo).sort()).toEqual(
       [a.docNo, b.docNo, rings[0].docNo].sort(),
     );
+  });
+});
+
+describe.runIf(PG_URL)('从备货单生成 concurrency (PostgreSQL)', () => {
+  it('eight planners planning the last pieces of a 备货单 line at once never plan past it', async () => {
+    const { P } = await product(0, 0);
+    const doc = ok(
+      await t.call('POST', '/api/v1/stock-up-order/add', {
+        token,
+        body: {
+          orderDate: businessDay(),
+          requiredDate: addDays(businessDay(), 20),
+          purpose: '并发排产',
+          lines: [{ materialId: P.id, quantity: 10 }],
+        },
+      }),
+    );
+    ok(await t.call('POST', `/api/v1/stock-up-order/approve/${doc.id}`, { token, body: {} }));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.call('POST', '/api/v1/production-order/from-stock-up-lines', {
+          token,
+          body: { lines: [{ stockUpLineId: doc.lines[0].id, quantity: 3 }] },
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(5);
+    const line = ok(await t.call('GET', `/api/v1/stock-up-order/info/${doc.id}`, { token })).lines[0];
+    expect(line.plannedQuantity).toBe('9.0000');
   });
 });
