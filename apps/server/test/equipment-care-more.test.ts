@@ -262,7 +262,7 @@ describe('漏点检 and 故障 on dispatch', () => {
         token,
       }),
     ).list[0];
-    const eq = await f.create('equipment');
+    const eq = await f.create('equipment', { workshopId: task.workshopId });
     const rep = ok(
       await t.call('POST', '/api/v1/equipment-repair/add', {
         token,

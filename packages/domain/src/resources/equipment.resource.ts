@@ -70,6 +70,6 @@ export const equipmentResource: ResourceDef = {
     remarkField(),
   ],
   defaultSort: { field: 'code', order: 'asc' },
-  options: { remote: true, fields: ['faultState'] },
+  options: { remote: true, fields: ['faultState', 'workshopId'] },
   importable: true,
 };

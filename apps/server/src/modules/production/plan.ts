@@ -22,7 +22,7 @@ import { updateRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { faultWarnings } from '../factory/equipment-alerts.ts';
-import { workDispatchHooks } from './workshop-task.ts';
+import { overloadWarnings, workDispatchHooks } from './workshop-task.ts';
 
 /**
  * 排产计划 (plan) of the four workshops: the dispatches not closed in a date range laid out per
@@ -177,32 +177,6 @@ export async function readPlan(db: Db, q: PlanQuery) {
       Number(a.rowId ?? 0) - Number(b.rowId ?? 0),
   );
   return { by: q.by, from: q.from, to: q.to, shiftMinutes: SHIFT_MINUTES, rows, bars, capacity };
-}
-
-/** The warnings of a dispatch's cell after a move: its machine's and its operator's load over the shift. */
-async function overloadWarnings(db: Db, id: number): Promise<string[]> {
-  const r = await sql<Record<string, any>>`
-    SELECT x.equipment_id, x.operator_id, to_char(x.work_date, 'YYYY-MM-DD') AS work_date, x.shift,
-           e.code AS equipment_code, e.name AS equipment_name, u.first_name AS operator_name,
-           (SELECT sum(y.planned_minutes) FROM work_dispatch y WHERE y.status <> 'closed'
-               AND y.equipment_id = x.equipment_id AND y.work_date = x.work_date AND y.shift = x.shift)::text AS equipment_load,
-           (SELECT sum(y.planned_minutes) FROM work_dispatch y WHERE y.status <> 'closed'
-               AND y.operator_id = x.operator_id AND y.work_date = x.work_date AND y.shift = x.shift)::text AS operator_load
-      FROM work_dispatch x
-      JOIN app_user u ON u.id = x.operator_id
-      LEFT JOIN equipment e ON e.id = x.equipment_id
-     WHERE x.id = ${id}`.execute(db);
-  const x = r.rows[0];
-  const when = `${x.workDate} ${SHIFT_LABEL.get(x.shift) ?? x.shift}`;
-  const out: string[] = [];
-  const check = (who: string, minutes: string | null) => {
-    if (minutes != null && new Decimal(minutes).gt(SHIFT_MINUTES)) {
-      out.push(`${who} ${when} 负荷 ${new Decimal(minutes).toString()} 分钟，超过班次 ${SHIFT_MINUTES} 分钟`);
-    }
-  };
-  if (x.equipmentId != null) check(`设备 ${x.equipmentCode} ${x.equipmentName}`, x.equipmentLoad);
-  check(`操作工 ${x.operatorName}`, x.operatorLoad);
-  return out;
 }
 
 /** 改派: another machine, operator, day or shift for a 已派工 dispatch; the edit's rules apply. */
