@@ -312,6 +312,7 @@ test.describe('production planning', () => {
 
     // From the production order list: 从备货单生成.
     await page.goto(ORDER_LIST);
+    await expect(rows(page).first()).toBeVisible();
     await activePage(page).getByRole('button', { name: '从备货单生成' }).click();
     const picker = page.locator('.ant-modal:visible');
     await picker.locator('#stock-up-line-pick_docNo').fill(other.docNo);
