@@ -3,10 +3,11 @@ import {
   EQUIPMENT_FAULT_OPTIONS,
   precisionRule,
   precisionStep,
+  SHIFT_MINUTES,
   SHIFT_OPTIONS,
   type WorkshopKind,
 } from '@ringmes/domain';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Button,
@@ -31,7 +32,12 @@ import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import { type ResourceRow, resourceKeys } from '../../../platform/resource/resource-api.ts';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
 import { unitPrecisionRule, useCountingUnit } from '../../../platform/resource/unit-precision.tsx';
-import { invalidateResource, type RefOption } from '../../../platform/resource/use-options.ts';
+import {
+  invalidateResource,
+  loadOptions,
+  REMOTE_OPTIONS_LIMIT,
+  type RefOption,
+} from '../../../platform/resource/use-options.ts';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import {
   kindOf,
@@ -57,6 +63,114 @@ function equipmentOption(o: RefOption) {
       )}
     </span>
   );
+}
+
+/**
+ * The machines of the task's workshop only (its kind's, server-checked, when the task names none),
+ * searched on the server as any equipment picker; a 故障 tag beside those under repair.
+ */
+function WorkshopEquipmentSelect({
+  workshopId,
+  value,
+  onChange,
+}: {
+  workshopId?: number | null;
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+}) {
+  const [keyword, setKeyword] = useState('');
+  const [typed, setTyped] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setKeyword(typed.trim()), 300);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const q = useQuery({
+    queryKey: [...resourceKeys.options('equipment'), 'workshop', workshopId ?? null, keyword],
+    queryFn: () =>
+      loadOptions('equipment', {
+        keyword: keyword || undefined,
+        limit: REMOTE_OPTIONS_LIMIT,
+        ...(workshopId ? { workshopId } : {}),
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const options = q.data ?? [];
+  return (
+    <Select<number, RefOption>
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      options={options}
+      optionRender={(o) => equipmentOption(o.data)}
+      labelRender={(l) => {
+        const o = options.find((x) => x.value === Number(l.value));
+        return o ? equipmentOption(o) : l.label;
+      }}
+      allowClear
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      loading={q.isLoading}
+      placeholder="可选（本车间设备）"
+      notFoundContent={q.isLoading ? '加载中…' : '本车间无匹配设备'}
+      style={{ width: '100%' }}
+      data-testid="dispatch-equipment"
+    />
+  );
+}
+
+interface ShiftLoad {
+  kind: 'operator' | 'equipment';
+  id: number;
+  shift: string;
+  minutes: string;
+}
+
+/**
+ * 超负荷 before sending: per operator and machine, day and shift, the minutes already dispatched
+ * (`GET workshop-task/load`) plus this dialog's lines (standard minutes × quantity) against the
+ * shift's 480 minutes. The server answers the same warnings after dispatching.
+ */
+function useOverload(task: ResourceRow, lines: LineValues[] | undefined) {
+  const perPiece = Number(task.standardMinutes ?? 0);
+  const filled = (lines ?? []).filter((l) => l?.operatorId && l.workDate && l.quantity);
+  const dates = [...new Set(filled.map((l) => (l.workDate as Dayjs).format('YYYY-MM-DD')))].sort();
+  const operatorIds = [...new Set(filled.map((l) => Number(l.operatorId)))].sort();
+  const equipmentIds = [
+    ...new Set(filled.flatMap((l) => (l.equipmentId ? [Number(l.equipmentId)] : []))),
+  ].sort();
+  const loads = useQuery({
+    queryKey: ['workshop-task', 'load', task.id, dates, operatorIds, equipmentIds],
+    queryFn: async () => {
+      const out = new Map<string, number>();
+      for (const d of dates) {
+        const r = await workshopApi.load(task.id, d, operatorIds, equipmentIds);
+        for (const x of r.list as ShiftLoad[])
+          out.set(`${x.kind}|${x.id}|${d}|${x.shift}`, Number(x.minutes));
+      }
+      return out;
+    },
+    enabled: perPiece > 0 && dates.length > 0,
+    placeholderData: keepPreviousData,
+  });
+  if (!perPiece || !loads.data) return [];
+  const sums = new Map<string, number>();
+  for (const l of filled) {
+    const d = (l.workDate as Dayjs).format('YYYY-MM-DD');
+    const m = perPiece * Number(l.quantity);
+    const keys = [`operator|${l.operatorId}|${d}|${l.shift ?? 'day'}`];
+    if (l.equipmentId) keys.push(`equipment|${l.equipmentId}|${d}|${l.shift ?? 'day'}`);
+    for (const k of keys) sums.set(k, (sums.get(k) ?? loads.data.get(k) ?? 0) + m);
+  }
+  const shiftLabel = (v: string) => SHIFT_OPTIONS.find((o) => o.value === v)?.label ?? v;
+  return [...sums]
+    .filter(([, m]) => m > SHIFT_MINUTES)
+    .map(([k, m]) => {
+      const [kind, , d, shift] = k.split('|');
+      const already = loads.data.get(k) ?? 0;
+      return {
+        key: k,
+        kind,
+        text: `${d} ${shiftLabel(shift)} 负荷 ${Math.round(m * 100) / 100} 分钟（已派 ${already}），超过班次 ${SHIFT_MINUTES} 分钟`,
+      };
+    });
 }
 
 /** 车加工任务 / 磨加工任务 / 检测任务 / 装配任务: the workshop's tasks with progress and 派工. */
@@ -153,6 +267,8 @@ export function DispatchModal({
       );
     },
   });
+  const lines = Form.useWatch('lines', form);
+  const overload = useOverload(task, lines);
   const percent = Number(task.plannedQuantity)
     ? (Number(task.dispatchedQuantity) / Number(task.plannedQuantity)) * 100
     : 0;
@@ -192,6 +308,20 @@ export function DispatchModal({
         </Descriptions.Item>
       </Descriptions>
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
+      {overload.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="dispatch-overload"
+          style={{ marginBottom: 12 }}
+          title="超负荷：可以派工，请确认能否按时完成"
+          description={overload.map((o) => (
+            <div key={o.key}>
+              {o.kind === 'operator' ? '操作工' : '设备'} {o.text}
+            </div>
+          ))}
+        />
+      )}
       <Form
         form={form}
         name="dispatch"
@@ -237,12 +367,7 @@ export function DispatchModal({
                     width: 170,
                     render: (_, r) => (
                       <Form.Item name={[r.name, 'equipmentId']} noStyle>
-                        <RefSelect
-                          field={field('equipmentId')}
-                          placeholder="可选"
-                          style={{ width: '100%' }}
-                          renderOption={equipmentOption}
-                        />
+                        <WorkshopEquipmentSelect workshopId={task.workshopId} />
                       </Form.Item>
                     ),
                   },

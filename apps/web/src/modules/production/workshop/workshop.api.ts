@@ -53,6 +53,13 @@ export const workshopApi = {
       { lines },
       { silent: true },
     ),
+  /** Minutes already dispatched on a day per operator / machine and shift (the 派工 dialog's 超负荷). */
+  load: (taskId: number, workDate: string, operatorIds: number[], equipmentIds: number[]) =>
+    http.get<{ shiftMinutes: number; list: Row[] }>(`/api/v1/workshop-task/load/${taskId}`, {
+      workDate,
+      ...(operatorIds.length ? { operatorIds: operatorIds.join(',') } : {}),
+      ...(equipmentIds.length ? { equipmentIds: equipmentIds.join(',') } : {}),
+    }),
   transition: (name: string, id: number, version: number, reason?: string) =>
     http.post<{ status: string; version: number }>(`/api/v1/work-dispatch/${name}/${id}`, {
       version,
