@@ -463,6 +463,8 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     for (const [user, type] of [
       ['op01', 'machine'],
       ['op02', 'grinding'],
+      // 检测车间's work is given to the inspector, who runs it from his own queue.
+      ['qc01', 'inspect'],
     ]) {
       const op = await t.login(user, 'demo123');
       const queue = await t.call('GET', '/api/v1/work-dispatch/mine', {

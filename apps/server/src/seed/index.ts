@@ -86,8 +86,11 @@ const DEMO_ROLES: {
     roleKey: 'quality',
     roleName: '质检员',
     prefixes: ['/home', '/quality-testing', '/measure-check', '/statistics-report'],
-    // 报工记录: the reports waiting for inspection (首页 links there).
-    match: /\/work-report-record/,
+    // 报工记录: the reports waiting for inspection (首页 links there). The 检测车间's final
+    // inspection is inspectors' work: its operator screens, without approving their own reports.
+    match:
+      /\/work-report-record|\/inspect-workshop\/(operator-task|workshop-operator-task|report-work|process-task-sheet)/,
+    withhold: /^production:inspectReport:(approve|unapprove)$/,
   },
   { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
   { roleKey: 'equipment', roleName: '设备员', prefixes: ['/home', '/factory-info/equipment-manage'] },
