@@ -201,6 +201,7 @@ describe('生成自制件订单', () => {
     // outsourced one 3 days: 5 days, finishing the day before the parent starts.
     const preview = await plan(parent.id);
     expect(preview.refusal).toBeNull();
+    expect(preview.rule).toEqual({ shiftMinutes: 480, outsourcedDays: 3, withoutRouteDays: 10 });
     expect(preview.parts).toEqual([
       expect.objectContaining({
         productId: R.id,
@@ -237,6 +238,7 @@ describe('生成自制件订单', () => {
     expect(open.list[0].plannedQuantity).toBe('10.0000');
     const after = await plan(parent.id);
     expect(after.refusal).toContain('已生成自制件订单');
+    expect(after.parts).toEqual([]);
     expect(after.made).toEqual([expect.objectContaining({ id: orders[0].id, docNo: orders[0].docNo })]);
   });
 

@@ -193,7 +193,9 @@ export async function subOrderPlan(db: Db, orderId: number) {
       FROM production_order p JOIN material m ON m.id = p.product_id
      WHERE p.parent_order_id = ${orderId} ORDER BY p.id`.execute(db);
   let why = await refusal(db, orderId, order);
-  const parts = why?.startsWith('已生成') ? [] : await partsOf(db, order, rows, businessDay());
+  // Once made, there is nothing more to make.
+  const open = made.rows.some((r) => r.status !== 'closed');
+  const parts = open ? [] : await partsOf(db, order, rows, businessDay());
   if (!why && !parts.length) why = '订单的BOM没有自制件（带启用BOM的一级子件）';
   return {
     order: {
@@ -205,6 +207,8 @@ export async function subOrderPlan(db: Db, orderId: number) {
     parts,
     made: made.rows,
     refusal: why ?? null,
+    /** The lead-time rule's numbers, for the dialog to state it. */
+    rule: { shiftMinutes: SHIFT_MINUTES, outsourcedDays: OUTSOURCED_DAYS, withoutRouteDays: LEAD_DAYS },
   };
 }
 

@@ -20,6 +20,7 @@ interface SubOrderPlan {
   parts: Row[];
   made: Row[];
   refusal: string | null;
+  rule: { shiftMinutes: number; outsourcedDays: number; withoutRouteDays: number };
 }
 
 const planKey = (order: ResourceRow) => [
@@ -115,8 +116,9 @@ function SubOrdersDialog({
       <Typography.Paragraph type="secondary">
         BOM中带启用BOM的一级子件（套圈等自制件）各生成一张生产订单（草稿），沿用本订单的销售订单、客户和备货单；本订单的物料需求改为需要这些自制件，钢材由自制件订单预留。
         自制件订单在本订单计划开工（{plan.order.plannedStartDate}
-        ）的前一天完工，按其工艺路线倒排：最慢工序的标准工时 × 数量 ÷ 每班 480 分钟，另加其余每道本厂工序 1
-        天、每道委外工序 3 天；没有工艺路线按 10 天；最早从今天开工。
+        ）的前一天完工，按其工艺路线倒排：最慢工序的标准工时 × 数量 ÷ 每班 {plan.rule.shiftMinutes}{' '}
+        分钟，另加其余每道本厂工序 1 天、每道委外工序 {plan.rule.outsourcedDays} 天；没有工艺路线按{' '}
+        {plan.rule.withoutRouteDays} 天；最早从今天开工。
       </Typography.Paragraph>
       {plan.refusal && <Alert type="warning" showIcon title={plan.refusal} style={{ marginBottom: 12 }} />}
       {late.length > 0 && (
