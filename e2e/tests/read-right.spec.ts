@@ -77,3 +77,25 @@ test.describe('送货单', () => {
     await shot(page, 'read-right-delivery-note');
   });
 });
+
+test.describe('quantities per unit', () => {
+  test('库存报表 shows 库存数量 per unit — never one sum of kg, 件, g and 粒', async ({ page, request }) => {
+    const fin = await Api.login(request, 'fin01', 'demo123');
+    const report = await fin.get<Row>('/api/v1/finance-report/inventory-report', { groupBy: 'warehouse' });
+    const units = report.totals.units.quantity as { unitName: string; quantity: string }[];
+    expect(units.length, 'the demo stock is counted in several units').toBeGreaterThan(1);
+    const text = (u: { unitName: string; quantity: string }) =>
+      `${u.unitName} ${Number(u.quantity).toLocaleString('zh-CN', { maximumFractionDigits: 4 })}`;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signedIn(page, fin, '/finance-department/inventory-report');
+    const stat = activePage(page)
+      .getByTestId('report-totals')
+      .locator('.ant-statistic')
+      .filter({ hasText: '库存数量' });
+    await expect(stat).toContainText(units.map(text).join(' · '));
+    // The table's 合计: a line per unit.
+    const total = activePage(page).locator('.ant-table-summary').getByTestId('units-quantity');
+    await expect(total.locator('span')).toHaveText(units.map(text));
+    await shot(page, 'read-right-inventory-report');
+  });
+});

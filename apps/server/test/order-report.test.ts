@@ -82,7 +82,12 @@ async function summaryDrift(kind: 'sale' | 'purchase') {
 describe('销售统计报表', () => {
   it('follows approval, on-time and late shipping, a reversal and closing short; equals the raw figures', async () => {
     const c = await f.create('customer');
-    const [p1, p2] = [await f.create('material-info'), await f.create('material-info')];
+    // One unit for both products: the figures here add up (quantities-per-unit.test.ts: several units).
+    const unit = await f.create('material-unit');
+    const [p1, p2] = [
+      await f.create('material-info', { unitId: unit.id }),
+      await f.create('material-info', { unitId: unit.id }),
+    ];
     const stock = await w.inbound([
       { materialId: p1.id, quantity: 100 },
       { materialId: p2.id, quantity: 100 },

@@ -491,6 +491,9 @@ describe('stocktake difference report', () => {
     expect(draft.totals).toEqual({
       gainQuantity: '2.0000',
       lossQuantity: '2.0000',
+      // a and b have units of their own: each total is one unit (quantities-per-unit.test.ts: several).
+      gainByUnit: [{ unitName: expect.any(String), quantity: '2.0000' }],
+      lossByUnit: [{ unitName: expect.any(String), quantity: '2.0000' }],
       gainAmount: '8.00',
       lossAmount: '5.00',
       netAmount: '3.00',

@@ -24,6 +24,11 @@ export interface ReportMeasureDef {
   ratio?: [string, string];
   /** Drawn in the chart: bars on the left axis, or a line on the right axis. */
   chart?: 'bar' | 'line';
+  /**
+   * A quantity of the fact's material in its base unit (the fact's `unit_name`): summed per unit
+   * and never across units — a row or total over 件, kg and 粒 shows one figure per unit.
+   */
+  perUnit?: boolean;
 }
 
 export interface ReportColumnDef {
@@ -82,7 +87,7 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
     ],
     groups: [MONTH, { value: 'customer', label: '按客户' }, { value: 'material', label: '按产品' }],
     measures: [
-      m('quantity', '销售数量', 'quantity'),
+      m('quantity', '销售数量', 'quantity', { perUnit: true }),
       m('revenue', '销售收入(元)', 'money', { chart: 'bar' }),
       m('cost', '销售成本(元)', 'money', { chart: 'bar' }),
       m('margin', '毛利(元)', 'money'),
@@ -109,7 +114,7 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
     ],
     groups: [MONTH, { value: 'supplier', label: '按供应商' }, { value: 'material', label: '按物料' }],
     measures: [
-      m('quantity', '入库数量(净)', 'quantity'),
+      m('quantity', '入库数量(净)', 'quantity', { perUnit: true }),
       m('amount', '采购金额(元)', 'money', { chart: 'bar' }),
       m('returnAmount', '退货金额(元)', 'money', { chart: 'bar' }),
       m('netAmount', '净采购额(元)', 'money'),
@@ -131,8 +136,8 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
     filters: [range('计划开工日期'), ref('materialId', '产品', 'material-info')],
     groups: [{ value: 'order', label: '按生产订单' }, { value: 'material', label: '按产品' }, MONTH],
     measures: [
-      m('planned', '计划数量', 'quantity'),
-      m('produced', '完工数量', 'quantity', { chart: 'bar' }),
+      m('planned', '计划数量', 'quantity', { perUnit: true }),
+      m('produced', '完工数量', 'quantity', { chart: 'bar', perUnit: true }),
       m('materialCost', '材料成本(元)', 'money', { chart: 'bar' }),
       m('laborCost', '计件人工(元)', 'money', { chart: 'bar' }),
       m('totalCost', '总成本(元)', 'money'),
@@ -161,7 +166,10 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
       { value: 'materialType', label: '按物料类型' },
       { value: 'material', label: '按物料' },
     ],
-    measures: [m('quantity', '库存数量', 'quantity'), m('value', '库存金额(元)', 'money', { chart: 'bar' })],
+    measures: [
+      m('quantity', '库存数量', 'quantity', { perUnit: true }),
+      m('value', '库存金额(元)', 'money', { chart: 'bar' }),
+    ],
     detail: [
       c('materialCode', '物料编码'),
       c('materialName', '物料'),
@@ -187,10 +195,10 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
     ],
     measures: [
       m('reports', '报工单数', 'int'),
-      m('good', '合格数', 'quantity', { chart: 'bar' }),
-      m('workScrap', '工废数', 'quantity', { chart: 'bar' }),
-      m('materialScrap', '料废数', 'quantity'),
-      m('rework', '返工数', 'quantity'),
+      m('good', '合格数', 'quantity', { chart: 'bar', perUnit: true }),
+      m('workScrap', '工废数', 'quantity', { chart: 'bar', perUnit: true }),
+      m('materialScrap', '料废数', 'quantity', { perUnit: true }),
+      m('rework', '返工数', 'quantity', { perUnit: true }),
       m('hours', '工时', 'quantity'),
       m('wage', '计件工资(元)', 'money'),
       m('passRate', '合格率(%)', 'percent', { ratio: ['good', 'output'], chart: 'line' }),
@@ -214,8 +222,8 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
     groups: [{ value: 'status', label: '按状态' }, { value: 'material', label: '按产品' }, MONTH],
     measures: [
       m('orders', '工单数', 'int', { chart: 'bar' }),
-      m('planned', '计划数量', 'quantity'),
-      m('produced', '完工数量', 'quantity'),
+      m('planned', '计划数量', 'quantity', { perUnit: true }),
+      m('produced', '完工数量', 'quantity', { perUnit: true }),
       m('late', '逾期工单', 'int', { chart: 'bar' }),
       m('completion', '完工率(%)', 'percent', { ratio: ['produced', 'planned'], chart: 'line' }),
     ],
@@ -241,9 +249,9 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
       MONTH,
     ],
     measures: [
-      m('good', '产出合格数', 'quantity', { chart: 'bar' }),
-      m('scrap', '废品数', 'quantity', { chart: 'bar' }),
-      m('rework', '返工数', 'quantity'),
+      m('good', '产出合格数', 'quantity', { chart: 'bar', perUnit: true }),
+      m('scrap', '废品数', 'quantity', { chart: 'bar', perUnit: true }),
+      m('rework', '返工数', 'quantity', { perUnit: true }),
       m('yield', '良率(%)', 'percent', { ratio: ['good', 'output'], chart: 'line' }),
     ],
     detail: [
@@ -264,8 +272,8 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
     groups: [{ value: 'line', label: '按产线' }, { value: 'equipment', label: '按设备' }, MONTH],
     measures: [
       m('reports', '报工单数', 'int'),
-      m('good', '合格数', 'quantity', { chart: 'bar' }),
-      m('scrap', '废品数', 'quantity', { chart: 'bar' }),
+      m('good', '合格数', 'quantity', { chart: 'bar', perUnit: true }),
+      m('scrap', '废品数', 'quantity', { chart: 'bar', perUnit: true }),
       m('hours', '工时', 'quantity'),
       m('yield', '良率(%)', 'percent', { ratio: ['good', 'output'], chart: 'line' }),
     ],

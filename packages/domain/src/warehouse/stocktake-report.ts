@@ -25,8 +25,12 @@ export interface DifferenceReport {
     amount: string;
   }[];
   totals: {
-    gainQuantity: string;
-    lossQuantity: string;
+    /** 盘盈 / 盘亏 quantity: one figure when every such line has one unit, else null. */
+    gainQuantity: string | null;
+    lossQuantity: string | null;
+    /** The same per base unit (件, kg and 粒 are never added): most lines first. */
+    gainByUnit: { unitName: string; quantity: string }[];
+    lossByUnit: { unitName: string; quantity: string }[];
     gainAmount: string;
     lossAmount: string;
     netAmount: string;

@@ -15,6 +15,7 @@ import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
+import { attachUnits } from '../../platform/report-units.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { taken } from '../production/pieces.ts';
 import { exactText } from './wages.ts';
@@ -49,6 +50,8 @@ const labelOf = (col: RawBuilder<unknown>, options: EnumOption[]) =>
     sql` `,
   )} ELSE ${col}::text END`;
 const monthCols = sql`to_char(day, 'YYYY-MM')`;
+/** The base unit of the fact's material `mt`, as `un` (a fact's `unit_name`). */
+const UNIT = sql`LEFT JOIN material_unit un ON un.id = mt.unit_id`;
 
 /** Stock at the end of a day per material and warehouse: the monthly rollup before its month plus its month's ledger rows. */
 export function stockAt(date: string, warehouseId?: number) {
@@ -73,9 +76,10 @@ const FACTS: Record<string, Facts> = {
              so.doc_no AS order_no, COALESCE(l.base_quantity, l.quantity) AS quantity,
              round(l.quantity * COALESCE(sol.unit_price, l.unit_price, 0), 2) AS revenue,
              COALESCE(-g.amount, 0) AS cost,
-             round(l.quantity * COALESCE(sol.unit_price, l.unit_price, 0), 2) - COALESCE(-g.amount, 0) AS margin
+             round(l.quantity * COALESCE(sol.unit_price, l.unit_price, 0), 2) - COALESCE(-g.amount, 0) AS margin,
+             un.name AS unit_name
         FROM stock_outbound o JOIN stock_outbound_line l ON l.stock_outbound_id = o.id
-        JOIN material mt ON mt.id = l.material_id
+        JOIN material mt ON mt.id = l.material_id ${UNIT}
         LEFT JOIN customer c ON c.id = o.customer_id
         LEFT JOIN sale_order so ON so.id = o.sale_order_id
         LEFT JOIN sale_order_line sol ON sol.id = l.source_line_id AND sol.sale_order_id = o.sale_order_id
@@ -91,9 +95,9 @@ const FACTS: Record<string, Facts> = {
              s.name AS supplier_name, l.material_id::text AS material_key, mt.name AS material_label,
              mt.name AS material_name, po.doc_no AS order_no, COALESCE(l.base_quantity, l.quantity) AS quantity,
              round(l.quantity * COALESCE(pol.unit_price, l.unit_price, 0), 2) AS amount, 0 AS return_amount,
-             round(l.quantity * COALESCE(pol.unit_price, l.unit_price, 0), 2) AS net_amount
+             round(l.quantity * COALESCE(pol.unit_price, l.unit_price, 0), 2) AS net_amount, un.name AS unit_name
         FROM stock_inbound i JOIN stock_inbound_line l ON l.stock_inbound_id = i.id
-        JOIN material mt ON mt.id = l.material_id LEFT JOIN supplier s ON s.id = i.supplier_id
+        JOIN material mt ON mt.id = l.material_id ${UNIT} LEFT JOIN supplier s ON s.id = i.supplier_id
         LEFT JOIN purchase_order po ON po.id = i.purchase_order_id
         LEFT JOIN purchase_order_line pol ON pol.id = l.source_line_id AND pol.purchase_order_id = i.purchase_order_id
        WHERE i.type = 'purchase' AND i.status = 'posted'
@@ -102,9 +106,9 @@ const FACTS: Record<string, Facts> = {
              o.supplier_id::text, s.name, s.name, l.material_id::text, mt.name, mt.name, po.doc_no,
              -COALESCE(l.base_quantity, l.quantity), 0,
              round(l.quantity * COALESCE(pol.unit_price, l.unit_price, 0), 2),
-             -round(l.quantity * COALESCE(pol.unit_price, l.unit_price, 0), 2)
+             -round(l.quantity * COALESCE(pol.unit_price, l.unit_price, 0), 2), un.name
         FROM stock_outbound o JOIN stock_outbound_line l ON l.stock_outbound_id = o.id
-        JOIN material mt ON mt.id = l.material_id LEFT JOIN supplier s ON s.id = o.supplier_id
+        JOIN material mt ON mt.id = l.material_id ${UNIT} LEFT JOIN supplier s ON s.id = o.supplier_id
         LEFT JOIN purchase_order po ON po.id = o.purchase_order_id
         LEFT JOIN purchase_order_line pol ON pol.id = l.source_line_id AND pol.purchase_order_id = o.purchase_order_id
        WHERE o.type = 'purchase-return' AND o.status = 'posted'`,
@@ -117,8 +121,8 @@ const FACTS: Record<string, Facts> = {
              ${labelOf(sql`p.status`, PRODUCTION_ORDER_LIFECYCLE.states)} AS status_label,
              p.quantity AS planned, p.produced_quantity AS produced,
              COALESCE(mc.amount, 0) AS material_cost, COALESCE(w.amount, 0) AS labor_cost,
-             COALESCE(mc.amount, 0) + COALESCE(w.amount, 0) AS total_cost
-        FROM production_order p JOIN material mt ON mt.id = p.product_id
+             COALESCE(mc.amount, 0) + COALESCE(w.amount, 0) AS total_cost, un.name AS unit_name
+        FROM production_order p JOIN material mt ON mt.id = p.product_id ${UNIT}
         LEFT JOIN LATERAL (SELECT -sum(s.amount) AS amount FROM stock_outbound o
                              JOIN stock_ledger s ON s.doc_type = 'stock-outbound' AND s.doc_id = o.id
                             WHERE o.production_order_id = p.id AND o.status = 'posted' AND s.reversal_of IS NULL) mc ON true
@@ -132,9 +136,9 @@ const FACTS: Record<string, Facts> = {
              mt.material_type_id::text AS material_type_key, ty.name AS material_type_label,
              s.material_id::text AS material_key, mt.name AS material_label,
              mt.code AS material_code, mt.name AS material_name, ty.name AS material_type_name, w.name AS warehouse_name,
-             s.quantity, s.amount AS value
+             s.quantity, s.amount AS value, un.name AS unit_name
         FROM (${stockAt(q.date ?? businessDay(), q.refs.warehouseId)}) s
-        JOIN material mt ON mt.id = s.material_id JOIN warehouse w ON w.id = s.warehouse_id
+        JOIN material mt ON mt.id = s.material_id ${UNIT} JOIN warehouse w ON w.id = s.warehouse_id
         LEFT JOIN material_type ty ON ty.id = mt.material_type_id
        WHERE s.quantity <> 0 OR s.amount <> 0`,
   },
@@ -150,9 +154,9 @@ const FACTS: Record<string, Facts> = {
              r.material_scrap_quantity AS material_scrap, r.rework_quantity AS rework, COALESCE(r.hours, 0) AS hours,
              -- The report's exact wage lines (the report's own wage_amount is shown to the fen).
              COALESCE((SELECT sum(w.amount) FROM piece_wage w WHERE w.work_report_id = r.id), 0) AS wage,
-             ${taken('r')} AS output
+             ${taken('r')} AS output, un.name AS unit_name
         FROM work_report r LEFT JOIN app_user u ON u.id = r.operator_id LEFT JOIN process pr ON pr.id = r.process_id
-        LEFT JOIN workshop ws ON ws.id = r.workshop_id LEFT JOIN material mt ON mt.id = r.product_id
+        LEFT JOIN workshop ws ON ws.id = r.workshop_id LEFT JOIN material mt ON mt.id = r.product_id ${UNIT}
        WHERE r.status <> 'draft'`,
   },
   'work-order': {
@@ -161,8 +165,9 @@ const FACTS: Record<string, Facts> = {
              p.status AS status_key, ${labelOf(sql`p.status`, PRODUCTION_ORDER_LIFECYCLE.states)} AS status_label,
              p.product_id::text AS material_key, mt.name AS material_label, mt.name AS material_name,
              1 AS orders, p.quantity AS planned, p.produced_quantity AS produced,
-             CASE WHEN p.due_date < ${businessDay()}::date AND p.status IN ('released', 'producing') THEN 1 ELSE 0 END AS late
-        FROM production_order p JOIN material mt ON mt.id = p.product_id`,
+             CASE WHEN p.due_date < ${businessDay()}::date AND p.status IN ('released', 'producing') THEN 1 ELSE 0 END AS late,
+             un.name AS unit_name
+        FROM production_order p JOIN material mt ON mt.id = p.product_id ${UNIT}`,
   },
   'production-statistics': {
     hidden: ['output'],
@@ -173,9 +178,9 @@ const FACTS: Record<string, Facts> = {
              r.product_id::text AS material_key, mt.name AS material_label, mt.name AS material_name,
              pr.name AS process_name, r.good_quantity AS good,
              r.work_scrap_quantity + r.material_scrap_quantity AS scrap, r.rework_quantity AS rework,
-             ${taken('r')} AS output
+             ${taken('r')} AS output, un.name AS unit_name
         FROM work_report r LEFT JOIN workshop ws ON ws.id = r.workshop_id
-        LEFT JOIN material mt ON mt.id = r.product_id LEFT JOIN process pr ON pr.id = r.process_id
+        LEFT JOIN material mt ON mt.id = r.product_id ${UNIT} LEFT JOIN process pr ON pr.id = r.process_id
        WHERE r.status = 'posted'`,
   },
   'production-line': {
@@ -187,8 +192,9 @@ const FACTS: Record<string, Facts> = {
              COALESCE(r.equipment_id::text, '0') AS equipment_key, COALESCE(e.name, '未指定设备') AS equipment_label,
              e.name AS equipment_name, pr.name AS process_name,
              1 AS reports, r.good_quantity AS good, r.work_scrap_quantity + r.material_scrap_quantity AS scrap,
-             COALESCE(r.hours, 0) AS hours, ${taken('r')} AS output
+             COALESCE(r.hours, 0) AS hours, ${taken('r')} AS output, un.name AS unit_name
         FROM work_report r LEFT JOIN equipment e ON e.id = r.equipment_id
+        LEFT JOIN material mt ON mt.id = r.product_id ${UNIT}
         LEFT JOIN production_line pl ON pl.id = e.line_id LEFT JOIN process pr ON pr.id = r.process_id
        WHERE r.status = 'posted'`,
   },
@@ -270,16 +276,30 @@ export async function readReport(db: Db, def: FinanceReportDef, q: ReportQuery) 
   const order = ['month', 'day'].includes(q.groupBy)
     ? sql`1`
     : sql`sum(${sql.ref(snake(firstMoney.name))}) DESC NULLS LAST, 2`;
-  const [rows, totals] = await Promise.all([
+  const perUnit = def.measures.filter((x) => x.perUnit && !x.ratio).map((x) => x.name);
+  const [rows, totals, units] = await Promise.all([
     sql<Record<string, any>>`
       SELECT ${g.key}::text AS key, max(${g.label}) AS label, count(*)::int AS fact_count, ${sums}
         FROM (${facts}) x GROUP BY 1 ORDER BY ${order} LIMIT 2000`.execute(db),
     sql<Record<string, any>>`SELECT count(*)::int AS fact_count, ${sums} FROM (${facts}) x`.execute(db),
+    perUnit.length
+      ? sql<Record<string, any>>`
+          SELECT ${g.key}::text AS key, COALESCE(x.unit_name, '') AS unit_name, count(*)::int AS n,
+                 ${sql.join(
+                   perUnit.map(
+                     (n) => sql`COALESCE(sum(${sql.ref(snake(n))}), 0)::text AS ${sql.ref(snake(n))}`,
+                   ),
+                   sql`, `,
+                 )}
+            FROM (${facts}) x GROUP BY 1, 2`.execute(db)
+      : undefined,
   ]);
-  return {
+  const out = {
     rows: rows.rows.map((r) => ratios(def, r)),
     totals: ratios(def, totals.rows[0] ?? {}),
   };
+  if (units) attachUnits(perUnit, out, units.rows);
+  return out;
 }
 
 export async function reportDetail(
@@ -295,6 +315,8 @@ export async function reportDetail(
   const cols = sql.join(
     [
       sql`x.doc_id`,
+      // A fact's quantities are in its material's base unit.
+      ...(def.measures.some((x) => x.perUnit) ? [sql`x.unit_name`] : []),
       ...def.detail.map((c) =>
         c.kind === 'date'
           ? sql`${sql.ref(`x.${snake(c.name)}`)}::text AS ${sql.ref(snake(c.name))}`
@@ -362,6 +384,14 @@ const cellOf = (kind: string, v: unknown) =>
       ? Number(v)
       : neutralise(v);
 
+/** Quantities per unit as one text: 件 12,340 · kg 5,230.5. */
+export const unitText = (list: { unitName: string; quantity: string }[]) =>
+  list
+    .map((u) =>
+      `${u.unitName} ${new Decimal(u.quantity).toNumber().toLocaleString('zh-CN', { maximumFractionDigits: 4 })}`.trim(),
+    )
+    .join(' · ');
+
 async function reportWorkbook(
   def: FinanceReportDef,
   q: ReportQuery,
@@ -377,9 +407,13 @@ async function reportWorkbook(
   ws.addRow([`${def.title}（${by}）${span}`]);
   ws.addRow([by.replace(/^按/, ''), ...def.measures.map((x) => x.label)]);
   ws.getRow(2).font = { bold: true };
-  for (const r of report.rows)
-    ws.addRow([neutralise(r.label ?? ''), ...def.measures.map((x) => cellOf(x.kind, r[x.name]))]);
-  ws.addRow(['合计', ...def.measures.map((x) => cellOf(x.kind, report.totals[x.name]))]);
+  // A quantity over several units is written per unit, as text (件 12,340 · kg 5,230.5).
+  const cell = (r: Record<string, any>, x: FinanceReportDef['measures'][number]) =>
+    x.perUnit && r[x.name] == null && r.units?.[x.name]?.length
+      ? unitText(r.units[x.name])
+      : cellOf(x.kind, r[x.name]);
+  for (const r of report.rows) ws.addRow([neutralise(r.label ?? ''), ...def.measures.map((x) => cell(r, x))]);
+  ws.addRow(['合计', ...def.measures.map((x) => cell(report.totals, x))]);
   ws.getRow(ws.rowCount).font = { bold: true };
   ws.columns.forEach((col, i) => {
     col.width = i === 0 ? 24 : 16;

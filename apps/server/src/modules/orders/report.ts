@@ -8,6 +8,7 @@ import { newExportFile } from '../../platform/export-files.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
+import { attachUnits } from '../../platform/report-units.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import type { TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { monthsPeriod, type OnTimeRow, onTimeDelivery } from './on-time.ts';
@@ -322,7 +323,14 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
             code: sql`m.code`,
             join: sql`JOIN material m ON m.id = g.k`,
           };
-  const [rows, totals, months, top] = await Promise.all([
+  // Quantities per base unit (套 and 件 never add up): the detail rows by the row's key and unit.
+  const unitKey =
+    q.groupBy === 'month'
+      ? sql`to_char(r.month, 'YYYY-MM')`
+      : q.groupBy === 'party'
+        ? sql`r.party_id::text`
+        : sql`r.material_id::text`;
+  const [rows, totals, months, top, units] = await Promise.all([
     sql<Record<string, any>>`
       WITH g AS (SELECT ${group.raw} AS k, ${sums} FROM order_report_month r WHERE ${where} GROUP BY 1)
       SELECT ${group.key} AS key, ${group.label} AS label, ${group.code} AS code, g.line_count, g.ordered_quantity,
@@ -342,6 +350,13 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
          GROUP BY 1 ORDER BY 2 DESC LIMIT 10)
       SELECT p.name AS label, g.ordered_amount
         FROM g JOIN ${sql.table(partyTable)} p ON p.id = g.party_id ORDER BY 2 DESC, p.id`.execute(db),
+    sql<Record<string, any>>`
+      SELECT ${unitKey} AS key, COALESCE(u.name, '') AS unit_name, sum(r.line_count)::int AS n,
+             sum(r.ordered_quantity)::text AS ordered_quantity, sum(r.done_quantity)::text AS done_quantity,
+             sum(r.open_quantity)::text AS open_quantity
+        FROM order_report_month r JOIN material m ON m.id = r.material_id LEFT JOIN material_unit u ON u.id = m.unit_id
+       WHERE ${filters(GRAIN.detail)}
+       GROUP BY 1, 2`.execute(db),
   ]);
   // 准时交货率 by its one definition (on-time.ts): the lines promised in the period's months,
   // grouped as the rows are (a month row: the lines promised in that month).
@@ -400,13 +415,18 @@ export async function readReport(db: Db, k: ReportKind, q: ReportQuery) {
   const allMonths = [...months.rows, ...extraMonths].sort((a, b) =>
     a.month < b.month ? -1 : a.month > b.month ? 1 : 0,
   );
-  return {
+  const report = {
     rows: allRows.map((r) => ({ ...r, ...onTime(byKey.get(String(r.key))) }) as Record<string, any>),
     totals: { ...(totals.rows[0] ?? {}), ...onTime(onTimeAll[0]) },
     months: allMonths.map((r) => ({ ...r, ...onTime(byMonth.get(r.month)) })),
     top: top.rows,
   };
+  attachUnits(QUANTITIES, report, units.rows);
+  return report;
 }
+
+/** The report's quantities, in base units: per unit over several (platform/report-units.ts). */
+const QUANTITIES = ['orderedQuantity', 'doneQuantity', 'openQuantity'];
 
 // ------------------------------------------------------------------ routes
 
@@ -440,6 +460,14 @@ const TEXT = {
   },
 } as const;
 
+/** A quantity cell: its figure, or per unit as text over several units (套 120 · 件 40). */
+function quantityCell(r: Record<string, any>, name: string) {
+  if (r[name] != null) return Number(r[name]);
+  return ((r.units?.[name] ?? []) as { unitName: string; quantity: string }[])
+    .map((u) => `${u.unitName} ${Number(u.quantity)}`)
+    .join(' · ');
+}
+
 async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<ReturnType<typeof readReport>>) {
   const t = TEXT[k.kind];
   const wb = new (await exceljs()).Workbook();
@@ -469,11 +497,11 @@ async function reportWorkbook(k: ReportKind, q: ReportQuery, report: Awaited<Ret
         label,
         code,
         Number(r.lineCount ?? 0),
-        Number(r.orderedQuantity ?? 0),
+        quantityCell(r, 'orderedQuantity'),
         Number(r.orderedAmount ?? 0),
         r.averagePrice == null ? '' : Number(r.averagePrice),
-        Number(r.doneQuantity ?? 0),
-        Number(r.openQuantity ?? 0),
+        quantityCell(r, 'doneQuantity'),
+        quantityCell(r, 'openQuantity'),
         Number(r.openAmount ?? 0),
         Number(r.completedLines ?? 0),
         Number(r.dueLines ?? 0),

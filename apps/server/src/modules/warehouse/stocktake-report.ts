@@ -51,6 +51,22 @@ export async function differenceReport(db: Db, id: number): Promise<DifferenceRe
   const loss = (d: Decimal) => d.lt(0);
   const gainAmount = sum((l) => l.amount, gain);
   const lossAmount = sum((l) => l.amount, loss).negated();
+  // Quantities per unit: 件, kg and 粒 are never added into one figure.
+  const perUnit = (keep: (d: Decimal) => boolean) => {
+    const units = new Map<string, { n: number; q: Decimal }>();
+    for (const l of rows.rows) {
+      const d = new Decimal(l.difference);
+      if (!keep(d)) continue;
+      const u = units.get(l.unitName ?? '') ?? { n: 0, q: new Decimal(0) };
+      units.set(l.unitName ?? '', { n: u.n + 1, q: u.q.plus(d.abs()) });
+    }
+    return [...units]
+      .sort(([a, x], [b, y]) => y.n - x.n || (a < b ? -1 : a > b ? 1 : 0))
+      .map(([unitName, u]) => ({ unitName, quantity: u.q.toFixed(4) }));
+  };
+  const gainByUnit = perUnit(gain);
+  const lossByUnit = perUnit(loss);
+  const one = (list: { quantity: string }[]) => (list.length > 1 ? null : (list[0]?.quantity ?? '0.0000'));
   return {
     docNo: doc.docNo,
     status: doc.status,
@@ -59,10 +75,10 @@ export async function differenceReport(db: Db, id: number): Promise<DifferenceRe
     valuedAt: posted ? 'posting' : 'current average',
     lines: rows.rows,
     totals: {
-      gainQuantity: sum((l) => l.difference, gain).toFixed(4),
-      lossQuantity: sum((l) => l.difference, loss)
-        .negated()
-        .toFixed(4),
+      gainQuantity: one(gainByUnit),
+      lossQuantity: one(lossByUnit),
+      gainByUnit,
+      lossByUnit,
       gainAmount: gainAmount.toFixed(2),
       lossAmount: lossAmount.toFixed(2),
       netAmount: gainAmount.minus(lossAmount).toFixed(2),
@@ -117,8 +133,11 @@ async function reportWorkbook(report: DifferenceReport): Promise<ExcelJS.Workboo
   }
   const t = report.totals;
   ws.addRow([]);
-  ws.addRow(['合计', '盘盈数量', Number(t.gainQuantity), '盘盈金额', Number(t.gainAmount)]);
-  ws.addRow(['', '盘亏数量', Number(t.lossQuantity), '盘亏金额', Number(t.lossAmount)]);
+  // One figure when one unit; else per unit, as text (件 12 · kg 3.5).
+  const quantity = (q: string | null, list: { unitName: string; quantity: string }[]) =>
+    q != null ? Number(q) : list.map((u) => `${u.unitName} ${Number(u.quantity)}`).join(' · ');
+  ws.addRow(['合计', '盘盈数量', quantity(t.gainQuantity, t.gainByUnit), '盘盈金额', Number(t.gainAmount)]);
+  ws.addRow(['', '盘亏数量', quantity(t.lossQuantity, t.lossByUnit), '盘亏金额', Number(t.lossAmount)]);
   ws.addRow(['', '', '', '净盈亏金额', Number(t.netAmount)]);
   ws.views = [{ state: 'frozen', ySplit: 2 }];
   return wb;

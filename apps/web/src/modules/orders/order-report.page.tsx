@@ -69,6 +69,31 @@ const money = (v: unknown) =>
   Number(v ?? 0).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const quantity = (v: unknown) => Number(v ?? 0).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
 const rate = (v: number | null) => (v == null ? '-' : `${v}%`);
+type UnitSum = { unitName: string; quantity: string };
+/**
+ * A quantity of a row or the totals in base units: with its unit (120 套), or per unit over several
+ * (套 120 · 件 40) — the server never adds 套 to 件 (`units`).
+ */
+function unitQuantity(r: Row | undefined, name: string): string {
+  const units = r?.units?.[name] as UnitSum[] | undefined;
+  if (!units?.length) return quantity(r?.[name]);
+  if (units.length === 1) return `${quantity(units[0].quantity)} ${units[0].unitName}`.trim();
+  return units.map((u) => `${u.unitName} ${quantity(u.quantity)}`).join(' · ');
+}
+/** The same in a table cell: a line per unit. */
+function QuantityCell({ r, name }: { r: Row; name: string }) {
+  const units = r.units?.[name] as UnitSum[] | undefined;
+  if (!units || units.length < 2) return <>{unitQuantity(r, name)}</>;
+  return (
+    <>
+      {units.map((u) => (
+        <span key={u.unitName} style={{ display: 'block', whiteSpace: 'nowrap' }}>
+          {u.unitName} {quantity(u.quantity)}
+        </span>
+      ))}
+    </>
+  );
+}
 /** The server's exact 6-place average, shown as prices are (at least 元.角分). */
 const price = (v: unknown) =>
   v == null ? '-' : formatNumber({ name: 'averagePrice', label: '平均单价', kind: 'price' }, v);
@@ -199,7 +224,7 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
           <Statistic title="订购金额(元)" value={money(t.orderedAmount)} />
           <Statistic title="订单行数" value={t.lineCount ?? 0} />
           {spec.priceTrend && <Statistic title="平均单价(元)" value={price(t.averagePrice)} />}
-          <Statistic title={`${spec.done}数量`} value={quantity(t.doneQuantity)} />
+          <Statistic title={`${spec.done}数量`} value={unitQuantity(t, 'doneQuantity')} />
           <Statistic title={`${spec.open}金额(元)`} value={money(t.openAmount)} />
           <Statistic
             title={<Tooltip title={spec.onTimeHelp}>{spec.onTime}</Tooltip>}
@@ -253,7 +278,13 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
             { title: by, dataIndex: 'label', width: 180, fixed: 'left' },
             ...(groupBy === 'month' ? [] : [{ title: '编码', dataIndex: 'code', width: 120 }]),
             { title: '订单行数', dataIndex: 'lineCount', width: 90, align: right },
-            { title: '订购数量', dataIndex: 'orderedQuantity', width: 110, align: right, render: quantity },
+            {
+              title: '订购数量',
+              dataIndex: 'orderedQuantity',
+              width: 120,
+              align: right,
+              render: (_: unknown, r: Row) => <QuantityCell r={r} name="orderedQuantity" />,
+            },
             { title: '订购金额(元)', dataIndex: 'orderedAmount', width: 130, align: right, render: money },
             ...(spec.priceTrend
               ? [
@@ -269,16 +300,16 @@ export function OrderReportPage({ spec }: PageProps & { spec: ReportSpec }) {
             {
               title: `${spec.done}数量`,
               dataIndex: 'doneQuantity',
-              width: 110,
+              width: 120,
               align: right,
-              render: quantity,
+              render: (_: unknown, r: Row) => <QuantityCell r={r} name="doneQuantity" />,
             },
             {
               title: `${spec.open}数量`,
               dataIndex: 'openQuantity',
-              width: 110,
+              width: 120,
               align: right,
-              render: quantity,
+              render: (_: unknown, r: Row) => <QuantityCell r={r} name="openQuantity" />,
             },
             {
               title: `${spec.open}金额(元)`,

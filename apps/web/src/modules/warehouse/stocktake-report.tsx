@@ -10,6 +10,13 @@ import { PageCard } from '../../platform/ui/page-card.tsx';
 import { QualityTag, SignedQty, StatusTag } from './shared.tsx';
 import { money, qty, STOCKTAKE_PATHS, stockApi } from './warehouse.api.ts';
 
+/** A quantity total: one figure with its unit, or per unit (件 12 · kg 3.5), never summed across units. */
+function perUnit(total: string | null, list: { unitName: string; quantity: string }[]): string {
+  if (list.length === 1) return `${qty(list[0].quantity)} ${list[0].unitName}`.trim();
+  if (total != null || !list.length) return qty(total ?? 0);
+  return list.map((u) => `${u.unitName} ${qty(u.quantity)}`).join(' · ');
+}
+
 /**
  * 盘点差异报告 (`/warehouse-logistics/inventory-detail?id=`): the counted lines of one stocktake
  * that differ from the books, valued, with gain, loss and net totals, and an Excel copy.
@@ -88,7 +95,7 @@ export function StocktakeReportPage({ path }: PageProps) {
             <Space size={48} style={{ marginBottom: 16 }} wrap>
               <Statistic
                 title="盘盈数量"
-                value={qty(r.totals.gainQuantity)}
+                value={perUnit(r.totals.gainQuantity, r.totals.gainByUnit)}
                 styles={{ content: { color: '#389e0d' } }}
               />
               <Statistic
@@ -98,7 +105,7 @@ export function StocktakeReportPage({ path }: PageProps) {
               />
               <Statistic
                 title="盘亏数量"
-                value={qty(r.totals.lossQuantity)}
+                value={perUnit(r.totals.lossQuantity, r.totals.lossByUnit)}
                 styles={{ content: { color: '#cf1322' } }}
               />
               <Statistic

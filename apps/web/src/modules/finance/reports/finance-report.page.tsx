@@ -1,5 +1,10 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { type FinanceReportDef, type ReportValueKind, resourceByName } from '@ringmes/domain';
+import {
+  type FinanceReportDef,
+  type ReportMeasureDef,
+  type ReportValueKind,
+  resourceByName,
+} from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Button, DatePicker, Drawer, Form, Segmented, Space, Statistic, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -37,6 +42,39 @@ export function formatValue(kind: ReportValueKind, v: unknown): string {
     default:
       return String(v);
   }
+}
+
+type UnitSum = { unitName: string; quantity: string };
+
+/** A per-unit measure's sums on a row or the totals (server: `units`), most facts first. */
+const unitsOf = (m: ReportMeasureDef, row: Row | undefined): UnitSum[] | undefined =>
+  m.perUnit ? (row?.units?.[m.name] as UnitSum[] | undefined) : undefined;
+
+/**
+ * A measure as the page shows it. A quantity counted per unit carries its unit (12,340 件); over
+ * several units it is one figure per unit (件 12,340 · kg 5,230.5), never their sum.
+ */
+export function measureText(m: ReportMeasureDef, row: Row | undefined): string {
+  const units = unitsOf(m, row);
+  if (!units?.length) return formatValue(m.kind, row?.[m.name]);
+  if (units.length === 1)
+    return `${formatValue(m.kind, units[0].quantity)}${units[0].unitName ? ` ${units[0].unitName}` : ''}`;
+  return units.map((u) => `${u.unitName} ${formatValue(m.kind, u.quantity)}`).join(' · ');
+}
+
+/** The same in a table cell: a line per unit. */
+function MeasureCell({ m, row }: { m: ReportMeasureDef; row: Row | undefined }) {
+  const units = unitsOf(m, row);
+  if (!units || units.length < 2) return <>{measureText(m, row)}</>;
+  return (
+    <span className="rm-unit-lines" data-testid={`units-${m.name}`}>
+      {units.map((u) => (
+        <span key={u.unitName} style={{ display: 'block', whiteSpace: 'nowrap' }}>
+          {u.unitName} {formatValue(m.kind, u.quantity)}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 /**
@@ -99,12 +137,28 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
         axisLabel: { rotate: timeline ? 0 : 30, interval: 0, width: 90, overflow: 'truncate' },
       },
       yAxis: [{ type: 'value' }, ...(line ? [{ type: 'value', name: '%' }] : [])],
-      series: charted.map((m) => ({
-        name: m.label,
-        type: m.chart,
-        yAxisIndex: m.chart === 'line' && m.kind === 'percent' ? 1 : 0,
-        data: rows.map((r) => (r[m.name] == null ? null : Number(r[m.name]))),
-      })),
+      // A per-unit measure is drawn one series per unit (合格数（件）, 合格数（套）): never summed.
+      series: charted.flatMap((m) => {
+        const units = unitsOf(m, data?.totals);
+        if (!units?.length)
+          return [
+            {
+              name: m.label,
+              type: m.chart,
+              yAxisIndex: m.chart === 'line' && m.kind === 'percent' ? 1 : 0,
+              data: rows.map((r) => (r[m.name] == null ? null : Number(r[m.name]))),
+            },
+          ];
+        return units.map((u) => ({
+          name: u.unitName ? `${m.label}（${u.unitName}）` : m.label,
+          type: m.chart,
+          yAxisIndex: 0,
+          data: rows.map((r) => {
+            const q = unitsOf(m, r)?.find((x) => x.unitName === u.unitName)?.quantity;
+            return q == null ? null : Number(q);
+          }),
+        }));
+      }),
     };
   }, [data, groupBy, charted]);
 
@@ -112,9 +166,9 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
   const measureColumns = def.measures.map((m) => ({
     title: m.label,
     dataIndex: m.name,
-    width: 130,
+    width: m.perUnit ? 150 : 130,
     align: right,
-    render: (v: unknown) => formatValue(m.kind, v),
+    render: (_: unknown, r: Row) => <MeasureCell m={m} row={r} />,
   }));
   const detailColumns: ColumnsType<Row> = [
     ...def.detail.map((c, i) => ({
@@ -138,7 +192,9 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
       dataIndex: m.name,
       width: 120,
       align: right,
-      render: (v: unknown) => formatValue(m.kind, v),
+      // A fact is one material: its quantity in that material's unit.
+      render: (v: unknown, r: Row) =>
+        m.perUnit && r.unitName ? `${formatValue(m.kind, v)} ${r.unitName}` : formatValue(m.kind, v),
     })),
   ];
   const t = data?.totals ?? {};
@@ -171,7 +227,7 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
       <PageCard>
         <Space size={40} wrap data-testid="report-totals">
           {def.measures.map((m) => (
-            <Statistic key={m.name} title={m.label} value={formatValue(m.kind, t[m.name])} />
+            <Statistic key={m.name} title={m.label} value={measureText(m, t)} />
           ))}
         </Space>
       </PageCard>
@@ -235,7 +291,7 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
                 <Table.Summary.Cell index={0}>合计</Table.Summary.Cell>
                 {def.measures.map((m, i) => (
                   <Table.Summary.Cell key={m.name} index={i + 1} align="right">
-                    {formatValue(m.kind, t[m.name])}
+                    <MeasureCell m={m} row={t} />
                   </Table.Summary.Cell>
                 ))}
                 <Table.Summary.Cell index={def.measures.length + 1} />
