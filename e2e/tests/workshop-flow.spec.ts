@@ -272,8 +272,15 @@ test.describe('workshop flow', () => {
     const dialog = page.locator('.ant-modal:visible');
     await expect(dialog.locator('#outsource_quantity')).toHaveValue('20');
     await dialog.locator('#outsource_weight').fill('6.4');
+    // 委外供应商 offers the heat-treatment (外协) suppliers only, never steel or ball suppliers.
+    const suppliers = (await admin.get<{ list: Row[] }>('/api/v1/supplier/page', { pageSize: 200 })).list;
+    const heatMaker = suppliers.find((s) => /热处理|外协/.test(s.classifyName ?? '')) as Row;
+    const steelMaker = suppliers.find((s) => /钢材|钢球/.test(s.classifyName ?? '')) as Row;
     await dialog.locator('#outsource_supplierId').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    const offered = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await expect(offered.filter({ hasText: heatMaker.name })).toHaveCount(1);
+    await expect(offered.filter({ hasText: steelMaker.name })).toHaveCount(0);
+    await offered.first().click();
     // A new 委外订单 at this processing price (the supplier may have none for this ring yet).
     await dialog.locator('#outsource_unitPrice').fill('0.85');
     await dialog.getByRole('button', { name: /^发\s*出$/ }).click();

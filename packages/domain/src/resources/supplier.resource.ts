@@ -43,6 +43,6 @@ export const supplierResource: ResourceDef = {
   ],
   activeField: { name: 'status', value: '1' },
   defaultSort: { field: 'code', order: 'asc' },
-  options: { remote: true },
+  options: { remote: true, fields: ['classifyId'] },
   api: { edit: { method: 'PUT', path: 'update' } },
 };

@@ -21,8 +21,8 @@ import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
-import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { unitPrecisionRule, useCountingUnit } from '../../platform/resource/unit-precision.tsx';
+import { loadOptions, type RefOption } from '../../platform/resource/use-options.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { qty } from '../warehouse/warehouse.api.ts';
 import { FlowCardDrawer } from './flow-card/index.ts';
@@ -41,7 +41,52 @@ const TAG: Record<string, [string, string]> = {
   out: ['在外', 'blue'],
   done: ['已收回', 'green'],
 };
-const supplierField = { name: 'supplierId', label: '供应商', kind: 'ref' as const, ref: 'supplier' };
+/** Supplier classes whose suppliers work for us (热处理外协, 委外加工): the only ones 发出 offers. */
+export const OUTSOURCING_CLASS = /热处理|外协|委外|外包/;
+
+/**
+ * 委外供应商 of the send dialog: the suppliers of the heat-treatment / outsourcing classes of
+ * 供应商分类 (steel, balls, seals… are never sent pieces to), searched on the server.
+ */
+function OutsourcingSupplierSelect({
+  id,
+  value,
+  onChange,
+}: {
+  id?: string;
+  value?: number;
+  onChange?: (v: number | undefined) => void;
+}) {
+  const [keyword, setKeyword] = useState('');
+  const q = useQuery({
+    queryKey: ['resource', 'supplier', 'options', 'outsourcing', keyword],
+    queryFn: async () => {
+      const classes = (await loadOptions('supplier-classify')).filter((c) =>
+        OUTSOURCING_CLASS.test(String(c.name ?? c.label)),
+      );
+      const lists = await Promise.all(
+        classes.map((c) =>
+          loadOptions('supplier', { classifyId: c.value, keyword: keyword || undefined, limit: 50 }),
+        ),
+      );
+      return lists.flat().sort((a, b) => String(a.code ?? '').localeCompare(String(b.code ?? '')));
+    },
+  });
+  return (
+    <Select<number, RefOption>
+      id={id}
+      value={value}
+      onChange={onChange}
+      options={q.data ?? []}
+      allowClear
+      showSearch={{ filterOption: false, onSearch: (v) => setKeyword(v.trim()) }}
+      loading={q.isLoading}
+      placeholder="选择热处理供应商"
+      notFoundContent={q.isLoading ? '加载中…' : '没有热处理/外协类供应商，请在供应商分类中维护'}
+      data-testid="outsourcing-supplier"
+    />
+  );
+}
 
 /**
  * 生产委外: the flow cards' outsourced steps (热处理) — 发出 what arrived (quantity, weight,
@@ -252,7 +297,7 @@ export function ProduceOutsourcingPage(_: PageProps) {
                 label="委外供应商"
                 rules={[{ required: true, message: '请选择委外供应商' }]}
               >
-                <RefSelect field={supplierField} placeholder="选择热处理供应商" />
+                <OutsourcingSupplierSelect />
               </Form.Item>
               <Form.Item
                 name="outsourcingOrderId"
