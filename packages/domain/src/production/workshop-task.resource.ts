@@ -215,8 +215,8 @@ export const workDispatchResource: ResourceDef = {
     prefixes: scoped(['Dispatch', 'OperatorTask', 'WorkshopOperatorTask', 'Plan']),
   },
   // An operator sees and runs (开工, 暂停, 继续, 完工, 报工) the dispatches given to him; who dispatches
-  // in a workshop acts on all of its dispatches.
-  owner: { field: 'operatorId', liftedBy: ['add'] },
+  // or re-dispatches (排产计划 改派) in a workshop acts on all of its dispatches.
+  owner: { field: 'operatorId', liftedBy: ['add', 'edit'] },
   options: { remote: true },
   fields: [
     {
