@@ -45,11 +45,11 @@ describe('streamed Excel export', () => {
       expect(r.body.result.rows).toBe(4500);
       expect(r.body.result.fileName).toMatch(/^[0-9a-f-]{36}_计量单位导出\.xlsx$/);
       const rows = sheetRows(await downloadWorkbook(t, token, r.body.result.fileName));
-      expect(rows[0]).toEqual(['单位编码', '单位名称', '状态']);
+      expect(rows[0]).toEqual(['单位编码', '单位名称', '小数位数', '状态']);
       const codes = rows.slice(1).map((x) => x[0]);
       const expected = Array.from({ length: 4500 }, (_, i) => `X${String(500 + i).padStart(5, '0')}`);
       expect(codes).toEqual(sortOrder === 'asc' ? expected : expected.reverse());
-      expect(rows.find((x) => x[0] === 'X04997')).toEqual(['X04997', '单位3', '停用']);
+      expect(rows.find((x) => x[0] === 'X04997')).toEqual(['X04997', '单位3', '0', '停用']);
     }
   });
 

@@ -584,8 +584,8 @@ export function workshopTaskRoutes(app: App) {
     url: '/api/v1/work-dispatch/drawing',
     ...gate(workDispatchResource, 'list'),
     async productOf(db, id, user) {
-      const r = await sql<{ productId: number; workshopType: string }>`
-        SELECT product_id, workshop_type FROM work_dispatch WHERE id = ${id}`.execute(db);
+      const r = await sql<{ productId: number; workshopType: string; operatorId: number }>`
+        SELECT product_id, workshop_type, operator_id FROM work_dispatch WHERE id = ${id}`.execute(db);
       if (!r.rows[0]) throw notFound('派工单不存在或已被删除');
       assertInScope(user, workDispatchResource, 'list', r.rows[0]);
       return Number(r.rows[0].productId);
