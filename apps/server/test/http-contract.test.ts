@@ -43,7 +43,7 @@ describe('HTTP contract', () => {
       raw: JSON.stringify({ deptName: 'x'.repeat(2_000_000) }),
       headers: { 'content-type': 'application/json' },
     });
-    expect(r.body.code).toBe('400');
+    expect(r.body.code).toBe('413');
     expect(r.body.message).toMatch(/请求体过大/);
   });
 

@@ -73,7 +73,7 @@ const DEMO_ROLES: {
     roleName: '操作工',
     prefixes: ['/home'],
     match: /operator-task|report-work|process-task-sheet/,
-    withhold: /:(approve|unapprove)$/,
+    withhold: /:(approve|unapprove|inspectOverride)$/,
   },
   {
     roleKey: 'warehouse',
@@ -90,7 +90,7 @@ const DEMO_ROLES: {
     // inspection is inspectors' work: its operator screens, without approving their own reports.
     match:
       /\/work-report-record|\/inspect-workshop\/(operator-task|workshop-operator-task|report-work|process-task-sheet)/,
-    withhold: /^production:inspectReport:(approve|unapprove)$/,
+    withhold: /^production:inspectReport:(approve|unapprove|inspectOverride)$/,
   },
   { roleKey: 'finance', roleName: '财务', prefixes: ['/home', '/finance-department'] },
   { roleKey: 'equipment', roleName: '设备员', prefixes: ['/home', '/factory-info/equipment-manage'] },
