@@ -1,6 +1,8 @@
+import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HeavyReads, isHeavyUrl } from '../src/platform/http/heavy-reads.ts';
+import { GIVE_WAY_MS, HeavyReads, isHeavyUrl } from '../src/platform/http/heavy-reads.ts';
+import { makeSerializer } from '../src/platform/http/serialize.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
@@ -28,6 +30,12 @@ const get = (url: string, token: string) =>
   t.app
     .inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })
     .then((r) => ({ status: r.statusCode, body: r.json() }));
+/** The heavy reads' places are all given back (a stream's, when it closes, just after its answer). */
+async function settled() {
+  for (let i = 0; i < 50 && t.app.ringmes.heavyReads.stats().running > 0; i++)
+    await new Promise((r) => setTimeout(r, 10));
+  expect(t.app.ringmes.heavyReads.stats()).toEqual({ running: 0, waiting: 0, users: 0 });
+}
 const count = (answers: { status: number }[]) => {
   const n: Record<number, number> = {};
   for (const a of answers) n[a.status] = (n[a.status] ?? 0) + 1;
@@ -35,24 +43,50 @@ const count = (answers: { status: number }[]) => {
 };
 
 describe('heavy reads per user', () => {
-  it('a burst of 12 listAll from one user: two run, the rest answer 429 at once; another user is served', async () => {
+  it('a burst of 12 listAll from one user: two run, four wait, the rest answer 429; another user is served', async () => {
     const started = performance.now();
     const [burst, others] = await Promise.all([
       Promise.all(Array.from({ length: 12 }, () => get('/api/v1/customer/listAll', reader.token))),
       Promise.all(Array.from({ length: 2 }, () => get('/api/v1/customer/listAll', other.token))),
     ]);
     const n = count(burst);
-    expect(n[200]).toBeGreaterThanOrEqual(2);
+    expect(n[200]).toBeGreaterThanOrEqual(6);
     expect(n[429]).toBeGreaterThanOrEqual(1);
     expect(n[200] + n[429]).toBe(12);
     for (const r of burst.filter((a) => a.status === 429))
       expect(r.body).toEqual({ code: '429', message: '您的查询请求过多，请稍后再试', result: null });
-    for (const r of burst.filter((a) => a.status === 200)) expect(r.body.result).toHaveLength(3000);
+    for (const r of burst.filter((a) => a.status === 200)) {
+      expect(r.body.result).toHaveLength(3000);
+      expect(r.body.result[0]).toMatchObject({
+        code: expect.stringMatching(/^HR/),
+        createdAt: expect.any(String),
+      });
+    }
     expect(others.map((r) => r.status)).toEqual([200, 200]);
     expect(performance.now() - started).toBeLessThan(30_000);
     // Nothing is left counted once they are answered.
-    expect(t.app.ringmes.heavyReads.stats()).toEqual({ running: 0, waiting: 0, users: 0 });
+    await settled();
     expect((await get('/api/v1/customer/listAll', reader.token)).status).toBe(200);
+  });
+
+  it('a long answer streams out in slices, compressed when the client accepts it', async () => {
+    for (const [encoding, unzip] of [
+      ['gzip', zlib.gunzipSync],
+      ['br', zlib.brotliDecompressSync],
+    ] as const) {
+      const r = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/customer/listAll',
+        headers: { authorization: `Bearer ${other.token}`, 'accept-encoding': encoding },
+      });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-encoding']).toBe(encoding);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      const body = JSON.parse(unzip(r.rawPayload).toString());
+      expect(body).toMatchObject({ code: '200', message: '操作成功' });
+      expect(body.result).toHaveLength(3000);
+    }
+    await settled();
   });
 
   it('pageNum=0 on a page route counts as heavy, a page of 20 does not', async () => {
@@ -66,23 +100,49 @@ describe('heavy reads per user', () => {
     expect(count(pages)).toEqual({ 200: 8 });
   });
 
-  it('an export counts as heavy', async () => {
-    const held = [
-      await t.app.ringmes.heavyReads.enter(String(reader.userId)),
-      await t.app.ringmes.heavyReads.enter(String(reader.userId)),
-    ];
-    try {
-      const r = await get('/api/v1/customer/export', reader.token);
-      expect(r).toMatchObject({ status: 429, body: { code: '429' } });
-      expect((await get('/api/v1/customer/page?pageNum=1', reader.token)).status).toBe(200);
-    } finally {
-      for (const release of held) release();
-    }
+  it("an export counts as heavy; a user's third heavy read waits for a place, the seventh is refused", async () => {
+    const { heavyReads } = t.app.ringmes;
+    const me = String(reader.userId);
+    const held = [await heavyReads.enter(me), await heavyReads.enter(me)];
+    // A page loading three trees at once: the third waits for one of the first two.
+    const third = get('/api/v1/customer/page?pageNum=0', reader.token);
+    for (let i = 0; i < 100 && heavyReads.stats().waiting < 1; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const queued = [heavyReads.enter(me), heavyReads.enter(me), heavyReads.enter(me)];
+    expect(heavyReads.stats()).toMatchObject({ running: 2, waiting: 4 });
+    const r = await get('/api/v1/customer/export', reader.token);
+    expect(r).toMatchObject({ status: 429, body: { code: '429', message: '您的查询请求过多，请稍后再试' } });
+    expect((await get('/api/v1/customer/page?pageNum=1', reader.token)).status).toBe(200);
+    held[0]();
+    expect((await third).status).toBe(200);
+    held[1]();
+    await Promise.all(queued.map((q) => q.then((release) => release())));
+    await settled();
     expect((await get('/api/v1/customer/export', reader.token)).status).toBe(200);
   });
 });
 
 describe('the pool share of heavy reads', () => {
+  it('gives way to the other requests under way, for a while at most', async () => {
+    const h = new HeavyReads(2, 2);
+    h.lightStarted();
+    let through = false;
+    const way = h.giveWay().then(() => {
+      through = true;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(through).toBe(false);
+    h.lightEnded();
+    await way;
+    expect(through).toBe(true);
+    // A light request that lasts: the heavy read goes on after GIVE_WAY_MS.
+    h.lightStarted();
+    const started = performance.now();
+    await h.giveWay();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(GIVE_WAY_MS - 5);
+    h.lightEnded();
+  });
+
   it('runs at most `slots` heavy reads at once; the others wait their turn, then 503', async () => {
     const h = new HeavyReads(2, 2, 200);
     const a = await h.enter('a');
@@ -110,6 +170,31 @@ describe('the pool share of heavy reads', () => {
     const { heavyReads } = t.app.ringmes;
     expect(heavyReads.perUser).toBe(2);
     expect(heavyReads.slots).toBe(t.database.kind === 'postgres' ? t.config.pgPoolMax - 2 : 2);
+  });
+
+  it('serializes a long answer in slices to the very text of one pass', async () => {
+    const s = makeSerializer('Asia/Shanghai');
+    const rows = Array.from({ length: 1001 }, (_, i) => ({
+      id: i,
+      at: new Date(1_700_000_000_000 + i * 1000),
+      name: `行 "${i}"`,
+      none: null,
+      nested: { day: new Date(0), list: [new Date(1)] },
+    }));
+    for (const payload of [
+      { code: '200', message: '操作成功', result: rows },
+      { code: '200', message: '操作成功', result: { list: rows, total: 1001, pageNum: 0 } },
+      { code: '200', message: '操作成功', result: rows.slice(0, 3) },
+      { code: '200', message: '操作成功', result: [] },
+      { code: '200', message: '操作成功', result: null },
+    ]) {
+      const pieces = s.inSlices(payload);
+      let text = '';
+      if (pieces) for await (const piece of pieces) text += piece;
+      else text = s(payload);
+      expect(text).toBe(s(payload));
+    }
+    expect(s.inSlices({ result: rows.slice(0, 200) })).toBeUndefined();
   });
 
   it('knows the heavy routes by their URL', () => {

@@ -1,3 +1,4 @@
+import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -30,6 +31,20 @@ export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | unde
     else if (name === 'gzip' || name === '*') gz = true;
   }
   return br ? 'br' : gz ? 'gzip' : undefined;
+}
+
+/**
+ * A JSON answer sent as a stream (a heavy read's rows, `serialize.ts` `inSlices`): compressed as
+ * it goes when the client accepts it, which the onSend hook leaves to streams themselves.
+ */
+export function compressStream(req: FastifyRequest, reply: FastifyReply, body: Readable): Readable {
+  reply.header('vary', 'accept-encoding');
+  const encoding = chooseEncoding(req.headers['accept-encoding']);
+  if (!encoding) return body;
+  reply.header('content-encoding', encoding);
+  const zip = encoding === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip(GZIP_OPTIONS);
+  pipeline(body, zip, () => {});
+  return zip;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -7,7 +8,9 @@ import { cookieFrom, SESSION_COOKIE } from '../auth/session-cookie.ts';
 import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
 import type { Database, Db, DbKind } from '../db/db.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
+import { compressStream } from './compress.ts';
 import { asksAllRows, type HeavyReads, isHeavyUrl } from './heavy-reads.ts';
+import { makeSerializer } from './serialize.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -84,6 +87,18 @@ declare module 'fastify' {
   }
 }
 
+type Serializer = ReturnType<typeof makeSerializer>;
+const serializers = new WeakMap<FastifyInstance, Serializer>();
+/** The app's serializer for heavy answers (its date memo kept between them). */
+function slicedSerializer(app: FastifyInstance): Serializer {
+  let s = serializers.get(app);
+  if (!s) {
+    s = makeSerializer(app.ringmes.config.timeZone);
+    serializers.set(app, s);
+  }
+  return s;
+}
+
 export function tokenFrom(req: FastifyRequest, allowCookie: boolean): string | undefined {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
@@ -152,17 +167,27 @@ export function route<B = undefined, Q = undefined, P = undefined>(
         : answer(req, reply),
   });
 
-  /** A heavy read answers within its user's and the process's limits (`heavy-reads.ts`). */
+  /**
+   * A heavy read answers within its user's and the process's limits (`heavy-reads.ts`), its rows
+   * serialized in slices between which other requests are served.
+   */
   async function answerHeavy(req: FastifyRequest, reply: FastifyReply) {
-    const release = await app.ringmes.heavyReads.enter(req.user ? String(req.user.id) : undefined);
+    const heavy = {
+      release: await app.ringmes.heavyReads.enter(req.user ? String(req.user.id) : undefined),
+      held: false,
+    };
     try {
-      return await answer(req, reply);
+      return await answer(req, reply, heavy);
     } finally {
-      release();
+      if (!heavy.held) heavy.release();
     }
   }
 
-  async function answer(req: FastifyRequest, reply: FastifyReply) {
+  async function answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    heavy?: { release(): void; held: boolean },
+  ) {
     const ctx: Ctx<B, Q, P> = {
       req,
       reply,
@@ -174,6 +199,14 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     };
     const result = await spec.handler(ctx);
     if (spec.raw) return reply;
-    return reply.send({ code: '200', message: '操作成功', result: result === undefined ? null : result });
+    const envelope = { code: '200', message: '操作成功', result: result === undefined ? null : result };
+    const pieces = heavy && slicedSerializer(app).inSlices(envelope);
+    if (!pieces) return reply.send(envelope);
+    const body = compressStream(req, reply, Readable.from(pieces, { objectMode: false }));
+    // The heavy read's place is held until its rows are written: the stream closes at its end, or
+    // when the client goes away.
+    heavy.held = true;
+    body.once('close', heavy.release);
+    return reply.type('application/json; charset=utf-8').send(body);
   }
 }
