@@ -43,6 +43,56 @@ export interface OrderPricing {
 }
 
 /**
+ * What `priceOrder` will give a line before it is saved (the order form shows it as the line is
+ * typed): the unit (the material's base unit unless another is named), its factor to the base
+ * unit, and the price a line without one takes — the party's last price for the material in that
+ * unit (its approved orders, `orderId` excluded), else the material's fallback price × the factor.
+ */
+export async function lineDefaults(
+  db: Db,
+  p: OrderPricing,
+  q: { partyId?: number; materialId: number; unitId?: number; orderId?: number },
+) {
+  const t = sql.table(p.table);
+  const lt = sql.table(p.lineTable);
+  const r = await sql<{
+    unitId: number;
+    unitName: string | null;
+    baseUnitId: number;
+    baseUnitName: string | null;
+    factor: string | null;
+    lastPrice: string | null;
+    fallbackPrice: string | null;
+  }>`
+    WITH l AS (
+      SELECT m.id AS material_id, COALESCE(${q.unitId ?? null}::bigint, m.unit_id) AS unit_id, m.unit_id AS base_unit_id,
+             CASE WHEN ${q.unitId ?? null}::bigint IS NULL OR ${q.unitId ?? null}::bigint = m.unit_id THEN 1
+                  ELSE (SELECT c.factor FROM material_unit_conversion c
+                        WHERE c.material_id = m.id AND c.unit_id = ${q.unitId ?? null}::bigint) END AS factor,
+             ${p.fallbackColumn ? sql.ref(`m.${p.fallbackColumn}`) : sql`NULL::numeric`} AS fallback_price
+        FROM material m WHERE m.id = ${q.materialId})
+    SELECT l.unit_id, u.name AS unit_name, l.base_unit_id, b.name AS base_unit_name, l.factor::text AS factor,
+           (SELECT x.unit_price::text FROM ${lt} x JOIN ${t} xo ON xo.id = ${sql.ref(`x.${p.parentColumn}`)}
+             WHERE x.material_id = l.material_id AND ${sql.ref(`xo.${p.partyColumn}`)} = ${q.partyId ?? null}::bigint
+               AND xo.id <> ${q.orderId ?? 0} AND COALESCE(x.unit_id, l.base_unit_id) = l.unit_id AND x.unit_price IS NOT NULL
+               AND xo.status NOT IN ('draft', 'closed')
+             ORDER BY xo.order_date DESC, xo.id DESC LIMIT 1) AS last_price,
+           round(l.fallback_price * l.factor, 6)::text AS fallback_price
+      FROM l LEFT JOIN material_unit u ON u.id = l.unit_id LEFT JOIN material_unit b ON b.id = l.base_unit_id`.execute(
+    db,
+  );
+  const row = r.rows[0];
+  if (!row) return undefined;
+  const { lastPrice, fallbackPrice, ...unit } = row;
+  return {
+    ...unit,
+    unitPrice: lastPrice ?? fallbackPrice,
+    /** Where the price comes from: the party's last order, the material's price, or nowhere. */
+    priceSource: lastPrice != null ? 'last' : fallbackPrice != null ? 'material' : null,
+  };
+}
+
+/**
  * Prices and amounts of a saved order, in one statement with exact numerics: a line without a
  * price takes the party's last price for the material in that unit (from its approved orders),
  * else the material's fallback price times the unit factor; amount = quantity × price rounded
@@ -59,7 +109,7 @@ export async function priceOrder(db: Db, p: OrderPricing, id: number) {
   const priced = await sql<{ lineNo: number; unitPrice: string | null; over: boolean }>`
     WITH l AS (
       SELECT l.id, l.line_no, l.quantity, l.unit_price, ${party('o')} AS party_id, l.material_id,
-             COALESCE(l.unit_id, m.unit_id) AS unit_id,
+             COALESCE(l.unit_id, m.unit_id) AS unit_id, m.unit_id AS base_unit_id,
              CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
                   ELSE (SELECT c.factor FROM material_unit_conversion c
                         WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END AS factor,
@@ -70,7 +120,8 @@ export async function priceOrder(db: Db, p: OrderPricing, id: number) {
       SELECT l.*, COALESCE(l.unit_price,
                (SELECT x.unit_price FROM ${lt} x JOIN ${t} xo ON xo.id = ${parent('x')}
                  WHERE x.material_id = l.material_id AND ${party('xo')} = l.party_id AND xo.id <> ${id}
-                   AND COALESCE(x.unit_id, l.unit_id) = l.unit_id AND x.unit_price IS NOT NULL
+                   -- A line without a unit was in the base unit: its price is no 箱 price.
+                   AND COALESCE(x.unit_id, l.base_unit_id) = l.unit_id AND x.unit_price IS NOT NULL
                    AND xo.status NOT IN ('draft', 'closed')
                  ORDER BY xo.order_date DESC, xo.id DESC LIMIT 1),
                l.fallback_price * l.factor) AS price

@@ -7,18 +7,22 @@ import {
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { type AttachmentOwner, dropAttachmentRows } from '../../platform/attachments/attachments.ts';
 import { audit } from '../../platform/audit.ts';
 import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import { route } from '../../platform/http/route.ts';
+import { zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, registerLifecycle, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
 import { openReceivables } from '../finance/ledger.ts';
 import {
   assertNoStockDocuments,
+  lineDefaults,
   type OrderPricing,
   priceOrder,
   validateOrder,
@@ -157,6 +161,32 @@ export const saleOrderTransitions = reportingTransitions(SALE_REPORT, SALE_ORDER
   },
 });
 
+const lineDefaultsQuery = z.strictObject({
+  customerId: zx.id.optional(),
+  materialId: zx.id,
+  unitId: zx.id.optional(),
+  /** The order being edited: its own lines are not its last price. */
+  orderId: zx.id.optional(),
+});
+
 export function saleOrderRoutes(app: App) {
   registerLifecycle(app, saleOrderResource, saleOrderTransitions);
+  // The order form shows a line's unit, price and amount as they are typed, as saving will set them.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/sale-order/line-defaults',
+    permission: 'sale:order:add',
+    alsoAllowedBy: ['sale:order:edit'],
+    query: lineDefaultsQuery,
+    async handler({ query, app: { db } }) {
+      const d = await lineDefaults(db, PRICING, {
+        partyId: query.customerId,
+        materialId: query.materialId,
+        unitId: query.unitId,
+        orderId: query.orderId,
+      });
+      if (!d) throw notFound('产品不存在或已被删除');
+      return d;
+    },
+  });
 }

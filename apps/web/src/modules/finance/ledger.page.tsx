@@ -108,7 +108,11 @@ function LedgerPage({ ui }: ResourcePageProps & { ui: Ui }) {
             children: (
               <ResourceList
                 def={ui.item}
-                rowActionsWidth={60}
+                // At 1440 px the amounts and the status stay on screen: 来源单号, 订单号 and 已收/已付
+                // (金额 − 未收) wait in 列设置 and on the detail page; 操作 is as wide as its buttons
+                // (查看 收款 反审核, or 查看 编辑 审核 删除 on a draft).
+                hiddenColumns={['sourceDocNo', 'orderNo', 'settledAmount']}
+                actionsWidth={190}
                 rowActions={(row) =>
                   (row.status === 'open' || row.status === 'partly') &&
                   can(`${settlePerm}:add`) &&

@@ -154,7 +154,7 @@ export function ProduceOutsourcingPage(_: PageProps) {
         loading={list.isFetching}
         dataSource={list.data?.list ?? []}
         pagination={{ pageSize: 50, showTotal: (n) => `共 ${n} 条` }}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1940 }}
         columns={[
           {
             title: '流转卡',
@@ -170,15 +170,26 @@ export function ProduceOutsourcingPage(_: PageProps) {
           {
             title: '状态',
             dataIndex: 'state',
-            width: 90,
+            width: 80,
             render: (v) => <Tag color={TAG[v]?.[1]}>{TAG[v]?.[0]}</Tag>,
           },
-          { title: '生产订单', dataIndex: 'orderNo', width: 150 },
-          { title: '产品', width: 200, render: (_, r) => `${r.productName} ${r.productSpec ?? ''}` },
+          // At 1440 px what a planner acts on comes first: the product and step, 发出 / 收回 and the
+          // supplier; the order, heat, weights and times follow (scroll right).
+          {
+            title: '产品',
+            width: 190,
+            ellipsis: true,
+            render: (_, r) => `${r.productName} ${r.productSpec ?? ''}`,
+          },
+          { title: '工序', width: 110, ellipsis: true, render: (_, r) => `${r.seq} ${r.processName}` },
+          { title: '到达', dataIndex: 'inputQuantity', width: 70, align: 'right', render: qty },
+          { title: '发出', dataIndex: 'sentQuantity', width: 70, align: 'right', render: qty },
+          { title: '收回', dataIndex: 'returnedQuantity', width: 70, align: 'right', render: qty },
+          { title: '核销', dataIndex: 'writtenOff', width: 60, align: 'right', render: qty },
+          { title: '供应商', dataIndex: 'supplierName', width: 140, ellipsis: true },
           { title: '炉号', dataIndex: 'heatNo', width: 100 },
-          { title: '工序', width: 120, render: (_, r) => `${r.seq} ${r.processName}` },
-          { title: '到达', dataIndex: 'inputQuantity', width: 90, align: 'right', render: qty },
-          { title: '发出', dataIndex: 'sentQuantity', width: 90, align: 'right', render: qty },
+          { title: '生产订单', dataIndex: 'orderNo', width: 150 },
+          { title: '委外订单', dataIndex: 'outsourcingOrderNo', width: 160, render: (v) => v ?? '—' },
           {
             title: '重量(kg)',
             dataIndex: 'sentWeight',
@@ -186,15 +197,11 @@ export function ProduceOutsourcingPage(_: PageProps) {
             align: 'right',
             render: (v) => (v ? qty(v) : '—'),
           },
-          { title: '供应商', dataIndex: 'supplierName', width: 160 },
-          { title: '委外订单', dataIndex: 'outsourcingOrderNo', width: 160, render: (v) => v ?? '—' },
-          { title: '收回', dataIndex: 'returnedQuantity', width: 90, align: 'right', render: qty },
-          { title: '核销', dataIndex: 'writtenOff', width: 80, align: 'right', render: qty },
           { title: '硬度(HRC)', dataIndex: 'hardnessHrc', width: 100, render: (v) => v ?? '—' },
           { title: '发出时间', dataIndex: 'inTime', width: 170, render: (v) => (v ? formatTime(v) : '—') },
           {
             title: '操作',
-            width: 200,
+            width: 180,
             fixed: 'right',
             render: (_, r) => (
               <Space size={0}>

@@ -1,7 +1,7 @@
 import { FileAddOutlined, InboxOutlined } from '@ant-design/icons';
 import { PRODUCTION_PRIORITY_OPTIONS } from '@ringmes/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, DatePicker, Form, Input, Select, Space, Tag } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { http } from '../../platform/api/client.ts';
@@ -80,9 +80,19 @@ function SaleLinePicker({ onClose }: { onClose: () => void }) {
       initial={(r) => ({ quantity: r.unplannedQuantity })}
       columns={(p) => [
         { title: '销售订单号', dataIndex: 'docNo', width: 150 },
-        { title: '客户', dataIndex: 'customerName', width: 160, ellipsis: true },
-        { title: '产品编码', dataIndex: 'materialCode', width: 120 },
-        { title: '产品名称', dataIndex: 'materialName', width: 140, ellipsis: true },
+        { title: '客户', dataIndex: 'customerName', width: 140, ellipsis: true },
+        // One 产品 column (code on hover), so 本次生产 stays in the dialog at 1440 px.
+        {
+          title: '产品',
+          dataIndex: 'materialName',
+          width: 190,
+          ellipsis: { showTitle: false },
+          render: (v: string, r) => (
+            <Tooltip title={[r.materialCode, v].filter(Boolean).join(' · ')}>
+              <span>{v}</span>
+            </Tooltip>
+          ),
+        },
         { title: '交货日期', dataIndex: 'deliveryDate', width: 100 },
         { title: '订购', dataIndex: 'baseQuantity', width: 80, align: 'right', render: qty },
         { title: '已计划', dataIndex: 'plannedQuantity', width: 80, align: 'right', render: qty },

@@ -1,6 +1,6 @@
 import { FileAddOutlined, NodeIndexOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, DatePicker, Form, Input } from 'antd';
+import { Button, DatePicker, Form, Input, Tooltip } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { http } from '../../platform/api/client.ts';
@@ -79,9 +79,18 @@ function RequisitionPicker({ onClose }: { onClose: () => void }) {
       blocked={missingSupplier}
       columns={(p) => [
         { title: '请购单号', dataIndex: 'docNo', width: 150 },
-        { title: '物料编码', dataIndex: 'materialCode', width: 120 },
-        { title: '物料名称', dataIndex: 'materialName', width: 140, ellipsis: true },
-        { title: '规格', dataIndex: 'materialSpec', width: 110, ellipsis: true },
+        // One 物料 column (code and spec on hover), so 本次下单 and 供应商 stay in the dialog at 1440 px.
+        {
+          title: '物料',
+          dataIndex: 'materialName',
+          width: 200,
+          ellipsis: { showTitle: false },
+          render: (v: string, r) => (
+            <Tooltip title={[r.materialCode, v, r.materialSpec].filter(Boolean).join(' · ')}>
+              <span>{v}</span>
+            </Tooltip>
+          ),
+        },
         { title: '需求日期', dataIndex: 'requiredDate', width: 100 },
         { title: '请购', dataIndex: 'baseQuantity', width: 80, align: 'right', render: qty },
         { title: '已下单', dataIndex: 'orderedQuantity', width: 80, align: 'right', render: qty },

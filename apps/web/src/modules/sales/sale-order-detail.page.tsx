@@ -19,6 +19,7 @@ import { ResourceFormPage } from '../../platform/resource/resource-form.page.tsx
 import { type ResourcePageProps, resourceRoutes } from '../../platform/resource/routes.ts';
 import { INBOUND, OUTBOUND, qty, type Row, typePaths } from '../warehouse/warehouse.api.ts';
 import { SaleOrderAttachments } from './sale-order-attachments.tsx';
+import { SaleOrderLinePricing } from './sale-order-line-pricing.tsx';
 
 /** `GET /api/v1/sale-order/progress/{id}`: per-line figures (base unit) and the documents made against the order. */
 interface Progress {
@@ -89,9 +90,12 @@ export function SaleOrderFormPage(props: ResourcePageProps) {
     <ResourceFormPage
       {...props}
       extra={
-        id && record.data ? (
-          <SaleOrderAttachments orderId={id} status={String(record.data.status)} />
-        ) : undefined
+        <>
+          <SaleOrderLinePricing orderId={id} />
+          {id && record.data ? (
+            <SaleOrderAttachments orderId={id} status={String(record.data.status)} />
+          ) : undefined}
+        </>
       }
     />
   );

@@ -17,6 +17,7 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
@@ -57,7 +58,10 @@ export function SalesWarehousePage(_: PageProps) {
   const can = usePermission();
   const client = useQueryClient();
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Filters>({});
+  // 首页's 逾期未交货 opens this page with ?late=1: the overdue lines only.
+  const [search] = useSearchParams();
+  const [initial] = useState<Filters>(() => (search.get('late') === '1' ? { late: true } : {}));
+  const [filters, setFilters] = useState<Filters>(initial);
   const [mode, setMode] = useState<Mode>('ship');
   const [selected, setSelected] = useState<Row[]>([]);
   const [dialog, setDialog] = useState(false);
@@ -98,11 +102,20 @@ export function SalesWarehousePage(_: PageProps) {
         </Button>
       ),
     },
-    { title: '客户', dataIndex: 'customerName', width: 160, ellipsis: true },
-    { title: '行', dataIndex: 'lineNo', width: 50, align: 'center' as const },
-    { title: '产品编码', dataIndex: 'materialCode', width: 130 },
-    { title: '产品名称', dataIndex: 'materialName', width: 150, ellipsis: true },
-    { title: '规格', dataIndex: 'materialSpec', width: 120, ellipsis: true },
+    { title: '行', dataIndex: 'lineNo', width: 44, align: 'center' as const },
+    { title: '客户', dataIndex: 'customerName', width: 120, ellipsis: true },
+    // One 产品 column (name, code and spec on hover): at 1440 px 欠发, 待出库 and 库存 stay on screen.
+    {
+      title: '产品',
+      dataIndex: 'materialName',
+      width: 170,
+      ellipsis: { showTitle: false },
+      render: (v: string, r: Row) => (
+        <Tooltip title={[r.materialCode, v, r.materialSpec].filter(Boolean).join(' · ')}>
+          <span>{v}</span>
+        </Tooltip>
+      ),
+    },
     {
       title: '交货日期',
       dataIndex: 'deliveryDate',
@@ -116,19 +129,19 @@ export function SalesWarehousePage(_: PageProps) {
           v
         ),
     },
-    { title: '订购', dataIndex: 'baseQuantity', width: 90, align: 'right' as const, render: qty },
-    { title: '已发', dataIndex: 'shippedQuantity', width: 90, align: 'right' as const, render: qty },
+    { title: '订购', dataIndex: 'baseQuantity', width: 80, align: 'right' as const, render: qty },
+    { title: '已发', dataIndex: 'shippedQuantity', width: 80, align: 'right' as const, render: qty },
     {
-      title: '未发',
+      title: '欠发',
       dataIndex: 'owedQuantity',
-      width: 90,
+      width: 80,
       align: 'right' as const,
       render: (v: string) => <b>{qty(v)}</b>,
     },
     {
       title: '待出库',
       dataIndex: 'pendingQuantity',
-      width: 90,
+      width: 80,
       align: 'right' as const,
       render: (v: string) =>
         Number(v) > 0 ? (
@@ -140,20 +153,20 @@ export function SalesWarehousePage(_: PageProps) {
         ),
     },
     {
-      title: '成品库存',
+      title: '库存',
       dataIndex: 'availableQuantity',
-      width: 100,
+      width: 80,
       align: 'right' as const,
       render: (v: string, r: Row) =>
         Number(v) < Number(r.owedQuantity) && mode === 'ship' ? (
-          <Tooltip title="合格库存（各仓库合计）不足未发数量">
+          <Tooltip title="合格库存（各仓库合计）不足欠发数量">
             <span className="rm-danger-text">{qty(v)}</span>
           </Tooltip>
         ) : (
           qty(v)
         ),
     },
-    { title: '单位', dataIndex: 'unitName', width: 60 },
+    { title: '单位', dataIndex: 'unitName', width: 52 },
   ];
 
   const action = mode === 'ship' ? 'ship' : 'return';
@@ -164,6 +177,7 @@ export function SalesWarehousePage(_: PageProps) {
         <SearchForm
           name="sale-wh"
           form={form}
+          initialValues={initial}
           onSearch={(v) => {
             setFilters(v);
             paged.firstPage();

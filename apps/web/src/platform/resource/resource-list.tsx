@@ -77,6 +77,13 @@ export interface ResourceListProps {
   rowActions?: (row: ResourceRow, ctx: RowActionContext) => ReactNode;
   /** Width the extra row actions need. */
   rowActionsWidth?: number;
+  /**
+   * The 操作 column's width when the page knows its buttons (the estimate from the permissions and
+   * the lifecycle allows for every button at once, which can push key columns out of a 1440 px screen).
+   */
+  actionsWidth?: number;
+  /** Listed fields hidden until 列设置 shows them: secondary columns, so the key ones fit at 1440 px. */
+  hiddenColumns?: readonly string[];
   /** Buttons a module adds to the toolbar. */
   toolbarExtra?: ReactNode;
   /** Opens the module's own add dialog instead of the kit's form (登记点检 fills a checklist's items). */
@@ -107,6 +114,8 @@ export function ResourceList({
   lockedOnAdd,
   rowActions,
   rowActionsWidth = 0,
+  actionsWidth: givenActionsWidth,
+  hiddenColumns = [],
   toolbarExtra,
   rowClassName,
   onAdd,
@@ -234,13 +243,14 @@ export function ResourceList({
     },
   ];
   const choices: ColumnChoice[] = fieldColumns.map((c) => ({ key: String(c.key), title: String(c.title) }));
-  const [hidden, setHidden] = useHiddenColumns(def.name, ['createdAt', 'updatedAt']);
+  const [hidden, setHidden] = useHiddenColumns(def.name, ['createdAt', 'updatedAt', ...hiddenColumns]);
 
   const canEdit = writable && perm('edit');
   const canDelete = writable && perm('delete');
   // A lifecycle shows at most two transitions per state (审核 + 关闭, 反审核 + 关闭).
   const lifecycleWidth = def.lifecycle ? 110 : 0;
-  const actionsWidth = 56 + (canEdit ? 48 : 0) + (canDelete ? 48 : 0) + lifecycleWidth + rowActionsWidth;
+  const actionsWidth =
+    givenActionsWidth ?? 56 + (canEdit ? 48 : 0) + (canDelete ? 48 : 0) + lifecycleWidth + rowActionsWidth;
   const narrow = useNarrow();
   const wide: TableColumnsType<ResourceRow> = [
     ...fieldColumns.filter((c) => !hidden.includes(String(c.key))),

@@ -43,6 +43,8 @@ export function LinePicker<C>(props: {
   onDone: (answer: unknown) => void;
   footer: (chosen: Map<number, C>) => ReactNode;
   onClose: () => void;
+  /** The dialog's width; the default leaves the columns room at 1280 px and up. */
+  width?: number;
 }) {
   const [form] = Form.useForm();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
@@ -81,7 +83,7 @@ export function LinePicker<C>(props: {
   return (
     <Modal
       open
-      width={1080}
+      width={props.width ?? 1200}
       title={props.title}
       okText={props.okText(chosen.size)}
       okButtonProps={{ disabled: !chosen.size || props.blocked?.(chosen) }}
