@@ -51,14 +51,18 @@ export function DirectoryRedirect({ path }: { path: string }) {
   return <Navigate to="/401" replace />;
 }
 
-/** `/` (the digital cockpit) → the sales order list, or the first page the user may open. */
+/**
+ * `/` → where the user's daily work is. The server picks it by the user's granted pages and where
+ * open work waits (`GET /api/v1/cockpit/landing`, modules/dashboard/landing.ts: the keeper's
+ * documents to post, the planner's orders to release…); an operator of several workshops lands on
+ * the first of his queues, in menu order, that holds open work for him; without either, the
+ * menu's rule (the sales order list, else the first page the user may open).
+ */
 export function LandingRedirect() {
   const user = useUser();
   const model = user ? menuModel(user) : undefined;
   const landing = model?.landingPath();
   const queues = model ? WORKSHOP_KINDS.filter((k) => model.canVisit(workshopPaths(k).operatorTask)) : [];
-  // An operator of several workshops (装配 as well as 磨加工) lands on the first of his queues,
-  // in menu order, that holds open work for him; the menu's first page otherwise.
   const operator = queues.some((k) => workshopPaths(k).operatorTask === landing) && queues.length > 1;
   const own = useQuery({
     queryKey: ['landing', user?.userId],
@@ -80,9 +84,24 @@ export function LandingRedirect() {
       return i < 0 ? landing : workshopPaths(queues[i]).operatorTask;
     },
   });
-  if (!landing) return null;
-  if (operator && own.isPending) return <PageLoading />;
-  return <Navigate to={(operator && own.data) || landing} replace />;
+  const work = useQuery({
+    queryKey: ['landing', 'work', user?.userId],
+    enabled: Boolean(model) && !operator,
+    queryFn: () =>
+      http
+        .get<{ path: string | null }>('/api/v1/cockpit/landing', undefined, { silent: true })
+        .then((r) => r.path)
+        .catch(() => null),
+  });
+  if (!landing || !model) return null;
+  if (operator) {
+    if (own.isPending) return <PageLoading />;
+    return <Navigate to={own.data || landing} replace />;
+  }
+  if (work.isPending) return <PageLoading />;
+  // Only a page the menu lets the user open (the answer may carry a list filter).
+  const target = work.data && model.canVisit(work.data.split('?')[0]) ? work.data : landing;
+  return <Navigate to={target} replace />;
 }
 
 /** A dispatch still to be worked: 已派工, 已开工, 暂停. */

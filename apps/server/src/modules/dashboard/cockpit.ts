@@ -18,6 +18,7 @@ import { businessDay } from '../../platform/numbering.ts';
 import { onTimeDelivery, overdueLine } from '../orders/on-time.ts';
 import { SALE_REPORT } from '../orders/report.ts';
 import { alertPage } from '../warehouse/alert.ts';
+import { landingRoutes } from './landing.ts';
 
 /**
  * 首页 cockpit: cards for the signed-in user's work. A card comes from a provider keyed by the
@@ -511,6 +512,8 @@ export async function cockpitCards(db: Db, user: AuthUser, timeZone: string): Pr
 }
 
 export function cockpitRoutes(app: App) {
+  // Where a user lands after signing in: the page of his daily work (landing.ts).
+  landingRoutes(app);
   route(app, {
     method: 'GET',
     url: '/api/v1/cockpit/cards',
