@@ -5,8 +5,9 @@
  * beside the resource (server hooks, custom routes, custom pages) — never in strings here.
  *
  * Naming: a field `name` is the camelCase API name; its column is the snake_case of it
- * (`safetyStockMin` → `safety_stock_min`). The table is declared by hand in a SQL migration; a
- * test checks that every declared field has its column.
+ * (`safetyStockMin` → `safety_stock_min`). The table's SQL migration is generated from this
+ * declaration (`resourceDdl`, `scripts/gen-migration.mjs`); a test checks that every declared
+ * field has its column.
  */
 
 import type { LifecycleDef } from './lifecycle.ts';
