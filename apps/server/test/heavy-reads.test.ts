@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GIVE_WAY_MS, HeavyReads, isHeavyUrl } from '../src/platform/http/heavy-reads.ts';
 import { makeSerializer } from '../src/platform/http/serialize.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -141,6 +141,26 @@ describe('the pool share of heavy reads', () => {
     await h.giveWay();
     expect(performance.now() - started).toBeGreaterThanOrEqual(GIVE_WAY_MS - 5);
     h.lightEnded();
+  });
+
+  it('counts the light requests under way, and a long answer gives way before each slice', async () => {
+    const h = t.app.ringmes.heavyReads;
+    const started = vi.spyOn(h, 'lightStarted');
+    const ended = vi.spyOn(h, 'lightEnded');
+    const way = vi.spyOn(h, 'giveWay');
+    try {
+      expect((await get('/api/v1/customer/page?pageNum=1&pageSize=20', other.token)).status).toBe(200);
+      expect([started.mock.calls.length, ended.mock.calls.length]).toEqual([1, 1]);
+      expect(way).not.toHaveBeenCalled();
+      const all = await get('/api/v1/customer/listAll', other.token);
+      expect(all.body.result).toHaveLength(3000);
+      // Once on entering, then before each of the 15 slices of 200 rows.
+      expect(way.mock.calls.length).toBeGreaterThanOrEqual(16);
+      expect(started.mock.calls.length).toBe(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    await settled();
   });
 
   it('runs at most `slots` heavy reads at once; the others wait their turn, then 503', async () => {

@@ -164,8 +164,21 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     handler: (req, reply) =>
       heavy || (spec.method === 'GET' && asksAllRows(req.query))
         ? answerHeavy(req, reply)
-        : answer(req, reply),
+        : spec.raw
+          ? answer(req, reply)
+          : answerLight(req, reply),
   });
+
+  /** Any other answer: heavy reads give way to it while it is under way (`HeavyReads.giveWay`). */
+  async function answerLight(req: FastifyRequest, reply: FastifyReply) {
+    const { heavyReads } = app.ringmes;
+    heavyReads.lightStarted();
+    try {
+      return await answer(req, reply);
+    } finally {
+      heavyReads.lightEnded();
+    }
+  }
 
   /**
    * A heavy read answers within its user's and the process's limits (`heavy-reads.ts`), its rows
@@ -200,7 +213,8 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     const result = await spec.handler(ctx);
     if (spec.raw) return reply;
     const envelope = { code: '200', message: '操作成功', result: result === undefined ? null : result };
-    const pieces = heavy && slicedSerializer(app).inSlices(envelope);
+    const pieces =
+      heavy && slicedSerializer(app).inSlices(envelope, () => app.ringmes.heavyReads.giveWay());
     if (!pieces) return reply.send(envelope);
     const body = compressStream(req, reply, Readable.from(pieces, { objectMode: false }));
     // The heavy read's place is held until its rows are written: the stream closes at its end, or
