@@ -163,6 +163,29 @@ describe('the pool share of heavy reads', () => {
     await settled();
   });
 
+  it('reads every row in batches, typed as every other read (a portal on PostgreSQL)', async () => {
+    const { db } = t.database;
+    const rows: Record<string, unknown>[] = [];
+    for await (const row of db
+      .selectFrom('customer')
+      .select(['id', 'code', 'createdAt'])
+      .where('code', 'like', 'HR%')
+      .orderBy('id')
+      .stream(500))
+      rows.push(row);
+    expect(rows).toHaveLength(3000);
+    expect(typeof rows[0].id).toBe('number');
+    expect(rows[0].createdAt).toBeInstanceOf(Date);
+    expect(rows[2999].code).toBe('HR03000');
+    const whole = await db
+      .selectFrom('customer')
+      .select(['id', 'code', 'createdAt'])
+      .where('code', 'like', 'HR%')
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual(whole);
+  });
+
   it('runs at most `slots` heavy reads at once; the others wait their turn, then 503', async () => {
     const h = new HeavyReads(2, 2, 200);
     const a = await h.enter('a');

@@ -76,6 +76,12 @@ export interface PageArgs {
  * so pages are stable (unless the column is in `totalOrder`). Pages past the middle are read from
  * the other end in reverse order, so the last page of a long list costs what the first does.
  */
+/**
+ * A read of every row is fetched this many rows at a time (a portal on PostgreSQL): parsed batch by
+ * batch, with turns of the event loop between, not as one long stretch.
+ */
+const ROWS_PER_FETCH = 500;
+
 export async function paginate<T>(
   query: SelectQueryBuilder<any, any, any>,
   args: PageArgs,
@@ -105,9 +111,11 @@ export async function paginate<T>(
     );
   if (args.pageNum === 0) {
     // One row over the cap tells that there are too many; only then are they counted.
-    const list = (await ordered(false)
+    const list: T[] = [];
+    for await (const row of ordered(false)
       .limit(ALL_ROWS_MAX + 1)
-      .execute()) as T[];
+      .stream(ROWS_PER_FETCH))
+      list.push(row as T);
     if (list.length > ALL_ROWS_MAX) checkAllRows(await count());
     return { list, total: list.length, pageNum: 0, pageSize: list.length };
   }

@@ -14,9 +14,10 @@ import {
   type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { pgListener } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
-import { NAMES, pglitePool } from './pglite-pool.ts';
+import { NAMES, PgliteCursor, pglitePool } from './pglite-pool.ts';
 import { namePreparedStatements } from './prepared.ts';
 import { parseTimestamptz, TIMESTAMPTZ } from './timestamp.ts';
 
@@ -81,6 +82,18 @@ function pgParser(oid: number, format: any) {
   if (oid === INT8_ARRAY) return pg.types.getTypeParser(INT4_ARRAY as any, format);
   if (oid === DATE) return (v: string) => v;
   return pg.types.getTypeParser(oid, format);
+}
+
+/**
+ * A read of every row (`paginate`'s pageNum 0) fetched `ROWS_PER_FETCH` rows at a time through a
+ * portal (Kysely's `stream`): each batch is parsed as it arrives and the event loop turns between
+ * batches, where a whole result of thousands of rows was parsed in one stretch that held every
+ * other request back. The rows are typed as the pool's (`pgParser`).
+ */
+class TypedCursor extends Cursor {
+  constructor(text: string, values: unknown[]) {
+    super(text, values as any[], { types: { getTypeParser: pgParser } } as any);
+  }
 }
 
 /** What a pooled connection that the server ended while it sat idle answers to its next statement. */
@@ -238,7 +251,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         client.on('error', (err) => opts.log?.('PostgreSQL 连接中断', err));
         namePreparedStatements(client);
       });
-      return new Kysely<any>({ dialect: new PostgresDialect({ pool: revivingPool(pool) }), plugins });
+      return new Kysely<any>({
+        dialect: new PostgresDialect({ pool: revivingPool(pool), cursor: TypedCursor }),
+        plugins,
+      });
     };
     const db = poolOf(opts.poolMax ?? 10, 'ringmes');
     const liveDb = poolOf(2, 'ringmes-live');
@@ -277,7 +293,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const pool = pglitePool(lite, NAMES, (channel, payload) => {
       for (const onPayload of listeners.get(channel) ?? []) onPayload(payload);
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool, cursor: PgliteCursor }), plugins });
     return {
       db,
       kind: 'pglite',

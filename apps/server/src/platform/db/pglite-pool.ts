@@ -121,6 +121,43 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the same statements here and on a real server. Every statement first gives the event loop a
  * turn (`nextTurn`), so the loop is never held longer than one statement.
  */
+type RunQuery = (
+  sql: string,
+  parameters: ReadonlyArray<unknown>,
+) => Promise<{ command: string; rowCount: number; rows: any[] }>;
+
+/**
+ * Kysely's `stream` on the embedded database: the statement runs whole at the first read (one
+ * backend, nothing to gain from a portal) and the rows are handed out in the batches asked for.
+ */
+export class PgliteCursor {
+  private rows?: any[];
+  private next = 0;
+  private runQuery?: RunQuery;
+
+  constructor(
+    private readonly text: string,
+    private readonly values: unknown[],
+  ) {}
+
+  on(runQuery: RunQuery): this {
+    this.runQuery = runQuery;
+    return this;
+  }
+
+  async read(n: number): Promise<any[]> {
+    if (!this.runQuery) throw new Error('cursor not submitted');
+    this.rows ??= (await this.runQuery(this.text, this.values)).rows;
+    const out = this.rows.slice(this.next, this.next + n);
+    this.next += out.length;
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.rows = [];
+  }
+}
+
 export function pglitePool(
   db: PGlite,
   names = NAMES,
@@ -181,33 +218,39 @@ export function pglitePool(
   let busy = false;
   const waiters: Array<() => void> = [];
 
-  const client: PostgresPoolClient = {
-    async query(sql: string, parameters: ReadonlyArray<unknown>) {
-      await nextTurn();
-      // Like node-postgres: no parameters → simple protocol, which also runs several statements
-      // (migrations); otherwise the extended protocol with bound parameters.
-      if (parameters.length === 0) {
-        const results = await db.exec(sql, { rowMode: 'object' });
-        const last = results[results.length - 1];
-        return {
-          command: (last as any)?.command,
-          rowCount: last?.affectedRows ?? 0,
-          rows: (last?.rows ?? []) as any[],
-        };
-      }
-      const r = await run(sql, parameters);
+  const runQuery: RunQuery = async (sql, parameters) => {
+    await nextTurn();
+    // Like node-postgres: no parameters → simple protocol, which also runs several statements
+    // (migrations); otherwise the extended protocol with bound parameters.
+    if (parameters.length === 0) {
+      const results = await db.exec(sql, { rowMode: 'object' });
+      const last = results[results.length - 1];
       return {
-        command: (r as any).command,
-        rowCount: r.affectedRows ?? r.rows.length,
-        rows: r.rows as any[],
+        command: (last as any)?.command,
+        rowCount: last?.affectedRows ?? 0,
+        rows: (last?.rows ?? []) as any[],
       };
+    }
+    const r = await run(sql, parameters);
+    return {
+      command: (r as any).command,
+      rowCount: r.affectedRows ?? r.rows.length,
+      rows: r.rows as any[],
+    };
+  };
+
+  const client = {
+    query(sql: string | PgliteCursor, parameters: ReadonlyArray<unknown>) {
+      // Kysely's `stream` hands over a cursor and reads it in batches.
+      if (sql instanceof PgliteCursor) return sql.on(runQuery);
+      return runQuery(sql, parameters);
     },
     release() {
       const next = waiters.shift();
       if (next) next();
       else busy = false;
     },
-  } as PostgresPoolClient;
+  } as unknown as PostgresPoolClient;
 
   return {
     async connect() {
