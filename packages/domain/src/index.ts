@@ -23,6 +23,7 @@ export * from './quality/ring-standard-override.resource.ts';
 export * from './quality/ring-standard-tables.ts';
 export * from './quality/sampling.ts';
 export * from './quality/spc.ts';
+export * from './quality/step-sizes.ts';
 export * from './resource/datetime.ts';
 export * from './resource/ddl.ts';
 export * from './resource/lifecycle.ts';
