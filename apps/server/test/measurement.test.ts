@@ -314,6 +314,9 @@ describe('out-of-control alarms', () => {
       equipmentId: equipment.id,
       productId: product.id,
     });
+    // A time the browser reads (the page's period starts 42 days before it): the alarm's own instant.
+    expect(Number.isNaN(Date.parse(latest.measuredAt))).toBe(false);
+    expect(Date.parse(latest.measuredAt)).toBe(Date.parse(info.measuredAt));
     expect((await t.call('GET', '/api/v1/spc/latest-alarm', { token, query: { family: 'x' } })).status).toBe(
       400,
     );

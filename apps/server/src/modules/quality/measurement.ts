@@ -451,7 +451,9 @@ export function measurementRoutes(app: App) {
   });
 
   // The series (characteristic of the family, machine, product) whose latest 失控 alarm is the most
-  // recent: the 统计报表 page opens on it. null when the family has no alarm.
+  // recent: the 统计报表 page opens on it. null when the family has no alarm. `measuredAt` is the
+  // timestamp as every answer writes it (ISO 8601, UTC): to_char's `OF` wrote "+08", an offset no
+  // browser parses, and the page opened on 「Invalid Date」 and a 400.
   route(app, {
     method: 'GET',
     url: '/api/v1/spc/latest-alarm',
@@ -467,7 +469,7 @@ export function measurementRoutes(app: App) {
         (c) => c.value,
       );
       const r = await sql<Record<string, unknown>>`
-        SELECT s.characteristic, s.equipment_id, s.product_id, to_char(s.measured_at, 'YYYY-MM-DD"T"HH24:MI:SSOF') AS measured_at
+        SELECT s.characteristic, s.equipment_id, s.product_id, s.measured_at
           FROM measurement_subgroup s
          WHERE s.out_of_control AND s.characteristic = ANY(${sql.val(characteristics)}::text[])
          ORDER BY s.measured_at DESC, s.id DESC LIMIT 1`.execute(db);

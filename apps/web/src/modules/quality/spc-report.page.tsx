@@ -13,42 +13,10 @@ import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm } from '../../platform/ui/search-form.tsx';
+import { controlChart, fmt, histogramChart, type SpcChart, type Violation } from './spc-charts.ts';
 
 // The SPC charts also draw flagged points, control-limit lines and a zoom bar.
 echarts.use([ScatterChart, MarkLineComponent, DataZoomComponent]);
-
-interface Violation {
-  index: number;
-  rule: number;
-  chart: 'x' | 'r';
-  label: string;
-  subgroupId: number;
-  measuredAt: string;
-  value: number;
-}
-
-interface Chart {
-  empty: boolean;
-  unit: string;
-  kind?: 'xbar-r' | 'i-mr';
-  count?: number;
-  subgroups?: number;
-  n?: number;
-  mean?: number;
-  sigmaWithin?: number;
-  sigmaOverall?: number;
-  lsl?: number | null;
-  usl?: number | null;
-  capability?: { cp: number | null; cpk: number | null; pp: number | null; ppk: number | null };
-  limits?: { center: number; ucl: number; lcl: number; rCenter: number; rUcl: number; rLcl: number } | null;
-  /** `t`: minutes since 1970. */
-  points?: { t: number[]; x: number[]; r: (number | null)[] };
-  violations?: Violation[];
-  histogram?: {
-    bins: { from: number; to: number; count: number; expected: number }[];
-    curve: [number, number][];
-  };
-}
 
 interface Filters {
   characteristic?: string;
@@ -61,78 +29,12 @@ interface Filters {
 
 const BAND_COLOURS = { good: '#52c41a', marginal: '#faad14', poor: '#f5222d', none: '#bfbfbf' };
 const BAND_TEXT = { good: '能力充足', marginal: '能力尚可', poor: '能力不足', none: '无规格限' };
-const fmt = (v: number | null | undefined, d = 4) => (v == null || !Number.isFinite(v) ? '-' : v.toFixed(d));
 
-function limitLines(l: { center: number; ucl: number; lcl: number }) {
-  return {
-    symbol: 'none',
-    silent: true,
-    data: [
-      { yAxis: l.ucl, name: 'UCL', lineStyle: { color: '#f5222d', type: 'dashed' } },
-      { yAxis: l.center, name: 'CL', lineStyle: { color: '#52c41a' } },
-      { yAxis: l.lcl, name: 'LCL', lineStyle: { color: '#f5222d', type: 'dashed' } },
-    ],
-    label: {
-      formatter: (p: { name: string; value: number }) => `${p.name} ${fmt(p.value)}`,
-      position: 'end',
-    },
-  };
-}
-
-/** A control chart of one statistic with its limits, flagged points in red. */
-function controlChart(
-  title: string,
-  t: string[],
-  y: (number | null)[],
-  limits: { center: number; ucl: number; lcl: number },
-  flagged: Violation[],
-): EChartOption {
-  const byIndex = new Map<number, string[]>();
-  for (const v of flagged) byIndex.set(v.index, [...(byIndex.get(v.index) ?? []), v.label]);
-  return {
-    animation: false,
-    tooltip: {
-      trigger: 'axis',
-      formatter: (ps: { dataIndex: number; value: unknown }[]) => {
-        const i = ps[0]?.dataIndex;
-        const rules = byIndex.get(i) ?? [];
-        return [
-          `${t[i]}`,
-          `${title}：${fmt(y[i] ?? null)}`,
-          ...rules.map((r) => `<span style="color:#f5222d">${r}</span>`),
-        ].join('<br/>');
-      },
-    },
-    grid: { left: 70, right: 110, top: 20, bottom: 60 },
-    xAxis: { type: 'category', data: t, axisLabel: { hideOverlap: true } },
-    yAxis: {
-      type: 'value',
-      scale: true,
-      min: (e: { min: number }) => Math.min(e.min, limits.lcl),
-      max: (e: { max: number }) => Math.max(e.max, limits.ucl),
-      axisLabel: { formatter: (v: number) => fmt(v, 4) },
-    },
-    dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 10 }],
-    series: [
-      {
-        name: title,
-        type: 'line',
-        data: y,
-        symbolSize: 4,
-        showSymbol: t.length <= 300,
-        sampling: t.length > 2000 ? 'lttb' : undefined,
-        lineStyle: { width: 1 },
-        markLine: limitLines(limits),
-      },
-      {
-        name: '失控点',
-        type: 'scatter',
-        symbolSize: 9,
-        itemStyle: { color: '#f5222d' },
-        data: [...byIndex.keys()].map((i) => [i, y[i]]),
-      },
-    ],
-  };
+interface LatestAlarm {
+  characteristic: string;
+  equipmentId: number;
+  productId: number;
+  measuredAt: string;
 }
 
 /**
@@ -142,13 +44,6 @@ function controlChart(
  * curve, Cp/Cpk/Pp/Ppk in colour bands and the list of violations. Every figure comes aggregated
  * from the server.
  */
-interface LatestAlarm {
-  characteristic: string;
-  equipmentId: number;
-  productId: number;
-  measuredAt: string;
-}
-
 export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
   const [search] = useSearchParams();
   const choices = MEASURE_CHARACTERISTICS.filter((c) => c.family === family);
@@ -178,7 +73,10 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
       characteristic: a.characteristic,
       equipmentId: a.equipmentId,
       productId: a.productId,
-      range: [at.subtract(42, 'day'), at.isAfter(dayjs()) ? at : dayjs()],
+      // The period around the alarm; an unreadable time keeps the default period, never 「Invalid Date」.
+      range: at.isValid()
+        ? [at.subtract(42, 'day'), at.isAfter(dayjs()) ? at : dayjs()]
+        : [dayjs().subtract(42, 'day'), dayjs()],
     };
     form.setFieldsValue(picked);
     setFilters((f) => (f.equipmentId ? f : picked));
@@ -195,7 +93,7 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
   };
   const chart = useQuery({
     queryKey: ['spc-chart', query],
-    queryFn: () => http.get<Chart>('/api/v1/spc/chart', query),
+    queryFn: () => http.get<SpcChart>('/api/v1/spc/chart', query),
     enabled: Boolean(filters.equipmentId && filters.characteristic && filters.range),
     placeholderData: keepPreviousData,
   });
@@ -233,46 +131,7 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
         : undefined,
     [data, labels, rName],
   );
-  const histOption = useMemo<EChartOption | undefined>(() => {
-    const h = data?.histogram;
-    if (!h) return undefined;
-    const specs = [
-      data.lsl != null && { xAxis: data.lsl, name: 'LSL' },
-      data.usl != null && { xAxis: data.usl, name: 'USL' },
-    ].filter(Boolean);
-    return {
-      animation: false,
-      tooltip: { trigger: 'axis' },
-      legend: { top: 0 },
-      grid: { left: 60, right: 30, top: 36, bottom: 30 },
-      xAxis: { type: 'value', scale: true, axisLabel: { formatter: (v: number) => fmt(v, 3) } },
-      yAxis: { type: 'value', name: '频数' },
-      series: [
-        {
-          name: '频数',
-          type: 'bar',
-          barCategoryGap: '2%',
-          data: h.bins.map((b) => [(b.from + b.to) / 2, b.count]),
-          itemStyle: { color: '#69b1ff' },
-          markLine: {
-            symbol: 'none',
-            silent: true,
-            lineStyle: { color: '#f5222d', width: 2 },
-            label: { formatter: (p: { name: string; value: number }) => `${p.name} ${fmt(p.value)}` },
-            data: specs,
-          },
-        },
-        {
-          name: '正态曲线',
-          type: 'line',
-          smooth: true,
-          showSymbol: false,
-          data: h.curve,
-          lineStyle: { color: '#fa8c16', width: 2 },
-        },
-      ],
-    };
-  }, [data]);
+  const histOption = useMemo(() => (data ? histogramChart(data) : undefined), [data]);
 
   const cap = data?.capability;
   const card = (label: string, v: number | null | undefined) => {
