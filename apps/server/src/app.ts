@@ -60,7 +60,7 @@ export async function buildApp(
     exposeHeadRoutes: false,
     // Input is validated with zod (platform/http/validation.ts) and answers are serialised by
     // makeSerializer, never by JSON schemas: Fastify's own compilers (ajv and fast-json-stringify,
-    // ~100 ms of a warm start to load) are not built. A route given a JSON schema fails at start.
+    // a noticeable part of a warm start to load) are not built. A route given a JSON schema fails at start.
     schemaController: {
       compilersFactory: {
         buildValidator: () => () => {

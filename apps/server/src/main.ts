@@ -14,9 +14,9 @@ export async function main() {
   // V8 allocates straight into the old generation from a site whose objects it saw survive a
   // scavenge. Under list load the rows read from the database (pg's row objects, parsed arrays and
   // timestamps) were caught in flight and their sites pretenured: every later row went to the old
-  // generation, which then ran a Mark-Compact every ~0.5 s (15–19 in 10 s at 16 connections,
-  // scavenges up to 12 ms). Without pretenuring: 2 in 10 s, scavenges ~1 ms; the user list at 16
-  // connections 0.74 → 0.99 × the bare handler, p99 2.3 → 1.0 × (bench auth-overhead).
+  // generation, which then ran a Mark-Compact several times a second with long scavenges. Without
+  // pretenuring full collections are rare and scavenges short, and the list throughput and tail
+  // latency reach the bare handler's (bench auth-overhead).
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
   const config = loadConfig();
   const database = await openDatabase({
@@ -60,10 +60,11 @@ export async function main() {
     // Embedded mode: statistics for a database that has none, VACUUM (ANALYZE) every six hours.
     stopMaintenance = startPgliteMaintenance(database, app.log);
     // From here the old generation grows to 1.3 × what lives after a full collection before the
-    // next one (V8's own factor reaches 3–4×). A big export or report makes hundreds of MB of
-    // short-lived rows that outlive a scavenge; with V8's factor they piled up to +220 MB of RSS
-    // over a 1,000,000-row export, with this one +31 MB (bench export-1m). The flag is read at
-    // every full collection; set only now, it does not slow the start's own growth of the heap.
+    // next one (V8's own factor lets it grow several times over). A big export or report makes
+    // hundreds of MB of short-lived rows that outlive a scavenge; with V8's factor they piled up in
+    // RSS over a 1,000,000-row export, with this one they are collected (bench export-1m). The flag
+    // is read at every full collection; set only now, it does not slow the start's own growth of
+    // the heap.
     v8.setFlagsFromString('--heap-growing-percent=30');
   } catch (err) {
     await database.close().catch(() => {});

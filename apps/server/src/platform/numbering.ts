@@ -93,7 +93,7 @@ export const addDays = (day: string, n: number) =>
 /** Noon of a business date in the factory's zone: the instant its document number is dated by. */
 export const dayInstant = (day: string) => new Date(`${day}T12:00:00+08:00`);
 
-/** One formatter per zone: building one costs ~0.1 ms, and the day is asked for on every posting. */
+/** One formatter per zone: building one is not cheap, and the day is asked for on every posting. */
 const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar day of an instant in the factory's time zone, as `YYYY-MM-DD`. */

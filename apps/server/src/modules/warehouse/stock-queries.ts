@@ -68,8 +68,8 @@ export async function balancePage(
   const from = sql`FROM stock_balance b JOIN material m ON m.id = b.material_id JOIN warehouse w ON w.id = b.warehouse_id`;
   // Quantities are summed per base unit (粒, 件, g and 套 never add up); the money sums across.
   // The page as 库存查询 opens it (no filter, the default order) runs as named statements:
-  // planning them cost more than running them (1.4 against 1.1 ms, 1.0 against 0.5 ms on the
-  // demo's balances). Filtered pages stay unnamed: as many texts as filter combinations, each
+  // planning them cost more than running them on the demo's balances (bench auth-overhead).
+  // Filtered pages stay unnamed: as many texts as filter combinations, each
   // seldom repeated on a connection, and a generic plan would ignore how selective the filter is.
   const named = where.length === (q.includeZero === 'true' ? 1 : 2) && !q.sortField;
   const hot = <T>(query: RawBuilder<T>) => (named ? prepared(query) : query);
@@ -290,8 +290,8 @@ const next = (q: z.infer<typeof ledgerQuery>, ids: number[]) =>
 /**
  * The whole ledger (not scoped to a material), newest first, counted as resource lists are: exact
  * up to COUNT_CAP, above it `total: COUNT_CAP, totalExact: false` and the pages up to the cap read
- * forward. An exact count of millions of moves costs ~460 ms a page (3,000,000 rows); this one a
- * few. Pages past the cap by number are not offered; `beforeId` reads on from any move, at any
+ * forward. An exact count of millions of moves is a scan of them all on every page; this one
+ * stops at the cap (bench stock-posting). Pages past the cap by number are not offered; `beforeId` reads on from any move, at any
  * depth, by the index.
  */
 async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBuilder<unknown>) {

@@ -137,8 +137,8 @@ export class SessionService {
   /**
    * The lookup of a token, one at a time: the requests arriving while it runs wait for it. Each
    * ran its own before: every 5 s the 32 requests in flight of a list load ran the session and
-   * grants queries 32 times over, queued behind the pages on the pool (material list at 32
-   * connections: p99 2.6 × the bare handler's).
+   * grants queries 32 times over, queued behind the pages on the pool (the tail latency of the
+   * material list at 32 connections; bench auth-overhead).
    */
   private renew(token: string): Promise<AuthUser | undefined> {
     let lookup = this.pending.get(token);

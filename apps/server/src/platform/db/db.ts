@@ -43,7 +43,8 @@ export interface Database {
   /**
    * PostgreSQL only: two connections of their own for the live views (车间看板), which are computed
    * while requests run. On the shared pool their queries queued behind the transactions of 16
-   * operators posting (answer → every screen p95 677 ms; 125 ms with connections to spare).
+   * operators posting, and the screens lagged several times longer than with connections to
+   * spare (bench dashboard).
    */
   liveDb?: Db;
   /** PGlite only: the data directory as a tarball, to open copies of it (`loadDataDir`). */
@@ -59,7 +60,7 @@ export interface OpenOptions {
   /**
    * PGlite: a directory holding an empty database with the migrations applied (`npm run build`
    * makes `dist/pgdata-template`). A new data directory starts as a copy of it instead of running
-   * initdb and every migration (cold start 3–5 s shorter); migrations added since still run.
+   * initdb and every migration (a much shorter cold start); migrations added since still run.
    */
   template?: string;
   poolMax?: number;
@@ -152,8 +153,8 @@ function revivingPool(pool: pg.Pool) {
 /**
  * Kysely's camel-case plugin with rows mapped in one loop over their keys, each column name
  * converted once (nested objects keep their keys, as `maintainNestedObjectKeys` asks). The
- * plugin's own mapping tested every value for a plain object and copied every array, ~2.5 % of
- * a list request's CPU.
+ * plugin's own mapping tested every value for a plain object and copied every array, a visible
+ * share of a list request's CPU.
  */
 /** Rows camel-cased between two turns of the event loop in a long result. */
 const ROWS_PER_TURN = 500;
@@ -162,8 +163,8 @@ class RowCamelCase extends CamelCasePlugin {
   readonly #keys = new Map<string, string>();
   /**
    * A raw statement (sql`…`) is written in column names throughout: it runs as written (the
-   * plugin would copy its whole tree to snake-case identifiers that are already snake_case, ~50 µs
-   * of a work report's posting). Query-builder statements are converted as before.
+   * plugin would copy its whole tree to snake-case identifiers that are already snake_case, on
+   * every work report's posting). Query-builder statements are converted as before.
    */
   override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     return args.node.kind === 'RawNode' ? args.node : super.transformQuery(args);
@@ -199,8 +200,8 @@ class RowCamelCase extends CamelCasePlugin {
 /**
  * The same rows camel-cased, the query left as it is: for queries written in column names
  * (snake_case) throughout, such as the resource reads (`platform/resource/query.ts`). The
- * camel-case plugin otherwise copies every query's tree to snake-case its identifiers, ~35 µs of a
- * material page's ~850 µs of server CPU.
+ * camel-case plugin otherwise copies every query's tree to snake-case its identifiers, on every
+ * page read.
  */
 class RowsOnlyCamelCase extends RowCamelCase {
   override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -238,7 +239,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         // The planner's cost of a random page read as for storage that reads at random nearly as
         // fast as in sequence, and a working set held in memory (PostgreSQL's own advice for SSDs;
         // the default 4 models spinning disks). With 4 it sorted 20,000 customers by name for page
-        // 500 rather than walk the (name, id) index: 17.7 against 8.9 ms.
+        // 500 rather than walk the (name, id) index, the slower plan (bench master-list).
         options: `-c random_page_cost=${RANDOM_PAGE_COST}`,
         types: { getTypeParser: pgParser as any },
       });
@@ -284,7 +285,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     await lite.waitReady;
     // A sequential scan's every start or restart costs a file-size call (lseek to the end, fstat)
     // from WebAssembly, which the planner does not count: a list's per-row reference names on small
-    // tables were scanned that way row by row (20 % of the embedded server's CPU). Index scans
+    // tables were scanned that way row by row (a large share of the embedded server's CPU). Index scans
     // serve them; a table without a usable index is still scanned.
     await lite.exec(`SET random_page_cost = ${RANDOM_PAGE_COST}; SET enable_seqscan = off`);
     // Notifications in the answers the pool reads itself (statements with parameters) go to these;
@@ -359,7 +360,7 @@ async function startFromTemplate(dataDir: string, template: string) {
 
 /**
  * A directory tree copied with every file's copy queued at once (the thread pool runs them side
- * by side): the template's ~2,000 files in ~0.1 s from a warm cache, where `fs.cpSync` took 0.4 s.
+ * by side): the template's thousands of small files copy several times faster than by `fs.cpSync`.
  */
 async function copyTree(from: string, to: string): Promise<void> {
   await fs.promises.mkdir(to);

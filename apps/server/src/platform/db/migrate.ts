@@ -27,7 +27,7 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
     db,
   );
   // What is applied already, in one read: a start with nothing to apply checks the checksums and
-  // is done (one transaction per file took ~200 ms of every embedded start). A file not in it is
+  // is done (one transaction per file was a noticeable part of every embedded start). A file not in it is
   // applied under the lock and looked up again there, since another instance may have just done it.
   const known = new Map(
     (

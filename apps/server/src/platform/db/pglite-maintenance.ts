@@ -4,10 +4,10 @@ import type { Database, Db } from './db.ts';
 /**
  * The embedded database is PostgreSQL in single-user mode: no autovacuum, so no statistics and
  * no dead rows reclaimed unless the application asks. Without statistics the planner guesses, and
- * guesses badly: the 待检验 recipients query took 11.6 ms (median) on the demo data against 0.42 ms
- * once analysed. So, on PGlite only:
- * - at start, a database with no statistics of its own tables is analysed (a new demo database:
- *   ~0.5 s, after the server listens, so requests in that moment wait for it);
+ * guesses badly: the 待检验 recipients query on the demo data was many times slower than once
+ * analysed. So, on PGlite only:
+ * - at start, a database with no statistics of its own tables is analysed (after the server
+ *   listens, so requests in that moment wait for it);
  * - every six hours, VACUUM (ANALYZE): what autovacuum would have done meanwhile.
  * On PostgreSQL the server's autovacuum does this.
  */

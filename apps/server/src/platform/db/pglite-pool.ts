@@ -53,7 +53,7 @@ const DEFAULT_PARSERS = types.parsers as unknown as Record<number, (value: strin
 /**
  * The answer to one pipelined statement, read from the backend's raw messages with node-postgres's
  * protocol parser (Buffer strings; PGlite's own parser copied every field into a new buffer for a
- * TextDecoder, ~13 % of the embedded server's CPU under a list load), values by PGlite's parsers
+ * TextDecoder, a large share of the embedded server's CPU under a list load), values by PGlite's parsers
  * (ours included), as PGlite's `parseResults` reads them: rows as objects, the rows affected by
  * INSERT, UPDATE, DELETE, COPY and MERGE. An error answer is thrown; notifications are handed on.
  */
@@ -104,7 +104,7 @@ function readResult(
   return { command, affectedRows, rows };
 }
 
-/** How many statement texts stay named on the PGlite backend (the demo seed uses ~600; each holds ~90 KB of plan cache). */
+/** How many statement texts stay named on the PGlite backend (more than the demo seed uses; each keeps its plans). */
 export const NAMES = 1000;
 
 /**
@@ -168,7 +168,7 @@ export function pglitePool(
   // Every statement with parameters is parsed once on this backend and then only bound, as a
   // driver that prepares statements does: PostgreSQL plans the first runs for their values and
   // then settles on a generic plan where it costs no more. In WebAssembly parsing and planning are
-  // a large part of a short statement (the demo seed: 21,800 statements, 28 % less time). The
+  // a large part of a short statement (the demo seed runs markedly faster; bench cold-start). The
   // names are kept for the most recently used texts; the oldest is closed to make room.
   const named = new Map<string, string>();
   let serial = 0;

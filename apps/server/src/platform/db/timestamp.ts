@@ -14,7 +14,7 @@ const two = (text: string, i: number) => digit(text, i) * 10 + digit(text, i + 1
  * A `timestamptz` as PostgreSQL writes it in text (DateStyle ISO): `YYYY-MM-DD HH:MM:SS`, an
  * optional fraction of a second, then the zone offset `±HH`, `±HH:MM` or `±HH:MM:SS`. Read by
  * position (no regular expression) into the same Date as pg's own parser (postgres-date, which
- * took ~5 % of a list request's CPU); anything else (years before 1000 or after 9999, BC,
+ * took a visible share of a list request's CPU); anything else (years before 1000 or after 9999, BC,
  * infinity) goes to that parser.
  */
 export function parseTimestamptz(text: string): Date | number | null {

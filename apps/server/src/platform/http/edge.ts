@@ -131,8 +131,8 @@ type ChildLoggerOptions = Parameters<FastifyBaseLogger['child']>[1];
 
 /**
  * A request's logger, made when the request first logs. Fastify gives every request a pino child
- * of its own, and pino writes the child's bindings through the redaction above on creation: ~3 KB
- * and a few µs of every request, when most requests never log (bench auth-overhead).
+ * of its own, and pino writes the child's bindings through the redaction above on creation: garbage
+ * and CPU on every request, when most requests never log (bench auth-overhead).
  */
 class LazyLogger {
   #made: FastifyBaseLogger | undefined;

@@ -39,7 +39,7 @@ interface UserReads {
 
 /**
  * Limits the heavy reads of a server process; 24 concurrent `listAll` of 3,200 work reports by one
- * operator took the others' postings from p50 4 ms to 5.6 s.
+ * operator took the others' postings from milliseconds to seconds (bench heavy-reads).
  * - One user runs at most `perUser` at a time; up to PER_USER_QUEUE more wait their turn (a page
  *   that loads three trees at once), and beyond that the user is refused with 429 (answered after
  *   REFUSAL_DELAY_MS, so a client retrying at once cannot flood the process with refusals).

@@ -60,8 +60,8 @@ export function makeSerializer(timeZone: string) {
   /**
    * The text of `serialize` for an envelope whose `result` (or `result.list`) is a long array, as
    * pieces: the envelope up to the array, SLICE_ROWS rows at a time with a turn of the event loop
-   * before each, then the rest. 3,200 work reports were one synchronous stretch of 100–400 ms
-   * (the rows, the 3 MB string, its copy to the socket), and each statement of every posting
+   * before each, then the rest. 3,200 work reports were one long synchronous stretch (the rows,
+   * the string of megabytes, its copy to the socket), and each statement of every posting
    * waited it out. `turn` is awaited before each slice. Undefined: not long, `serialize` it.
    */
   const inSlices = (

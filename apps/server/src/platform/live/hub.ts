@@ -5,8 +5,8 @@ import { LIVE_CHANNEL, type LiveEvent, parseLiveEvent } from './notify.ts';
 export const COALESCE_MS = 50;
 /**
  * While changes keep coming, a view computes at most this often (from one start to the next):
- * back to back, 16 operators posting made each view compute ~54 times in 80 postings, and the
- * postings themselves waited for the CPU (approve p95 1,453 ms, against ~800 ms spaced).
+ * back to back, 16 operators posting made each view compute for most postings, and the postings
+ * themselves waited for the CPU (bench dashboard).
  */
 export const MIN_INTERVAL_MS = 200;
 /** A comment line keeps proxies from closing an idle stream. */

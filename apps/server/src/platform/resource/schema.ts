@@ -284,7 +284,7 @@ export function resourceSchemas(def: ResourceDef): ResourceSchemas {
 
 /**
  * The same schemas for registering routes: each is built when its resource is first called, not
- * while the server starts (building every resource's schemas was ~90 ms of each start).
+ * while the server starts (building every resource's schemas was a noticeable part of each start).
  */
 export function lazyResourceSchemas(def: ResourceDef): ResourceSchemas {
   return {
