@@ -5,7 +5,7 @@ import { PAGE_REGISTRY } from './page-registry.ts';
 /**
  * Paths a page table routes (its area's menu pages) but holds no page for yet: they open the
  * 建设中 placeholder. Kept here rather than read from the tables, which are lazy chunks holding
- * the area's resource definitions (some 25 files, ~75 KB) that the first visit does not need;
+ * the area's resource definitions (some 25 files) that the first visit does not need;
  * `built-pages.test.ts` checks this list against the tables.
  */
 export const PLACEHOLDER_PAGES: readonly string[] = [];

@@ -12,7 +12,7 @@ export interface RefTarget {
 
 /**
  * The facts of the resource `name` from its definition, without loading every definition: the
- * registry of `@ringmes/domain` weighs ~24 KB compressed, more than a list page's own code. They
+ * registry of `@ringmes/domain` weighs more, compressed, than a list page's own code. They
  * are read from `ref-targets.generated.ts`, which a test rebuilds from the registry.
  */
 export function refTarget(name: string | undefined): RefTarget {

@@ -10,7 +10,7 @@ import { type ComponentProps, type ComponentType, type CSSProperties, lazy, Susp
 
 /*
  * Inputs whose code loads when a form or a search bar first shows one: the date picker is the
- * heaviest Ant Design input (~30 KB), and most lists have no date, number or tree filter. While the
+ * heaviest Ant Design input, and most lists have no date, number or tree filter. While the
  * chunk arrives a disabled text box of the same size stands in, so nothing shifts.
  */
 // The picker is generic over its value: here, one Dayjs date.
