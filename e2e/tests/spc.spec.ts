@@ -21,15 +21,29 @@ test.describe('measurement and SPC', () => {
     await signedIn(page, qc, '/measure-check/outside-diameter');
     const entry = activePage(page);
     await choose(page, 'measure-entry_productId', 'SF-6204-OR-P6');
+    // The standard's limits as soon as the product is picked (6204 外圈 P6: D 47, ΔDmp −9/0 μm).
+    await expect(entry.getByTestId('measure-spec')).toContainText('标准规格限 46.9910 ~ 47.0000 mm');
+    await expect(entry.getByTestId('measure-spec')).toContainText('ΔDmp 47 −9/0 μm');
+    await expect(entry.locator('#measure-entry_lsl')).toHaveValue('46.9910');
+    await expect(entry.locator('#measure-entry_usl')).toHaveValue('47.0000');
     await choose(page, 'measure-entry_equipmentId', 'EQ-MJ-002');
-    await entry.locator('#measure-entry_lsl').fill('46.991');
-    await entry.locator('#measure-entry_usl').fill('47');
-    // Keyboard only: each Enter moves down, the last one saves; an out-of-limit value shows red.
+    // Keyboard only: each Enter moves down, the last one saves; each value shows its deviation
+    // from the nominal size as typed, and one outside the limits shows red.
     await entry.getByTestId('measure-value-0').click();
-    for (const v of ['46.9952', '46.9961', '47.0012', '46.9948', '46.9957'])
-      await page.keyboard.type(`${v}\n`);
+    await page.keyboard.type('46.9952');
+    await expect(entry.getByTestId('measure-deviation-0')).toHaveText('−4.8 μm');
+    await page.keyboard.type('\n');
+    await page.keyboard.type('47.0012');
+    await expect(entry.getByTestId('measure-deviation-1')).toHaveText('+1.2 μm');
+    await expect(entry.getByTestId('measure-grid').getByText('超差')).toBeVisible();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('46.9961\n');
+    for (const v of ['47.0012', '46.9948', '46.9957']) await page.keyboard.type(`${v}\n`);
     await expect(toast(page, '子组已保存')).toBeVisible();
     await expect(entry.getByTestId('measure-value-0')).toHaveValue('');
+    // The list below names the product (it showed the product's id).
+    const firstRow = entry.locator('.ant-table-row').first();
+    await expect(firstRow.locator('td .rk-link')).toHaveText('6204 外圈');
     const saved = await qc.get<{ list: { mean: string; sampleSize: number }[] }>(
       '/api/v1/measurement-subgroup/page',
       { equipmentId: machine.id, pageSize: 1, sortField: 'measuredAt', sortOrder: 'desc' },
@@ -45,5 +59,31 @@ test.describe('measurement and SPC', () => {
     const cpk = report.getByTestId('cap-cpk');
     await expect(cpk).toHaveAttribute('data-band', 'good');
     await expect(cpk).toContainText('能力充足');
+  });
+
+  test('统计报表 opened from the menu starts on the latest 失控 alarm: a readable period, no error', async ({
+    page,
+    request,
+  }) => {
+    const qc = await Api.login(request, 'qc01', 'demo123');
+    const alarm = await qc.get<{ measuredAt: string; equipmentId: number } | null>(
+      '/api/v1/spc/latest-alarm',
+      {
+        family: 'neiwaijing',
+      },
+    );
+    expect(alarm, 'the demo factory has an SPC alarm').not.toBeNull();
+    await signedIn(page, qc, '/statistics-report/neiwaijing-measure');
+    const report = activePage(page);
+    const start = report.locator('.ant-picker-range input').first();
+    const end = report.locator('.ant-picker-range input').nth(1);
+    await expect(start).not.toHaveValue('');
+    await expect(start).not.toHaveValue(/Invalid/);
+    await expect(end).not.toHaveValue(/Invalid/);
+    // The period ends at the alarm's day (or today) and starts 42 days before that.
+    const alarmDay = (alarm as { measuredAt: string }).measuredAt.slice(0, 10);
+    expect((await end.inputValue()) >= alarmDay).toBe(true);
+    await expect(report.getByTestId('spc-xbar-chart').locator('canvas')).toBeVisible();
+    await expect(page.locator('.ant-message-notice')).toHaveCount(0);
   });
 });

@@ -490,4 +490,35 @@ describe('specification limits from the ring standard', () => {
     );
     expect(race.specSource).toBe('typed');
   });
+
+  it('answers the standard limits before a subgroup is saved (the entry grid shows them as values are typed)', async () => {
+    // 6205 outer ring P6: D = 52 (P6 outer 50 < D ≤ 80: ΔDmp 0/−11 μm) → 51.9890 ~ 52.0000.
+    const ring = await f.create('material-info', {
+      toleranceClass: 'P6',
+      boreDiameter: '25',
+      outsideDiameter: '52',
+      bearingWidth: '15',
+      diameterSeries: '2',
+    });
+    const spec = (characteristic: string, productId = ring.id, as = token) =>
+      t.call('GET', '/api/v1/measurement-subgroup/spec', {
+        token: as,
+        query: { productId, characteristic },
+      });
+    expect(ok(await spec('outside-diameter'))).toMatchObject({
+      lsl: '51.9890',
+      usl: '52.0000',
+      symbol: 'ΔDmp',
+      nominal: '52',
+      lowerUm: -11,
+      upperUm: 0,
+    });
+    expect(ok(await spec('bore-diameter'))).toMatchObject({ lsl: '24.9920', usl: '25.0000' });
+    // Not one of the standard's characteristics: nothing to show, the limits are typed.
+    expect(ok(await spec('raceway-diameter'))).toBeNull();
+    expect((await spec('outside-diameter', 99_999_999)).status).toBe(404);
+    expect((await spec('x')).status).toBe(400);
+    const reader = await t.userWith(['measure:outsideDiameter:list']);
+    expect((await spec('outside-diameter', ring.id, reader.token)).status).toBe(403);
+  });
 });

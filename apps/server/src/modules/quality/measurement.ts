@@ -200,7 +200,16 @@ export async function standardSpec(db: Db, productId: number, characteristic: st
   const l = limits?.limits.find((x) => x.code === which.code);
   if (!l?.available || l.nominal == null || l.upper == null || l.lower == null) return null;
   const mm = (um: number) => new Decimal(l.nominal as number).plus(new Decimal(um).div(1000)).toFixed(4);
-  return { lsl: mm(l.lower), usl: mm(l.upper), sourceText: `${l.symbol} ${l.sourceText}` };
+  return {
+    lsl: mm(l.lower),
+    usl: mm(l.upper),
+    sourceText: `${l.symbol} ${l.sourceText}`,
+    /** The tolerance the limits come from: nominal size (mm) and deviations (μm). */
+    symbol: l.symbol,
+    nominal: String(l.nominal),
+    lowerUm: l.lower,
+    upperUm: l.upper,
+  };
 }
 
 const sameLimit = (a: unknown, b: string) => a != null && a !== '' && new Decimal(String(a)).eq(b);
@@ -452,8 +461,8 @@ export function measurementRoutes(app: App) {
 
   // The series (characteristic of the family, machine, product) whose latest 失控 alarm is the most
   // recent: the 统计报表 page opens on it. null when the family has no alarm. `measuredAt` is the
-  // timestamp as every answer writes it (ISO 8601, UTC): to_char's `OF` wrote "+08", an offset no
-  // browser parses, and the page opened on 「Invalid Date」 and a 400.
+  // timestamp as every answer writes it (business time, YYYY-MM-DD HH:mm:ss): to_char's `OF` wrote
+  // "+08", an offset no browser parses, and the page opened on 「Invalid Date」 and a 400.
   route(app, {
     method: 'GET',
     url: '/api/v1/spc/latest-alarm',
@@ -471,6 +480,26 @@ export function measurementRoutes(app: App) {
       const r = await sql<Record<string, unknown>>`
         SELECT s.characteristic, s.equipment_id, s.product_id, s.measured_at
           FROM measurement_subgroup s
+  // The limits the ring standard gives a product's characteristic, before anything is saved: the
+  // entry grid shows them and marks values outside as they are typed (null: none, type them).
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/measurement-subgroup/spec',
+    permission: `${def.permission}:add`,
+    alsoAllowedBy: [`${def.permission}:import`],
+    query: z.strictObject({
+      productId: zx.id,
+      characteristic: z.enum(MEASURE_CHARACTERISTICS.map((c) => c.value) as [string, ...string[]], {
+        error: '测量特性不正确',
+      }),
+    }),
+    async handler({ query, app: { db } }) {
+      const product = await sql`SELECT id FROM material WHERE id = ${query.productId}`.execute(db);
+      if (!product.rows.length) throw notFound('产品不存在或已被删除');
+      return standardSpec(db, query.productId, query.characteristic);
+    },
+  });
+
          WHERE s.out_of_control AND s.characteristic = ANY(${sql.val(characteristics)}::text[])
          ORDER BY s.measured_at DESC, s.id DESC LIMIT 1`.execute(db);
       return r.rows[0] ?? null;

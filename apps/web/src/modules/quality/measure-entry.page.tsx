@@ -5,10 +5,10 @@ import {
   MEASURE_CHARACTERISTICS,
   type ResourceDef,
 } from '@ringmes/domain';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Tag } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useUser } from '../../app/session.ts';
 import { http } from '../../platform/api/client.ts';
 import { ApiError } from '../../platform/api/errors.ts';
@@ -31,8 +31,23 @@ export interface EntryHeader {
   flowCardId?: number | null;
   lsl?: number | null;
   usl?: number | null;
+  specReason?: string;
   subgroupSize: number;
 }
+
+/** The limits the ring standard gives the picked product and characteristic (`…/spec`). */
+interface StandardSpec {
+  lsl: string;
+  usl: string;
+  sourceText: string;
+  symbol: string;
+  nominal: string;
+  lowerUm: number;
+  upperUm: number;
+}
+
+/** μm with its sign: −11, +0, 2.5 → +2.5. */
+const signedUm = (v: number) => (v > 0 ? `+${v}` : v === 0 ? '0' : `−${Math.abs(v)}`);
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const field = (name: string) => def.fields.find((f) => f.name === name) as ResourceDef['fields'][number];
@@ -51,6 +66,35 @@ export function MeasureEntryPage(props: ResourcePageProps) {
   const size = Form.useWatch('subgroupSize', form) ?? 5;
   const lsl = Form.useWatch('lsl', form);
   const usl = Form.useWatch('usl', form);
+  const productId = Form.useWatch('productId', form);
+  const characteristic = Form.useWatch('characteristic', form);
+  // The standard's limits as soon as product and characteristic are picked: filled in, shown beside
+  // the grid, and each value marked against them as it is typed.
+  const spec = useQuery({
+    queryKey: ['measurement-spec', productId, characteristic],
+    queryFn: () =>
+      http.get<StandardSpec | null>('/api/v1/measurement-subgroup/spec', { productId, characteristic }),
+    enabled: Boolean(productId && characteristic),
+    staleTime: 60_000,
+  });
+  const standard = productId && characteristic ? (spec.data ?? undefined) : undefined;
+  const filled = useRef<{ lsl: number; usl: number }>(undefined);
+  useEffect(() => {
+    if (spec.isFetching) return;
+    const was = filled.current;
+    if (standard) {
+      filled.current = { lsl: Number(standard.lsl), usl: Number(standard.usl) };
+      form.setFieldsValue({ ...filled.current, specReason: undefined });
+    } else if (was && form.getFieldValue('lsl') === was.lsl && form.getFieldValue('usl') === was.usl) {
+      // Limits of the previous product's standard do not carry over to one without.
+      filled.current = undefined;
+      form.setFieldsValue({ lsl: null, usl: null });
+    }
+  }, [standard, spec.isFetching, form]);
+  const overridden =
+    standard !== undefined &&
+    (lsl != null || usl != null) &&
+    (lsl !== Number(standard.lsl) || usl !== Number(standard.usl));
   const [values, setValues] = useState<string[]>(() => Array(5).fill(''));
   const [importing, setImporting] = useState(false);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
@@ -83,6 +127,7 @@ export function MeasureEntryPage(props: ResourcePageProps) {
         flowCardId: header.flowCardId ?? null,
         lsl: header.lsl ?? null,
         usl: header.usl ?? null,
+        ...(overridden ? { specReason: header.specReason } : {}),
         values: cells.map((v) => ({ value: v.trim() })),
       });
     },
@@ -190,7 +235,7 @@ export function MeasureEntryPage(props: ResourcePageProps) {
               )}
               <Col xs={8} md={5} lg={4}>
                 <Form.Item name="lsl" label="下规格限 LSL">
-                  <InputNumber style={{ width: '100%' }} step={0.001} />
+                  <InputNumber style={{ width: '100%' }} step={0.001} precision={4} />
                 </Form.Item>
               </Col>
               <Col xs={8} md={5} lg={4}>
@@ -207,7 +252,7 @@ export function MeasureEntryPage(props: ResourcePageProps) {
                     }),
                   ]}
                 >
-                  <InputNumber style={{ width: '100%' }} step={0.001} />
+                  <InputNumber style={{ width: '100%' }} step={0.001} precision={4} />
                 </Form.Item>
               </Col>
               <Col xs={8} md={4} lg={3}>
@@ -219,8 +264,43 @@ export function MeasureEntryPage(props: ResourcePageProps) {
                   <InputNumber min={1} max={MAX_SUBGROUP_SIZE} precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
+              {overridden && (
+                <Col xs={24} md={10} lg={9}>
+                  <Form.Item
+                    name="specReason"
+                    label="规格限覆盖理由"
+                    tooltip={field('specReason').help}
+                    rules={[
+                      { required: true, whitespace: true, message: '规格限与标准不同，请填写覆盖理由' },
+                    ]}
+                  >
+                    <Input maxLength={200} placeholder="如：客户图纸收严" />
+                  </Form.Item>
+                </Col>
+              )}
             </Row>
           </Form>
+          {standard ? (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 12 }}
+              data-testid="measure-spec"
+              title={`标准规格限 ${standard.lsl} ~ ${standard.usl} mm（${standard.symbol} ${standard.nominal} ${signedUm(standard.lowerUm)}/${signedUm(standard.upperUm)} μm）`}
+              description={standard.sourceText}
+            />
+          ) : (
+            productId &&
+            spec.data === null && (
+              <Alert
+                type="warning"
+                showIcon
+                style={{ marginBottom: 12 }}
+                data-testid="measure-spec"
+                title="该产品的此测量特性没有标准规格限：请填写 LSL/USL（可不填，不填则不计算 Cp/Cpk）"
+              />
+            )
+          )}
           <div className="rm-measure-grid" data-testid="measure-grid">
             {slots.map((slot, i) => {
               const v = cells[i];
@@ -240,6 +320,11 @@ export function MeasureEntryPage(props: ResourcePageProps) {
                     onChange={(e) => setValues((old) => Object.assign([...old], { [i]: e.target.value }))}
                     onKeyDown={(e) => onKey(i, e)}
                   />
+                  {standard && NUMBER.test(v.trim()) && (
+                    <span className="rm-muted" data-testid={`measure-deviation-${i}`}>
+                      {signedUm(Math.round((Number(v) - Number(standard.nominal)) * 10_000) / 10)} μm
+                    </span>
+                  )}
                   {outside(v) && <Tag color="red">超差</Tag>}
                 </div>
               );
@@ -251,6 +336,14 @@ export function MeasureEntryPage(props: ResourcePageProps) {
             </span>
             <span>
               极差：<b>{range === undefined ? '-' : range.toFixed(4)}</b>
+            </span>
+            <span data-testid="measure-limits">
+              规格限：
+              <b>
+                {lsl == null && usl == null
+                  ? '未设'
+                  : `${lsl?.toFixed(4) ?? '—'} ~ ${usl?.toFixed(4) ?? '—'}`}
+              </b>
             </span>
             <Button
               type="primary"

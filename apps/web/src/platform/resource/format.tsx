@@ -35,6 +35,17 @@ export function splitNames(value: unknown): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The text of a list's link column (the record's code, else its first column): the value as the
+ * column shows it — a reference by its name (`#id` while the name is missing), an enum by its
+ * label — never the raw id (外径测量 listed its products as 16, 17 …).
+ */
+export function linkText(f: FieldDef, row: Record<string, any>): string {
+  const text = fieldText(f, row);
+  if (text || empty(row[f.name])) return text;
+  return f.kind === 'ref' ? `#${row[f.name]}` : String(row[f.name]);
+}
+
 /** Plain text of a field's value (titles, exports, tooltips). */
 export function fieldText(f: FieldDef, row: Record<string, any>): string {
   const v = row[f.name];

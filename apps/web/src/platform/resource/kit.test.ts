@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { FACTORY_PAGES } from '../../modules/factory/factory-pages.ts';
 import { fieldRules } from './field-input.tsx';
 import { newRecordValues } from './fields.ts';
-import { formatNumber } from './format.tsx';
+import { formatNumber, linkText } from './format.tsx';
 import { applyServerErrors, toBody } from './resource-form.tsx';
 import { resourceRoutes } from './routes.ts';
 
@@ -134,6 +134,17 @@ describe('server errors on the form', () => {
       errors: [],
     });
     expect(set).toEqual([{ name: ['code'], errors: ['编码已存在'] }]);
+  });
+});
+
+describe('the link column of a list', () => {
+  it('names a reference (外径测量 lists its products by name, not by id)', async () => {
+    const { measurementSubgroupResource: def } = await import('@ringmes/domain');
+    const product = def.fields.find((f) => f.name === 'productId');
+    if (!product) throw new Error('productId');
+    expect(linkText(product, { productId: 16, productName: '6205 外圈' })).toBe('6205 外圈');
+    expect(linkText(product, { productId: 16 })).toBe('#16');
+    expect(linkText(field(materialInfoResource, 'code'), { code: 'SF-6205-OR-P6' })).toBe('SF-6205-OR-P6');
   });
 });
 

@@ -24,7 +24,7 @@ import {
   listFields,
   recordTitle,
 } from './fields.ts';
-import { FieldValue } from './format.tsx';
+import { FieldValue, linkText } from './format.tsx';
 import { isEditable, LifecycleActions } from './lifecycle-actions.tsx';
 import { openResourcePage } from './nav.ts';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
@@ -217,7 +217,7 @@ export function ResourceList({
             onClick={() => view(row)}
             title={`查看${recordTitle(def, row)}`}
           >
-            {String(row[f.name] ?? '')}
+            {linkText(f, row)}
           </button>
         ) : (
           <FieldValue field={f} row={row} />
