@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { type Config, trustProxyOption } from './config.ts';
 import { registerModules } from './modules/index.ts';
 import { SecretBox } from './platform/auth/api-clients.ts';
@@ -223,5 +223,3 @@ function fastifyError(err: any): AppError | undefined {
       return undefined;
   }
 }
-
-export type App = FastifyInstance;

@@ -1,5 +1,5 @@
-import type { App } from '../app.ts';
 import { attachmentRoutes } from '../platform/attachments/attachments.ts';
+import type { App } from '../platform/http/route.ts';
 import { downloadRoutes } from './common/download.routes.ts';
 import { cockpitRoutes } from './dashboard/cockpit.ts';
 import { dashboardRoutes } from './dashboard/dashboard.ts';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ZipArchive } from 'archiver';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { resolveExport } from '../../platform/export-files.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 
 function attachment(name: string): string {

@@ -9,10 +9,9 @@ import {
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
-import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import type { Permission } from '../../platform/http/route.ts';
+import type { App, Permission } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { onTimeDelivery, overdueLine } from '../orders/on-time.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import { forbidden, unauthenticated } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route, tokenFrom } from '../../platform/http/route.ts';
 import { parseOrThrow } from '../../platform/http/validation.ts';
 import { LiveHub, type LiveView } from '../../platform/live/hub.ts';

@@ -6,9 +6,9 @@ import {
   workshopPermission,
 } from '@ringmes/domain';
 import { type RawBuilder, sql } from 'kysely';
-import type { App } from '../../app.ts';
 import { ALL, type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 
 /**

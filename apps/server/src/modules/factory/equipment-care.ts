@@ -9,13 +9,14 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AttachmentOwner, dropAttachmentRows } from '../../platform/attachments/attachments.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
+import { notify } from '../../platform/messages.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
@@ -24,7 +25,6 @@ import {
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 import { repairChanged } from '../dashboard/live-events.ts';
-import { notify } from '../system/message.routes.ts';
 
 export const REPAIR_PREFIX = 'BX';
 export const MAINTENANCE_PREFIX = 'BY';

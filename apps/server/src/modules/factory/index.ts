@@ -1,5 +1,5 @@
 import { RESOURCES } from '@ringmes/domain';
-import type { App } from '../../app.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type ResourceHooks, registerResource } from '../../platform/resource/crud.ts';
 import { registerExcel } from '../../platform/resource/excel.ts';
 import { FINANCE_HOOKS } from '../finance/receivable.ts';

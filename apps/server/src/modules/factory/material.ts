@@ -1,10 +1,10 @@
 import { materialInfoResource } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsAny } from '../../platform/db/like.ts';
 import { badRequest, fieldError, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';

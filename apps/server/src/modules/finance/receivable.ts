@@ -2,12 +2,12 @@ import { AGING_BUCKETS, RECEIPT_METHODS, type ResourceDef, resourceByName } from
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { withRetry } from '../../platform/idempotency.ts';

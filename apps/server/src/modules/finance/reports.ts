@@ -8,10 +8,10 @@ import {
 import Decimal from 'decimal.js';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';

@@ -1,7 +1,6 @@
 import Decimal from 'decimal.js';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
@@ -10,6 +9,7 @@ import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError } from '../../platform/errors.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { withRetry } from '../../platform/idempotency.ts';

@@ -9,12 +9,12 @@ import {
 import Decimal from 'decimal.js';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { nextDocNo } from '../../platform/numbering.ts';

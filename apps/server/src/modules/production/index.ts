@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../platform/http/route.ts';
 import { flowCardRoutes } from './flow-card.ts';
 import './issue.ts';
 import { planRoutes } from './plan.ts';

@@ -1,11 +1,11 @@
 import { productionOrderResource, roundUpToPrecision, SHIFT_MINUTES } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
-import type { App } from '../../app.ts';
 import { auditInsert } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { addDays, businessDay } from '../../platform/numbering.ts';

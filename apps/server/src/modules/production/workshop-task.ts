@@ -13,14 +13,15 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { LIVE_CHANNEL } from '../../platform/live/notify.ts';
+import { notify } from '../../platform/messages.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
@@ -32,7 +33,6 @@ import { resourceFieldSchema } from '../../platform/resource/schema.ts';
 import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
 import { faultWarnings } from '../factory/equipment-alerts.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
-import { notify } from '../system/message.routes.ts';
 import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
 
 /**

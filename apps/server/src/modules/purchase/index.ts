@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../platform/http/route.ts';
 import { outsourcingOrderRoutes } from './outsourcing-order.ts';
 import { purchaseOrderRoutes } from './purchase-order.ts';
 import { requisitionRoutes } from './requisition.ts';

@@ -2,11 +2,11 @@ import { purchaseOrderResource, purchaseRequisitionResource } from '@ringmes/dom
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { contains } from '../../platform/db/like.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';

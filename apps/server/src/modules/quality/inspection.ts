@@ -13,12 +13,12 @@ import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, conflict, fieldError } from '../../platform/errors.ts';
+import { notify } from '../../platform/messages.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { qty } from '../orders/order-lines.ts';
 import { completeInspection } from '../production/work-report.ts';
-import { notify } from '../system/message.routes.ts';
 import { applyMoves, type QualityStatus } from '../warehouse/posting.ts';
 import { type ProductLimit, productLimits } from './ring-standard.ts';
 

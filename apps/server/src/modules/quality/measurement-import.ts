@@ -9,12 +9,12 @@ import {
 import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import { dayOfInstant, inFuture, outsideWindow } from '../../platform/date-window.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { formParts } from '../../platform/http/multipart.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { parseOrThrow, zx } from '../../platform/http/validation.ts';
 import { getBusinessTimeZone } from '../../platform/resource/query.ts';

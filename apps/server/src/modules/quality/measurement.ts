@@ -20,15 +20,15 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, fieldError, forbidden, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
+import { notify } from '../../platform/messages.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
-import { notify } from '../system/message.routes.ts';
 import { createInspectionTask, holdCard } from './inspection.ts';
 import { productLimits } from './ring-standard.ts';
 

@@ -14,9 +14,9 @@ import {
   type ToleranceClass,
 } from '@ringmes/domain';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict, fieldError, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';

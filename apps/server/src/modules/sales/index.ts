@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../platform/http/route.ts';
 import { saleOrderRoutes } from './sale-order.ts';
 import { saleOrderProgressRoutes } from './sale-order-progress.ts';
 import { shippingRoutes } from './shipping.ts';

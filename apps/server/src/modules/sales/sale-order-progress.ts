@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { plannedOf } from '../production/production-order.ts';

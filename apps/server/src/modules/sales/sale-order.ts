@@ -8,12 +8,12 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AttachmentOwner, dropAttachmentRows } from '../../platform/attachments/attachments.ts';
 import { audit } from '../../platform/audit.ts';
 import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';

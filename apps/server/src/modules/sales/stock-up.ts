@@ -1,8 +1,8 @@
 import { stockUpOrderResource } from '@ringmes/domain';
 import { sql } from 'kysely';
-import type { App } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { AUDIT_KEYS, editBody, type RoundTrip, zx } from '../../platform/http/validation.ts';
 

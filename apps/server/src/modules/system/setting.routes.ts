@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import {
   MAX_PASSWORD_LENGTH,
@@ -11,6 +10,7 @@ import {
 } from '../../platform/auth/password-policy.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type AppContext, route } from '../../platform/http/route.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
 import { docNumberingBody, readDocNumbering, storedDocNumbering } from './doc-numbering.ts';

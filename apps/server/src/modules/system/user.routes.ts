@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../../platform/audit.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/password.ts';
 import {
@@ -12,6 +11,7 @@ import { can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsAny } from '../../platform/db/like.ts';
 import { conflict, fieldError, forbidden, notFound, STALE_VERSION } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { AUDIT_KEYS, editBody, type RoundTrip, refuseChanged, zx } from '../../platform/http/validation.ts';
 import { ALL_ROWS_MAX, paginate, pagingFields } from '../../platform/paging.ts';

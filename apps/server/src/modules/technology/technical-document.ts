@@ -6,7 +6,6 @@ import {
 } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import {
   type AttachmentOwner,
   type AttachmentRow,
@@ -20,6 +19,7 @@ import {
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { conflict, fieldError, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { nextDocNo } from '../../platform/numbering.ts';

@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../platform/http/route.ts';
 import { alertRoutes } from './alert.ts';
 import { documentRoutes } from './documents.ts';
 import { sourcePickerRoutes } from './source-pickers.ts';

@@ -8,11 +8,11 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { containsAny } from '../../platform/db/like.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { optionQueryFields, REMOTE_OPTIONS_LIMIT } from '../../platform/resource/options.ts';

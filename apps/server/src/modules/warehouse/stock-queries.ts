@@ -6,11 +6,11 @@ import {
 } from '@ringmes/domain';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { type Db, inColumnNames } from '../../platform/db/db.ts';
 import { contains, containsAny } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { fieldError, notFound } from '../../platform/errors.ts';
+import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import {

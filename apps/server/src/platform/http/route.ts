@@ -13,6 +13,9 @@ import { asksAllRows, type HeavyReads, isHeavyUrl } from './heavy-reads.ts';
 import { makeSerializer } from './serialize.ts';
 import { parseOrThrow } from './validation.ts';
 
+/** The Fastify instance every route module registers on (built by `app.ts`). */
+export type App = FastifyInstance;
+
 /**
  * What a route needs: `public` (no session), `authenticated` (any signed-in user) or a
  * permission string `area:resource:action` granted through a menu button or page node.
@@ -213,8 +216,7 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     const result = await spec.handler(ctx);
     if (spec.raw) return reply;
     const envelope = { code: '200', message: '操作成功', result: result === undefined ? null : result };
-    const pieces =
-      heavy && slicedSerializer(app).inSlices(envelope, () => app.ringmes.heavyReads.giveWay());
+    const pieces = heavy && slicedSerializer(app).inSlices(envelope, () => app.ringmes.heavyReads.giveWay());
     if (!pieces) return reply.send(envelope);
     const body = compressStream(req, reply, Readable.from(pieces, { objectMode: false }));
     // The heavy read's place is held until its rows are written: the stream closes at its end, or

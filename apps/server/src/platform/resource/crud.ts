@@ -1,12 +1,12 @@
 import { columnOf, type FieldDef, type ResourceDef, refLabelKey } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { PREPARED } from '../db/prepared.ts';
 import { AppError, conflict, fieldError, notFound, REFERENCED, STALE_VERSION } from '../errors.ts';
+import type { App } from '../http/route.ts';
 import { route } from '../http/route.ts';
 import { makeSerializer } from '../http/serialize.ts';
 import { refuseChanged, zx } from '../http/validation.ts';

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import type { FieldDef } from '@ringmes/domain';
 import type ExcelJS from 'exceljs';
 import { CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
-import { notify } from '../../modules/system/message.routes.ts';
 import type { Db, DbKind } from '../db/db.ts';
 import { badRequest } from '../errors.ts';
 import { exceljs } from '../excel-lib.ts';
 import { newExportFile } from '../export-files.ts';
+import { notify } from '../messages.ts';
 
 /** Export limits (docs/architecture.md, "Excel limits"). */
 export const EXPORT_LIMITS = {

@@ -9,12 +9,12 @@ import {
 import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { audit } from '../audit.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { exceljs } from '../excel-lib.ts';
 import { newExportFile } from '../export-files.ts';
+import type { App } from '../http/route.ts';
 import { type Permission, route } from '../http/route.ts';
 import { toFieldErrors } from '../http/validation.ts';
 import type { ResourceHooks } from './crud.ts';

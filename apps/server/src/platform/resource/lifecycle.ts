@@ -8,12 +8,12 @@ import {
 } from '@ringmes/domain';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { auditInsert } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { prepared } from '../db/prepared.ts';
 import { conflict, fieldError, STALE_VERSION } from '../errors.ts';
+import type { App } from '../http/route.ts';
 import { route } from '../http/route.ts';
 import { makeSerializer } from '../http/serialize.ts';
 import { idParams } from '../http/validation.ts';

@@ -8,8 +8,8 @@ import {
 } from '@ringmes/domain';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { containsAny } from '../db/like.ts';
+import type { App } from '../http/route.ts';
 import { type Permission, route } from '../http/route.ts';
 import { zx } from '../http/validation.ts';
 import { ALL_ROWS_MAX } from '../paging.ts';
