@@ -1,0 +1,568 @@
+import Decimal from 'decimal.js';
+import { SHIFT_MINUTES } from './workshop-task.resource.ts';
+
+/**
+ * MRP (物料需求计划), netted level by level as Orlicky describes it, without a database: the
+ * server gathers the figures and this computes.
+ *
+ * 1. Low-level codes: every item's deepest level in any BOM path (a ring used in a bearing and
+ *    sold as a spare is planned once, at its deepest level), so an item is netted only after
+ *    every parent that needs it has been planned.
+ * 2. Level by level, item by item, date by date: gross requirement − (on hand − allocated) −
+ *    scheduled receipts − firm planned orders, keeping the safety stock → net requirement →
+ *    planned order (lot size: at least the minimum, rounded up to the multiple, then to the
+ *    unit's precision) → the next level's gross requirement from the planned order's quantity
+ *    × quantity per × (1 + loss rate/100), dated at the planned order's start.
+ * 3. Offsetting: a planned order is needed on its need date (the parent's start, or the
+ *    demand's date) and starts its lead time earlier; one that should have started before today
+ *    is late.
+ * 4. Pegging: each gross requirement is split into pieces, each naming the demand it serves
+ *    (a sales order line, a production order) or stock (lot-size surplus, safety stock). Supply
+ *    covers the pieces in order; a planned order carries the pieces it covers, and its
+ *    components inherit them scaled. No division anywhere, so the pegs add up exactly.
+ *
+ * Quantities are decimal strings in the item's base unit; arithmetic is exact (decimal.js with
+ * 60 significant digits: four levels of 4-decimal quantities and rates stay exact).
+ */
+
+const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
+type Dec = InstanceType<typeof D>;
+const ZERO = new D(0);
+
+export type MrpSource = 'make' | 'buy';
+
+/** What a quantity serves: a demand document (sales order line, production order) or stock. */
+export interface MrpPegRef {
+  /** 'sale-order', 'production-order', … or 'stock' (lot-size surplus) / 'safety-stock'. */
+  type: string;
+  id: number;
+  /** The document line, when the demand is one (a sales order line). */
+  lineId?: number | null;
+  /** What a person reads: the document number. */
+  label: string;
+}
+
+export const STOCK_PEG: MrpPegRef = { type: 'stock', id: 0, label: '补充库存（批量余量）' };
+export const SAFETY_PEG: MrpPegRef = { type: 'safety-stock', id: 0, label: '安全库存' };
+
+export interface MrpItem {
+  id: number;
+  /** 'make': planned production orders, exploded through its BOM; 'buy': planned purchases. */
+  source: MrpSource;
+  /** 提前期 in days; when empty a made item's comes from its route (`leadDays`), a bought one's is 0. */
+  leadTimeDays?: number | null;
+  /** The active route's steps, for a made item without a lead time of its own. */
+  routeSteps?: RouteStep[] | null;
+  /** 最小批量: a planned order is at least this. */
+  lotSizeMin?: string | null;
+  /** 批量倍数: a planned order is a whole multiple of this. */
+  lotSizeMultiple?: string | null;
+  /** 安全库存: projected stock is kept at or above it. */
+  safetyStock?: string | null;
+  /** 小数位数 of the base unit: planned quantities are rounded up to it (9 balls, not 8.16). */
+  precision?: number | null;
+  /** 现有库存: qualified stock on hand, every warehouse. */
+  onHand?: string | null;
+  /** 已分配: what orders outside this run still hold of it (their requirements less issues). */
+  allocated?: string | null;
+}
+
+export interface RouteStep {
+  standardMinutes: string | null;
+  outsourced: boolean;
+}
+
+/** One BOM line: `quantityPer` of the child (its base unit) per one parent, lost at `lossRate` %. */
+export interface MrpBomLine {
+  parentId: number;
+  childId: number;
+  quantityPer: string;
+  lossRate?: string | null;
+}
+
+/** Independent demand: a sales order line, or a released order's open requirement. */
+export interface MrpDemand {
+  itemId: number;
+  quantity: string;
+  /** The date it is needed (YYYY-MM-DD). */
+  date: string;
+  peg: MrpPegRef;
+}
+
+/** Open supply on its way: a released production order, a purchase order, a requisition, 委外 in transit. */
+export interface MrpReceipt {
+  itemId: number;
+  quantity: string;
+  date: string;
+  /** 'production-order', 'purchase-order', 'requisition', 'outsourcing', 'issued', … */
+  kind: string;
+  ref?: MrpPegRef;
+}
+
+/**
+ * An order already decided (the production order being released, a draft order): supply for its
+ * item at its due date, never resized, and exploded into its components at its start.
+ */
+export interface MrpFirmOrder {
+  itemId: number;
+  quantity: string;
+  startDate: string;
+  dueDate: string;
+  peg: MrpPegRef;
+  /** Its own BOM (the one chosen on the order), else the item's. */
+  bomLines?: MrpBomLine[];
+}
+
+export interface MrpInput {
+  /** Today (YYYY-MM-DD): a planned order that should have started earlier is late. */
+  today: string;
+  items: MrpItem[];
+  bom: MrpBomLine[];
+  demands: MrpDemand[];
+  receipts?: MrpReceipt[];
+  firmOrders?: MrpFirmOrder[];
+  /**
+   * A whole plan (true): planned orders also restore the safety stock and cover what the
+   * allocations lack. One order (false, the default): the run plans for its own demands only —
+   * stock held by others and the safety stock are never taken, and others' shortages stay theirs.
+   */
+  coverShortfalls?: boolean;
+}
+
+export interface MrpPeg {
+  ref: MrpPegRef;
+  quantity: string;
+}
+
+export interface MrpPlannedOrder {
+  itemId: number;
+  level: number;
+  source: MrpSource;
+  /** A firm order of the input, not one this run proposes. */
+  firm: boolean;
+  /** The planned quantity after lot sizing and unit rounding. */
+  quantity: string;
+  /** The net requirement it covers (the rest is surplus to stock). */
+  net: string;
+  /** When it must be there: the parent's start, or the demand's date. */
+  needDate: string;
+  /** needDate − lead time. */
+  startDate: string;
+  leadTimeDays: number;
+  /** Should have started before today. */
+  late: boolean;
+  pegs: MrpPeg[];
+}
+
+export interface MrpPeriod {
+  date: string;
+  gross: string;
+  /** Scheduled receipts and firm orders arriving that day. */
+  receipts: string;
+  net: string;
+  /** Planned order receipts (new planned orders needed that day). */
+  planned: string;
+  /** Projected available after the day. */
+  projected: string;
+}
+
+export interface MrpRow {
+  itemId: number;
+  level: number;
+  source: MrpSource;
+  gross: string;
+  onHand: string;
+  allocated: string;
+  /** Scheduled receipts (open supply), every date. */
+  scheduled: string;
+  /** Firm planned orders (the order being released, drafts). */
+  firm: string;
+  safetyStock: string;
+  net: string;
+  /** New planned orders, lot-sized. */
+  planned: string;
+  /** Projected available after the last date. */
+  projected: string;
+  late: boolean;
+  periods: MrpPeriod[];
+}
+
+export interface MrpResult {
+  rows: MrpRow[];
+  plannedOrders: MrpPlannedOrder[];
+}
+
+/** A BOM cycle: the items on it, in order. */
+export class MrpCycleError extends Error {
+  constructor(readonly itemIds: number[]) {
+    super(`BOM cycle through items ${itemIds.join(' → ')}`);
+  }
+}
+
+// ------------------------------------------------------------------------------ lead times
+
+/** Lead time of a made item without an active route with standard minutes (days). */
+export const LEAD_DAYS = 10;
+/** Days an outsourced step of the route (热处理) is away. */
+export const OUTSOURCED_DAYS = 3;
+
+/**
+ * A made item's lead time in days from its active route. The batch moves on card by card, so the
+ * steps overlap: the slowest in-house step's standard minutes × the quantity over one shift a day
+ * (rounded up), plus a day for each further in-house step (the last card passing through) and
+ * OUTSOURCED_DAYS for each outsourced one; at least one day; LEAD_DAYS without a route.
+ */
+export function leadDays(steps: RouteStep[] | null | undefined, quantity: Decimal.Value): number {
+  if (!steps?.length) return LEAD_DAYS;
+  const inHouse = steps.filter((s) => !s.outsourced);
+  const slowest = inHouse.reduce((m, s) => D.max(m, s.standardMinutes ?? 0), ZERO);
+  const bottleneck = slowest.times(quantity.toString()).dividedBy(SHIFT_MINUTES).ceil().toNumber();
+  const away = (steps.length - inHouse.length) * OUTSOURCED_DAYS;
+  return Math.max(bottleneck + Math.max(inHouse.length - 1, 0) + away, 1);
+}
+
+/** The item's lead time for a planned order of `quantity`. */
+export function itemLeadDays(item: MrpItem, quantity: Decimal.Value): number {
+  if (item.leadTimeDays != null) return item.leadTimeDays;
+  return item.source === 'make' ? leadDays(item.routeSteps, quantity) : 0;
+}
+
+/** A calendar date `n` days from `day` (YYYY-MM-DD). */
+export const shiftDate = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A production order's dates from a planned order: it finishes the day before it is needed and
+ * starts its lead time earlier — never before today; when that is too late, `late` says so and
+ * the dates are the earliest possible.
+ */
+export function orderDates(needDate: string, days: number, today: string) {
+  const finishBy = shiftDate(needDate, -1);
+  let start = shiftDate(finishBy, -(days - 1));
+  let due = finishBy;
+  if (start < today) {
+    start = today;
+    due = shiftDate(today, Math.max(days - 1, 0));
+  }
+  return { plannedStartDate: start, dueDate: due < start ? start : due, late: due >= needDate };
+}
+
+// ------------------------------------------------------------------------------ lot sizing
+
+/** A net requirement made a planned quantity: the minimum, then the multiple, then the unit. */
+export function lotSize(
+  net: Decimal.Value,
+  item: Pick<MrpItem, 'lotSizeMin' | 'lotSizeMultiple' | 'precision'>,
+) {
+  let q = new D(net.toString());
+  if (q.lte(0)) return ZERO;
+  const min = item.lotSizeMin ? new D(item.lotSizeMin) : ZERO;
+  if (q.lt(min)) q = min;
+  const multiple = item.lotSizeMultiple ? new D(item.lotSizeMultiple) : ZERO;
+  if (multiple.gt(0)) q = q.dividedBy(multiple).ceil().times(multiple);
+  const places = Math.max(0, item.precision ?? 4);
+  return q.toDecimalPlaces(places, Decimal.ROUND_UP);
+}
+
+// ------------------------------------------------------------------------------ low-level codes
+
+/**
+ * Every item's low-level code: 0 for an item no BOM uses, else one more than its deepest
+ * parent's. A cycle throws `MrpCycleError`.
+ */
+export function lowLevelCodes(lines: Pick<MrpBomLine, 'parentId' | 'childId'>[], itemIds: number[] = []) {
+  const children = new Map<number, Set<number>>();
+  const indegree = new Map<number, number>();
+  const touch = (id: number) => {
+    if (!indegree.has(id)) indegree.set(id, 0);
+  };
+  for (const id of itemIds) touch(id);
+  for (const l of lines) {
+    touch(l.parentId);
+    touch(l.childId);
+    const set = children.get(l.parentId) ?? new Set<number>();
+    children.set(l.parentId, set);
+    if (!set.has(l.childId)) {
+      set.add(l.childId);
+      indegree.set(l.childId, (indegree.get(l.childId) ?? 0) + 1);
+    }
+  }
+  const llc = new Map<number, number>();
+  const queue = [...indegree].filter(([, n]) => n === 0).map(([id]) => id);
+  for (const id of queue) llc.set(id, 0);
+  const left = new Map(indegree);
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i];
+    for (const c of children.get(id) ?? []) {
+      llc.set(c, Math.max(llc.get(c) ?? 0, (llc.get(id) ?? 0) + 1));
+      const n = (left.get(c) ?? 0) - 1;
+      left.set(c, n);
+      if (n === 0) queue.push(c);
+    }
+  }
+  if (queue.length < indegree.size) throw new MrpCycleError(cycleIn(children, left));
+  return llc;
+}
+
+/** One cycle among the items a topological sort could not place. */
+function cycleIn(children: Map<number, Set<number>>, left: Map<number, number>): number[] {
+  const stuck = new Set([...left].filter(([, n]) => n > 0).map(([id]) => id));
+  const start = Math.min(...stuck);
+  const path: number[] = [];
+  const seen = new Map<number, number>();
+  let at = start;
+  while (!seen.has(at)) {
+    seen.set(at, path.length);
+    path.push(at);
+    at = [...(children.get(at) ?? [])].find((c) => stuck.has(c)) ?? start;
+  }
+  return [...path.slice(seen.get(at)), at];
+}
+
+// ------------------------------------------------------------------------------ the run
+
+interface Piece {
+  date: string;
+  quantity: Dec;
+  ref: MrpPegRef;
+  /** Order in which supply covers pieces of one date: demands in input order, stock last. */
+  rank: number;
+}
+
+const pegKey = (r: MrpPegRef) => `${r.type}:${r.id}:${r.lineId ?? ''}`;
+const dec = (v: string | null | undefined) => (v == null || v === '' ? ZERO : new D(v));
+const out = (v: Dec) => v.toFixed();
+
+/** Pieces merged by date and peg, in covering order. */
+function mergePieces(pieces: Piece[]): Piece[] {
+  const by = new Map<string, Piece>();
+  for (const p of pieces) {
+    if (p.quantity.isZero()) continue;
+    const k = `${p.date}|${pegKey(p.ref)}`;
+    const had = by.get(k);
+    if (had) had.quantity = had.quantity.plus(p.quantity);
+    else by.set(k, { ...p });
+  }
+  return [...by.values()].sort((a, b) =>
+    a.date < b.date
+      ? -1
+      : a.date > b.date
+        ? 1
+        : a.rank - b.rank || pegKey(a.ref).localeCompare(pegKey(b.ref)),
+  );
+}
+
+function mergePegs(pieces: { ref: MrpPegRef; quantity: Dec }[]): MrpPeg[] {
+  const by = new Map<string, { ref: MrpPegRef; quantity: Dec }>();
+  for (const p of pieces) {
+    if (p.quantity.isZero()) continue;
+    const k = pegKey(p.ref);
+    const had = by.get(k);
+    if (had) had.quantity = had.quantity.plus(p.quantity);
+    else by.set(k, { ref: p.ref, quantity: p.quantity });
+  }
+  return [...by.values()].map((p) => ({ ref: p.ref, quantity: out(p.quantity) }));
+}
+
+/**
+ * The MRP run: every item the demands and firm orders reach, netted level by level. Rows come
+ * by level, then by item id; planned orders by level, item and need date.
+ */
+export function runMrp(input: MrpInput): MrpResult {
+  const cover = input.coverShortfalls ?? false;
+  const items = new Map(input.items.map((i) => [i.id, i]));
+  const item = (id: number): MrpItem => items.get(id) ?? { id, source: 'buy' };
+  const linesOf = new Map<number, MrpBomLine[]>();
+  for (const l of input.bom) {
+    const list = linesOf.get(l.parentId) ?? [];
+    list.push(l);
+    linesOf.set(l.parentId, list);
+  }
+  const firm = input.firmOrders ?? [];
+  const llc = lowLevelCodes(
+    [...input.bom, ...firm.flatMap((f) => f.bomLines ?? [])],
+    [...input.items.map((i) => i.id), ...input.demands.map((d) => d.itemId), ...firm.map((f) => f.itemId)],
+  );
+
+  const rank = new Map<string, number>();
+  for (const r of [...input.demands.map((d) => d.peg), ...firm.map((f) => f.peg)]) {
+    if (!rank.has(pegKey(r))) rank.set(pegKey(r), rank.size);
+  }
+  const rankOf = (r: MrpPegRef) => rank.get(pegKey(r)) ?? Number.MAX_SAFE_INTEGER;
+
+  const pieces = new Map<number, Piece[]>();
+  const addPiece = (itemId: number, p: Piece) => {
+    const list = pieces.get(itemId) ?? [];
+    list.push(p);
+    pieces.set(itemId, list);
+  };
+  for (const d of input.demands) {
+    addPiece(d.itemId, { date: d.date, quantity: new D(d.quantity), ref: d.peg, rank: rankOf(d.peg) });
+  }
+  const receiptsOf = new Map<number, MrpReceipt[]>();
+  for (const r of input.receipts ?? []) {
+    const list = receiptsOf.get(r.itemId) ?? [];
+    list.push(r);
+    receiptsOf.set(r.itemId, list);
+  }
+  const firmOf = new Map<number, MrpFirmOrder[]>();
+  for (const f of firm) {
+    const list = firmOf.get(f.itemId) ?? [];
+    list.push(f);
+    firmOf.set(f.itemId, list);
+  }
+
+  /** A planned (or firm) order's components: gross pieces at its start, pegs scaled. */
+  const explode = (
+    parent: MrpItem,
+    lines: MrpBomLine[],
+    start: string,
+    pegs: { ref: MrpPegRef; quantity: Dec }[],
+  ) => {
+    if (parent.source !== 'make') return;
+    for (const l of lines) {
+      const per = new D(l.quantityPer).times(new D(1).plus(dec(l.lossRate).dividedBy(100)));
+      for (const p of pegs) {
+        addPiece(l.childId, {
+          date: start,
+          quantity: p.quantity.times(per),
+          ref: p.ref,
+          rank: rankOf(p.ref),
+        });
+      }
+    }
+  };
+
+  const rows: MrpRow[] = [];
+  const planned: MrpPlannedOrder[] = [];
+  const levels = [...new Set(llc.values())].sort((a, b) => a - b);
+  for (const level of levels) {
+    const ids = [...llc]
+      .filter(([, l]) => l === level)
+      .map(([id]) => id)
+      .sort((a, b) => a - b);
+    for (const id of ids) {
+      const it = item(id);
+      const own = mergePieces(pieces.get(id) ?? []);
+      const firms = firmOf.get(id) ?? [];
+      const receipts = receiptsOf.get(id) ?? [];
+      if (!own.length && !firms.length) continue;
+
+      // Firm orders: supply at their due date, and their own explosion.
+      for (const f of firms) {
+        planned.push({
+          itemId: id,
+          level,
+          source: it.source,
+          firm: true,
+          quantity: out(new D(f.quantity)),
+          net: '0',
+          needDate: f.dueDate,
+          startDate: f.startDate,
+          leadTimeDays: 0,
+          late: false,
+          pegs: [{ ref: f.peg, quantity: out(new D(f.quantity)) }],
+        });
+        explode(it, f.bomLines ?? linesOf.get(id) ?? [], f.startDate, [
+          { ref: f.peg, quantity: new D(f.quantity) },
+        ]);
+      }
+
+      const supplyOn = new Map<string, Dec>();
+      const addSupply = (date: string, q: Dec) => supplyOn.set(date, (supplyOn.get(date) ?? ZERO).plus(q));
+      for (const r of receipts) addSupply(r.date, new D(r.quantity));
+      for (const f of firms) addSupply(f.dueDate, new D(f.quantity));
+      const dates = [...new Set([...own.map((p) => p.date), ...supplyOn.keys()])].sort();
+
+      const safety = dec(it.safetyStock);
+      const onHand = dec(it.onHand);
+      const allocated = dec(it.allocated);
+      let pab = onHand.minus(allocated);
+      let gross = ZERO;
+      let net = ZERO;
+      let plannedTotal = ZERO;
+      let late = false;
+      const periods: MrpPeriod[] = [];
+      for (const date of dates) {
+        const arriving = supplyOn.get(date) ?? ZERO;
+        pab = pab.plus(arriving);
+        const today = own.filter((p) => p.date === date);
+        const g = today.reduce((s, p) => s.plus(p.quantity), ZERO);
+        let need = ZERO;
+        let made = ZERO;
+        if (g.gt(0)) {
+          const usable = pab.minus(safety);
+          // Supply covers the pieces in order; what it leaves is the net requirement.
+          let left = D.max(usable, 0);
+          const netPieces: { ref: MrpPegRef; quantity: Dec }[] = [];
+          for (const p of today) {
+            const covered = D.min(left, p.quantity);
+            left = left.minus(covered);
+            if (p.quantity.gt(covered)) netPieces.push({ ref: p.ref, quantity: p.quantity.minus(covered) });
+          }
+          if (cover && usable.lt(0)) netPieces.push({ ref: SAFETY_PEG, quantity: usable.negated() });
+          need = netPieces.reduce((s, p) => s.plus(p.quantity), ZERO);
+          if (need.gt(0)) {
+            made = lotSize(need, it);
+            const surplus = made.minus(need);
+            if (surplus.gt(0)) netPieces.push({ ref: STOCK_PEG, quantity: surplus });
+            const lead = itemLeadDays(it, made);
+            const start = shiftDate(date, -lead);
+            const isLate = start < input.today;
+            late ||= isLate;
+            planned.push({
+              itemId: id,
+              level,
+              source: it.source,
+              firm: false,
+              quantity: out(made),
+              net: out(need),
+              needDate: date,
+              startDate: start,
+              leadTimeDays: lead,
+              late: isLate,
+              pegs: mergePegs(netPieces),
+            });
+            explode(it, linesOf.get(id) ?? [], start, netPieces);
+            pab = pab.plus(made);
+          }
+          pab = pab.minus(g);
+        }
+        gross = gross.plus(g);
+        net = net.plus(need);
+        plannedTotal = plannedTotal.plus(made);
+        periods.push({
+          date,
+          gross: out(g),
+          receipts: out(arriving),
+          net: out(need),
+          planned: out(made),
+          projected: out(pab),
+        });
+      }
+      rows.push({
+        itemId: id,
+        level,
+        source: it.source,
+        gross: out(gross),
+        onHand: out(onHand),
+        allocated: out(allocated),
+        scheduled: out(receipts.reduce((s, r) => s.plus(r.quantity), ZERO)),
+        firm: out(firms.reduce((s, f) => s.plus(f.quantity), ZERO)),
+        safetyStock: out(safety),
+        net: out(net),
+        planned: out(plannedTotal),
+        projected: out(pab),
+        late,
+        periods,
+      });
+    }
+  }
+  planned.sort(
+    (a, b) =>
+      a.level - b.level ||
+      a.itemId - b.itemId ||
+      (a.needDate < b.needDate ? -1 : a.needDate > b.needDate ? 1 : Number(b.firm) - Number(a.firm)),
+  );
+  return { rows, plannedOrders: planned };
+}
