@@ -459,6 +459,26 @@ export function measurementRoutes(app: App) {
     },
   });
 
+  // The limits the ring standard gives a product's characteristic, before anything is saved: the
+  // entry grid shows them and marks values outside as they are typed (null: none, type them).
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/measurement-subgroup/spec',
+    permission: 'measure:outsideDiameter:add',
+    alsoAllowedBy: ['measure:outsideDiameter:import'],
+    query: z.strictObject({
+      productId: zx.id,
+      characteristic: z.enum(MEASURE_CHARACTERISTICS.map((c) => c.value) as [string, ...string[]], {
+        error: '测量特性不正确',
+      }),
+    }),
+    async handler({ query, app: { db } }) {
+      const product = await sql`SELECT id FROM material WHERE id = ${query.productId}`.execute(db);
+      if (!product.rows.length) throw notFound('产品不存在或已被删除');
+      return standardSpec(db, query.productId, query.characteristic);
+    },
+  });
+
   // The series (characteristic of the family, machine, product) whose latest 失控 alarm is the most
   // recent: the 统计报表 page opens on it. null when the family has no alarm. `measuredAt` is the
   // timestamp as every answer writes it (business time, YYYY-MM-DD HH:mm:ss): to_char's `OF` wrote
@@ -480,26 +500,6 @@ export function measurementRoutes(app: App) {
       const r = await sql<Record<string, unknown>>`
         SELECT s.characteristic, s.equipment_id, s.product_id, s.measured_at
           FROM measurement_subgroup s
-  // The limits the ring standard gives a product's characteristic, before anything is saved: the
-  // entry grid shows them and marks values outside as they are typed (null: none, type them).
-  route(app, {
-    method: 'GET',
-    url: '/api/v1/measurement-subgroup/spec',
-    permission: `${def.permission}:add`,
-    alsoAllowedBy: [`${def.permission}:import`],
-    query: z.strictObject({
-      productId: zx.id,
-      characteristic: z.enum(MEASURE_CHARACTERISTICS.map((c) => c.value) as [string, ...string[]], {
-        error: '测量特性不正确',
-      }),
-    }),
-    async handler({ query, app: { db } }) {
-      const product = await sql`SELECT id FROM material WHERE id = ${query.productId}`.execute(db);
-      if (!product.rows.length) throw notFound('产品不存在或已被删除');
-      return standardSpec(db, query.productId, query.characteristic);
-    },
-  });
-
          WHERE s.out_of_control AND s.characteristic = ANY(${sql.val(characteristics)}::text[])
          ORDER BY s.measured_at DESC, s.id DESC LIMIT 1`.execute(db);
       return r.rows[0] ?? null;
