@@ -5,12 +5,14 @@ import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { INSPECTION_CATEGORIES } from './inspection-categories.ts';
 import { RING_CHARACTERISTICS } from './ring-standard.ts';
 import { AQL_VALUES, INSPECTION_LEVELS } from './sampling.ts';
+import { PART_FEATURE_OPTIONS, SIZE_STAGES } from './step-sizes.ts';
 
 const QT = '/quality-testing';
 
 /**
  * 质量检测: 检验项目 (what is checked and how many pieces), 检验模板 (the items of a product ×
- * process step × inspection kind) and 检验单 (one inspection task: its items frozen from the
+ * process step × inspection kind: the step's item set, each line with the size its drawing gives
+ * for that step — turned with grinding allowance, ground, finished; see step-sizes.ts) and 检验单 (one inspection task: its items frozen from the
  * template, the values per sample, the automatic judgement and the result that releases or
  * holds the batch). One task resource serves every workshop's 来料/报工检验 and 过程/出货检验: its
  * `category` says which, and each category's page grants its own permissions.
@@ -66,6 +68,7 @@ export const INSPECTION_SOURCES: EnumOption[] = [
 export const LIMIT_SOURCES: EnumOption[] = [
   { value: 'standard', label: '标准', color: 'blue' },
   { value: 'override', label: '客户加严', color: 'gold' },
+  { value: 'drawing', label: '工序图', color: 'cyan' },
   { value: 'typed', label: '手工', color: 'default' },
 ];
 
@@ -78,7 +81,7 @@ export const RING_CHARACTERISTIC_OPTIONS: EnumOption[] = RING_CHARACTERISTICS.ma
 // ------------------------------------------------------------------ 检验项目
 
 const limitHelp =
-  '相对名义值的偏差，如 +0.000 / -0.010；计量项目必填（关联套圈特性时只在产品无标准值时使用）';
+  '相对名义值的偏差，如 +0.000 / -0.010；计量项目必填（关联套圈特性或测量部位时可不填：限值取标准或检验模板行上的工序尺寸，手填值只作后备）';
 
 export const inspectionItemResource: ResourceDef = {
   name: 'inspection-item',
@@ -108,6 +111,16 @@ export const inspectionItemResource: ResourceDef = {
       help:
         '仅计量项目：检验该产品的哪一项套圈公差（ISO 492 / GB/T 307.1）。选了特性，检验单的名义值和上下限按产品的公差等级和尺寸从标准推导，' +
         '客户有收严要求时按客户；产品没有可推导的标准值时才用下面手填的名义值和偏差。单位 mm 时限值为尺寸，μm 时为偏差',
+    },
+    {
+      name: 'feature',
+      label: '测量部位',
+      kind: 'enum',
+      options: PART_FEATURE_OPTIONS,
+      filter: 'eq',
+      help:
+        '该项目测量零件的哪个部位。检验单只取属于受检零件的项目（外圈没有内径 d，内圈没有外径 D，沟道只在套圈上，游隙、振动只在成套轴承上）；' +
+        '不填为各零件通用（外观、硬度、包装）。关联套圈特性时部位由特性决定，两者须一致。尺寸按工序在检验模板的行上填写（工序图）',
     },
     { name: 'nominal', label: '名义值', kind: 'decimal', scale: 4, help: '计量项目的名义尺寸，如 20.0000' },
     { name: 'upperTolerance', label: '上偏差', kind: 'decimal', scale: 4, help: limitHelp },
@@ -191,6 +204,26 @@ export const inspectionTemplateResource: ResourceDef = {
       required: true,
       filter: 'eq',
     },
+    {
+      name: 'sizeStage',
+      label: '尺寸阶段',
+      kind: 'enum',
+      options: SIZE_STAGES,
+      filter: 'eq',
+      help:
+        '本工序检哪一阶段的尺寸：车削尺寸（成品尺寸加磨削留量，成品公差不适用，每个尺寸项目须在行上填写本工序尺寸、偏差和留量）、' +
+        '磨削尺寸（沟道留超精量）、成品尺寸（行上不填时按 ISO 492 标准和客户收严）。不填按成品尺寸',
+    },
+    {
+      name: 'technicalDocumentId',
+      label: '依据图纸/工艺文件',
+      kind: 'ref',
+      ref: 'technical-document',
+      refActiveOnly: false,
+      filter: 'eq',
+      list: false,
+      help: '行上的工序尺寸出自的技术文档（零件图、工艺卡），须属于本模板的产品或工序；检验单和结果录入显示它的现行版本',
+    },
     statusField(),
     remarkField(),
   ],
@@ -204,6 +237,36 @@ export const inspectionTemplateResource: ResourceDef = {
       max: 50,
       fields: [
         { name: 'itemId', label: '检验项目', kind: 'ref', ref: 'inspection-item', required: true },
+        {
+          name: 'nominal',
+          label: '本工序名义值',
+          kind: 'decimal',
+          scale: 4,
+          help: '工序图上本工序的名义尺寸（单位同检验项目）。尺寸项目填了留量、产品有成品尺寸时可不填，按成品尺寸 ± 留量算出；粗糙度、圆度等最大值填 0',
+        },
+        {
+          name: 'upperTolerance',
+          label: '上偏差/最大值',
+          kind: 'decimal',
+          scale: 4,
+          help: '相对本工序名义值的上偏差；粗糙度、圆度等填最大值。不填则按检验项目（套圈特性按标准）取限值',
+        },
+        {
+          name: 'lowerTolerance',
+          label: '下偏差',
+          kind: 'decimal',
+          scale: 4,
+          help: '相对本工序名义值的下偏差；最大值类项目不填（无下限）',
+        },
+        {
+          name: 'allowance',
+          label: '留量(mm)',
+          kind: 'decimal',
+          scale: 4,
+          min: 0,
+          max: 10,
+          help: '本工序之后还要去除的余量：车削留给磨削（套圈直径常见 0.3–0.5 mm、宽度 0.2–0.3 mm），磨沟道留给超精（几 μm）。外表面和宽度 = 成品 + 留量，内孔 = 成品 − 留量',
+        },
         {
           name: 'remark',
           label: '说明',
@@ -294,6 +357,13 @@ const resultFields: FieldDef[] = [
   { name: 'itemTitle', label: '项目名称', kind: 'text', max: 60, help: '建单时检验项目的名称' },
   { name: 'kind', label: '类型', kind: 'enum', options: ITEM_KINDS },
   { name: 'ringCharacteristic', label: '套圈特性', kind: 'enum', options: RING_CHARACTERISTIC_OPTIONS },
+  {
+    name: 'nominal',
+    label: '名义值',
+    kind: 'decimal',
+    scale: 4,
+    help: '限值所依据的名义尺寸（工序图或产品尺寸）',
+  },
   { name: 'lowerLimit', label: '下限', kind: 'decimal', scale: 4 },
   { name: 'upperLimit', label: '上限', kind: 'decimal', scale: 4 },
   {
@@ -301,7 +371,7 @@ const resultFields: FieldDef[] = [
     label: '限值来源',
     kind: 'enum',
     options: LIMIT_SOURCES,
-    help: '标准：按产品公差等级和尺寸从 ISO 492 / GB/T 307.1 推导；客户加严：客户收严要求；手工：检验项目上填写的值',
+    help: '标准：按产品公差等级和尺寸从 ISO 492 / GB/T 307.1 推导；客户加严：客户收严要求；工序图：检验模板行上本工序的尺寸（车削含磨量、磨削、成品）；手工：检验项目上填写的值',
   },
   {
     name: 'limitNote',

@@ -1,6 +1,7 @@
 import type { FieldDef, ResourceDef } from '../resource/types.ts';
 import { RING_CHARACTERISTICS } from './ring-standard.ts';
 import { DIAMETER_SERIES, TOLERANCE_CLASSES } from './ring-standard-tables.ts';
+import { PART_TYPES } from './step-sizes.ts';
 
 /**
  * 客户收严要求: a customer's tighter limits for one characteristic of one product. It holds only
@@ -60,6 +61,15 @@ export const ringStandardOverrideResource: ResourceDef = {
 
 /** The bearing fields a product (material-info) carries for the ring standard. */
 export const BEARING_SIZE_FIELDS: FieldDef[] = [
+  {
+    name: 'partType',
+    label: '零件类型',
+    kind: 'enum',
+    options: PART_TYPES,
+    filter: 'eq',
+    list: false,
+    help: '成套轴承、内圈或外圈。检验只取属于该零件的项目：内圈检内径 d 和沟道，外圈检外径 D 和沟道，成套轴承检 d、D、B、游隙、振动等；套圈的 d、D、B 仍填所属轴承的尺寸',
+  },
   {
     name: 'toleranceClass',
     label: '公差等级',

@@ -125,7 +125,7 @@ describe('checking a line of a step’s item set', () => {
   const raceway = { name: '沟道直径', kind: 'measure', feature: 'raceway' };
   const base = { part: 'outer' as const, finalSize: 52 };
   it('at turning, a size without its own tolerance (the finished limits) is refused', () => {
-    expect(stepLineProblem({ ...base, stage: 'turning', item: od, line: {} })).toMatch(
+    expect(stepLineProblem({ ...base, stage: 'turning', item: od, line: {} })?.message).toMatch(
       /车削工序检车削尺寸.*成品公差在磨削后才适用/,
     );
   });
@@ -137,7 +137,7 @@ describe('checking a line of a step’s item set', () => {
         item: od,
         line: { nominal: 52, upperTolerance: '0.05', lowerTolerance: '-0.05' },
       }),
-    ).toMatch(/须含磨削留量/);
+    ).toMatchObject({ field: 'allowance', message: expect.stringMatching(/须含磨削留量/) });
   });
   it('the nominal must be the finished size moved by the allowance', () => {
     expect(
@@ -147,7 +147,10 @@ describe('checking a line of a step’s item set', () => {
         item: od,
         line: { nominal: '52.3', allowance: '0.4', upperTolerance: '0.05', lowerTolerance: '-0.05' },
       }),
-    ).toBe('「外径 D」的本工序尺寸应为 52 + 0.4 = 52.4（成品尺寸加留量），填写的是 52.3');
+    ).toEqual({
+      field: 'nominal',
+      message: '「外径 D」的本工序尺寸应为 52 + 0.4 = 52.4（成品尺寸加留量），填写的是 52.3',
+    });
     expect(
       stepLineProblem({
         ...base,
@@ -177,7 +180,7 @@ describe('checking a line of a step’s item set', () => {
         finalSize: null,
         item: raceway,
         line: { allowance: '0.40', upperTolerance: '0.05', lowerTolerance: '-0.05' },
-      }),
+      })?.message,
     ).toMatch(/请填写本工序的名义尺寸/);
   });
   it('after grinding a size may be left to the standard; a count item takes no sizes', () => {
@@ -189,7 +192,7 @@ describe('checking a line of a step’s item set', () => {
         stage: 'final',
         item: { name: '外观', kind: 'count' },
         line: { upperTolerance: 1 },
-      }),
+      })?.message,
     ).toMatch(/计数项目/);
     expect(
       stepLineProblem({
@@ -197,8 +200,16 @@ describe('checking a line of a step’s item set', () => {
         stage: 'final',
         item: od,
         line: { nominal: 52, upperTolerance: '-0.02', lowerTolerance: '0' },
-      }),
+      })?.message,
     ).toMatch(/上偏差不能小于下偏差/);
+    expect(
+      stepLineProblem({
+        ...base,
+        stage: 'final',
+        item: { name: '沟道粗糙度 Ra', kind: 'measure', feature: 'raceway-roughness' },
+        line: { nominal: 0, upperTolerance: '0.05', allowance: '0.4' },
+      }),
+    ).toMatchObject({ field: 'allowance' });
   });
   it('states the basis: stage, size and where it comes from', () => {
     expect(

@@ -238,6 +238,12 @@ export interface StepLine {
 /** Does the line carry the step's own limits (rather than leaving them to the standard)? */
 export const hasStepValues = (l: StepLine) => l.nominal != null || l.upperTolerance != null;
 
+/** A line's problem and the field of the line it concerns. */
+export interface StepLineProblem {
+  field: 'nominal' | 'upperTolerance' | 'lowerTolerance' | 'allowance';
+  message: string;
+}
+
 /**
  * What is wrong with a line of a step's item set, or null. At 车削 every measured size carries
  * its own size with the grinding allowance (the finished limits do not apply before grinding);
@@ -251,39 +257,53 @@ export function stepLineProblem(input: {
   line: StepLine;
   /** The product's finished size of the item's feature (mm), when it has one. */
   finalSize: Decimal.Value | null | undefined;
-}): string | null {
+}): StepLineProblem | null {
   const { stage, part, item, line, finalSize } = input;
   const name = `「${item.name}」`;
+  const at = (field: StepLineProblem['field'], message: string) => ({ field, message });
   if (item.kind !== 'measure')
-    return hasStepValues(line) || line.allowance != null ? `${name}是计数项目，不填尺寸` : null;
+    return hasStepValues(line) || line.lowerTolerance != null || line.allowance != null
+      ? at('nominal', `${name}是计数项目，不填尺寸`)
+      : null;
+  if ((line.nominal != null || line.lowerTolerance != null) && line.upperTolerance == null)
+    return at('upperTolerance', `${name}：请填写本工序的上偏差（或最大值）`);
   if (
     line.upperTolerance != null &&
     line.lowerTolerance != null &&
     new Decimal(line.upperTolerance).lt(line.lowerTolerance)
   )
-    return `${name}的上偏差不能小于下偏差`;
-  if (line.allowance != null && new Decimal(line.allowance).isNeg()) return `${name}的留量不能为负`;
+    return at('upperTolerance', `${name}的上偏差不能小于下偏差`);
+  if (line.allowance != null && new Decimal(line.allowance).isNeg())
+    return at('allowance', `${name}的留量不能为负`);
   const feature = sizeFeatureOf(item);
   const surface = surfaceOf(feature, part);
   const isSize = feature !== null;
+  if (!isSize && line.allowance != null && !new Decimal(line.allowance).isZero())
+    return at('allowance', `${name}不是尺寸项目，没有留量`);
   if (stage === 'turning' && (isSize || item.ringCharacteristic)) {
     if (line.upperTolerance == null)
-      return `${name}：车削工序检车削尺寸，请按工序图填写本工序的偏差（成品公差在磨削后才适用）`;
+      return at(
+        'upperTolerance',
+        `${name}：车削工序检车削尺寸，请按工序图填写本工序的偏差（成品公差在磨削后才适用）`,
+      );
     if (isSize && (line.allowance == null || new Decimal(line.allowance).lte(0)))
-      return `${name}：车削尺寸须含磨削留量，请填写留量（套圈直径常见 0.3–0.5 mm）`;
+      return at('allowance', `${name}：车削尺寸须含磨削留量，请填写留量（套圈直径常见 0.3–0.5 mm）`);
   }
   if (
     isSize &&
     line.nominal == null &&
     line.upperTolerance != null &&
-    (line.allowance == null || finalSize == null)
+    (line.allowance == null || finalSize == null || !surface)
   )
-    return `${name}：请填写本工序的名义尺寸`;
+    return at('nominal', `${name}：请填写本工序的名义尺寸`);
   if (isSize && surface && line.nominal != null && line.allowance != null && finalSize != null) {
     const expected = stepNominal(finalSize, surface, line.allowance);
     if (!new Decimal(line.nominal).eq(expected)) {
       const sign = surface === 'internal' ? '−' : '+';
-      return `${name}的本工序尺寸应为 ${new Decimal(finalSize).toString()} ${sign} ${new Decimal(line.allowance).toString()} = ${expected}（成品尺寸${sign === '+' ? '加' : '减'}留量），填写的是 ${new Decimal(line.nominal).toString()}`;
+      return at(
+        'nominal',
+        `${name}的本工序尺寸应为 ${new Decimal(finalSize).toString()} ${sign} ${new Decimal(line.allowance).toString()} = ${expected}（成品尺寸${sign === '+' ? '加' : '减'}留量），填写的是 ${new Decimal(line.nominal).toString()}`,
+      );
     }
   }
   return null;

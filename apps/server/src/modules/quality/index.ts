@@ -8,6 +8,7 @@ import { idParams, zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
+import { alsoReadBy } from '../../platform/resource/options.ts';
 import { assertInScope, gate } from '../../platform/resource/scope.ts';
 import {
   assignTask,
@@ -25,6 +26,12 @@ import {
   tasksForOutbound,
   tasksOfOutbound,
 } from './sources.ts';
+
+/**
+ * A quality engineer maintaining a step's item set picks the drawing its sizes come from
+ * (检验模板 ▸ 依据图纸/工艺文件) without 技术部's pages: the technical documents' options.
+ */
+alsoReadBy('technical-document', ['quality:item:list']);
 
 /** Hooks of the quality resources' generic calls (registered with the others in factory/index.ts). */
 export const QUALITY_HOOKS: Record<string, ResourceHooks> = {

@@ -1,11 +1,26 @@
 import {
   type Aql,
+  characteristicForPart,
+  characteristicOf,
   inspectionTaskResource as def,
+  featureLabel,
+  featureOfCharacteristic,
+  filledNominal,
+  finalSizeOf,
+  hasStepValues,
   type InspectionLevel,
   inspectionCategory,
   inspectionPaths,
+  itemFitsPart,
+  type PartType,
+  type SizeStage,
   samplingPlan,
   scopePrefixes,
+  sizeFeatureOf,
+  stepBasisText,
+  stepLineProblem,
+  toleranceLimits,
+  whyNotForPart,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
@@ -44,9 +59,11 @@ export interface PlannedItem {
   itemTitle: string;
   kind: string;
   ringCharacteristic: string | null;
+  /** The nominal the limits rest on (the step's drawing size, or the product's size). */
+  nominal: string | null;
   lowerLimit: string | null;
   upperLimit: string | null;
-  /** 标准 / 客户加严 / 手工 for 计量 items; null for 计数. */
+  /** 标准 / 客户加严 / 工序图 / 手工 for 计量 items; null for 计数. */
   limitSource: LimitSource | null;
   limitNote: string | null;
   unit: string | null;
@@ -59,7 +76,7 @@ export interface PlannedItem {
   result: null;
 }
 
-type LimitSource = 'standard' | 'override' | 'typed';
+type LimitSource = 'standard' | 'override' | 'drawing' | 'typed';
 
 /** What the limits of a 计量 item are planned for: the product, and the customer whose tightenings apply. */
 export interface PlanFor {
@@ -67,19 +84,30 @@ export interface PlanFor {
   customerId?: number | null;
 }
 
-/** The template that fits a product, step and kind best: product and process match first, then generic ones. */
+/**
+ * The template that fits a product, step and kind best: product and process match first, then
+ * generic ones. A 过程检验 (patrol) of a step without a process template of its own checks the
+ * step's item set, its 报工检验 template of the product and process.
+ */
 export async function findTemplate(
   db: Db,
   productId: number,
   processId: number | null,
   kind: string,
 ): Promise<number | null> {
+  const stepSet =
+    kind === 'process' && processId != null
+      ? sql`OR (inspection_kind = 'reporting' AND product_id = ${productId} AND process_id = ${processId})`
+      : sql``;
   const r = await sql<{ id: number }>`
     SELECT id FROM inspection_template
-     WHERE status = '1' AND inspection_kind = ${kind}
+     WHERE status = '1'
        AND (product_id = ${productId} OR product_id IS NULL)
        AND (process_id IS NOT DISTINCT FROM ${processId} OR process_id IS NULL)
-     ORDER BY (product_id IS NULL), (process_id IS NULL), code LIMIT 1`.execute(db);
+       AND (inspection_kind = ${kind} ${stepSet})
+     ORDER BY (product_id IS NULL), (process_id IS NULL), (inspection_kind <> ${kind}), code LIMIT 1`.execute(
+    db,
+  );
   return r.rows[0] ? Number(r.rows[0].id) : null;
 }
 
@@ -102,6 +130,7 @@ function standardLimits(l: ProductLimit, unit: string | null) {
   };
   const base = l.kind === 'deviation' ? l.nominal : 0;
   return {
+    nominal: l.kind === 'deviation' && l.nominal != null ? D(l.nominal).toFixed(4) : null,
     lowerLimit: l.kind === 'deviation' ? at(l.lower, base) : null,
     upperLimit: at(l.upper, base),
     unit: unit || 'mm',
@@ -122,11 +151,57 @@ async function limitsFor(db: Db, plan: PlanFor) {
   }
 }
 
+/** What a task's product is for planning: its part and finished sizes (mm), its drawing number. */
+interface PartOf {
+  partType: PartType | null;
+  d: string | null;
+  D: string | null;
+  B: string | null;
+  drawingNo: string | null;
+}
+
+async function partOf(db: Db, productId: number): Promise<PartOf | null> {
+  const r = await sql<PartOf>`
+    SELECT part_type, bore_diameter::text AS d, outside_diameter::text AS "D", bearing_width::text AS "B", drawing_no
+      FROM material WHERE id = ${productId}`.execute(db);
+  return r.rows[0] ?? null;
+}
+
+/** A template's header as planning reads it: its size stage and the drawing its sizes come from. */
+async function templateBasis(db: Db, templateId: number) {
+  const r = await sql<{
+    sizeStage: SizeStage | null;
+    documentId: number | null;
+    docNo: string | null;
+    title: string | null;
+    revisionNo: string | null;
+  }>`
+    SELECT t.size_stage, d.id AS document_id, d.doc_no, d.title,
+           (SELECT r.revision_no FROM technical_document_revision r
+             WHERE r.document_id = d.id AND r.status = 'current' ORDER BY r.id DESC LIMIT 1) AS revision_no
+      FROM inspection_template t LEFT JOIN technical_document d ON d.id = t.technical_document_id
+     WHERE t.id = ${templateId}`.execute(db);
+  return r.rows[0];
+}
+
+/** 「依据 JS… 6205 外圈零件图 A 版」 or 「图号 RM-6205-OR-01」: where a step's sizes come from. */
+function documentText(
+  basis: Awaited<ReturnType<typeof templateBasis>> | undefined,
+  part: PartOf | null,
+): string {
+  if (basis?.docNo)
+    return `依据 ${basis.docNo} ${basis.title ?? ''}${basis.revisionNo ? ` ${basis.revisionNo} 版` : ''}`;
+  return part?.drawingNo ? `图号 ${part.drawingNo}` : '';
+}
+
 /**
- * The template's items with their limits and sampling for a lot. A 计量 item that names a ring
- * characteristic takes its limits from the product's ISO 492 / GB/T 307.1 derivation, tightened
- * by the customer's requirement when `plan` names a customer who has one; the limits typed on
- * the item apply only when the product has none to derive (and the item says why).
+ * The template's items with their limits and sampling for a lot — the items of the task's part
+ * only (an outer ring has no bore d; see `itemFitsPart`). A 计量 line carrying the step's size
+ * (工序图: turned with grinding allowance, ground, finished) takes its limits from it; else an
+ * item that names a ring characteristic takes its limits from the product's ISO 492 / GB/T 307.1
+ * derivation (the characteristic of the part's own ring), tightened by the customer's requirement
+ * when `plan` names a customer who has one; the limits typed on the item apply only when the
+ * product has none to derive (and the item says why).
  */
 export async function planItems(
   db: Db,
@@ -135,17 +210,39 @@ export async function planItems(
   plan?: PlanFor,
 ): Promise<PlannedItem[]> {
   const r = await sql<Record<string, any>>`
-    SELECT i.id, i.name, i.kind, i.ring_characteristic, i.nominal::text AS nominal, i.upper_tolerance::text AS upper_tolerance,
-           i.lower_tolerance::text AS lower_tolerance, i.unit, i.instrument, i.sampling_mode, i.sample_size,
-           i.inspection_level, i.aql
+    SELECT i.id, i.name, i.kind, i.ring_characteristic, i.feature, i.nominal::text AS nominal,
+           i.upper_tolerance::text AS upper_tolerance, i.lower_tolerance::text AS lower_tolerance, i.unit, i.instrument,
+           i.sampling_mode, i.sample_size, i.inspection_level, i.aql,
+           l.nominal::text AS step_nominal, l.upper_tolerance::text AS step_upper,
+           l.lower_tolerance::text AS step_lower, l.allowance::text AS step_allowance
       FROM inspection_template_line l JOIN inspection_item i ON i.id = l.item_id
      WHERE l.inspection_template_id = ${templateId} ORDER BY l.line_no`.execute(db);
+  const part = plan ? await partOf(db, plan.productId) : null;
+  const partType = part?.partType ?? null;
+  const rows = r.rows
+    .filter((i) => itemFitsPart(partType, i))
+    .map(
+      (i): Record<string, any> => ({
+        ...i,
+        ringCharacteristic: i.ringCharacteristic
+          ? characteristicForPart(i.ringCharacteristic, partType)
+          : null,
+        step: {
+          nominal: i.stepNominal,
+          upperTolerance: i.stepUpper,
+          lowerTolerance: i.stepLower,
+          allowance: i.stepAllowance,
+        },
+      }),
+    );
   const lotSize = Math.max(1, D(lot).ceil().toNumber());
+  const drawn = rows.some((i) => i.kind === 'measure' && hasStepValues(i.step));
+  const basis = drawn ? await templateBasis(db, templateId) : undefined;
   const standard =
-    plan && r.rows.some((i) => i.kind === 'measure' && i.ringCharacteristic)
+    plan && rows.some((i) => i.kind === 'measure' && i.ringCharacteristic && !hasStepValues(i.step))
       ? await limitsFor(db, plan)
       : null;
-  return r.rows.map((i) => {
+  return rows.map((i) => {
     let n = Math.min(Number(i.sampleSize ?? 1), lotSize);
     let ac = 0;
     let re = 1;
@@ -157,12 +254,16 @@ export async function planItems(
       re = sp.re;
       letter = sp.planLetter;
     }
+    const limits =
+      i.kind === 'measure' && hasStepValues(i.step)
+        ? drawingLimits(i, basis, part, partType)
+        : limitsOf(i, standard);
     return {
       itemId: Number(i.id),
       itemTitle: i.name,
       kind: i.kind,
       ringCharacteristic: i.kind === 'measure' ? (i.ringCharacteristic ?? null) : null,
-      ...limitsOf(i, standard),
+      ...limits,
       instrument: i.instrument,
       sampleSize: n,
       acceptNumber: ac,
@@ -174,13 +275,54 @@ export async function planItems(
   });
 }
 
-/** One item's limits, unit and their source (see `planItems`). */
-function limitsOf(
+type Limits = Pick<
+  PlannedItem,
+  'nominal' | 'lowerLimit' | 'upperLimit' | 'unit' | 'limitSource' | 'limitNote'
+>;
+
+/** A line's step size from the drawing: nominal + deviations, in the item's unit. */
+function drawingLimits(
   i: Record<string, any>,
-  standard: Awaited<ReturnType<typeof limitsFor>> | null,
-): Pick<PlannedItem, 'lowerLimit' | 'upperLimit' | 'unit' | 'limitSource' | 'limitNote'> {
+  basis: Awaited<ReturnType<typeof templateBasis>> | undefined,
+  part: PartOf | null,
+  partType: PartType | null,
+): Limits {
+  const nominal =
+    i.step.nominal ??
+    filledNominal({
+      part: partType,
+      item: i,
+      line: i.step,
+      finalSize: part ? finalSizeOf(part, sizeFeatureOf(i)) : null,
+    });
+  const text = stepBasisText({
+    stage: basis?.sizeStage,
+    part: partType,
+    item: i,
+    line: { ...i.step, nominal },
+    unit: i.unit,
+  });
+  const doc = documentText(basis, part);
+  return {
+    nominal: nominal == null ? null : D(nominal).toFixed(4),
+    ...toleranceLimits(nominal, i.step.upperTolerance, i.step.lowerTolerance),
+    unit: i.unit,
+    limitSource: 'drawing',
+    limitNote: `${text}${doc ? `；${doc}` : ''}`.slice(0, 200),
+  };
+}
+
+/** One item's limits, unit and their source (see `planItems`). */
+function limitsOf(i: Record<string, any>, standard: Awaited<ReturnType<typeof limitsFor>> | null): Limits {
   if (i.kind !== 'measure')
-    return { lowerLimit: null, upperLimit: null, unit: i.unit, limitSource: null, limitNote: null };
+    return {
+      nominal: null,
+      lowerLimit: null,
+      upperLimit: null,
+      unit: i.unit,
+      limitSource: null,
+      limitNote: null,
+    };
   let why: string | null = null;
   if (i.ringCharacteristic && standard) {
     const l = standard.limits?.get(i.ringCharacteristic);
@@ -199,6 +341,7 @@ function limitsOf(
   }
   const typed = i.nominal != null;
   return {
+    nominal: typed ? D(i.nominal).toFixed(4) : null,
     lowerLimit: typed
       ? D(i.nominal)
           .plus(i.lowerTolerance ?? 0)
@@ -232,13 +375,22 @@ export const inspectionItemHooks: ResourceHooks = {
       // With a ring characteristic the limits come from the standard; typed ones are the fallback
       // for products without derivable limits and may be left out — but not half filled.
       const typed = [d.nominal, d.upperTolerance, d.lowerTolerance].some((v) => v != null);
-      if (!d.ringCharacteristic || typed) {
+      // So may an item naming its 测量部位: its sizes are the step's, on the template's lines.
+      if ((!d.ringCharacteristic && !d.feature) || typed) {
         if (d.nominal == null) throw fieldError('nominal', '计量项目请填写名义值');
         if (d.upperTolerance == null) throw fieldError('upperTolerance', '计量项目请填写上偏差');
         if (d.lowerTolerance == null) throw fieldError('lowerTolerance', '计量项目请填写下偏差');
       }
       if (typed && D(d.upperTolerance).lt(d.lowerTolerance))
         throw fieldError('upperTolerance', '上偏差不能小于下偏差');
+    }
+    if (d.feature && d.ringCharacteristic) {
+      const of = featureOfCharacteristic(d.ringCharacteristic);
+      if (of !== d.feature)
+        throw fieldError(
+          'feature',
+          `套圈特性 ${characteristicOf(d.ringCharacteristic)?.symbol ?? d.ringCharacteristic} 测量的是${featureLabel(of) ?? '其他部位'}，与测量部位「${featureLabel(d.feature)}」不一致`,
+        );
     }
     if (d.samplingMode === 'fixed' && !d.sampleSize)
       throw fieldError('sampleSize', '固定样本量时请填写样本量');
@@ -249,11 +401,88 @@ export const inspectionItemHooks: ResourceHooks = {
   },
 };
 
+interface TemplateItemRow {
+  id: number;
+  name: string;
+  kind: string;
+  feature: string | null;
+  ringCharacteristic: string | null;
+}
+
+async function templateItems(db: Db, lines: any[]): Promise<Map<number, TemplateItemRow>> {
+  const ids = lines.map((l) => Number(l.itemId)).filter((id) => id > 0);
+  if (!ids.length) return new Map();
+  const r = await sql<TemplateItemRow>`
+    SELECT id, name, kind, feature, ring_characteristic FROM inspection_item WHERE id = ANY(${sql.val(ids)}::bigint[])`.execute(
+    db,
+  );
+  return new Map(r.rows.map((i) => [Number(i.id), i]));
+}
+
+/**
+ * 检验模板 is a step's item set: each item belongs to the template's product (an outer ring has
+ * no bore d), each line's size fits the step (at 车削 its own size with the grinding allowance,
+ * never the finished limits; the nominal = finished size ± allowance, filled in when left blank),
+ * and the drawing it names is the product's or the process's.
+ */
 export const inspectionTemplateHooks: ResourceHooks = {
-  async validate(_ctx, d) {
-    const ids = (d.items ?? []).map((l: any) => Number(l.itemId));
+  async validate({ db }, d) {
+    const lines: any[] = d.items ?? [];
+    const ids = lines.map((l: any) => Number(l.itemId));
     const dup = ids.find((id: number, i: number) => ids.indexOf(id) !== i);
     if (dup) throw fieldError('items', '同一检验项目在模板中只能出现一次');
+    const items = await templateItems(db, lines);
+    const part = d.productId ? await partOf(db, Number(d.productId)) : null;
+    for (const [n, l] of lines.entries()) {
+      const it = items.get(Number(l.itemId));
+      if (!it) continue;
+      const why = whyNotForPart(part?.partType, it, it.name);
+      if (why) throw fieldError(`items.${n}.itemId`, why);
+      const problem = stepLineProblem({
+        stage: d.sizeStage ?? null,
+        part: part?.partType ?? null,
+        item: it,
+        line: l,
+        finalSize: part ? finalSizeOf(part, sizeFeatureOf(it)) : null,
+      });
+      if (problem) throw fieldError(`items.${n}.${problem.field}`, problem.message);
+    }
+    if (d.technicalDocumentId) {
+      const r = await sql<{
+        docNo: string;
+        materialId: number | null;
+        processId: number | null;
+        status: string;
+      }>`
+        SELECT doc_no, material_id, process_id, status FROM technical_document WHERE id = ${d.technicalDocumentId}`.execute(
+        db,
+      );
+      const doc = r.rows[0];
+      if (!doc) throw fieldError('technicalDocumentId', '技术文档不存在或已被删除');
+      if (doc.status === 'voided') throw fieldError('technicalDocumentId', `技术文档 ${doc.docNo} 已作废`);
+      const ofProduct = doc.materialId != null && Number(doc.materialId) === Number(d.productId);
+      const ofProcess = doc.processId != null && Number(doc.processId) === Number(d.processId);
+      if (!ofProduct && !ofProcess)
+        throw fieldError('technicalDocumentId', `技术文档 ${doc.docNo} 不属于本模板的产品或工序`);
+    }
+  },
+  async derive({ db }, d) {
+    const lines: any[] = d.items ?? [];
+    if (!d.productId || !lines.some((l) => l.nominal == null && l.allowance != null)) return {};
+    const items = await templateItems(db, lines);
+    const part = await partOf(db, Number(d.productId));
+    for (const l of lines) {
+      const it = items.get(Number(l.itemId));
+      if (it?.kind !== 'measure' || !part) continue;
+      const nominal = filledNominal({
+        part: part.partType,
+        item: it,
+        line: l,
+        finalSize: finalSizeOf(part, sizeFeatureOf(it)),
+      });
+      if (nominal != null) l.nominal = nominal;
+    }
+    return {};
   },
 };
 
@@ -426,6 +655,7 @@ interface TaskItemRow {
   lineNo: number;
   itemTitle: string;
   kind: string;
+  nominal: string | null;
   lowerLimit: string | null;
   upperLimit: string | null;
   unit: string | null;
@@ -439,8 +669,9 @@ interface TaskItemRow {
 
 async function taskItems(db: Db, taskId: number): Promise<TaskItemRow[]> {
   const r = await sql<TaskItemRow>`
-    SELECT id, line_no, item_title, kind, lower_limit::text AS lower_limit, upper_limit::text AS upper_limit,
-           unit, ring_characteristic, limit_source, limit_note, sample_size, accept_number, reject_number
+    SELECT id, line_no, item_title, kind, nominal::text AS nominal, lower_limit::text AS lower_limit,
+           upper_limit::text AS upper_limit, unit, ring_characteristic, limit_source, limit_note, sample_size,
+           accept_number, reject_number
       FROM inspection_task_item WHERE inspection_task_id = ${taskId} ORDER BY line_no`.execute(db);
   return r.rows.map((x) => ({ ...x, id: Number(x.id) }));
 }
@@ -482,7 +713,46 @@ export async function resultsOf(db: Db, taskId: number) {
     : judged.every((i) => i.result === 'pass')
       ? 'pass'
       : null;
-  return { items: judged, results, verdict };
+  return { items: judged, results, verdict, basis: await taskBasis(db, taskId) };
+}
+
+/**
+ * What a task's items rest on, for the result-entry screen: the part, the step's size stage and
+ * the drawing (technical document, its 现行 revision) of the template its items came from.
+ */
+async function taskBasis(db: Db, taskId: number) {
+  const r = await sql<{
+    templateId: number | null;
+    templateName: string | null;
+    sizeStage: SizeStage | null;
+    partType: PartType | null;
+    drawingNo: string | null;
+    documentId: number | null;
+    docNo: string | null;
+    title: string | null;
+    revisionNo: string | null;
+  }>`
+    SELECT t.template_id, tp.name AS template_name, tp.size_stage, m.part_type, m.drawing_no,
+           d.id AS document_id, d.doc_no, d.title,
+           (SELECT r.revision_no FROM technical_document_revision r
+             WHERE r.document_id = d.id AND r.status = 'current' ORDER BY r.id DESC LIMIT 1) AS revision_no
+      FROM inspection_task t JOIN material m ON m.id = t.product_id
+      LEFT JOIN inspection_template tp ON tp.id = t.template_id
+      LEFT JOIN technical_document d ON d.id = tp.technical_document_id
+     WHERE t.id = ${taskId}`.execute(db);
+  const b = r.rows[0];
+  if (!b) return null;
+  return {
+    templateId: b.templateId == null ? null : Number(b.templateId),
+    templateName: b.templateName,
+    sizeStage: b.sizeStage,
+    partType: b.partType,
+    drawingNo: b.drawingNo,
+    document:
+      b.documentId == null
+        ? null
+        : { id: Number(b.documentId), docNo: b.docNo, title: b.title, revisionNo: b.revisionNo },
+  };
 }
 
 /** Saves values (empty removes one), judged against the frozen limits; a 待检验 task becomes 检验中. */
