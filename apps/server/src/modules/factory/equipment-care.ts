@@ -16,6 +16,7 @@ import { badRequest, conflict, fieldError, forbidden, notFound } from '../../pla
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
+import { liveNotify } from '../../platform/live/notify.ts';
 import { notify } from '../../platform/messages.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
@@ -24,7 +25,6 @@ import {
   registerLifecycle,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
-import { repairChanged } from '../dashboard/live-events.ts';
 
 export const REPAIR_PREFIX = 'BX';
 export const MAINTENANCE_PREFIX = 'BY';
@@ -54,7 +54,8 @@ export async function refreshFaultState(db: Db, equipmentIds: number[], without:
                       AND r.id <> ALL(${sql.val(without)}::bigint[])) THEN 'fault' ELSE 'normal' END AS next
               FROM equipment q WHERE q.id = ANY(${sql.val(ids)}::bigint[]) OR q.fault_state = 'fault') x
      WHERE e.id = x.id AND e.fault_state <> x.next`.execute(db);
-  await repairChanged(db);
+  // Equipment status on every live dashboard (`platform/live`), delivered on commit.
+  await liveNotify(db, { topic: 'repair' });
 }
 
 // ------------------------------------------------------------------ 报修

@@ -301,7 +301,7 @@ export function settingRoutes(app: App) {
     method: 'PUT',
     url: '/api/v1/sysSetting/docPrefixes',
     permission: 'system:setting:edit',
-    body: docNumberingBody,
+    body: docNumberingBody(),
     async handler({ body, user, req, app: { db } }) {
       await db.transaction().execute(async (trx) => {
         // The groups' lock, on a number none of them uses.
