@@ -146,4 +146,70 @@ test.describe('车间看板, live', () => {
       expect(size).toBeGreaterThanOrEqual(width === 1440 ? 24 : 34);
     }
   });
+
+  test('the turning task board (车加工看板) is live too: a task appears as it is made, no polling', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
+    const first = async (url: string, params: Record<string, string | number>) =>
+      (await admin.get<{ list: Row[] }>(url, { pageSize: 1, ...params })).list[0];
+    const code = unique('LB');
+    const type = await first('/api/v1/material-type/page', {});
+    const unit = await first('/api/v1/material-unit/page', {});
+    const make = (suffix: string, name: string) =>
+      admin.post<Row>('/api/v1/material-info/add', {
+        code: `${code}-${suffix}`,
+        name,
+        materialTypeId: type.id,
+        unitId: unit.id,
+      });
+    const ring = await make('R', `看板外圈 ${code}`);
+    const steel = await make('S', `看板棒料 ${code}`);
+    await admin.post('/api/v1/product-bom/add', {
+      code: `BOM-${code}`,
+      productId: ring.id,
+      versionNo: 'V1',
+      status: 'active',
+      lines: [{ materialId: steel.id, quantity: '1', unitId: unit.id }],
+    });
+    const turning = await first('/api/v1/workshop/page', { type: 'machine' });
+    const turn = await first('/api/v1/process-manage/page', { code: 'GX050' });
+    await admin.post('/api/v1/process-route/add', {
+      code: `RT-${code}`,
+      name: `看板路线 ${code}`,
+      productId: ring.id,
+      versionNo: 'V1',
+      status: 'active',
+      steps: [{ seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '1' }],
+    });
+    const order = await admin.post<Row>('/api/v1/production-order/add', {
+      productId: ring.id,
+      quantity: 24,
+      plannedStartDate: today,
+      dueDate: today,
+    });
+    await admin.post(`/api/v1/production-order/release/${order.id}`, {});
+
+    // The workshop head's board, open: it asks for the board once, then listens.
+    let reads = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/workshop-task/board')) reads += 1;
+    });
+    await signedIn(page, await Api.login(request, 'head01', 'demo123'), `${MANAGE}/machine/lathing-panel`);
+    const board = activePage(page);
+    await expect(board.getByTestId('board-live')).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
+    await expect(board.getByTestId('board-live')).toContainText('实时');
+    await expect(board.getByText(`${order.docNo}-10`)).toHaveCount(0);
+
+    // 派单 (the planner, elsewhere): the task is on the board within moments, and so is its 派工.
+    await admin.post(`/api/v1/production-order/dispatch/${order.id}`, {});
+    const card = board
+      .getByTestId('board-pending')
+      .getByTestId('board-card')
+      .filter({ hasText: `${order.docNo}-10` });
+    await expect(card).toBeVisible({ timeout: 5_000 });
+    expect(reads, 'the board was pushed, not asked for again').toBe(1);
+  });
 });

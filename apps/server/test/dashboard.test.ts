@@ -218,3 +218,71 @@ describe('车间看板: live over Server-Sent Events', () => {
     expect(gone.status).toBe(401);
   });
 });
+
+describe('车加工看板 (the workshop task board) on the live channel', () => {
+  it('pushes the board when 派单 makes tasks and 派工 moves one, to the board permission only', async () => {
+    const panel = await t.userWith(['production:lathingPanel:query']);
+    const open = async (scope: string, as = panel.token) =>
+      openStream(`${base}/api/v1/dashboard/stream?ticket=${encodeURIComponent(await ticket(scope, as))}`);
+    const board = await open('board:machine');
+    expect(board.res.status).toBe(200);
+    const grindingBoard = await open('board:grinding', token);
+    await board.until(() => true);
+    await grindingBoard.until(() => true);
+
+    // 派单 of a turning order: its task appears on the turning board, pushed.
+    const turning = await f.create('workshop', { type: 'machine' });
+    const P = await f.create('material-info');
+    const S = await f.create('material-info');
+    await f.create('product-bom', {
+      productId: P.id,
+      status: 'active',
+      lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
+    });
+    const turn = await f.create('process-manage', { pieceRate: '0.1' });
+    await f.create('process-route', {
+      productId: P.id,
+      status: 'active',
+      steps: [{ seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '1' }],
+    });
+    const order = ok(
+      await post('/api/v1/production-order/add', {
+        productId: P.id,
+        quantity: 40,
+        plannedStartDate: today,
+        dueDate: today,
+      }),
+    );
+    ok(await post(`/api/v1/production-order/release/${order.id}`));
+    const grindingFrames = grindingBoard.frames.length;
+    let from = board.frames.length;
+    const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
+    const task = (s: any) => s.list.find((r: any) => r.taskNo === tasks[0].taskNo);
+    const made = await board.until((s) => task(s)?.status === 'pending', from);
+    expect(task(made)).toMatchObject({ orderNo: order.docNo, dispatchCount: 0 });
+
+    // 派工: the card moves to 已派工 with its operator, pushed again.
+    const op = await t.userWith(['production:lathingOperatorTask:list']);
+    from = board.frames.length;
+    ok(
+      await post(`/api/v1/workshop-task/dispatch/${tasks[0].id}`, {
+        lines: [{ operatorId: op.userId, quantity: 40, workDate: today, shift: 'day' }],
+      }),
+    );
+    const dispatched = await board.until((s) => task(s)?.status === 'dispatched', from);
+    expect(task(dispatched).dispatchedQuantity).toBe('40.0000');
+    // The grinding board was not touched.
+    await new Promise((res) => setTimeout(res, 300));
+    expect(grindingBoard.frames.length).toBe(grindingFrames);
+    for (const s of [board, grindingBoard]) await s.close();
+
+    // The board's permission opens its stream, not another workshop's, nor a dashboard's.
+    expect((await post('/api/v1/dashboard/ticket', { scope: 'board:grinding' }, panel.token)).status).toBe(
+      403,
+    );
+    expect((await post('/api/v1/dashboard/ticket', { scope: 'machine' }, panel.token)).status).toBe(403);
+    const dash = await t.userWith(['dashboard:machine:query']);
+    expect((await post('/api/v1/dashboard/ticket', { scope: 'board:machine' }, dash.token)).status).toBe(403);
+    expect((await post('/api/v1/dashboard/ticket', { scope: 'board:kitchen' }, token)).status).toBe(400);
+  });
+});

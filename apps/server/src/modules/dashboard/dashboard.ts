@@ -1,3 +1,4 @@
+import { WORKSHOP_KINDS } from '@ringmes/domain';
 import { z } from 'zod';
 import { type AuthUser, can } from '../../platform/auth/sessions.ts';
 import { forbidden, unauthenticated } from '../../platform/errors.ts';
@@ -6,6 +7,7 @@ import { type Permission, route, tokenFrom } from '../../platform/http/route.ts'
 import { parseOrThrow } from '../../platform/http/validation.ts';
 import { LiveHub, type LiveView } from '../../platform/live/hub.ts';
 import { issueTicket, openTicket, spendTicket, TICKET_SECONDS } from '../../platform/live/ticket.ts';
+import { BOARD_PERMISSIONS, mayReadBoard, taskBoard } from '../production/workshop-task.ts';
 import {
   DASHBOARD_SCOPES,
   type DashboardScope,
@@ -18,13 +20,24 @@ import {
  * Server-Sent Events stream open; every posting, dispatch change or repair change anywhere
  * NOTIFYs `ringmes_live` in its transaction, and the hub of each server process recomputes each
  * affected scope once and writes it to all of that scope's streams (`platform/live/hub.ts`).
+ * The four workshops' task boards (生产管理 › 车加工看板 …, scope `board:<workshop>`) ride the same
+ * channel: their tasks as `GET /workshop-task/board` answers them, pushed on every task change.
  */
 
 const scopeSchema = z.enum(DASHBOARD_SCOPES as [DashboardScope, ...DashboardScope[]], {
   error: '看板范围应为 whole、machine、grinding、inspect 或 assembly',
 });
 const scopeQuery = z.strictObject({ scope: scopeSchema });
-const ticketBody = z.strictObject({ scope: scopeSchema });
+
+/** A workshop's task board on the live channel. */
+type BoardScope = `board:${string}`;
+const BOARD_SCOPES = WORKSHOP_KINDS.map((k) => `board:${k.type}` as BoardScope);
+type LiveScope = DashboardScope | BoardScope;
+const liveScopeSchema = z.enum([...DASHBOARD_SCOPES, ...BOARD_SCOPES] as [LiveScope, ...LiveScope[]], {
+  error: '看板范围应为 whole、machine、grinding、inspect、assembly 或 board:<车间>',
+});
+const ticketBody = z.strictObject({ scope: liveScopeSchema });
+const boardOf = (scope: LiveScope) => (scope.startsWith('board:') ? scope.slice(6) : undefined);
 const streamQuery = z.strictObject({ ticket: z.string().min(1, '缺少看板连接凭证').max(2000) });
 
 const WHOLE = scopePermission('whole');
@@ -40,8 +53,13 @@ export function dashboardHub(app: App): LiveHub | undefined {
   return hubs.get(app);
 }
 
-function assertScope(user: AuthUser, scope: DashboardScope) {
-  if (!can(user, scopePermission(scope))) throw forbidden('没有查看该看板的权限');
+function mayOpen(user: AuthUser, scope: LiveScope): boolean {
+  const board = boardOf(scope);
+  return board ? mayReadBoard(user, board) : can(user, scopePermission(scope as DashboardScope));
+}
+
+function assertScope(user: AuthUser, scope: LiveScope) {
+  if (!mayOpen(user, scope)) throw forbidden('没有查看该看板的权限');
 }
 
 export function dashboardRoutes(app: App) {
@@ -52,8 +70,8 @@ export function dashboardRoutes(app: App) {
     await hub.stop();
   });
 
-  const views = new Map<DashboardScope, LiveView>(
-    DASHBOARD_SCOPES.map((scope) => [
+  const views = new Map<LiveScope, LiveView>([
+    ...DASHBOARD_SCOPES.map((scope): [LiveScope, LiveView] => [
       scope,
       {
         key: `dashboard:${scope}`,
@@ -61,7 +79,18 @@ export function dashboardRoutes(app: App) {
         affects: (e) => scope === 'whole' || !e.workshop || e.workshop === scope,
       },
     ]),
-  );
+    // A board lists tasks: a dispatch change (every recount, 报工入账 among them) or a task made,
+    // removed or closed in its workshop; repairs do not touch it.
+    ...BOARD_SCOPES.map((scope): [LiveScope, LiveView] => [
+      scope,
+      {
+        key: scope,
+        compute: () => taskBoard(liveDb, boardOf(scope) as string),
+        affects: (e) =>
+          (e.topic === 'dispatch' || e.topic === 'task') && (!e.workshop || e.workshop === boardOf(scope)),
+      },
+    ]),
+  ]);
 
   route(app, {
     method: 'GET',
@@ -79,7 +108,7 @@ export function dashboardRoutes(app: App) {
     method: 'POST',
     url: '/api/v1/dashboard/ticket',
     permission: WHOLE,
-    alsoAllowedBy: OTHERS,
+    alsoAllowedBy: [...OTHERS, ...BOARD_PERMISSIONS],
     body: ticketBody,
     async handler({ req, user, body }) {
       assertScope(user, body.scope);
@@ -97,7 +126,7 @@ export function dashboardRoutes(app: App) {
     const { ticket } = parseOrThrow(streamQuery, req.query ?? {}, '查询参数');
     const opened = openTicket(secrets, ticket);
     if (!opened) throw unauthenticated('看板连接凭证无效或已过期，请刷新页面');
-    const scope = scopeSchema.safeParse(opened.scope);
+    const scope = liveScopeSchema.safeParse(opened.scope);
     if (!scope.success) throw unauthenticated('看板连接凭证无效或已过期，请刷新页面');
     const user = await sessions.resolve(opened.token);
     if (!user) throw unauthenticated('登录已失效，请重新登录');
@@ -116,7 +145,7 @@ export function dashboardRoutes(app: App) {
     res.write('retry: 3000\n\n');
     const recheck = async () => {
       const still = await sessions.resolve(opened.token).catch(() => undefined);
-      if (!still || !can(still, scopePermission(scope.data))) res.end();
+      if (!still || !mayOpen(still, scope.data)) res.end();
     };
     // Expiry is seen by the minute; logout, a password change, a disabled user or changed grants at
     // once, in every process (SESSION_CHANNEL): the stream ends within moments, not a minute later.

@@ -11,6 +11,7 @@ import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { addDays } from '../../platform/numbering.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
+import { tasksChanged } from './workshop-task.ts';
 
 /**
  * 派单 (produce-order-dispatch): a released production order is split along its frozen route into
@@ -157,6 +158,7 @@ export async function dispatchOrder(
     windows.set(Number(s.id), [given.plannedStartDate, given.plannedFinishDate]);
   }
   const tasks: { id: number; taskNo: string }[] = [];
+  const kinds: string[] = [];
   for (const s of work) {
     const kind = WORKSHOP_KINDS.find((k) => k.type === s.workshopType);
     if (!s.workshopId || !kind) {
@@ -173,7 +175,9 @@ export async function dispatchOrder(
              ${s.inspectionRequired}, ${s.id}, ${user.id}, ${user.id})
       RETURNING id`.execute(db);
     tasks.push({ id: Number(row.rows[0].id), taskNo });
+    kinds.push(kind.type);
   }
+  await tasksChanged(db, kinds);
   await auditInsert(
     user,
     {
@@ -197,7 +201,12 @@ export async function assertNoDispatches(db: Db, orderId: number) {
 }
 
 export async function removeTasks(db: Db, orderId: number) {
-  await sql`DELETE FROM workshop_task WHERE production_order_id = ${orderId}`.execute(db);
+  const gone = await sql<{ workshopType: string }>`
+    DELETE FROM workshop_task WHERE production_order_id = ${orderId} RETURNING workshop_type`.execute(db);
+  await tasksChanged(
+    db,
+    gone.rows.map((r) => r.workshopType),
+  );
 }
 
 /** Closing an order closes its unfinished tasks and the dispatches not started. */
@@ -206,10 +215,15 @@ export async function closeTasks(db: Db, user: AuthUser, orderId: number) {
     UPDATE work_dispatch SET status = 'closed', status_reason = '生产订单关闭', updated_by = ${user.id},
            updated_at = now(), version = version + 1
      WHERE production_order_id = ${orderId} AND status = 'dispatched'`.execute(db);
-  await sql`
+  const closed = await sql<{ workshopType: string }>`
     UPDATE workshop_task SET status = 'closed', status_reason = '生产订单关闭', updated_by = ${user.id},
            updated_at = now(), version = version + 1
-     WHERE production_order_id = ${orderId} AND status NOT IN ('completed', 'closed')`.execute(db);
+     WHERE production_order_id = ${orderId} AND status NOT IN ('completed', 'closed')
+    RETURNING workshop_type`.execute(db);
+  await tasksChanged(
+    db,
+    closed.rows.map((r) => r.workshopType),
+  );
 }
 
 export function productionOrderDispatchRoutes(app: App) {

@@ -20,7 +20,7 @@ import { conflict, fieldError, forbidden, notFound } from '../../platform/errors
 import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { LIVE_CHANNEL } from '../../platform/live/notify.ts';
+import { LIVE_CHANNEL, liveNotify } from '../../platform/live/notify.ts';
 import { notify } from '../../platform/messages.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
@@ -133,6 +133,15 @@ export const taskNotice = (posting?: Posting) => sql`
       ? sql`, pg_notify(${LIVE_CHANNEL}, json_build_object('t', 'work-report', 'w', workshop_type)::text)`
       : sql``
   }`;
+
+/**
+ * Tasks made, removed or closed outside a recount (派单, 反下达, 关闭): tells the live screens of
+ * their workshops (the 看板 lists tasks), on commit. No workshop given: every screen.
+ */
+export async function tasksChanged(db: Db, workshopTypes: readonly string[] | null): Promise<void> {
+  if (workshopTypes === null) return liveNotify(db, { topic: 'task' });
+  for (const w of new Set(workshopTypes)) await liveNotify(db, { topic: 'task', workshop: w });
+}
 
 /** Recounts a task (`taskRecount`) and tells the live screens, in one statement. */
 export async function recountTask(db: Db, taskId: number, exceptIds: number[] = [], posting?: Posting) {
@@ -348,6 +357,7 @@ export const workshopTaskTransitions: Record<string, TransitionHandlers> = {
       await sql`UPDATE workshop_task SET dispatched_quantity = ${r.rows[0].q} WHERE id = ${record.id}`.execute(
         db,
       );
+      await tasksChanged(db, [String(record.workshopType)]);
     },
   },
 };
@@ -473,6 +483,16 @@ const operatorPerms = WORKSHOP_KINDS.map(
   (k) => `${workshopPermission(k, 'OperatorTask')}:list` as Permission,
 );
 
+/** Who reads a workshop's 看板 (the page, its stream): the 看板 permission or the task list's. */
+export const BOARD_PERMISSIONS: readonly Permission[] = [...panelPerms, ...taskListPerms];
+export function mayReadBoard(user: AuthUser, workshopType: string): boolean {
+  const has = (p: string) => can(user, p);
+  return (
+    has(`${workshopPermission(kindOf(workshopType), 'Panel')}:query`) ||
+    mayAct(has, workshopTaskResource, 'list', workshopType)
+  );
+}
+
 /** The board of a workshop: open tasks (and those finished in the last 7 days) with their dispatches. */
 export async function taskBoard(db: Db, workshopType: string) {
   const r = await sql<Record<string, any>>`
@@ -556,15 +576,8 @@ export function workshopTaskRoutes(app: App) {
     alsoAllowedBy: [...taskListPerms.slice(1), ...panelPerms],
     query: typeQuery,
     async handler({ query, user, app: { db } }) {
-      const k = kindOf(query.workshopType);
-      const has = (p: string) => can(user, p);
-      if (
-        !has(`${workshopPermission(k, 'Panel')}:query`) &&
-        !mayAct(has, workshopTaskResource, 'list', k.type)
-      ) {
-        throw forbidden();
-      }
-      return taskBoard(db, k.type);
+      if (!mayReadBoard(user, query.workshopType)) throw forbidden();
+      return taskBoard(db, query.workshopType);
     },
   });
   // 工序任务单: the dispatch as its detail answers it, with the drawing in force for its product

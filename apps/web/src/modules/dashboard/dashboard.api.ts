@@ -1,6 +1,6 @@
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { http } from '../../platform/api/client.ts';
+import { type LiveState, useLiveQuery } from '../../platform/live/use-live-query.ts';
 
 export type DashboardScope = 'whole' | 'machine' | 'grinding' | 'inspect' | 'assembly';
 
@@ -109,8 +109,6 @@ export interface DashboardSnapshot {
 export const dashboardApi = {
   snapshot: (scope: DashboardScope, options: { silent?: boolean } = {}) =>
     http.get<DashboardSnapshot>('/api/v1/dashboard/snapshot', { scope }, options),
-  ticket: (scope: DashboardScope) =>
-    http.post<{ ticket: string; expiresIn: number }>('/api/v1/dashboard/ticket', { scope }, { silent: true }),
 };
 
 export const dashboardKey = (scope: DashboardScope) => ['dashboard', scope] as const;
@@ -126,56 +124,16 @@ export function prefetchDashboard(client: QueryClient, scope: DashboardScope): P
   });
 }
 
-export type LiveState = 'connecting' | 'live' | 'retrying';
+export type { LiveState };
 
 /**
  * A dashboard's data: the snapshot once, then every snapshot the server pushes over the stream
- * (no polling). The stream opens with a short-lived ticket; when it drops, a new ticket and a new
- * stream follow after a growing pause (1 s … 30 s).
+ * (no polling; `useLiveQuery`).
  */
 export function useLiveDashboard(scope: DashboardScope) {
-  const client = useQueryClient();
-  const query = useQuery({ queryKey: dashboardKey(scope), queryFn: () => dashboardApi.snapshot(scope) });
-  const [state, setState] = useState<LiveState>('connecting');
-  useEffect(() => {
-    let source: EventSource | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let closed = false;
-    let delay = 1_000;
-    const open = async () => {
-      try {
-        const { ticket } = await dashboardApi.ticket(scope);
-        if (closed) return;
-        source = new EventSource(`/api/v1/dashboard/stream?ticket=${encodeURIComponent(ticket)}`);
-        source.addEventListener('open', () => {
-          delay = 1_000;
-          setState('live');
-        });
-        source.addEventListener('snapshot', (e) => {
-          client.setQueryData(dashboardKey(scope), JSON.parse((e as MessageEvent).data));
-          setState('live');
-        });
-        source.addEventListener('error', () => {
-          // The ticket is spent or expired: reconnect with a new one, not the browser's retry.
-          source?.close();
-          retry();
-        });
-      } catch {
-        retry();
-      }
-    };
-    const retry = () => {
-      if (closed) return;
-      setState('retrying');
-      timer = setTimeout(open, delay);
-      delay = Math.min(delay * 2, 30_000);
-    };
-    void open();
-    return () => {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      source?.close();
-    };
-  }, [scope, client]);
-  return { query, state };
+  return useLiveQuery({
+    queryKey: dashboardKey(scope),
+    queryFn: () => dashboardApi.snapshot(scope),
+    scope,
+  });
 }

@@ -1,11 +1,11 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { PRODUCTION_PRIORITY_OPTIONS, WORKSHOP_TASK_LIFECYCLE } from '@ringmes/domain';
-import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Empty, Input, Progress, Space, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import type { PageProps } from '../../../app/page-registry.ts';
 import { useRecordPermission } from '../../../platform/auth/permission.tsx';
+import { type LiveState, useLiveQuery } from '../../../platform/live/use-live-query.ts';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
@@ -13,8 +13,7 @@ import { DispatchModal } from './task-list.page.tsx';
 import { kindOf, type Row, workshopApi, workshopTaskResource } from './workshop.api.ts';
 import './workshop.css';
 
-/** How often the board asks again (the floor changes by the minute). */
-const REFRESH_MS = 15_000;
+const LIVE_TEXT: Record<LiveState, string> = { connecting: '连接中', live: '实时', retrying: '重连中' };
 
 const COLUMNS = WORKSHOP_TASK_LIFECYCLE.states.filter((s) => s.value !== 'closed');
 const PRIORITY = new Map(PRODUCTION_PRIORITY_OPTIONS.map((o) => [o.value, o]));
@@ -24,17 +23,18 @@ const pct = (a: unknown, b: unknown) =>
 
 /**
  * 车加工看板 (and the other three): the workshop's tasks as a board, a column per state, each
- * card with its order, product, step, dates and progress; refreshed every 15 seconds.
+ * card with its order, product, step, dates and progress; live — the server pushes the board over
+ * the live channel (scope `board:<workshop>`) whenever 派单, 派工 or a posting changes a task.
  */
 export function WorkshopPanelPage({ path }: PageProps) {
   const kind = kindOf(path);
   const may = useRecordPermission(workshopTaskResource);
   const [text, setText] = useState('');
   const [dispatching, setDispatching] = useState<Row>();
-  const board = useQuery({
+  const { query: board, state } = useLiveQuery({
     queryKey: ['resource', 'workshop-task', 'board', kind.type],
     queryFn: () => workshopApi.board(kind),
-    refetchInterval: REFRESH_MS,
+    scope: `board:${kind.type}`,
   });
   const today = dayjs().format('YYYY-MM-DD');
   const columns = useMemo(() => {
@@ -63,10 +63,9 @@ export function WorkshopPanelPage({ path }: PageProps) {
             onChange={(e) => !e.target.value && setText('')}
             style={{ width: 260 }}
           />
-          <span className="ws-muted">
-            {board.dataUpdatedAt
-              ? `更新于 ${dayjs(board.dataUpdatedAt).format('HH:mm:ss')}，每 15 秒刷新`
-              : ''}
+          <span className="ws-muted" data-testid="board-live" data-state={state}>
+            {LIVE_TEXT[state]}
+            {board.dataUpdatedAt ? ` · 更新于 ${dayjs(board.dataUpdatedAt).format('HH:mm:ss')}` : ''}
           </span>
           <Tooltip title="刷新">
             <Button icon={<ReloadOutlined />} aria-label="刷新看板" onClick={() => board.refetch()} />
