@@ -55,6 +55,9 @@ export function TagsView({ activePath, fallbackPath }: { activePath: string; fal
       className="rm-tags"
       ref={bar}
       data-testid="tags-view"
+      // The tags are tabs (role=tab), which a screen reader finds only inside their tablist.
+      role="tablist"
+      aria-label="已打开的页面"
       onWheel={(e) => {
         if (bar.current && Math.abs(e.deltaY) > Math.abs(e.deltaX)) bar.current.scrollLeft += e.deltaY;
       }}

@@ -59,6 +59,11 @@ export interface FieldInputProps {
   status?: 'error' | 'warning' | '';
   placeholder?: string;
   /**
+   * The input's accessible name where no form label names it: a table cell of a line editor
+   * (「第2行数量」) — the column title is not a label, and axe's `label` rule is critical.
+   */
+  ariaLabel?: string;
+  /**
    * A quantity's unit precision when known (`UnitQuantityInput`): the input steps by it and shows
    * the value without the stored scale's zeros; a fraction the unit does not take is left for the
    * form's rule to flag, not rounded away.
@@ -77,9 +82,10 @@ export function FieldInput({
   disabled,
   status,
   placeholder,
+  ariaLabel,
   unitPrecision,
 }: FieldInputProps) {
-  const common = { id, disabled, status };
+  const common = { id, disabled, status, 'aria-label': ariaLabel };
   switch (f.kind) {
     case 'text':
       return (
@@ -177,6 +183,7 @@ export function FieldInput({
       return (
         <Switch
           id={id}
+          aria-label={ariaLabel}
           disabled={disabled}
           checked={Boolean(value)}
           onChange={(v) => onChange?.(v)}
@@ -190,6 +197,7 @@ export function FieldInput({
         return (
           <Radio.Group
             id={id}
+            aria-label={ariaLabel}
             disabled={disabled}
             value={value ?? undefined}
             onChange={(e) => onChange?.(e.target.value)}

@@ -49,6 +49,9 @@ export function ColumnTitle({ field }: { field: FieldDef }) {
   );
 }
 
+/** The accessible name of a line cell's input: the row and the column (「第2行数量」, as the warehouse lines). */
+export const cellLabel = (index: number, f: FieldDef) => `第${index + 1}行${f.label}`;
+
 /**
  * A line table (BOM明细, 联系人…) edited in place: one row per line, cells are the line fields'
  * inputs with the declaration's rules; add, delete and reorder rows within `min`/`max`.
@@ -96,7 +99,7 @@ export function LineTableEditor({
               key: f.name,
               width: cellWidth(f),
               align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
-              render: (_: unknown, row: FormListFieldData) =>
+              render: (_: unknown, row: FormListFieldData, i: number) =>
                 // Computed by the server (amounts, base quantities): shown as saved, not typed.
                 f.readonly ? (
                   <Form.Item noStyle shouldUpdate>
@@ -112,7 +115,7 @@ export function LineTableEditor({
                     form={form}
                     line={{ def: line, row: row.name }}
                     item={{ name: [row.name, f.name], rules: fieldRules(f), className: 'rk-cell' }}
-                    input={{ compact: true, disabled }}
+                    input={{ compact: true, disabled, ariaLabel: cellLabel(i, f) }}
                   />
                 ) : (
                   <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
@@ -120,6 +123,7 @@ export function LineTableEditor({
                       field={f}
                       compact
                       disabled={disabled}
+                      ariaLabel={cellLabel(i, f)}
                       fallbackLabel={form.getFieldValue([line.name, row.name, refLabelKey(f)])}
                       placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
                     />

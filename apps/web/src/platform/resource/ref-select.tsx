@@ -28,6 +28,8 @@ export interface RefSelectProps {
   style?: CSSProperties;
   id?: string;
   status?: 'error' | 'warning' | '';
+  /** The accessible name where no form label names the picker (a line editor's cell). */
+  'aria-label'?: string;
   /** Tree resources: allow picking disabled nodes (search filters). */
   allowInactive?: boolean;
   /**
@@ -97,6 +99,7 @@ export function RefSelect({
   style,
   id,
   status,
+  'aria-label': ariaLabel,
   allowInactive,
   renderOption,
 }: RefSelectProps) {
@@ -137,6 +140,7 @@ export function RefSelect({
     return (
       <TreeSelectInput
         id={id}
+        aria-label={ariaLabel}
         status={status}
         value={value ?? undefined}
         onChange={(v) => onChange?.((v as number | number[] | undefined) ?? null)}
@@ -158,6 +162,7 @@ export function RefSelect({
   return (
     <Select<number | number[], RefOption>
       id={id}
+      aria-label={ariaLabel}
       status={status}
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
