@@ -70,6 +70,66 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     );
     expect(sources.rows.map((x) => x.limitSource)).toContain('standard');
   });
+  it('checks each 6205 ring step for its own part and stage (issue 35)', async () => {
+    // Every task planned for a ring or a bearing: items of its own part only.
+    const wrongPart = await sql<{ code: string; item: string }>`
+      SELECT m.code, i.item_title AS item FROM inspection_task_item i
+        JOIN inspection_task t ON t.id = i.inspection_task_id JOIN material m ON m.id = t.product_id
+        JOIN inspection_item it ON it.id = i.item_id
+       WHERE (m.part_type = 'outer' AND (it.ring_characteristic IN ('dmp', 'Vdsp', 'Vdmp', 'Kia') OR it.feature = 'bore'))
+          OR (m.part_type = 'inner' AND (it.ring_characteristic IN ('Dmp', 'VDsp', 'VDmp', 'Kea') OR it.feature = 'outside'))`.execute(
+      t.database.db,
+    );
+    expect(wrongPart.rows).toEqual([]);
+    const setOf = async (product: string, process: string) => {
+      const r = await sql<{ id: number; sizeStage: string | null; documentId: number | null }>`
+        SELECT t.id, t.size_stage, t.technical_document_id AS document_id FROM inspection_template t
+          JOIN material m ON m.id = t.product_id JOIN process p ON p.id = t.process_id
+         WHERE m.code = ${product} AND p.code = ${process} AND t.inspection_kind = 'reporting'`.execute(
+        t.database.db,
+      );
+      expect(r.rows, `${product} ${process}`).toHaveLength(1);
+      const info = (await t.call('GET', `/api/v1/inspection-template/info/${r.rows[0].id}`, { token })).body
+        .result;
+      return { ...r.rows[0], lines: info.items.map((l: any) => [l.itemName, l.nominal, l.allowance]) };
+    };
+    // 车外圈: D 52 + 0.40, width 15 + 0.30, raceway 46.438 − 0.40 — no bore d; from the ring's drawing.
+    const orTurn = await setOf('SF-6205-OR-P6', 'GX040');
+    expect(orTurn.sizeStage).toBe('turning');
+    expect(orTurn.documentId).not.toBeNull();
+    expect(orTurn.lines).toEqual([
+      ['外径 D', '52.4000', '0.4000'],
+      ['宽度 B', '15.3000', '0.3000'],
+      ['沟道直径', '46.0380', '0.4000'],
+      ['外观（磕碰、锈蚀、烧伤）', null, null],
+    ]);
+    // 车内圈: d 25 − 0.40.
+    expect((await setOf('SF-6205-IR-P6', 'GX050')).lines[0]).toEqual(['内径 d', '24.6000', '0.4000']);
+    // 超精: the raceway's Ra and roundness.
+    const sf = await setOf('SF-6205-OR-P6', 'GX110');
+    expect(sf.lines.map((l: any[]) => l[0])).toEqual([
+      '沟道粗糙度 Ra',
+      '沟道圆度',
+      '外观（磕碰、锈蚀、烧伤）',
+    ]);
+    // A task of 车外圈 on the outer ring: D at 52.35–52.45 from the drawing, not P6's 51.989–52.
+    const task = await sql<{ lower: string; upper: string; source: string }>`
+      SELECT i.lower_limit::text AS lower, i.upper_limit::text AS upper, i.limit_source AS source
+        FROM inspection_task_item i JOIN inspection_task t ON t.id = i.inspection_task_id
+        JOIN material m ON m.id = t.product_id JOIN process p ON p.id = t.process_id
+       WHERE m.code LIKE 'SF-6205-OR-%' AND p.code = 'GX040' AND i.item_title = '外径 D'`.execute(
+      t.database.db,
+    );
+    expect(task.rows.length).toBeGreaterThan(0);
+    for (const r of task.rows) expect(r).toEqual({ lower: '52.3500', upper: '52.4500', source: 'drawing' });
+    const turnedItems = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM inspection_task_item i JOIN inspection_task t ON t.id = i.inspection_task_id
+        JOIN process p ON p.id = t.process_id
+       WHERE p.code IN ('GX030', 'GX040', 'GX050') AND i.limit_source = 'standard'`.execute(t.database.db);
+    // No turned ring is judged by the finished ISO 492 limits.
+    expect(turnedItems.rows[0].n).toBe(0);
+  });
+
   it('keeps every balance equal to the sum of its ledger', async () => {
     expect(await stockInvariantViolations(t.database.db)).toEqual([]);
     const docs = await sql<{ n: number }>`SELECT count(*)::int AS n FROM stock_ledger`.execute(t.database.db);

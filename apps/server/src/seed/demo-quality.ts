@@ -5,6 +5,7 @@ import {
   createInspectionTask,
   findTemplate,
   inspectionTaskTransitions,
+  inspectionTemplateHooks,
   planItems,
   saveResults,
 } from '../modules/quality/inspection.ts';
@@ -15,11 +16,15 @@ import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
 import { runTransition } from '../platform/resource/lifecycle.ts';
+import { bearingStepSets, ringStepSets, STEP_ITEMS, type StepSetSpec } from './demo-step-inspection.ts';
 
 /**
  * 质量检测 demo: the items a bearing-ring inspector checks (the ring dimensions take their limits
  * from the ring standard for the task's product; the typed ones, 6204 sizes, are the fallback),
- * templates per inspection kind, and the inspection tasks the workshop's 报工 made — those already
+ * generic templates per inspection kind and, per ring and bearing, the item set of each inspected
+ * step of its route (demo-step-inspection.ts: an outer ring's 车外圈 checks D, its width and its
+ * raceway turned with grinding allowance; 磨沟道 the raceway before superfinishing and the finished
+ * D; 超精 the raceway's Ra and roundness), and the inspection tasks the workshop's 报工 made — those already
  * posted are 合格 with their values, the last ones wait for qc01 (待检验, one 检验中), one 首检
  * failed and holds its card (返工), one was 让步接收; plus 来料, 过程 (巡检计划) and 出货 tasks.
  */
@@ -155,7 +160,7 @@ const run = (db: Db, by: AuthUser, name: string, id: number, input: Record<strin
 
 export async function seedDemoQuality(db: Db, admin: AuthUser) {
   const itemIds = new Map<string, number>();
-  for (const item of ITEMS) {
+  for (const item of [...ITEMS, ...STEP_ITEMS]) {
     itemIds.set(
       String(item.code),
       await createRecord({ db, user: admin, def: inspectionItemResource }, { status: '1', ...item }),
@@ -173,6 +178,7 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
       },
     );
   }
+  await seedStepSets(db, admin, itemIds);
   const qcRow = await sql<{ id: number; firstName: string }>`
     SELECT id, first_name FROM app_user WHERE user_name = 'qc01'`.execute(db);
   const qc: AuthUser = { ...admin, id: Number(qcRow.rows[0]?.id ?? admin.id), userName: 'qc01' };
@@ -196,7 +202,7 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
     const items = await planItems(db, templateId, t.lotQuantity, { productId: Number(t.productId) });
     for (const [n, i] of items.entries())
       lines.push(sql`(${t.id}::bigint, ${n + 1}::int, ${i.itemId}::bigint, ${i.itemTitle}, ${i.kind},
-                      ${i.ringCharacteristic}, ${i.lowerLimit}::numeric, ${i.upperLimit}::numeric, ${i.limitSource},
+                      ${i.ringCharacteristic}, ${i.nominal}::numeric, ${i.lowerLimit}::numeric, ${i.upperLimit}::numeric, ${i.limitSource},
                       ${i.limitNote}, ${i.unit}, ${i.instrument}, ${i.sampleSize}::int, ${i.acceptNumber}::int,
                       ${i.rejectNumber}::int, ${i.codeLetter}, 0)`);
     sized.push({ id: t.id, templateId, sampleSize: items.reduce((m, i) => Math.max(m, i.sampleSize), 0) });
@@ -205,7 +211,7 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
   for (let i = 0; i < lines.length; i += 1000)
     await sql`
       INSERT INTO inspection_task_item (inspection_task_id, line_no, item_id, item_title, kind, ring_characteristic,
-                                        lower_limit, upper_limit, limit_source, limit_note, unit,
+                                        nominal, lower_limit, upper_limit, limit_source, limit_note, unit,
                                         instrument, sample_size, accept_number, reject_number, code_letter, defect_count)
       VALUES ${sql.join(lines.slice(i, i + 1000))}`.execute(db);
   if (sized.length)
@@ -269,7 +275,64 @@ export async function seedDemoQuality(db: Db, admin: AuthUser) {
 }
 
 /**
- * 车间来料 at 磨加工: turned rings arriving on the open cards are checked by a 半成品来料检验 bound to
+ * The step item sets: for each demo ring and bearing, one 报工检验 template per inspected step of
+ * its route, with the sizes that step leaves (demo-step-inspection.ts). Saved through the kit so
+ * the template rules (the part's items, turning sizes with allowance) hold for the demo too.
+ */
+async function seedStepSets(db: Db, admin: AuthUser, itemIds: Map<string, number>) {
+  const products = await sql<{
+    id: number;
+    code: string;
+    name: string;
+    partType: string | null;
+    d: string | null;
+    D: string | null;
+  }>`
+    SELECT id, code, name, part_type, bore_diameter::text AS d, outside_diameter::text AS "D"
+      FROM material WHERE part_type IS NOT NULL AND (code LIKE 'SF-6%' OR code LIKE 'FG-6%') ORDER BY code`.execute(
+    db,
+  );
+  const steps = await sql<{ productId: number; processId: number; code: string; name: string }>`
+    SELECT r.product_id, s.process_id, p.code, p.name
+      FROM process_route r JOIN process_route_step s ON s.process_route_id = r.id JOIN process p ON p.id = s.process_id
+     WHERE r.status = 'active' AND s.inspection_required AND NOT s.outsourced`.execute(db);
+  for (const m of products.rows) {
+    const mine = steps.rows.filter((x) => Number(x.productId) === Number(m.id));
+    const ring = /^SF-(\d{4})-(IR|OR)-(P\d)$/.exec(m.code);
+    const sets: StepSetSpec[] = ring
+      ? ringStepSets({
+          model: ring[1],
+          ring: ring[2] as 'IR' | 'OR',
+          grade: ring[3],
+          d: Number(m.d),
+          D: Number(m.D),
+          // 车外圈 / 车内圈 from tube, 精车 from a forging: the route's turning step.
+          turning: mine.find((x) => ['GX030', 'GX040', 'GX050'].includes(x.code))?.code ?? 'GX040',
+        })
+      : bearingStepSets();
+    for (const set of sets) {
+      const step = mine.find((x) => x.code === set.process);
+      if (!step) continue;
+      await createRecord(
+        { db, user: admin, def: inspectionTemplateResource },
+        {
+          code: `QT-${m.code.replace(/^(SF|FG)-/, '')}-${set.process}`.slice(0, 30),
+          name: `${m.name}${ring ? ` ${ring[3]}` : ''} ${step.name}检验`.slice(0, 60),
+          productId: Number(m.id),
+          processId: Number(step.processId),
+          inspectionKind: 'reporting',
+          sizeStage: set.stage,
+          status: '1',
+          items: set.lines.map(({ item, ...sizes }) => ({ itemId: itemIds.get(item), ...sizes })),
+        },
+        inspectionTemplateHooks,
+      );
+    }
+  }
+}
+
+/**
+ * 车间来料 at 磨加工: turned and hardened rings arriving on the open cards are checked by a 半成品来料检验 bound to
  * the grinding step's process (the 来料 of steel keeps its own template). The arrivals happened
  * before the template existed, so their tasks are raised now as the posting would have: the
  * older lots passed, the two latest waiting for qc01.
@@ -291,11 +354,13 @@ async function seedWorkshopIncoming(db: Db, admin: AuthUser, qc: AuthUser, itemI
     { db, user: admin, def: inspectionTemplateResource },
     {
       code: 'QT-SEMI',
-      name: '半成品来料检验（车削套圈）',
+      name: '半成品来料检验（热处理后套圈）',
       inspectionKind: 'incoming',
       processId: Number(arrivals[0].processId),
       status: '1',
-      items: ['QI-D', 'QI-V'].map((c) => ({ itemId: itemIds.get(c) })),
+      // Turned and hardened rings reaching grinding: hardness and cracks. Their sizes are the
+      // turned ones (checked at turning), not the finished limits a generic 内径 d would apply.
+      items: ['QI-H', 'QI-V'].map((c) => ({ itemId: itemIds.get(c) })),
     },
   );
   for (const [k, a] of arrivals.entries()) {

@@ -1,7 +1,7 @@
 import type { Db } from '../platform/db/db.ts';
 
 /**
- * 轴承套圈标准 demo: the demo bearings and their rings get their tolerance class and catalogue
+ * 轴承套圈标准 demo: the demo bearings and their rings get their part type, tolerance class and catalogue
  * sizes (6204 20×47×14, 6205 25×52×15, 6206 30×62×16, 6305 25×62×17; the second digit of the
  * designation is the diameter series), so the derivation works on them; and one customer
  * tightening with its reason (the 6205-2RS/P6 bore for 浙江钱塘汽车零部件).
@@ -30,6 +30,8 @@ export async function seedDemoRingStandard(db: Db, userId: number) {
     await db
       .updateTable('material')
       .set({
+        // 零件类型: the bearing, or which of its rings (the rings carry their bearing's d, D, B).
+        partType: m.code.startsWith('FG-') ? 'bearing' : /-OR-/.test(m.code) ? 'outer' : 'inner',
         toleranceClass: grade,
         boreDiameter: String(d),
         outsideDiameter: String(D),

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { technicalDocumentResource as def, REVISION_ATTACHMENT_OWNER } from '@ringmes/domain';
+import { sql } from 'kysely';
 import {
   technicalDocumentHooks,
   technicalDocumentTransitions,
@@ -207,6 +208,7 @@ export async function seedDemoTechnology(db: Db, admin: AuthUser, storage: FileS
       },
     ],
   );
+  await ringDrawings(db, document);
   await document({ title: '磨沟道工艺卡', docType: 'process-card', processId: await process('GX100') }, [
     {
       changeNote: '新砂轮规格试行',
@@ -214,4 +216,89 @@ export async function seedDemoTechnology(db: Db, admin: AuthUser, storage: FileS
       until: 'draft',
     },
   ]);
+}
+
+/** How a step set's items read on the (Latin-lettered) demo drawing. */
+const DRAWING_TERMS: Record<string, string> = {
+  'QI-D': 'Bore d',
+  'QI-DD': 'OD D',
+  'QI-B': 'Width',
+  'QI-RW': 'Raceway dia.',
+  'QI-RA': 'Raceway Ra (um)',
+  'QI-RR': 'Raceway roundness (um)',
+  'QI-V': 'Visual',
+};
+const STAGE_TERMS: Record<string, string> = {
+  turning: 'Turned (grinding allowance)',
+  grinding: 'Ground (before superfinishing)',
+  final: 'Finished',
+};
+
+/**
+ * Each demo ring's part drawing (零件图) stating the sizes of its inspected steps, written from its
+ * step item sets (检验模板, demo-quality.ts) so the drawing and the inspections say the same; the
+ * templates are then linked to it (依据图纸), and the bearings' 末检 templates to their 总图.
+ */
+async function ringDrawings(
+  db: Db,
+  document: (body: Record<string, unknown>, revisions: DemoRevision[]) => Promise<void>,
+) {
+  const rows = await sql<{
+    productId: number;
+    code: string;
+    name: string;
+    drawingNo: string | null;
+    process: string;
+    sizeStage: string;
+    item: string;
+    nominal: string | null;
+    upper: string | null;
+    lower: string | null;
+    allowance: string | null;
+  }>`
+    SELECT t.product_id, m.code, m.name, m.drawing_no, p.code AS process, t.size_stage, i.code AS item,
+           l.nominal::text AS nominal, l.upper_tolerance::text AS upper, l.lower_tolerance::text AS lower,
+           l.allowance::text AS allowance
+      FROM inspection_template t JOIN material m ON m.id = t.product_id JOIN process p ON p.id = t.process_id
+      JOIN inspection_template_line l ON l.inspection_template_id = t.id JOIN inspection_item i ON i.id = l.item_id
+     WHERE t.size_stage IS NOT NULL AND m.code LIKE 'SF-6%'
+     ORDER BY m.code, p.code, l.line_no`.execute(db);
+  const num = (v: string | null) => (v == null ? null : String(Number(v)));
+  for (const code of [...new Set(rows.rows.map((r) => r.code))]) {
+    const mine = rows.rows.filter((r) => r.code === code);
+    const lines = [
+      `${code}  Drawing ${mine[0].drawingNo ?? ''} - sizes by process step`,
+      ...[...new Set(mine.map((r) => r.process))].map((proc) => {
+        const of = mine.filter((r) => r.process === proc && r.upper != null);
+        const sizes = of.map((r) => {
+          const dev = r.lower == null ? `max ${num(r.upper)}` : `${num(r.upper)}/${num(r.lower)}`;
+          const n = num(r.nominal);
+          const a = r.allowance && Number(r.allowance) > 0 ? ` (allow. ${num(r.allowance)})` : '';
+          return `${DRAWING_TERMS[r.item] ?? r.item} ${n && n !== '0' ? `${n} ` : ''}${dev}${a}`;
+        });
+        return `${proc} ${STAGE_TERMS[of[0]?.sizeStage ?? mine.find((r) => r.process === proc)?.sizeStage ?? ''] ?? ''}: ${sizes.join('; ') || 'ISO 492 limits'}`;
+      }),
+    ];
+    await document(
+      {
+        title: `${mine[0].name} ${code.slice(-2)} 零件图（工序尺寸）`,
+        docType: 'drawing',
+        materialId: Number(mine[0].productId),
+      },
+      [
+        {
+          changeNote: '初版：车削（含磨量）、磨削、成品尺寸',
+          files: [[`${code} 零件图 A.pdf`, demoPdf(lines)]],
+          until: 'publish',
+        },
+      ],
+    );
+  }
+  // Every step set names the drawing in force of its product (the rings' above, the bearings' 总图).
+  await sql`
+    UPDATE inspection_template t SET technical_document_id = d.id
+      FROM technical_document d
+     WHERE t.size_stage IS NOT NULL AND d.material_id = t.product_id AND d.doc_type = 'drawing' AND d.status = 'published'`.execute(
+    db,
+  );
 }
