@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { onStockPosted, onStockReversed } from '../warehouse/stock-events.ts';
 
 /**
  * The money side of posted stock documents: 应收 (receivable) and 应付 (payable) items, and the
@@ -203,6 +204,10 @@ export async function financeOnStockDocument(
                   ${sql.val(lines.rows.map((l) => l.unitPrice))}::numeric[], ${sql.val(lines.rows.map((l) => l.amount))}::numeric[])
            WITH ORDINALITY AS r(m, q, p, a, n)`.execute(db);
 }
+
+// The warehouse tells finance of its postings (`warehouse/stock-events.ts`).
+onStockPosted((db, e) => financeOnStockDocument(db, e.docType as StockDocType, e.id, 1, e.type));
+onStockReversed((db, e) => financeOnStockDocument(db, e.docType as StockDocType, e.id, -1));
 
 async function reverseItem(db: Db, s: SideSql, doc: StockDocType, id: number) {
   const r = await sql<{ id: number; docNo: string; settledAmount: string }>`

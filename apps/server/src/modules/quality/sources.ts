@@ -10,6 +10,7 @@ import { businessDay } from '../../platform/numbering.ts';
 import { updateRecord } from '../../platform/resource/crud.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
 import { taken } from '../production/pieces.ts';
+import { beforeStockPost, onStockPosted } from '../warehouse/stock-events.ts';
 import { createInspectionTask, findTemplate, inspectionTaskHooks } from './inspection.ts';
 
 /**
@@ -327,6 +328,15 @@ export async function assertShipmentInspected(db: Db, outboundId: number) {
       '不能过账（系统设置要求发货前出货检验合格）',
   );
 }
+
+// The warehouse tells quality of its postings (`warehouse/stock-events.ts`): a 采购入库 opens
+// 来料检验, a 销售出库 waits for 出货检验.
+beforeStockPost(async (db, e) => {
+  if (e.kind === 'outbound' && e.type === 'sales') await assertShipmentInspected(db, e.id);
+});
+onStockPosted(async (db, e) => {
+  if (e.kind === 'inbound' && e.type === 'purchase') await onInboundPosted(db, e.user, e.id);
+});
 
 /**
  * 巡检计划: a 过程检验 task for every open card waiting at a step flagged for inspection that has

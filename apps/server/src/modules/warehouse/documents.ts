@@ -23,8 +23,6 @@ import { once, withRetry } from '../../platform/idempotency.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
-import { financeOnStockDocument } from '../finance/ledger.ts';
-import { assertShipmentInspected, onInboundPosted } from '../quality/sources.ts';
 import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
@@ -35,6 +33,7 @@ import {
   reversalMoves,
 } from './posting.ts';
 import { applySources, linkSources, postedLines, type StockKind, sourceColumns } from './sources.ts';
+import { type StockEvent, stockPostChecks, stockPosted, stockReversed } from './stock-events.ts';
 
 type Kind = DocRef['docKind'];
 
@@ -292,6 +291,13 @@ const HEAD_COLUMNS: Record<Kind, string[]> = {
  * needs of each material (name, batch flag, safety minimum). Answers the header and the lines.
  */
 const isInOut = (spec: DocSpec) => spec.kind === 'inbound' || spec.kind === 'outbound';
+const event = (spec: DocSpec, id: number, type: string, user: AuthUser): StockEvent => ({
+  docType: spec.def.name,
+  kind: spec.kind as StockKind,
+  id,
+  type,
+  user,
+});
 
 async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser) {
   const cols = [...HEAD_COLUMNS[spec.kind], ...(isInOut(spec) ? sourceColumns(spec.kind as StockKind) : [])];
@@ -433,13 +439,13 @@ export async function postDocument(
     if (opts.lineSide) await audited.execute(db);
     else await applyMoves(db, ref, moves, { ...opts, also: [audited] });
     await applySources(db, 'inbound', doc, withBase(lines, base), 1);
-    if (doc.type === 'purchase') await onInboundPosted(db, user, id);
   } else if (spec.kind === 'outbound') {
     const base = baseQuantities(spec, lines);
     if (QUALIFIED_ONLY_OUTBOUND.includes(doc.type) && lines.some((l) => q(l) !== 'qualified')) {
       throw badRequest('领料、委外发料和销售出库只能发出合格品');
     }
-    if (doc.type === 'sales') await assertShipmentInspected(db, id);
+    // Modules above the warehouse may refuse (`stock-events.ts`): 出货检验 before a 销售出库.
+    await stockPostChecks(db, event(spec, id, doc.type, user));
     const moves: Move[] = lines.map((l, i) => ({
       materialId: l.materialId,
       warehouseId: doc.warehouseId,
@@ -521,8 +527,9 @@ export async function postDocument(
       .filter((m) => !new Decimal(m.quantity).isZero());
     await applyMoves(db, ref, moves, { ...opts, also: [audited] });
   }
-  // 应收 / 应付 of a document made against an order (销售出库, 采购入库…).
-  if (isInOut(spec)) await financeOnStockDocument(db, spec.def.name as 'stock-inbound', id, 1, doc.type);
+  // Modules above the warehouse (`stock-events.ts`): 来料检验 of a 采购入库, 应收 / 应付 of a
+  // document made against an order (销售出库, 采购入库…).
+  if (isInOut(spec)) await stockPosted(db, event(spec, id, doc.type, user));
   // Only materials with a safety minimum can fall below it.
   const watched = lines.filter((l) => l.mSafetyStockMin != null).map((l) => l.materialId);
   if (spec.kind !== 'inbound' && !opts.lineSide && watched.length) await notifyLowStock(db, watched);
@@ -567,7 +574,7 @@ export async function reverseDocument(
         .executeTakeFirstOrThrow();
       const lines = await postedLines(db, spec.lineTable, spec.parentColumn, id);
       await applySources(db, spec.kind as 'inbound' | 'outbound', head, lines, -1);
-      await financeOnStockDocument(db, spec.def.name as 'stock-inbound', id, -1);
+      await stockReversed(db, event(spec, id, (head as { type: string }).type, user));
     }
   } catch (e) {
     if (e instanceof AppError && e.code === '409' && e.message.startsWith('库存不足')) {
