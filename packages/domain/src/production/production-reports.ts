@@ -27,8 +27,14 @@ export interface ProductionReportChart {
   source: 'rows' | 'series';
   /** The category axis: a key of the rows / series. */
   category: string;
-  bars: { key: string; label: string; stack?: string }[];
-  /** A line on the right axis, in %. */
+  /**
+   * Bars on the left axis, or on the right one (`axis: 'right'`) when they count something else
+   * (流转卡报表: 卡数 in cards on the left, 数量 in pieces on the right — never on one axis).
+   */
+  bars: { key: string; label: string; stack?: string; axis?: 'right' }[];
+  /** The axes' names (their unit) when the bars count two things. */
+  axisNames?: { left: string; right: string };
+  /** A line on the right axis, in % (a chart has right-hand bars or a line, not both). */
   line?: { key: string; label: string };
   /** At most this many categories (the first ones, as the server orders them). */
   limit?: number;
@@ -124,8 +130,9 @@ export const PRODUCTION_REPORTS: readonly ProductionReportDef[] = [
       category: 'label',
       bars: [
         { key: 'cards', label: '卡数' },
-        { key: 'quantity', label: '数量' },
+        { key: 'quantity', label: '数量', axis: 'right' },
       ],
+      axisNames: { left: '卡数（张）', right: '数量' },
     },
     drill: { workReports: { flowCardId: 'flowCardId' } },
   },

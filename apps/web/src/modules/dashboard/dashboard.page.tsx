@@ -3,22 +3,10 @@ import { Button, Spin, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PageProps } from '../../app/page-registry.ts';
-import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';
-import {
-  DASHBOARD_PATHS,
-  type DashboardSnapshot,
-  type LiveState,
-  useLiveDashboard,
-} from './dashboard.api.ts';
+import { EChart } from '../../platform/ui/echart.tsx';
+import { DASHBOARD_PATHS, type LiveState, useLiveDashboard } from './dashboard.api.ts';
+import { BLUE, GREEN, ORANGE, outputOption, paretoOption, RED } from './dashboard-charts.ts';
 import './dashboard.css';
-
-const TEXT = '#dbe8ff';
-const MUTED = '#8aa4c8';
-const GRID = 'rgba(138,164,200,0.18)';
-const BLUE = '#3ba1ff';
-const GREEN = '#36d399';
-const ORANGE = '#fbbd23';
-const RED = '#f87272';
 
 /** Quantities without trailing zeros: 90.0000 → 90. */
 const n = (v: string | number | null | undefined) => {
@@ -32,84 +20,6 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? '
 
 const LIVE_LABEL: Record<LiveState, string> = { connecting: '连接中', live: '实时', retrying: '重连中' };
 const STATE_LABEL = { running: '运行', idle: '空闲', down: '故障' } as const;
-
-function axisStyle() {
-  return {
-    axisLine: { lineStyle: { color: GRID } },
-    axisLabel: { color: MUTED, fontSize: 16 },
-    splitLine: { lineStyle: { color: GRID } },
-  };
-}
-
-function outputOption(s: DashboardSnapshot): EChartOption {
-  const byShift = s.scope !== 'whole';
-  const rows = byShift
-    ? (s.output[0]?.shifts.map((c) => ({ name: c.shiftLabel, planned: c.planned, good: c.good })) ?? [])
-    : s.output.map((o) => ({ name: o.workshopName.replace('车间', ''), planned: o.planned, good: o.good }));
-  return {
-    backgroundColor: 'transparent',
-    textStyle: { color: TEXT },
-    tooltip: { trigger: 'axis' },
-    legend: { data: ['计划', '合格'], textStyle: { color: TEXT, fontSize: 16 }, top: 0 },
-    grid: { left: 60, right: 20, top: 40, bottom: 36 },
-    xAxis: { type: 'category', data: rows.map((r) => r.name), ...axisStyle() },
-    yAxis: { type: 'value', ...axisStyle() },
-    series: [
-      {
-        name: '计划',
-        type: 'bar',
-        data: rows.map((r) => Number(r.planned)),
-        itemStyle: { color: '#2f5b8f' },
-        barGap: '10%',
-      },
-      {
-        name: '合格',
-        type: 'bar',
-        data: rows.map((r) => Number(r.good)),
-        itemStyle: { color: GREEN },
-        label: { show: true, position: 'top', color: TEXT, fontSize: 16 },
-      },
-    ],
-  };
-}
-
-function paretoOption(s: DashboardSnapshot): EChartOption {
-  const p = s.quality.pareto;
-  return {
-    backgroundColor: 'transparent',
-    textStyle: { color: TEXT },
-    tooltip: { trigger: 'axis' },
-    grid: { left: 56, right: 56, top: 30, bottom: 60 },
-    xAxis: {
-      type: 'category',
-      data: p.map((r) => r.label.replace(/（.*）/, '')),
-      ...axisStyle(),
-      axisLabel: { color: MUTED, fontSize: 15, interval: 0, rotate: p.length > 4 ? 20 : 0 },
-    },
-    yAxis: [
-      { type: 'value', name: '件', nameTextStyle: { color: MUTED }, ...axisStyle() },
-      {
-        type: 'value',
-        max: 100,
-        name: '累计%',
-        nameTextStyle: { color: MUTED },
-        ...axisStyle(),
-        splitLine: { show: false },
-      },
-    ],
-    series: [
-      { name: '废品数', type: 'bar', data: p.map((r) => Number(r.quantity)), itemStyle: { color: ORANGE } },
-      {
-        name: '累计占比',
-        type: 'line',
-        yAxisIndex: 1,
-        data: p.map((r) => r.cumulative),
-        itemStyle: { color: RED },
-        label: { show: true, formatter: '{c}%', color: TEXT, fontSize: 14 },
-      },
-    ],
-  };
-}
 
 function Clock() {
   const [now, setNow] = useState(dayjs());

@@ -18,10 +18,11 @@ import { ExportButton } from '../../../platform/resource/export-button.tsx';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import { ResourceList } from '../../../platform/resource/resource-list.tsx';
-import { EChart, type EChartOption } from '../../../platform/ui/echart.tsx';
+import { EChart } from '../../../platform/ui/echart.tsx';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 import { FlowCardDrawer } from '../flow-card/index.ts';
+import { chartOption } from './report-chart.ts';
 
 type Row = Record<string, any>;
 interface Answer {
@@ -126,42 +127,6 @@ function workReportFilters(def: ProductionReportDef, row: Row, params: Params): 
   if (to) out.reportDateTo = to.format('YYYY-MM-DD');
   out.status = 'posted';
   return out;
-}
-
-/** The chart of a report, from its declaration. */
-function chartOption(def: ProductionReportDef, data: Answer | undefined): EChartOption | undefined {
-  const c = def.chart;
-  if (!c || !data) return undefined;
-  const source = (c.source === 'series' ? data.series : data.rows)?.slice(0, c.limit ?? 50) ?? [];
-  return {
-    tooltip: { trigger: 'axis' },
-    legend: { top: 0 },
-    grid: { left: 70, right: c.line ? 50 : 20, top: 40, bottom: 60 },
-    xAxis: {
-      type: 'category',
-      data: source.map((r) => String(r[c.category] ?? '-')),
-      axisLabel: { interval: 0, rotate: source.length > 8 ? 30 : 0 },
-    },
-    yAxis: [{ type: 'value' }, ...(c.line ? [{ type: 'value', name: '%', min: 0 }] : [])],
-    series: [
-      ...c.bars.map((b) => ({
-        name: b.label,
-        type: 'bar',
-        stack: b.stack,
-        data: source.map((r) => Number(r[b.key] ?? 0)),
-      })),
-      ...(c.line
-        ? [
-            {
-              name: c.line.label,
-              type: 'line',
-              yAxisIndex: 1,
-              data: source.map((r) => (r[c.line!.key] == null ? null : Number(r[c.line!.key]))),
-            },
-          ]
-        : []),
-    ],
-  };
 }
 
 /**
