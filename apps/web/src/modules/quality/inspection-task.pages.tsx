@@ -9,11 +9,14 @@ import {
 } from '@ant-design/icons';
 import {
   inspectionTaskResource as def,
+  deviationText,
   type InspectionCategory,
   inspectionCategoryOfPath,
   inspectionPaths,
   LIMIT_SOURCES,
+  PART_TYPES,
   patrolScheduleResource,
+  sizeStageLabel,
 } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -55,11 +58,13 @@ interface TaskItem {
   id: number;
   itemTitle: string;
   kind: 'measure' | 'count';
+  /** The nominal the limits rest on: the step's drawing size, or the product's size. */
+  nominal: string | null;
   lowerLimit: string | null;
   upperLimit: string | null;
   unit: string | null;
-  /** 标准 / 客户加严 / 手工 (计量 items). */
-  limitSource: 'standard' | 'override' | 'typed' | null;
+  /** 标准 / 客户加严 / 工序图 / 手工 (计量 items). */
+  limitSource: 'standard' | 'override' | 'drawing' | 'typed' | null;
   limitNote: string | null;
   sampleSize: number;
   acceptNumber: number;
@@ -75,10 +80,20 @@ interface ResultRow {
   ok: boolean | null;
   conform: boolean;
 }
+/** What the task's items rest on: the part, the step's size stage and the drawing of its template. */
+interface Basis {
+  templateId: number | null;
+  templateName: string | null;
+  sizeStage: string | null;
+  partType: string | null;
+  drawingNo: string | null;
+  document: { id: number; docNo: string; title: string; revisionNo: string | null } | null;
+}
 interface Judged {
   items: TaskItem[];
   results: ResultRow[];
   verdict: 'pass' | 'fail' | null;
+  basis: Basis | null;
 }
 
 function categoryOf(path: string): InspectionCategory {
@@ -384,7 +399,40 @@ function limitText(i: TaskItem): string {
   return `${lo} ~ ${hi}${unit}`;
 }
 
-/** Where the limits came from (标准 / 客户加严 / 手工), the basis in its tooltip. */
+/**
+ * The size a 计量 item's limits rest on, as a drawing writes it: 「52.4 ±0.05」, 「25 0/-0.008」;
+ * null for maxima (Ra, roundness: nominal 0) and items without a nominal.
+ */
+function nominalText(i: TaskItem): string | null {
+  if (i.kind === 'count' || i.nominal == null || Number(i.nominal) === 0) return null;
+  const n = Number(i.nominal);
+  const dev = (v: string | null) => (v == null ? null : Number((Number(v) - n).toFixed(4)));
+  const [lo, hi] = [dev(i.lowerLimit), dev(i.upperLimit)];
+  if (hi == null) return `${n}`;
+  return `${n} ${deviationText(hi, lo)}`;
+}
+
+/** The drawing and stage the items come from: 「车削尺寸（含磨量） · 依据 JS… 6205 外圈 P6 零件图 A 版」. */
+function BasisView({ basis }: { basis: Basis | null | undefined }) {
+  if (!basis?.templateId) return null;
+  const stage = sizeStageLabel(basis.sizeStage);
+  const part = PART_TYPES.find((p) => p.value === basis.partType)?.label;
+  const doc = basis.document
+    ? `${basis.document.docNo} ${basis.document.title}${basis.document.revisionNo ? ` ${basis.document.revisionNo} 版` : ''}`
+    : basis.drawingNo
+      ? `图号 ${basis.drawingNo}`
+      : null;
+  return (
+    <Descriptions size="small" column={4} className="qi-head" data-testid="inspection-basis">
+      <Descriptions.Item label="检验模板">{basis.templateName}</Descriptions.Item>
+      {part && <Descriptions.Item label="零件">{part}</Descriptions.Item>}
+      <Descriptions.Item label="尺寸阶段">{stage ?? '成品尺寸'}</Descriptions.Item>
+      {doc && <Descriptions.Item label="依据图纸">{doc}</Descriptions.Item>}
+    </Descriptions>
+  );
+}
+
+/** Where the limits came from (标准 / 客户加严 / 工序图 / 手工), the basis in its tooltip. */
 function LimitSourceTag({ item }: { item: TaskItem }) {
   const s = LIMIT_SOURCES.find((x) => x.value === item.limitSource);
   if (!s) return null;
@@ -411,54 +459,58 @@ function ResultsView({ record }: { record: ResourceRow }) {
   const cell = (item: TaskItem, n: number) =>
     data.results.find((r) => r.taskItemId === item.id && r.sampleNo === n);
   return (
-    <Table<TaskItem>
-      size="small"
-      rowKey="id"
-      pagination={false}
-      scroll={{ x: 'max-content' }}
-      dataSource={data.items}
-      columns={[
-        { title: '检验项目', dataIndex: 'itemTitle', fixed: 'left', width: 120 },
-        {
-          title: '规格',
-          width: 200,
-          render: (_, i) => (
-            <>
-              {limitText(i)}
-              <LimitSourceTag item={i} />
-            </>
-          ),
-        },
-        {
-          title: 'n / Ac / Re',
-          width: 100,
-          render: (_, i) => `${i.sampleSize} / ${i.acceptNumber} / ${i.rejectNumber}`,
-        },
-        {
-          title: '判定',
-          width: 90,
-          render: (_, i) =>
-            i.result ? (
-              <Tag color={VERDICT[i.result].color}>
-                {VERDICT[i.result].label}
-                {i.defectCount ? ` ${i.defectCount}` : ''}
-              </Tag>
-            ) : (
-              `${i.entered}/${i.sampleSize}`
+    <>
+      <BasisView basis={data.basis} />
+      <Table<TaskItem>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        dataSource={data.items}
+        columns={[
+          { title: '检验项目', dataIndex: 'itemTitle', fixed: 'left', width: 120 },
+          {
+            title: '规格',
+            width: 200,
+            render: (_, i) => (
+              <>
+                {nominalText(i) && <div>{nominalText(i)}</div>}
+                {limitText(i)}
+                <LimitSourceTag item={i} />
+              </>
             ),
-        },
-        ...Array.from({ length: max }, (_, k) => ({
-          title: `样本${k + 1}`,
-          width: 84,
-          render: (_: unknown, i: TaskItem) => {
-            const r = cell(i, k + 1);
-            if (!r) return null;
-            const text = i.kind === 'count' ? (r.ok ? 'OK' : 'NG') : r.value;
-            return <span className={r.conform ? '' : 'qi-bad-text'}>{text}</span>;
           },
-        })),
-      ]}
-    />
+          {
+            title: 'n / Ac / Re',
+            width: 100,
+            render: (_, i) => `${i.sampleSize} / ${i.acceptNumber} / ${i.rejectNumber}`,
+          },
+          {
+            title: '判定',
+            width: 90,
+            render: (_, i) =>
+              i.result ? (
+                <Tag color={VERDICT[i.result].color}>
+                  {VERDICT[i.result].label}
+                  {i.defectCount ? ` ${i.defectCount}` : ''}
+                </Tag>
+              ) : (
+                `${i.entered}/${i.sampleSize}`
+              ),
+          },
+          ...Array.from({ length: max }, (_, k) => ({
+            title: `样本${k + 1}`,
+            width: 84,
+            render: (_: unknown, i: TaskItem) => {
+              const r = cell(i, k + 1);
+              if (!r) return null;
+              const text = i.kind === 'count' ? (r.ok ? 'OK' : 'NG') : r.value;
+              return <span className={r.conform ? '' : 'qi-bad-text'}>{text}</span>;
+            },
+          })),
+        ]}
+      />
+    </>
   );
 }
 
@@ -643,6 +695,7 @@ export function InspectionEntryPage({ path }: PageProps) {
           <SourceLink task={task} />
         </Descriptions.Item>
       </Descriptions>
+      <BasisView basis={results.data.basis} />
       <CheckedOutboundView task={task} />
       {!open && (
         <Alert type="info" showIcon message="检验单已判定或没有检验权限，结果只读" className="qi-note" />
@@ -661,6 +714,7 @@ export function InspectionEntryPage({ path }: PageProps) {
                 {items.map((i) => (
                   <th key={i.id}>
                     <div>{i.itemTitle}</div>
+                    {nominalText(i) && <div className="qi-limit">{nominalText(i)}</div>}
                     <div className="qi-limit">
                       {limitText(i)}
                       <LimitSourceTag item={i} />
