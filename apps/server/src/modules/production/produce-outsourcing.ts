@@ -18,7 +18,6 @@ import { assertPrecision } from '../../platform/resource/precision.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { outsourcingOrderHooks, outsourcingOrderTransitions } from '../purchase/outsourcing-order.ts';
-import { onCardArrival } from '../quality/sources.ts';
 import {
   DOC_HOOKS,
   guardReversal,
@@ -26,6 +25,7 @@ import {
   reverseDocumentByName,
 } from '../warehouse/documents.ts';
 import { type CardStep, lockCardStep } from './flow-card.ts';
+import { shopFloorEvents } from './inspection-events.ts';
 import { taken } from './pieces.ts';
 import { refreshFlowCardSummary } from './report-rollup.ts';
 import { nextStep, settleCard } from './work-report.ts';
@@ -372,7 +372,7 @@ async function receive(db: Db, user: AuthUser, card: Card, step: CardStep, body:
   if (next) {
     await sql`UPDATE flow_card_step SET input_quantity = input_quantity + ${q.toString()}::numeric
                WHERE id = ${next.id}`.execute(db);
-    await onCardArrival(db, user, card.id, step.seq);
+    await shopFloorEvents.cardArrived.emit(db, user, card.id, step.seq);
   }
 }
 
@@ -469,7 +469,7 @@ async function undo(db: Db, user: AuthUser, cardId: number, requestId?: string) 
       }
       await sql`UPDATE flow_card_step SET input_quantity = input_quantity - ${q.toString()}::numeric
                  WHERE id = ${next.id}`.execute(db);
-      await onCardArrival(db, user, card.id, step.seq);
+      await shopFloorEvents.cardArrived.emit(db, user, card.id, step.seq);
     }
     await reverseDocumentByName(db, 'stock-inbound', Number(last.stockInboundId), user, { owner: true });
   }

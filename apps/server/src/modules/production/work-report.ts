@@ -32,15 +32,9 @@ import { assertInScope, gate, grantingFor, ownerRuleLifted } from '../../platfor
 import { SETTING_KEYS, settingOn } from '../../platform/settings.ts';
 import { takeBackWageLines, WAGE_CLOSE_SHARED, wageLinesInsert } from '../finance/wages.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
-import {
-  assertFirstArticle,
-  onCardArrival,
-  onInspectionOverridden,
-  onReportAwaitingInspection,
-  onReportWithdrawn,
-} from '../quality/sources.ts';
 import { DOC_HOOKS, postDocumentByName, reverseDocumentByName } from '../warehouse/documents.ts';
 import { cardStepLock, cardStepOf, lockCardStep } from './flow-card.ts';
+import { shopFloorEvents } from './inspection-events.ts';
 import { taken } from './pieces.ts';
 import { rollupWorkReport } from './report-rollup.ts';
 import { OVER_DISPATCH, taskNotice, taskRecount } from './workshop-task.ts';
@@ -161,7 +155,7 @@ export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource,
     if (!['started', 'paused', 'completed'].includes(d.status)) {
       throw fieldError('dispatchId', `派工单 ${d.docNo} 尚未开工，不能报工`);
     }
-    if (!before) await assertFirstArticle(db, d.id, 0);
+    if (!before) await shopFloorEvents.reportAdding.emit(db, d.id);
     const good = new Decimal(data.goodQuantity ?? 0);
     const scrap = scrapOf(data);
     if (
@@ -381,7 +375,7 @@ async function move(
       FROM moved m`).execute(db);
   const next = moved.rows.find((r) => Number(r.id) !== Number(step.id));
   const last = !next;
-  // The pieces reach another workshop's step: its 来料检验 follows (onCardArrival).
+  // The pieces reach another workshop's step: its 来料检验 follows (`cardArrived`).
   const arrivesElsewhere =
     next != null && !next.outsourced && Number(next.workshopId ?? 0) !== Number(step.workshopId ?? 0);
 
@@ -406,7 +400,7 @@ async function move(
 /**
  * The one place where the hooks that follow a report's posting (or its reversal) run, in the
  * posting transaction: the report rollups (report-rollup.ts) and, when the good pieces arrived at
- * (or left) a next step, its workshop's 来料检验 (quality/sources.ts). The live screens are told
+ * (or left) a next step, its workshop's 来料检验 (`shopFloorEvents.cardArrived`). The live screens are told
  * by the task's recount (`recountTask`).
  */
 async function postingHooks(
@@ -418,7 +412,7 @@ async function postingHooks(
   also: RawBuilder<unknown>[] = [],
 ) {
   await rollupWorkReport(db, report, sign, also);
-  if (seq != null) await onCardArrival(db, user, Number(report.flowCardId), seq);
+  if (seq != null) await shopFloorEvents.cardArrived.emit(db, user, Number(report.flowCardId), seq);
 }
 
 async function stepOrder(db: Db, stepId: number) {
@@ -508,7 +502,7 @@ const approve: TransitionHandlers = {
       await sql`UPDATE work_report SET status = 'inspecting', ${ctx.stamp} WHERE id = ${record.id}`.execute(
         db,
       );
-      await onReportAwaitingInspection(db, user, record);
+      await shopFloorEvents.reportAwaitingInspection.emit(db, user, record);
       ctx.settled = 'inspecting';
       return;
     }
@@ -580,7 +574,13 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
     read: readForPosting,
     guard: notOwnReport,
     async effect(ctx) {
-      await onInspectionOverridden(ctx.db, ctx.user, ctx.record, ctx.reason ?? '', ctx.requestId);
+      await shopFloorEvents.inspectionOverridden.emit(
+        ctx.db,
+        ctx.user,
+        ctx.record,
+        ctx.reason ?? '',
+        ctx.requestId,
+      );
       await postWaiting(ctx);
     },
   },
@@ -588,7 +588,7 @@ export const workReportTransitions: Record<string, TransitionHandlers> = {
     async effect(ctx) {
       const { db, record, user } = ctx;
       if (record.status === 'posted') await move(db, record, user, -1, ctx.transition.to);
-      await onReportWithdrawn(db, record.id);
+      await shopFloorEvents.reportWithdrawn.emit(db, record.id);
       ctx.settled = ctx.transition.to;
     },
   },

@@ -9,6 +9,7 @@ import { conflict } from '../../platform/errors.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { updateRecord } from '../../platform/resource/crud.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
+import { shopFloorEvents } from '../production/inspection-events.ts';
 import { taken } from '../production/pieces.ts';
 import { beforeStockPost, onStockPosted } from '../warehouse/stock-events.ts';
 import { createInspectionTask, findTemplate, inspectionTaskHooks } from './inspection.ts';
@@ -221,6 +222,14 @@ export async function onCardArrival(db: Db, user: AuthUser, cardId: number, from
     planDate: businessDay(),
   });
 }
+
+// Production announces its shop-floor events (`production/inspection-events.ts`); quality answers
+// them with its tasks and gates.
+shopFloorEvents.reportAdding.on((db, dispatchId) => assertFirstArticle(db, dispatchId, 0));
+shopFloorEvents.reportAwaitingInspection.on(onReportAwaitingInspection);
+shopFloorEvents.inspectionOverridden.on(onInspectionOverridden);
+shopFloorEvents.reportWithdrawn.on(onReportWithdrawn);
+shopFloorEvents.cardArrived.on(onCardArrival);
 
 /** 采购入库 posted: each line received 待检 gets a 来料检验 task (钢球、保持架… 装配; steel 车加工). */
 export async function onInboundPosted(db: Db, user: AuthUser, docId: number) {
