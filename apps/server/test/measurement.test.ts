@@ -370,11 +370,12 @@ describe('SPC alarm holds the measured flow card', () => {
   it('holds the card of an out-of-control subgroup and releases it when its 过程检验 passes', async () => {
     const machine = await f.create('equipment');
     const card = await f.create('flow-card');
+    // The series is of the card's product: a subgroup names a card of the product it measures.
     const add = (values: string[], at: string, flowCardId?: number) =>
       t.call('POST', '/api/v1/measurement-subgroup/add', {
         token,
         body: {
-          productId: product.id,
+          productId: card.productId,
           characteristic: 'outside-diameter',
           equipmentId: machine.id,
           operatorId: adminId,

@@ -8,6 +8,7 @@ export type { MenuNode } from './menu/types.ts';
 export * from './production/flow-card.resource.ts';
 export * from './production/production-order.resource.ts';
 export * from './production/production-reports.ts';
+export * from './production/trace.ts';
 export * from './production/work-report.resource.ts';
 export * from './production/workshop-task.resource.ts';
 export * from './production/workshops.ts';

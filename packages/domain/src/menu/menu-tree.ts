@@ -457,6 +457,8 @@ const quality = dir('质量检测', QT, 'SafetyCertificateOutlined', [
   ]),
   list('轴承套圈标准', RING_STANDARD, 'quality:ringStandard', ['add', 'edit', 'delete', 'import', 'export']),
   hidden('轴承套圈标准详情', `${RING_STANDARD}-detail`, RING_STANDARD),
+  // 质量追溯: a heat forward to the customers, a card or a shipped batch back to the steel.
+  query('质量追溯', `${QT}/trace`, 'quality:trace', []),
 ]);
 
 // ---------------------------------------------------------------- 财务部

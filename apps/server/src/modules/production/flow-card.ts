@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { audit } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { containsAny } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
@@ -25,6 +26,7 @@ import { assertPrecision } from '../../platform/resource/precision.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
+import { heatsOf, linkAssembly } from './assembly-link.ts';
 import { recountSaleOrderCards, refreshFlowCardSummary, saleOrdersOfCards } from './report-rollup.ts';
 
 /**
@@ -47,14 +49,16 @@ const MAX_DEPTH = 100;
 
 /**
  * Who may read cards: the planners (production order list), the card reports, every workshop's
- * task, operator and report pages (an operator scans a card at the machine) and the inspection
- * pages (an inspector names the card he inspects). Their options too.
+ * task, operator and report pages (an operator scans a card at the machine), the inspection
+ * pages (an inspector names the card he inspects) and measurement entry (a subgroup names the
+ * card of its rings). Their options too.
  */
 export const FLOW_CARD_READERS: Permission[] = allPermissions(MENU_TREE).filter(
   (p) =>
     p === 'production:flowCard:query' ||
     /^production:\w+(Task|OperatorTask|Report|Semi):list$/.test(p) ||
-    /^quality:\w+:list$/.test(p),
+    /^quality:\w+:list$/.test(p) ||
+    /^measure:\w+:(list|add)$/.test(p),
 ) as Permission[];
 alsoReadBy('flow-card', FLOW_CARD_READERS);
 
@@ -200,6 +204,8 @@ export async function openFlowCards(
     await insertSteps(db, card.id, { orderId }, Number(first), quantity);
     cards.push(card);
   }
+  // Rings issued before the cards were opened are theirs now (装配领用).
+  await linkAssembly(db, orderId);
   await audit(
     db,
     opts.user,
@@ -561,13 +567,16 @@ export interface GenealogyNode {
   heatNo: string | null;
   currentSeq: number | null;
   processName: string | null;
+  productName: string;
+  partName: string | null;
   /** Generations from the card asked about (0 for itself). */
   depth: number;
 }
 
 /**
  * Every ancestor (up the links, child → parent) and descendant (down, parent → child) of a card,
- * each at its nearest generation, with the links among them: two recursive CTEs over the graph.
+ * each at its nearest generation, with the links among them (拆分, 合并 and 装配领用 — a bearing
+ * card's ring cards are its ancestors): two recursive CTEs over the graph.
  */
 export async function genealogy(db: Db, cardId: number) {
   const r = await sql<GenealogyNode & { dir: 'self' | 'up' | 'down' }>`
@@ -587,9 +596,10 @@ export async function genealogy(db: Db, cardId: number) {
       UNION ALL SELECT id, 'down', min(depth) FROM down GROUP BY id
     )
     SELECT c.id, c.doc_no, c.status, c.origin, c.quantity::text AS quantity, c.heat_no, c.current_seq,
-           p.name AS process_name, x.dir, x.depth
+           p.name AS process_name, m.name AS product_name, c.part_name, x.dir, x.depth
       FROM related x
       JOIN flow_card c ON c.id = x.id
+      JOIN material m ON m.id = c.product_id
       LEFT JOIN flow_card_step s ON s.flow_card_id = c.id AND s.seq = c.current_seq
       LEFT JOIN process p ON p.id = s.process_id
      ORDER BY x.depth, c.id`.execute(db);
@@ -648,15 +658,21 @@ export const mergeBody = z.strictObject({
 });
 
 const scanQuery = z.strictObject({ code: zx.required(200) });
+const pickQuery = z.strictObject({ productId: zx.id, keyword: zx.text(50).optional() });
 
 /**
- * A card with its steps and labels, as `info` answers it, and the drawing in force for its product
- * (`drawing`, null without one; its files open through `/flow-card/drawing/:id/:fileId`); 404 when
- * there is no card.
+ * A card with its steps and labels, as `info` answers it, the drawing in force for its product
+ * (`drawing`, null without one; its files open through `/flow-card/drawing/:id/:fileId`) and the
+ * heats of the card and its ancestors (`heats`); 404 when there is no card.
  */
 async function cardInfo(db: Db, id: number) {
   const card = await getRecord(db, flowCardResource, id);
-  return { ...card, drawing: await drawingLinkFor(db, Number(card.productId)) };
+  return {
+    ...card,
+    drawing: await drawingLinkFor(db, Number(card.productId)),
+    // The heats of the card and its ancestors: a bearing's are its rings' (装配领用).
+    heats: await heatsOf(db, id),
+  };
 }
 
 export function flowCardRoutes(app: App) {
@@ -717,6 +733,27 @@ export function flowCardRoutes(app: App) {
       const r = await sql<{ id: number }>`SELECT id FROM flow_card WHERE doc_no = ${code}`.execute(db);
       if (!r.rows[0]) throw notFound(`未找到流转卡 ${code}`);
       return cardInfo(db, Number(r.rows[0].id));
+    },
+  });
+  // The cards of one product to pick from (测量记录's 流转卡): open ones first, newest first, with
+  // heat, quantity and where each waits; `keyword` matches the number or the heat.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/flow-card/pick',
+    ...read,
+    query: pickQuery,
+    async handler({ query, app: { db } }) {
+      const r = await sql<Record<string, unknown>>`
+        SELECT c.id, c.doc_no, c.status, c.quantity::text AS quantity, c.heat_no, c.part_name,
+               o.doc_no AS order_no, c.current_seq, p.name AS process_name
+          FROM flow_card c
+          JOIN production_order o ON o.id = c.production_order_id
+          LEFT JOIN flow_card_step s ON s.flow_card_id = c.id AND s.seq = c.current_seq
+          LEFT JOIN process p ON p.id = s.process_id
+         WHERE c.product_id = ${query.productId}
+           ${query.keyword ? sql`AND ${containsAny(['c.doc_no', 'c.heat_no'], query.keyword)}` : sql``}
+         ORDER BY (c.status = 'open') DESC, c.id DESC LIMIT 50`.execute(db);
+      return r.rows.map((c) => ({ ...c, id: Number(c.id) }));
     },
   });
   route(app, {

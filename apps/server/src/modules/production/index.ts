@@ -8,6 +8,7 @@ import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
 import { productionReportRoutes } from './production-reports.ts';
 import { requirementRoutes } from './requirements.ts';
 import { subOrderRoutes } from './sub-orders.ts';
+import { traceRoutes } from './trace.ts';
 import { workReportRoutes } from './work-report.ts';
 import { workshopTaskRoutes } from './workshop-task.ts';
 
@@ -28,6 +29,7 @@ export function productionRoutes(app: App) {
   workReportRoutes(app);
   planRoutes(app);
   flowCardRoutes(app);
+  traceRoutes(app);
   productionReportRoutes(app);
   produceOutsourcingRoutes(app);
 }

@@ -5,13 +5,15 @@ import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
+import { linkAssembly } from './assembly-link.ts';
 
 /**
  * 领料出库 against a production order: the document names the order, each line the requirement
  * (production_order_material) of its material. Posting adds to the requirement's issued quantity,
  * reversing takes it back; issued never exceeds required × (1 + allowance/100), checked under the
  * order's and its requirements' row locks so concurrent issues of the last pieces queue. The first
- * issue moves a released order to 生产中.
+ * issue moves a released order to 生产中. Component cards issued (a ring card's number as batch)
+ * link the order's cards to them (装配领用, assembly-link.ts).
  */
 
 /** Over-issue allowance in percent of the requirement (超领比例), system setting `production.overIssuePercent`; default 0. */
@@ -103,6 +105,8 @@ async function apply(db: Db, orderId: number, moves: SourceMove[]) {
     await sql`UPDATE production_order SET status = 'producing', updated_at = now(), version = version + 1
                WHERE id = ${orderId}`.execute(db);
   }
+  // Rings issued (batch = a ring card's number) are the bearing cards' 装配领用: linked again.
+  await linkAssembly(db, orderId);
 }
 
 registerStockSource({

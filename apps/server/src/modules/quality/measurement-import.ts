@@ -19,7 +19,7 @@ import { route } from '../../platform/http/route.ts';
 import { parseOrThrow, zx } from '../../platform/http/validation.ts';
 import { getBusinessTimeZone } from '../../platform/resource/query.ts';
 import { readFirstSheet } from '../../platform/resource/xlsx-read.ts';
-import { evaluateAlarms, refreshSubgroupStats } from './measurement.ts';
+import { assertCardOfProduct, evaluateAlarms, refreshSubgroupStats } from './measurement.ts';
 
 /**
  * Import of a gauge's export (CSV or .xlsx): the file is read row by row as it arrives, each row
@@ -328,6 +328,7 @@ async function checkRefs(db: Db, meta: ImportMeta) {
     meta.flowCardId && !x.card && { field: 'flowCardId', message: '流转卡不存在' },
   ].filter(Boolean) as { field: string; message: string }[];
   if (errs.length) throw badRequest(errs[0].message, errs);
+  await assertCardOfProduct(db, meta.flowCardId, meta.productId);
 }
 
 export function measurementImportRoutes(app: App) {

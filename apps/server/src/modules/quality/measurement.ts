@@ -214,10 +214,31 @@ export async function standardSpec(db: Db, productId: number, characteristic: st
 
 const sameLimit = (a: unknown, b: string) => a != null && a !== '' && new Decimal(String(a)).eq(b);
 
+/**
+ * A subgroup's 流转卡 (optional) is a card of the measured product: its genealogy lists the
+ * measurement, so a ring's values never land on the bearing's card or another ring's (400 on
+ * `flowCardId`).
+ */
+export async function assertCardOfProduct(db: Db, flowCardId: unknown, productId: unknown) {
+  if (flowCardId == null || flowCardId === '') return;
+  const r = await sql<{ docNo: string; productId: number; productName: string }>`
+    SELECT c.doc_no, c.product_id, m.name AS product_name
+      FROM flow_card c JOIN material m ON m.id = c.product_id WHERE c.id = ${Number(flowCardId)}`.execute(db);
+  const card = r.rows[0];
+  if (!card) throw fieldError('flowCardId', '流转卡不存在或已被删除');
+  if (Number(card.productId) !== Number(productId)) {
+    throw fieldError(
+      'flowCardId',
+      `流转卡 ${card.docNo} 是「${card.productName}」的批次，不是所测产品的；请选择该产品的流转卡`,
+    );
+  }
+}
+
 export const measurementHooks: ResourceHooks = {
-  async validate(_ctx, data) {
+  async validate({ db }, data) {
     if (data.lsl != null && data.usl != null && Number(data.lsl) >= Number(data.usl))
       throw fieldError('usl', '上规格限必须大于下规格限');
+    await assertCardOfProduct(db, data.flowCardId, data.productId);
   },
   // Limits of a standard characteristic come from the ring standard; typed different limits are
   // an override that needs a reason.

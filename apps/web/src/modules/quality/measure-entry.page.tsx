@@ -19,6 +19,7 @@ import { resourceKeys } from '../../platform/resource/resource-api.ts';
 import { ResourceList } from '../../platform/resource/resource-list.tsx';
 import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
+import { FlowCardPicker } from './flow-card-picker.tsx';
 import { MeasureImportModal } from './measure-import.tsx';
 
 /** The subgroup's header: what every value of the grid was measured on. */
@@ -99,8 +100,9 @@ export function MeasureEntryPage(props: ResourcePageProps) {
   const [importing, setImporting] = useState(false);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const canAdd = can(`${def.permission}:add`);
-  // Flow cards are production documents: picking one needs their read permission.
-  const seesCards = can('production:order:list');
+  // Flow cards are production documents: their readers include measurement entry (the server's
+  // FLOW_CARD_READERS), so the inspector names the card of the rings he measured.
+  const seesCards = can(['production:order:list', `${def.permission}:list`, `${def.permission}:add`]);
 
   const slots = useMemo(() => Array.from({ length: size }, (_, i) => `piece-${i + 1}`), [size]);
   const cells = useMemo(() => Array.from({ length: size }, (_, i) => values[i] ?? ''), [values, size]);
@@ -177,6 +179,10 @@ export function MeasureEntryPage(props: ResourcePageProps) {
             form={form}
             layout="vertical"
             name="measure-entry"
+            // A card is of the measured product: another product drops it.
+            onValuesChange={(changed) => {
+              if ('productId' in changed) form.setFieldValue('flowCardId', null);
+            }}
             initialValues={{
               characteristic: 'outside-diameter',
               subgroupSize: 5,
@@ -229,7 +235,7 @@ export function MeasureEntryPage(props: ResourcePageProps) {
               {seesCards && (
                 <Col xs={12} md={8} lg={6}>
                   <Form.Item name="flowCardId" label="流转卡" tooltip={field('flowCardId').help}>
-                    <RefSelect field={field('flowCardId')} placeholder="可选" />
+                    <FlowCardPicker productId={productId} />
                   </Form.Item>
                 </Col>
               )}

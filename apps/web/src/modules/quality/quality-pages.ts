@@ -7,12 +7,13 @@ const tasks = () => import('./inspection-task.pages.tsx');
 /**
  * 质量检测: 检验项目 (with its 检验模板 tab), one set of inspection-task pages for every category
  * (four workshops × 来料/报工, 过程检验, 出货检验), each told its category by its path, and the
- * 轴承套圈标准 pages.
+ * 轴承套圈标准 pages, and 质量追溯 (a heat forward, a card or a shipped batch back).
  */
 export const QUALITY_PAGES: Record<string, PageLoader> = {
   ...STANDARD_PAGES,
   '/quality-testing/inspection-item': () =>
     import('./inspection-item.page.tsx').then((m) => m.InspectionItemPage),
+  '/quality-testing/trace': () => import('./trace/trace.page.tsx').then((m) => m.TracePage),
   ...Object.fromEntries(
     INSPECTION_CATEGORIES.flatMap((c) => {
       const p = inspectionPaths(c);

@@ -29,6 +29,10 @@ export interface DocDetailProps {
   qualifiedOnly?: boolean;
   /** Buttons of other modules on this document (出货检验 on a 销售出库 draft). */
   extra?: (row: Row) => ReactNode;
+  /** A last column of buttons on each line (not printed): 追溯 on a posted 销售出库. */
+  lineActions?: (line: Row, row: Row) => ReactNode;
+  /** Rendered after the page (the drawers its buttons open). */
+  footer?: ReactNode;
 }
 
 /** The ledger moves a document wrote (posting and reversal). */
@@ -207,10 +211,23 @@ export function DocDetail(props: DocDetailProps) {
                 return v === '' || v === null || v === undefined ? <Dash /> : v;
               },
             })),
+            ...(props.lineActions
+              ? [
+                  {
+                    title: '操作',
+                    key: 'actions',
+                    width: 90,
+                    render: (_: unknown, l: Row) => props.lineActions?.(l, row),
+                  },
+                ]
+              : []),
           ]}
           summary={() => (
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={props.lineColumns.length + 1}>
+              <Table.Summary.Cell
+                index={0}
+                colSpan={props.lineColumns.length + 1 + (props.lineActions ? 1 : 0)}
+              >
                 <span className="wh-totals">
                   <UnitTotals label="基本单位数量合计" totals={baseTotals} />
                 </span>
@@ -228,6 +245,7 @@ export function DocDetail(props: DocDetailProps) {
           创建 {formatTime(row.createdAt)}，最后更新 {formatTime(row.updatedAt)}
         </div>
       </PageCard>
+      {props.footer}
       {printing && deliveryNote && <DeliveryNotePrint id={row.id} onClose={() => setPrinting(false)} />}
       {printing && !deliveryNote && (
         <PrintView

@@ -1,4 +1,4 @@
-import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { NodeIndexOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import {
   INSPECTION_TASK_LIFECYCLE,
   type InspectionCategory,
@@ -7,6 +7,7 @@ import {
   precisionRule,
   precisionStep,
   QUALITY_STATUS,
+  TRACE_READERS,
 } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -22,7 +23,7 @@ import {
   Space,
   Tag,
 } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { menuModel } from '../../app/menu-model.ts';
 import type { PageProps } from '../../app/page-registry.ts';
@@ -33,6 +34,7 @@ import { toast } from '../../platform/feedback.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { unitPrecisionRule, useCountingUnit } from '../../platform/resource/unit-precision.tsx';
+import type { TraceTarget } from '../quality/trace/trace.api.ts';
 import { DocDetail } from './doc-detail.tsx';
 import { DocFormPage, type LineColumn } from './doc-form.tsx';
 import { DocList } from './doc-list.tsx';
@@ -553,13 +555,23 @@ function ShipmentInspectionButton({ row }: { row: Row }) {
   );
 }
 
-/** Detail of an 入库单 or 出库单 with 过账 / 冲销 / 打印. */
+/** 质量追溯 in a drawer, loaded when first opened. */
+const TraceDrawer = lazy(() =>
+  import('../quality/trace/trace.page.tsx').then((m) => ({ default: m.TraceDrawer })),
+);
+
+/**
+ * Detail of an 入库单 or 出库单 with 过账 / 冲销 / 打印; each line of a posted 销售出库 has 追溯: its
+ * batches back to their flow cards, steps, inspections, measurements and the steel's heats.
+ */
 export function StockDocDetailPage({ path }: PageProps) {
   const { kind, type } = resolve(path);
   const [search] = useSearchParams();
   const id = idFromSearch(search);
   const paths = typePaths(kind, type ?? 'other');
   const inbound = kind.key === 'inbound';
+  const tracer = usePermission()(TRACE_READERS);
+  const [trace, setTrace] = useState<TraceTarget>();
   return (
     <DocDetail
       def={kind.def}
@@ -657,7 +669,11 @@ export function StockDocDetailPage({ path }: PageProps) {
           title: '质量状态',
           render: (l) => QUALITY_STATUS.find((q) => q.value === l.qualityStatus)?.label ?? '',
         },
-        { title: '单价(元)', render: (l) => (l.unitPrice == null ? '' : money(l.unitPrice)), numeric: true },
+        {
+          title: '单价(元)',
+          render: (l) => (l.unitPrice == null ? '' : money(l.unitPrice)),
+          numeric: true,
+        },
         {
           title: '金额(元)',
           render: (l) => (l.unitPrice == null ? '' : money(Number(l.unitPrice) * Number(l.quantity))),
@@ -666,6 +682,36 @@ export function StockDocDetailPage({ path }: PageProps) {
       ]}
       qualifiedOnly={!inbound && QUALIFIED_ONLY_OUTBOUND.includes(type ?? '')}
       extra={(row) => <ShipmentInspectionButton row={row} />}
+      lineActions={
+        !inbound && tracer
+          ? (l, row) =>
+              row.type === 'sales' && row.status === 'posted' ? (
+                <Button
+                  size="small"
+                  type="link"
+                  icon={<NodeIndexOutlined />}
+                  data-testid={`trace-line-${l.lineNo ?? l.id}`}
+                  onClick={() =>
+                    setTrace({
+                      kind: 'outbound',
+                      id: row.id,
+                      lineId: l.id,
+                      code: `${row.docNo} 第 ${l.lineNo ?? ''} 行`,
+                    })
+                  }
+                >
+                  追溯
+                </Button>
+              ) : null
+          : undefined
+      }
+      footer={
+        trace && (
+          <Suspense fallback={null}>
+            <TraceDrawer target={trace} onClose={() => setTrace(undefined)} />
+          </Suspense>
+        )
+      }
     />
   );
 }

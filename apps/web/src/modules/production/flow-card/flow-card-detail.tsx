@@ -1,5 +1,11 @@
 import { PrinterOutlined, TagOutlined } from '@ant-design/icons';
-import { FLOW_CARD_LIFECYCLE, FLOW_CARD_ORIGINS, flowCardResource, stateLabel } from '@ringmes/domain';
+import {
+  FLOW_CARD_LIFECYCLE,
+  FLOW_CARD_LINK_KINDS,
+  FLOW_CARD_ORIGINS,
+  flowCardResource,
+  stateLabel,
+} from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
 import {
   Button,
@@ -18,6 +24,7 @@ import { FieldValue } from '../../../platform/resource/format.tsx';
 import { LifecycleActions } from '../../../platform/resource/lifecycle-actions.tsx';
 import { LineTableView } from '../../../platform/resource/resource-detail.tsx';
 import { FlowCardMeasurements } from '../../quality/flow-card-measurements.tsx';
+import { CardTraceView, HeatTags } from '../../quality/trace/trace-view.tsx';
 import { DrawingButton } from '../../technology/drawing-link.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import {
@@ -41,8 +48,10 @@ export function StatusTag({ status }: { status: string }) {
 
 /**
  * 流转卡详情 in a drawer: header with the QR of the card number, the step rows, the genealogy
- * (where the pieces came from and went to; a click opens that card), 打印流转卡 (A5), 打印标签
- * and 关闭. Workshop pages open it with a card id (e.g. from a scan).
+ * (where the pieces came from and went to — a bearing's ring cards too; a click opens that card),
+ * the measurements, the whole trace (heats and receipts, every step's machine and operator,
+ * reports, inspections, measurements, shipments), 打印流转卡 (A5), 打印标签 and 关闭. Workshop
+ * pages open it with a card id (e.g. from a scan).
  */
 export function FlowCardDrawer({ id, onClose }: { id: number | undefined; onClose: () => void }) {
   const [current, setCurrent] = useState(id);
@@ -108,7 +117,12 @@ export function FlowCardView({ card, onOpen }: { card: FlowCard; onOpen?: (id: n
             { key: 'product', label: '产品', children: card.productName },
             { key: 'part', label: '零件/套圈', children: card.partName ?? '-' },
             { key: 'quantity', label: '数量', children: qty(card.quantity) },
-            { key: 'heat', label: '炉号', children: card.heatNo ?? '-' },
+            {
+              key: 'heat',
+              label: '炉号',
+              // A bearing's heats are its rings' (装配领用), derived through the genealogy.
+              children: card.heats?.length ? <HeatTags heats={card.heats} /> : (card.heatNo ?? '-'),
+            },
             {
               key: 'step',
               label: '当前工序',
@@ -142,6 +156,10 @@ export function FlowCardView({ card, onOpen }: { card: FlowCard; onOpen?: (id: n
       </div>
       <GenealogySection id={card.id} onOpen={onOpen} />
       <FlowCardMeasurements id={card.id} />
+      <div className="rk-form-section" data-testid="flow-card-trace">
+        <div className="rk-form-section-title">质量追溯（炉号、来料、工序、报工、检验、测量、发货）</div>
+        <CardTraceView id={card.id} onOpenCard={onOpen} />
+      </div>
     </div>
   );
 }
@@ -152,11 +170,16 @@ function nodeTitle(n: GenealogyNode | undefined, kind?: string, quantity?: strin
     <Space size={4}>
       <span style={{ fontFamily: 'monospace' }}>{n.docNo}</span>
       {kind && (
-        <Tag>
-          {kind === 'split' ? '拆分' : '合并'} {qty(quantity)}
+        <Tag color={FLOW_CARD_LINK_KINDS.find((k) => k.value === kind)?.color}>
+          {FLOW_CARD_LINK_KINDS.find((k) => k.value === kind)?.label ?? kind} {qty(quantity)}
         </Tag>
       )}
+      <span>
+        {n.productName}
+        {n.partName ? `（${n.partName}）` : ''}
+      </span>
       <span>数量 {qty(n.quantity)}</span>
+      {n.heatNo && <Tag color="volcano">{n.heatNo}</Tag>}
       <Tag color={FLOW_CARD_LIFECYCLE.states.find((s) => s.value === n.status)?.color}>
         {stateLabel(FLOW_CARD_LIFECYCLE, n.status)}
       </Tag>
@@ -204,13 +227,13 @@ function GenealogySection({ id, onOpen }: { id: number; onOpen?: (id: number) =>
   return (
     <div className="rk-form-section" data-testid="flow-card-genealogy">
       <div className="rk-form-section-title">
-        追溯（拆分/合并）
+        追溯（拆分/合并/装配领用）
         <span className="rk-count">{data ? data.ancestors.length + data.descendants.length : 0}</span>
       </div>
       {!data ? (
         <Skeleton active paragraph={{ rows: 2 }} />
       ) : data.ancestors.length + data.descendants.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该卡没有拆分或合并记录" />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该卡没有拆分、合并或装配领用记录" />
       ) : (
         <Space align="start" size={32} wrap>
           {data.ancestors.length > 0 && (

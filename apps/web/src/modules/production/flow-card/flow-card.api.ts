@@ -14,6 +14,8 @@ export type FlowCard = ResourceRow & {
   currentSeq: number | null;
   steps: ResourceRow[];
   drawing?: DrawingLink | null;
+  /** The heats of the card and its ancestors (a bearing's: its rings'), `card` and `scan` only. */
+  heats?: string[];
 };
 
 export interface GenealogyNode {
@@ -25,6 +27,8 @@ export interface GenealogyNode {
   heatNo: string | null;
   currentSeq: number | null;
   processName: string | null;
+  productName: string;
+  partName: string | null;
   depth: number;
 }
 
@@ -32,7 +36,7 @@ export interface Genealogy {
   card: GenealogyNode;
   ancestors: GenealogyNode[];
   descendants: GenealogyNode[];
-  links: { parentId: number; childId: number; kind: 'split' | 'merge'; quantity: string }[];
+  links: { parentId: number; childId: number; kind: 'split' | 'merge' | 'assembly'; quantity: string }[];
 }
 
 /** Query keys under the resource's, so `invalidateResource(client, 'flow-card')` refreshes them all. */
