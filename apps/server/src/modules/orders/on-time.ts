@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
-import type { ReportKind } from './report.ts';
+import type { ReportKind } from './report-kinds.ts';
 
 /**
  * 准时交货率 (on-time delivery; 准时到货率 for purchases), defined once and read by 销售统计报表,

@@ -12,6 +12,9 @@ import { attachUnits } from '../../platform/report-units.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import type { TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { monthsPeriod, type OnTimeRow, onTimeDelivery } from './on-time.ts';
+import { PURCHASE_REPORT, type ReportKind, SALE_REPORT } from './report-kinds.ts';
+
+export { PURCHASE_REPORT, type ReportKind, SALE_REPORT };
 
 /**
  * The monthly rollup behind 销售统计报表 and 采购明细报表 (table `order_report_month`): per order
@@ -22,38 +25,8 @@ import { monthsPeriod, type OnTimeRow, onTimeDelivery } from './on-time.ts';
  * A row is recounted from its order lines — never incremented — whenever one of its orders is
  * approved, un-approved, closed, shipped or received: the rows are locked first (in key order,
  * in a statement of their own), so concurrent recounts of one row queue and the last sees all.
+ * What each of the two reads is its `ReportKind` (`report-kinds.ts`).
  */
-export interface ReportKind {
-  kind: 'sale' | 'purchase';
-  table: 'sale_order' | 'purchase_order';
-  lineTable: 'sale_order_line' | 'purchase_order_line';
-  parentColumn: 'sale_order_id' | 'purchase_order_id';
-  partyColumn: 'customer_id' | 'supplier_id';
-  /** Delivered base quantity of a line (alias `l`). */
-  done: RawBuilder<unknown>;
-  /** Order states whose undelivered quantity is still open. */
-  openStates: string[];
-}
-
-export const SALE_REPORT: ReportKind = {
-  kind: 'sale',
-  table: 'sale_order',
-  lineTable: 'sale_order_line',
-  parentColumn: 'sale_order_id',
-  partyColumn: 'customer_id',
-  done: sql`l.shipped_quantity`,
-  openStates: ['approved', 'producing', 'partly-shipped'],
-};
-
-export const PURCHASE_REPORT: ReportKind = {
-  kind: 'purchase',
-  table: 'purchase_order',
-  lineTable: 'purchase_order_line',
-  parentColumn: 'purchase_order_id',
-  partyColumn: 'supplier_id',
-  done: sql`(l.received_quantity - l.returned_quantity)`,
-  openStates: ['approved', 'partly-received'],
-};
 
 /** The measures of a set of order lines (aliases o, l), in the rollup's column order. */
 function measures(k: ReportKind) {
