@@ -130,7 +130,7 @@ describe('hidden pages', () => {
 
   it('are exactly the add/edit/detail/info/view style pages', () => {
     const formLike =
-      /(-add|-edit|-detail|-info|\/info|-view|-panel|-quality-testing|dispatch-info|-dispatch|process-task-sheet-(add|start)|add-report-work|inventory-detail)$/;
+      /(-add|-edit|-detail|-info|\/info|-view|-panel|-quality-testing|dispatch-info|-dispatch|-mrp|process-task-sheet-(add|start)|add-report-work|inventory-detail)$/;
     for (const node of hiddenPages) expect(node.path, node.name).toMatch(formLike);
     for (const node of visiblePages) {
       expect(node.path, node.name).not.toMatch(/(-add|-edit|-detail|-view|-info)$/);

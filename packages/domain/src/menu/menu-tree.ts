@@ -231,6 +231,8 @@ const production = dir('生产部', PROD, 'ToolOutlined', [
     hidden('编辑生产订单', `${PROD_MANAGE}/produce-order-edit`, PRODUCTION_ORDER),
     hidden('生产订单派单', `${PROD_MANAGE}/produce-order-dispatch`, PRODUCTION_ORDER),
     hidden('生产订单详情', `${PROD_MANAGE}/produce-order-detail`, PRODUCTION_ORDER),
+    // One order's MRP sheet (`?id=`), opened from the order.
+    hidden('生产订单MRP', `${PROD_MANAGE}/produce-order-mrp`, PRODUCTION_ORDER),
     // 越过检验入账: posts a 待检验 report without its inspection's result (quality's call, not the workshop's).
     list('报工记录', WORK_REPORT_RECORD, 'production:reportRecord', [
       'export',
@@ -248,6 +250,9 @@ const production = dir('生产部', PROD, 'ToolOutlined', [
     'export',
   ]),
   hidden('生产委外详情', `${PRODUCE_OUTSOURCING}/info`, PRODUCE_OUTSOURCING),
+  // 「运算」 over every open sales order; 生成请购单 and 生成自制件订单 are production:requisition:add
+  // and production:order:add, the permissions of the documents they make.
+  query('物料需求计划', `${PROD}/mrp`, 'production:mrp', []),
   dir('生产报表', PROD_STATS, 'LineChartOutlined', [
     query('流转卡报表', `${PROD_STATS}/processFlowCardReport`, 'production:flowCard'),
     query('车间流转卡报表', `${PROD_STATS}/flowCardByWorkShopPage`, 'production:flowCardByWorkshop'),

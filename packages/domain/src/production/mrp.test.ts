@@ -10,6 +10,7 @@ import {
   type MrpItem,
   type MrpPegRef,
   type MrpResult,
+  netBomTree,
   orderDates,
   runMrp,
   SAFETY_PEG,
@@ -107,6 +108,32 @@ describe('issue 37 §1: net each level before exploding the next', () => {
     expect(row(r, S)).toMatchObject({ net: '210', planned: '210', projected: '-50' });
   });
 
+  it('brings in an open order due after the need date rather than plan a new one, and says so', () => {
+    const r = runMrp({
+      ...input,
+      receipts: [{ itemId: S, quantity: '100', date: '2026-11-10', kind: 'purchase-order' }],
+    });
+    // S is needed 11-02; the order of 100 due 11-10 is counted (expedite): 210 − 40 − 100 = 70.
+    expect(row(r, S)).toMatchObject({ net: '70', planned: '70' });
+    expect(r.rescheduled).toEqual([
+      {
+        itemId: S,
+        kind: 'purchase-order',
+        ref: null,
+        quantity: '100',
+        date: '2026-11-10',
+        needDate: '2026-11-02',
+      },
+    ]);
+    // Not needed while stock covers the need: 300 on hand, the order stays where it is.
+    const plenty = {
+      ...input,
+      items: input.items.map((i) => (i.id === S ? { ...i, onHand: '300' } : i)),
+      receipts: [{ itemId: S, quantity: '100', date: '2026-11-10', kind: 'purchase-order' }],
+    };
+    expect(runMrp(plenty).rescheduled).toEqual([]);
+  });
+
   it('counts open supply: a receipt by the need date nets, a scheduled receipt is supply', () => {
     const r = runMrp({
       ...input,
@@ -118,6 +145,66 @@ describe('issue 37 §1: net each level before exploding the next', () => {
     // S: 210 − 40 − 100 = 70; L2: 70 × 0.55 = 38.5 − 20 = 18.5.
     expect(row(r, S)).toMatchObject({ scheduled: '100', net: '70' });
     expect(row(r, L2)).toMatchObject({ gross: '38.5', scheduled: '20', net: '18.5', planned: '18.5' });
+  });
+});
+
+describe('a released order’s frozen BOM from its run', () => {
+  const line = (
+    parentId: number,
+    childId: number,
+    quantityPer: string,
+    lossRate: string,
+    lineNo: number,
+  ) => ({
+    parentId,
+    childId,
+    quantityPer,
+    lossRate,
+    lineNo,
+    bomId: parentId * 100,
+    processId: null,
+  });
+  // P (1) → 2 S (2, 5 %) → 0.5 L2 (3, 10 %); P → 8 B (4, 0.5 %).
+  const rootLines = [line(1, 2, '2', '5', 1), line(1, 4, '8', '0.5', 2)];
+  const linesOf = new Map([[2, [line(2, 3, '0.5', '10', 1)]]]);
+  const rows = (made: Map<number, string>) =>
+    netBomTree({ rootQuantity: '100', rootLines, linesOf, made }).map((r) => [
+      r.level,
+      r.materialId,
+      r.requiredQuantity,
+      r.madeQuantity,
+      r.exploded,
+    ]);
+
+  it('makes 170 of the 210 S and explodes L2 from the 170', () => {
+    expect(rows(new Map([[2, '170']]))).toEqual([
+      [1, 2, '210', '170', true],
+      [2, 3, '93.5', '0', false],
+      [1, 4, '804', '0', false],
+    ]);
+  });
+
+  it('a component covered by stock is not exploded', () => {
+    expect(rows(new Map())).toEqual([
+      [1, 2, '210', '0', false],
+      [1, 4, '804', '0', false],
+    ]);
+  });
+
+  it('shares a component used twice in proportion to what each row requires', () => {
+    // P → 2 S and P → 1 S: 300 S in all (200 + 100), 150 to make: 100 and 50.
+    const twice = netBomTree({
+      rootQuantity: '100',
+      rootLines: [line(1, 2, '2', '0', 1), line(1, 2, '1', '0', 2)],
+      linesOf,
+      made: new Map([[2, '150']]),
+    });
+    expect(twice.map((r) => [r.level, r.materialId, r.requiredQuantity, r.madeQuantity])).toEqual([
+      [1, 2, '200', '100'],
+      [2, 3, '55', '0'],
+      [1, 2, '100', '50'],
+      [2, 3, '27.5', '0'],
+    ]);
   });
 });
 

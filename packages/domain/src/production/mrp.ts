@@ -15,7 +15,8 @@ import { SHIFT_MINUTES } from './workshop-task.resource.ts';
  *    × quantity per × (1 + loss rate/100), dated at the planned order's start.
  * 3. Offsetting: a planned order is needed on its need date (the parent's start, or the
  *    demand's date) and starts its lead time earlier; one that should have started before today
- *    is late.
+ *    is late. Open orders due later than needed are brought in before anything new is planned
+ *    (Orlicky's rescheduling assumption) and reported to be expedited (`rescheduled`).
  * 4. Pegging: each gross requirement is split into pieces, each naming the demand it serves
  *    (a sales order line, a production order) or stock (lot-size surplus, safety stock). Supply
  *    covers the pieces in order; a planned order carries the pieces it covers, and its
@@ -187,9 +188,24 @@ export interface MrpRow {
   periods: MrpPeriod[];
 }
 
+/** An open order due after it is needed, counted as if brought in: it must be expedited. */
+export interface MrpReschedule {
+  itemId: number;
+  /** The receipt's kind ('purchase-order', …) or 'firm'. */
+  kind: string;
+  ref: MrpPegRef | null;
+  quantity: string;
+  /** When it is due now. */
+  date: string;
+  /** When it is needed. */
+  needDate: string;
+}
+
 export interface MrpResult {
   rows: MrpRow[];
   plannedOrders: MrpPlannedOrder[];
+  /** Open orders the netting brought in before their due date (to expedite). */
+  rescheduled: MrpReschedule[];
 }
 
 /** A BOM cycle: the items on it, in order. */
@@ -435,6 +451,7 @@ export function runMrp(input: MrpInput): MrpResult {
 
   const rows: MrpRow[] = [];
   const planned: MrpPlannedOrder[] = [];
+  const rescheduled: MrpReschedule[] = [];
   const levels = [...new Set(llc.values())].sort((a, b) => a - b);
   for (const level of levels) {
     const ids = [...llc]
@@ -468,11 +485,12 @@ export function runMrp(input: MrpInput): MrpResult {
         ]);
       }
 
-      const supplyOn = new Map<string, Dec>();
-      const addSupply = (date: string, q: Dec) => supplyOn.set(date, (supplyOn.get(date) ?? ZERO).plus(q));
-      for (const r of receipts) addSupply(r.date, new D(r.quantity));
-      for (const f of firms) addSupply(f.dueDate, new D(f.quantity));
-      const dates = [...new Set([...own.map((p) => p.date), ...supplyOn.keys()])].sort();
+      // Supply in date order: scheduled receipts and firm orders.
+      const supplies = [
+        ...receipts.map((r) => ({ date: r.date, quantity: new D(r.quantity), kind: r.kind, ref: r.ref })),
+        ...firms.map((f) => ({ date: f.dueDate, quantity: new D(f.quantity), kind: 'firm', ref: f.peg })),
+      ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+      const dates = [...new Set([...own.map((p) => p.date), ...supplies.map((x) => x.date)])].sort();
 
       const safety = dec(it.safetyStock);
       const onHand = dec(it.onHand);
@@ -482,12 +500,31 @@ export function runMrp(input: MrpInput): MrpResult {
       let net = ZERO;
       let plannedTotal = ZERO;
       let late = false;
+      let next = 0;
       const periods: MrpPeriod[] = [];
       for (const date of dates) {
-        const arriving = supplyOn.get(date) ?? ZERO;
+        let arriving = ZERO;
+        for (; next < supplies.length && supplies[next].date <= date; next++) {
+          arriving = arriving.plus(supplies[next].quantity);
+        }
         pab = pab.plus(arriving);
         const today = own.filter((p) => p.date === date);
         const g = today.reduce((s, p) => s.plus(p.quantity), ZERO);
+        // The rescheduling assumption (Orlicky): an open order due later is brought in before a
+        // new one is planned, and the sheet says it must be expedited.
+        for (; g.gt(0) && pab.minus(safety).lt(g) && next < supplies.length; next++) {
+          const x = supplies[next];
+          arriving = arriving.plus(x.quantity);
+          pab = pab.plus(x.quantity);
+          rescheduled.push({
+            itemId: id,
+            kind: x.kind,
+            ref: x.ref ?? null,
+            quantity: out(x.quantity),
+            date: x.date,
+            needDate: date,
+          });
+        }
         let need = ZERO;
         let made = ZERO;
         if (g.gt(0)) {
@@ -531,6 +568,7 @@ export function runMrp(input: MrpInput): MrpResult {
         gross = gross.plus(g);
         net = net.plus(need);
         plannedTotal = plannedTotal.plus(made);
+        if (g.isZero() && arriving.isZero()) continue;
         periods.push({
           date,
           gross: out(g),
@@ -564,5 +602,112 @@ export function runMrp(input: MrpInput): MrpResult {
       a.itemId - b.itemId ||
       (a.needDate < b.needDate ? -1 : a.needDate > b.needDate ? 1 : Number(b.firm) - Number(a.firm)),
   );
-  return { rows, plannedOrders: planned };
+  return { rows, plannedOrders: planned, rescheduled };
+}
+
+// ------------------------------------------------------------------------------ one order's tree
+
+/** A BOM line as a released order freezes it. */
+export interface TreeLine {
+  parentId: number;
+  childId: number;
+  quantityPer: string;
+  lossRate: string;
+  lineNo: number;
+  bomId: number;
+  processId: number | null;
+}
+
+export interface TreeRow {
+  level: number;
+  parentMaterialId: number;
+  materialId: number;
+  quantityPer: string;
+  lossRate: string;
+  /** The parent row's made quantity (or the order's) × quantity per × (1 + loss rate/100). */
+  requiredQuantity: string;
+  /** What the order makes of it itself; its children are exploded from this. */
+  madeQuantity: string;
+  processId: number | null;
+  bomId: number;
+  exploded: boolean;
+}
+
+/** Deeper than this is a BOM cycle or a data error (production_order_bom.level ≤ 20). */
+export const MAX_TREE_LEVEL = 20;
+
+/**
+ * A released order's frozen BOM from its MRP run: every row's requirement comes from its
+ * parent row's made quantity, and a made-in-house component's planned quantity (`made`, per
+ * item) is shared among its rows in proportion to what each requires (4 decimals, the last row
+ * taking the rounding), so a component covered by stock is not exploded at all. Rows in tree
+ * order (each followed by its children, lines by line number).
+ */
+export function netBomTree(input: {
+  rootQuantity: string;
+  rootLines: TreeLine[];
+  linesOf: Map<number, TreeLine[]>;
+  /** Planned (new, lot-sized) quantity of each made item in this order's run. */
+  made: Map<number, string>;
+}): TreeRow[] {
+  interface Node extends TreeRow {
+    children: Node[];
+  }
+  const q4 = (v: Dec) => v.toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+  const rowsOf = new Map<number, Node[]>();
+  const make = (line: TreeLine, level: number, parentMade: Dec): Node => {
+    if (level > MAX_TREE_LEVEL) throw new MrpCycleError([line.parentId, line.childId]);
+    const per = new D(line.quantityPer).times(new D(1).plus(dec(line.lossRate).dividedBy(100)));
+    const node: Node = {
+      level,
+      parentMaterialId: line.parentId,
+      materialId: line.childId,
+      quantityPer: line.quantityPer,
+      lossRate: line.lossRate,
+      requiredQuantity: out(q4(parentMade.times(per))),
+      madeQuantity: '0',
+      processId: line.processId,
+      bomId: line.bomId,
+      exploded: false,
+      children: [],
+    };
+    const list = rowsOf.get(line.childId) ?? [];
+    list.push(node);
+    rowsOf.set(line.childId, list);
+    return node;
+  };
+  const byLineNo = (a: TreeLine, b: TreeLine) => a.lineNo - b.lineNo;
+  const roots = [...input.rootLines].sort(byLineNo).map((l) => make(l, 1, new D(input.rootQuantity)));
+  // Parents before children: an item's rows are all known once every row above it is shared out.
+  const llc = lowLevelCodes([...input.rootLines, ...[...input.linesOf.values()].flat()]);
+  const order = [...llc].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+  for (const id of order) {
+    const rows = rowsOf.get(id) ?? [];
+    const total = dec(input.made.get(id));
+    if (!rows.length || total.lte(0)) continue;
+    const required = rows.reduce((s, r) => s.plus(r.requiredQuantity), ZERO);
+    let left = total;
+    rows.forEach((row, i) => {
+      const share =
+        i === rows.length - 1 || required.isZero()
+          ? left
+          : D.min(left, q4(total.times(row.requiredQuantity).dividedBy(required)));
+      left = left.minus(share);
+      if (share.lte(0)) return;
+      row.madeQuantity = out(share);
+      row.exploded = true;
+      row.children = [...(input.linesOf.get(id) ?? [])]
+        .sort(byLineNo)
+        .map((l) => make(l, row.level + 1, share));
+    });
+  }
+  const flat: TreeRow[] = [];
+  const walk = (nodes: Node[]) => {
+    for (const { children, ...row } of nodes) {
+      flat.push(row);
+      walk(children);
+    }
+  };
+  walk(roots);
+  return flat;
 }

@@ -72,6 +72,7 @@ export const PRODUCTION_SOURCE_OPTIONS: EnumOption[] = [
   { value: 'stock-up', label: '备货单', color: 'purple' },
   { value: 'manual', label: '手工', color: 'default' },
   { value: 'sub-order', label: '自制件', color: 'cyan' },
+  { value: 'mrp', label: 'MRP运算', color: 'geekblue' },
 ];
 
 /** 物料需求: one row per leaf material of the exploded BOM, written at release. */
@@ -83,7 +84,7 @@ const materialFields: FieldDef[] = [
     label: '需求数量',
     kind: 'quantity',
     required: true,
-    help: '多级BOM展开：各级单位用量 × (1 + 损耗率/100) 相乘，再乘订单数量（基本单位）',
+    help: 'MRP 逐层净算后的需求（基本单位）：每层先扣可用库存和在途，再按净需求展开下一层；自制件中由库存满足的部分也在此',
   },
   {
     name: 'freeQuantity',
@@ -123,14 +124,27 @@ const bomFields: FieldDef[] = [
     help: '每个上级物料（基本单位）所需的子件数量，已换算为子件的基本单位',
   },
   { name: 'lossRate', label: '损耗率(%)', kind: 'decimal', scale: 2, min: 0, max: 100, default: 0 },
-  { name: 'requiredQuantity', label: '需求数量', kind: 'quantity', required: true },
+  {
+    name: 'requiredQuantity',
+    label: '需求数量',
+    kind: 'quantity',
+    required: true,
+    help: '上级的自制数量 × 单位用量 × (1 + 损耗率/100)',
+  },
+  {
+    name: 'madeQuantity',
+    label: '自制数量',
+    kind: 'quantity',
+    default: 0,
+    help: 'MRP 逐层净算：需求 − 可用库存 − 在途，按批量取整后由本订单自制的数量，其子件按它展开；需求 − 自制 由库存满足',
+  },
   { name: 'processId', label: '消耗工序', kind: 'ref', ref: 'process-manage' },
   {
     name: 'exploded',
     label: '继续展开',
     kind: 'boolean',
     default: false,
-    help: '子件有启用的BOM（自制件），按其BOM继续展开，本身不计入物料需求',
+    help: '自制数量大于 0：按子件的BOM继续展开',
   },
   { name: 'bomId', label: '来源BOM版本', kind: 'ref', ref: 'product-bom', refActiveOnly: false },
 ];

@@ -1,9 +1,4 @@
-import {
-  PRODUCTION_ORDER_RESERVING,
-  productionOrderResource,
-  purchaseRequisitionResource,
-  roundUpToPrecision,
-} from '@ringmes/domain';
+import { PRODUCTION_ORDER_RESERVING, productionOrderResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -13,10 +8,9 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { businessDay } from '../../platform/numbering.ts';
-import { createRecord } from '../../platform/resource/crud.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
-import { requisitionHooks } from '../purchase/requisition.ts';
+import { lockPlanning, mrpRoutes, orderMrp } from './mrp.ts';
+import { mrpDocumentRoutes, requisitionFor } from './mrp-documents.ts';
 
 /**
  * A released order's material requirements as they stand now, beside the figures frozen at
@@ -24,7 +18,8 @@ import { requisitionHooks } from '../purchase/requisition.ts';
  * required − issued), free = on hand − reserved by others, and the current shortage of what this
  * order still needs (required − issued − free, at least 0). 已请购 counts the lines of the
  * requisitions made for the order (生成请购单; of a closed requisition what it ordered); what is
- * left to requisition is the shortage at release less that.
+ * left to requisition is the order's MRP planned purchase of the material (`mrp.ts`): its need
+ * less free stock and every open supply, the requisitions made for it among them, lot-sized.
  */
 export interface RequirementRow {
   id: number;
@@ -74,6 +69,12 @@ export async function requirementsOf(db: Db, orderId: number) {
      WHERE pm.production_order_id = ${orderId}
      ORDER BY pm.line_no`.execute(db);
   const holding = PRODUCTION_ORDER_RESERVING.includes(head.rows[0].status);
+  const toBuy = new Map<number, Decimal>();
+  if (holding) {
+    for (const o of await plannedPurchases(db, orderId)) {
+      toBuy.set(o.itemId, (toBuy.get(o.itemId) ?? new Decimal(0)).plus(o.quantity));
+    }
+  }
   const list: RequirementRow[] = r.rows.map((x) => {
     const free = new Decimal(x.onHand).minus(x.reservedByOthers);
     const open = holding
@@ -83,13 +84,7 @@ export async function requirementsOf(db: Db, orderId: number) {
       ...x,
       freeQuantity: free.toString(),
       currentShortage: Decimal.max(open.minus(Decimal.max(free, 0)), 0).toString(),
-      // What is bought is counted in the unit: a shortage of 3.5 粒 is 4 to requisition.
-      toRequisition: holding
-        ? roundUpToPrecision(
-            Decimal.max(new Decimal(x.shortageQuantity).minus(x.requisitionedQuantity), 0),
-            x.unitPrecision ?? 4,
-          )
-        : '0',
+      toRequisition: (toBuy.get(Number(x.materialId)) ?? new Decimal(0)).toString(),
     };
   });
   const requisitions = await sql<{ id: number; docNo: string; status: string }>`
@@ -106,10 +101,18 @@ export const toRequisitionBody = z
   })
   .optional();
 
+/** The order's planned purchases in its MRP run (new planned orders of bought materials). */
+async function plannedPurchases(db: Db, orderId: number) {
+  const { sheet } = await orderMrp(db, orderId);
+  return sheet.plannedOrders.filter((o) => !o.firm && o.source === 'buy');
+}
+
 /**
- * 生成请购单: one draft requisition for what is left to requisition of a released order's
- * shortages, each line suggesting the material's last supplier. The order row is locked, so a
- * double click makes one requisition.
+ * 生成请购单: one draft requisition of the order's MRP planned purchases, as computed — each line
+ * the planned quantity (lot-sized), needed when its parent starts, the material's last supplier
+ * suggested — pegged to the order. The order row is locked and the run is made under the planning
+ * lock, so a double click makes one requisition: the second run counts the first requisition as
+ * supply.
  */
 export async function toRequisition(
   db: Db,
@@ -118,52 +121,32 @@ export async function toRequisition(
   body: z.infer<typeof toRequisitionBody> = {},
   requestId?: string,
 ) {
-  const head = await sql<{ docNo: string; status: string; plannedStartDate: string }>`
-    SELECT doc_no, status, to_char(planned_start_date, 'YYYY-MM-DD') AS planned_start_date
-      FROM production_order WHERE id = ${orderId} FOR UPDATE`.execute(db);
+  const head = await sql<{ docNo: string; status: string }>`
+    SELECT doc_no, status FROM production_order WHERE id = ${orderId} FOR UPDATE`.execute(db);
   const order = head.rows[0];
   if (!order) throw notFound('生产订单不存在或已被删除');
   if (!PRODUCTION_ORDER_RESERVING.includes(order.status))
     throw conflict(`生产订单 ${order.docNo} 不是已下达或生产中，不能生成请购单`);
-  const { list } = await requirementsOf(db, orderId);
-  const wanted = list.filter((x) => new Decimal(x.toRequisition).gt(0));
+  await lockPlanning(db);
+  const wanted = await plannedPurchases(db, orderId);
   if (!wanted.length) throw conflict(`生产订单 ${order.docNo} 没有待请购的缺料`);
-  const today = businessDay();
-  const requiredDate =
-    (body?.requiredDate as string | undefined) ??
-    (order.plannedStartDate > today ? order.plannedStartDate : today);
-  const suppliers = await sql<{ materialId: number; supplierId: number }>`
-    SELECT DISTINCT ON (l.material_id) l.material_id, o.supplier_id
-      FROM purchase_order_line l JOIN purchase_order o ON o.id = l.purchase_order_id
-     WHERE l.material_id = ANY(${sql.val(wanted.map((x) => x.materialId))}::bigint[]) AND o.status <> 'draft'
-     ORDER BY l.material_id, o.order_date DESC, o.id DESC`.execute(db);
-  const supplierOf = new Map(suppliers.rows.map((s) => [Number(s.materialId), Number(s.supplierId)]));
-  const id = await createRecord(
-    { db, def: purchaseRequisitionResource, user },
-    {
-      requestDate: today,
-      requiredDate: requiredDate < today ? today : requiredDate,
-      requesterId: user.id,
-      reason: `生产订单 ${order.docNo} 缺料`,
-      remark: body?.remark,
-      lines: wanted.map((x) => ({
-        materialId: Number(x.materialId),
-        quantity: x.toRequisition,
-        supplierId: supplierOf.get(Number(x.materialId)) ?? null,
-      })),
-    },
-    requisitionHooks,
+  const [made] = await requisitionFor(
+    db,
+    user,
+    wanted,
+    `生产订单 ${order.docNo} 缺料`,
+    { requiredDate: body?.requiredDate as string | undefined, remark: body?.remark },
     requestId,
   );
   await sql`INSERT INTO production_order_requisition (production_order_id, purchase_requisition_id)
-            VALUES (${orderId}, ${id})`.execute(db);
-  const doc = await sql<{ docNo: string }>`SELECT doc_no FROM purchase_requisition WHERE id = ${id}`.execute(
-    db,
-  );
-  return { id, docNo: doc.rows[0].docNo, lines: wanted.length };
+            VALUES (${orderId}, ${made.id})`.execute(db);
+  return made;
 }
 
+/** The requirements, 生成请购单, and the MRP sheets and documents (`mrp.ts`, `mrp-documents.ts`). */
 export function requirementRoutes(app: App) {
+  mrpRoutes(app);
+  mrpDocumentRoutes(app);
   route(app, {
     method: 'GET',
     url: `/api/v1/${productionOrderResource.name}/requirements/:id`,

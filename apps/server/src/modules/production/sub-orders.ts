@@ -1,4 +1,4 @@
-import { productionOrderResource, roundUpToPrecision, SHIFT_MINUTES } from '@ringmes/domain';
+import { LEAD_DAYS, OUTSOURCED_DAYS, orderDates, SHIFT_MINUTES } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { auditInsert } from '../../platform/audit.ts';
@@ -8,29 +8,28 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { addDays, businessDay } from '../../platform/numbering.ts';
-import { createRecord } from '../../platform/resource/crud.ts';
-import { unitsOf } from '../../platform/resource/precision.ts';
-import { productionOrderHooks } from './production-order.ts';
+import { businessDay } from '../../platform/numbering.ts';
+import { lockPlanning, orderMrp, type SheetOrder } from './mrp.ts';
+import { productionOrdersFor } from './mrp-documents.ts';
 import { writeRequirements } from './release-production-order.ts';
 
 /**
- * 生成自制件订单: a released order's made-in-house components (the first-level BOM lines that have
- * a BOM of their own — a bearing's rings) become production orders of their own, drafts that carry
- * the parent's sales order, customer and 备货单 and are planned backwards from the parent's start.
- * The parent then needs the component itself rather than what it is made of: its frozen BOM stops
- * at the component and its requirements are netted again (so the steel is reserved once, by the
- * ring order). Refused once the parent has issued materials.
+ * 生成自制件订单: a released order's made-in-house components (its BOM's direct components with a
+ * BOM of their own — a bearing's rings) become production orders of their own, drafts that carry
+ * the parent's sales order, customer and 备货单. Their quantities are the order's MRP planned
+ * orders as computed (`mrp.ts`): what the order needs less the free stock and open supply of the
+ * ring, lot-sized — never the gross requirement. The parent then needs the component itself
+ * rather than what it is made of: its frozen BOM stops at the component and its requirements are
+ * netted again (the ring in stock is reserved by the parent, the steel by the ring order).
+ * Refused once the parent has issued materials.
  *
  * Dates: a component order finishes the day before the parent's planned start and starts its lead
- * time earlier — never before today; when that is too late for the parent the plan says so
- * (`late`), and the drafts' dates stay the planner's to change before 下达.
+ * time earlier (the material's 提前期, else from its route) — never before today; when that is
+ * too late for the parent the plan says so (`late`), and the drafts' dates stay the planner's to
+ * change before 下达.
  */
 
-/** Lead time of a component without an active route with standard minutes (days). */
-export const LEAD_DAYS = 10;
-/** Days an outsourced step of the component's route (热处理) is away. */
-export const OUTSOURCED_DAYS = 3;
+export { LEAD_DAYS, OUTSOURCED_DAYS };
 
 interface ParentOrder {
   docNo: string;
@@ -40,36 +39,6 @@ interface ParentOrder {
   saleOrderId: number | null;
   customerId: number | null;
   stockUpOrderId: number | null;
-}
-
-/**
- * A component's lead time in days from its active route. The batch moves on card by card, so the
- * steps overlap: the slowest in-house step's standard minutes × the quantity over one shift a day
- * (rounded up), plus a day for each further in-house step (the last card passing through) and
- * OUTSOURCED_DAYS for each outsourced one; at least one day; LEAD_DAYS without a route.
- */
-export function leadDays(
-  steps: { standardMinutes: string | null; outsourced: boolean }[] | undefined,
-  quantity: Decimal.Value,
-): number {
-  if (!steps?.length) return LEAD_DAYS;
-  const inHouse = steps.filter((s) => !s.outsourced);
-  const slowest = inHouse.reduce((m, s) => Decimal.max(m, s.standardMinutes ?? 0), new Decimal(0));
-  const bottleneck = slowest.times(quantity).dividedBy(SHIFT_MINUTES).ceil().toNumber();
-  const away = (steps.length - inHouse.length) * OUTSOURCED_DAYS;
-  return Math.max(bottleneck + Math.max(inHouse.length - 1, 0) + away, 1);
-}
-
-/** Finish the day before `parentStart`, start `days` earlier, never before `today`. */
-export function backwardDates(parentStart: string, days: number, today: string) {
-  const finishBy = addDays(parentStart, -1);
-  let start = addDays(finishBy, -(days - 1));
-  let due = finishBy;
-  if (start < today) {
-    start = today;
-    due = addDays(today, days - 1);
-  }
-  return { plannedStartDate: start, dueDate: due, late: due >= parentStart };
 }
 
 async function parentOf(db: Db, orderId: number, lock: boolean): Promise<ParentOrder> {
@@ -98,29 +67,16 @@ async function refusal(db: Db, orderId: number, order: ParentOrder): Promise<str
   return undefined;
 }
 
-/** The first-level exploded lines of the frozen BOM (the components made in-house) with what each needs. */
-async function componentsOf(db: Db, orderId: number) {
-  const r = await sql<{
-    id: number;
-    level: number;
-    materialId: number;
-    requiredQuantity: string;
-    exploded: boolean;
-  }>`
-    SELECT id, level, material_id, required_quantity::text AS required_quantity, exploded
-      FROM production_order_bom WHERE production_order_id = ${orderId} ORDER BY line_no`.execute(db);
-  return r.rows;
-}
-
 export interface SubOrderPart {
   productId: number;
   productCode: string;
   productName: string;
   productSpec: string | null;
   unitName: string | null;
-  /** What the parent needs, rounded up to what the component's unit counts (101.5 rings are 102). */
+  /** The planned quantity of the order's MRP run: net of stock and supply, lot-sized, in the unit. */
   quantity: string;
-  routeVersionNo: string | null;
+  /** The net requirement it covers (the rest is lot-size surplus). */
+  net: string;
   leadDays: number;
   plannedStartDate: string;
   dueDate: string;
@@ -128,56 +84,46 @@ export interface SubOrderPart {
   late: boolean;
 }
 
-/** The component orders an order would get: product, quantity, lead time and dates. */
-async function partsOf(
-  db: Db,
-  order: ParentOrder,
-  rows: Awaited<ReturnType<typeof componentsOf>>,
-  today: string,
-) {
-  const need = new Map<number, Decimal>();
-  for (const x of rows) {
-    if (x.level !== 1 || !x.exploded) continue;
-    const id = Number(x.materialId);
-    need.set(id, (need.get(id) ?? new Decimal(0)).plus(x.requiredQuantity));
+/**
+ * The order's direct made components with planned orders in its MRP run (one per component: their
+ * planned orders summed, needed at the parent's start), with lead time and dates.
+ */
+async function partsOf(db: Db, orderId: number, today: string) {
+  const run = await orderMrp(db, orderId);
+  const direct = new Set(run.rootLines.map((l) => l.childId));
+  const byItem = new Map<number, SheetOrder>();
+  for (const o of run.sheet.plannedOrders) {
+    if (o.firm || o.source !== 'make' || !direct.has(o.itemId)) continue;
+    const had = byItem.get(o.itemId);
+    byItem.set(
+      o.itemId,
+      had
+        ? {
+            ...had,
+            quantity: new Decimal(had.quantity).plus(o.quantity).toString(),
+            net: new Decimal(had.net).plus(o.net).toString(),
+            needDate: had.needDate < o.needDate ? had.needDate : o.needDate,
+            leadTimeDays: Math.max(had.leadTimeDays, o.leadTimeDays),
+            pegs: [...had.pegs, ...o.pegs],
+          }
+        : o,
+    );
   }
-  const ids = [...need.keys()];
-  if (!ids.length) return [];
-  const { ofMaterial } = await unitsOf(db, ids);
-  const info = await sql<{
-    id: number;
-    code: string;
-    name: string;
-    spec: string | null;
-    unitName: string | null;
-    routeVersionNo: string | null;
-    steps: { standardMinutes: string | null; outsourced: boolean }[] | null;
-  }>`
-    SELECT m.id, m.code, m.name, m.spec, u.name AS unit_name, r.version_no AS route_version_no,
-           (SELECT json_agg(json_build_object('standardMinutes', s.standard_minutes::text, 'outsourced', s.outsourced))
-              FROM process_route_step s WHERE s.process_route_id = r.id) AS steps
-      FROM material m
-      LEFT JOIN material_unit u ON u.id = m.unit_id
-      LEFT JOIN LATERAL (SELECT id, version_no FROM process_route
-                          WHERE product_id = m.id AND status = 'active' ORDER BY id LIMIT 1) r ON true
-     WHERE m.id = ANY(${sql.val(ids)}::bigint[])`.execute(db);
-  const byId = new Map(info.rows.map((x) => [Number(x.id), x]));
-  return ids.map((id): SubOrderPart => {
-    const m = byId.get(id);
-    const quantity = roundUpToPrecision(need.get(id) ?? 0, ofMaterial.get(id)?.precision ?? 4);
-    const days = leadDays(m?.steps ?? undefined, quantity);
-    return {
-      productId: id,
-      productCode: m?.code ?? '',
-      productName: m?.name ?? '',
-      productSpec: m?.spec ?? null,
-      unitName: m?.unitName ?? null,
-      quantity,
-      routeVersionNo: m?.routeVersionNo ?? null,
-      leadDays: days,
-      ...backwardDates(order.plannedStartDate, days, today),
-    };
-  });
+  const planned = [...byItem.values()];
+  const parts = planned.map(
+    (o): SubOrderPart => ({
+      productId: o.itemId,
+      productCode: o.code,
+      productName: o.name,
+      productSpec: o.spec,
+      unitName: o.unitName,
+      quantity: o.quantity,
+      net: o.net,
+      leadDays: o.leadTimeDays,
+      ...orderDates(o.needDate, o.leadTimeDays, today),
+    }),
+  );
+  return { run, planned, parts };
 }
 
 /**
@@ -186,7 +132,6 @@ async function partsOf(
  */
 export async function subOrderPlan(db: Db, orderId: number) {
   const order = await parentOf(db, orderId, false);
-  const rows = await componentsOf(db, orderId);
   const made = await sql<Record<string, unknown>>`
     SELECT p.id, p.doc_no, p.status, p.product_id, m.name AS product_name, p.quantity::text AS quantity,
            to_char(p.planned_start_date, 'YYYY-MM-DD') AS planned_start_date, to_char(p.due_date, 'YYYY-MM-DD') AS due_date
@@ -195,8 +140,12 @@ export async function subOrderPlan(db: Db, orderId: number) {
   let why = await refusal(db, orderId, order);
   // Once made, there is nothing more to make.
   const open = made.rows.some((r) => r.status !== 'closed');
-  const parts = open ? [] : await partsOf(db, order, rows, businessDay());
-  if (!why && !parts.length) why = '订单的BOM没有自制件（带启用BOM的一级子件）';
+  const parts =
+    open || order.status === 'completed' || order.status === 'closed'
+      ? []
+      : (await partsOf(db, orderId, businessDay())).parts;
+  if (!why && !parts.length)
+    why = '订单没有需要生成订单的自制件（带启用BOM的一级子件在库存和在途之外的净需求）';
   return {
     order: {
       id: orderId,
@@ -226,48 +175,47 @@ export async function makeSubOrders(
   const order = await parentOf(db, orderId, true);
   const why = await refusal(db, orderId, order);
   if (why) throw conflict(why);
-  const rows = await componentsOf(db, orderId);
-  const parts = await partsOf(db, order, rows, businessDay());
-  if (!parts.length) throw conflict('订单的BOM没有自制件（带启用BOM的一级子件）');
-  // The component's subtree leaves the parent's frozen BOM; the component becomes a leaf.
-  const below: number[] = [];
-  for (const [i, x] of rows.entries()) {
-    if (x.level !== 1 || !x.exploded) continue;
-    for (let j = i + 1; j < rows.length && rows[j].level > 1; j++) below.push(Number(rows[j].id));
-  }
-  const top = rows.filter((x) => x.level === 1 && x.exploded).map((x) => Number(x.id));
-  await sql`DELETE FROM production_order_bom WHERE id = ANY(${sql.val(below)}::bigint[])`.execute(db);
-  await sql`UPDATE production_order_bom SET exploded = false WHERE id = ANY(${sql.val(top)}::bigint[])`.execute(
+  await lockPlanning(db);
+  const { planned } = await partsOf(db, orderId, businessDay());
+  if (!planned.length)
+    throw conflict('订单没有需要生成订单的自制件（带启用BOM的一级子件在库存和在途之外的净需求）');
+  // The component's subtree leaves the parent's frozen BOM; the component becomes a leaf the
+  // parent takes from stock (what stock has) and from its 自制件订单 (the rest).
+  const rows = await sql<{ id: number; level: number; materialId: number }>`
+    SELECT id, level, material_id FROM production_order_bom WHERE production_order_id = ${orderId} ORDER BY line_no`.execute(
     db,
   );
+  const cut = new Set(planned.map((p) => p.itemId));
+  const top: number[] = [];
+  const below: number[] = [];
+  rows.rows.forEach((x, i) => {
+    if (x.level !== 1 || !cut.has(Number(x.materialId))) return;
+    top.push(Number(x.id));
+    for (let j = i + 1; j < rows.rows.length && rows.rows[j].level > 1; j++)
+      below.push(Number(rows.rows[j].id));
+  });
+  await sql`DELETE FROM production_order_bom WHERE id = ANY(${sql.val(below)}::bigint[])`.execute(db);
+  await sql`UPDATE production_order_bom SET exploded = false, made_quantity = 0
+             WHERE id = ANY(${sql.val(top)}::bigint[])`.execute(db);
   await sql`DELETE FROM production_order_material WHERE production_order_id = ${orderId}`.execute(db);
   await writeRequirements(db, orderId);
 
-  const orders: { id: number; docNo: string }[] = [];
-  for (const part of parts) {
-    const id = await createRecord(
-      { db, user, def: productionOrderResource },
-      {
-        productId: part.productId,
-        quantity: part.quantity,
-        plannedStartDate: dates?.plannedStartDate ?? part.plannedStartDate,
-        dueDate: dates?.dueDate ?? part.dueDate,
-        priority: order.priority,
-        sourceType: 'sub-order',
-        parentOrderId: orderId,
-        saleOrderId: order.saleOrderId,
-        customerId: order.customerId,
-        stockUpOrderId: order.stockUpOrderId,
-        remark: `生产订单 ${order.docNo} 的自制件`,
-      },
-      productionOrderHooks,
-      requestId,
-    );
-    const doc = await sql<{ docNo: string }>`SELECT doc_no FROM production_order WHERE id = ${id}`.execute(
-      db,
-    );
-    orders.push({ id, docNo: doc.rows[0].docNo });
-  }
+  const orders = await productionOrdersFor(
+    db,
+    user,
+    planned,
+    {
+      priority: order.priority,
+      sourceType: 'sub-order',
+      parentOrderId: orderId,
+      saleOrderId: order.saleOrderId,
+      customerId: order.customerId,
+      stockUpOrderId: order.stockUpOrderId,
+      remark: `生产订单 ${order.docNo} 的自制件`,
+      ...dates,
+    },
+    requestId,
+  );
   await auditInsert(
     user,
     {
@@ -278,7 +226,7 @@ export async function makeSubOrders(
     },
     requestId,
   ).execute(db);
-  return { orders };
+  return { orders: orders.map(({ id, docNo }) => ({ id, docNo })) };
 }
 
 export function subOrderRoutes(app: App) {
