@@ -20,3 +20,26 @@ export function hook<A extends unknown[]>(): Hook<A> {
     },
   };
 }
+
+/**
+ * A question a lower module asks and one higher module answers (the same rule 5, for a value
+ * rather than an event): the higher module `provide`s the answer at module load; asking before
+ * that is a wiring fault and throws.
+ */
+export interface Port<A extends unknown[], R> {
+  provide(answer: (...args: A) => R): void;
+  ask(...args: A): R;
+}
+
+export function port<A extends unknown[], R>(name: string): Port<A, R> {
+  let answer: ((...args: A) => R) | undefined;
+  return {
+    provide(a) {
+      answer = a;
+    },
+    ask(...args) {
+      if (!answer) throw new Error(`${name}: no module provides it (the composition root did not load it)`);
+      return answer(...args);
+    },
+  };
+}

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { salesHooks } from '../sales/sales-hooks.ts';
 import { onStockPosted, onStockReversed } from '../warehouse/stock-events.ts';
 
 /**
@@ -349,3 +350,6 @@ export async function openReceivables(db: Db, customerId: number): Promise<strin
      WHERE customer_id = ${customerId} AND status IN ('open', 'partly')`.execute(db);
   return r.rows[0].open;
 }
+
+// Sales' credit check asks finance for a customer's open receivables (`sales/sales-hooks.ts`).
+salesHooks.openReceivables.provide(openReceivables);

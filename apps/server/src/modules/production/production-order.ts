@@ -18,6 +18,7 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
+import { salesHooks } from '../sales/sales-hooks.ts';
 import { assertNoFlowCards } from './flow-card.ts';
 import {
   checkStockUpLine,
@@ -176,6 +177,11 @@ export async function assertNoProductionOrders(db: Db, saleOrderId: number) {
   );
   if (r.rows[0]) throw conflict(`订单已安排生产（生产订单 ${r.rows[0].docNo}），不能反审核`);
 }
+
+// Sales asks production (`sales/sales-hooks.ts`): what a line has planned, and whether an order
+// may be un-approved.
+salesHooks.plannedOf.provide((lineId) => plannedOf(lineId));
+salesHooks.unapproving.on(assertNoProductionOrders);
 
 // ------------------------------------------------------------------ 从销售订单生成
 

@@ -4,13 +4,13 @@ import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { plannedOf } from '../production/production-order.ts';
+import { salesHooks } from './sales-hooks.ts';
 import { availableOf, owedOf } from './shipping.ts';
 
 /**
  * 订单执行 of a sales order's detail: per line what is ordered, planned in production orders, in
  * stock, shipped and owed, and the documents made against the order (销售出库, 销售退货入库, 生产订单).
- * Each figure comes from the rule its own module keeps: 已计划 from production (`plannedOf`), 库存
+ * Each figure comes from the rule its own module keeps: 已计划 from production (`salesHooks.plannedOf`), 库存
  * and 欠发 from 销售仓库 (`availableOf`, `owedOf`). Quantities are in the product's base unit.
  */
 
@@ -45,7 +45,7 @@ export async function saleOrderProgress(db: Db, orderId: number) {
   const lines = await sql<SaleOrderProgressLine>`
     SELECT l.id AS line_id, l.line_no, l.material_id, m.code AS material_code, m.name AS material_name,
            m.spec AS material_spec, u.name AS unit_name, l.base_quantity,
-           ${plannedOf(sql.ref('l.id'))} AS planned_quantity,
+           ${salesHooks.plannedOf.ask(sql.ref('l.id'))} AS planned_quantity,
            ${availableOf(sql.ref('l.material_id'))} AS stock_quantity,
            l.shipped_quantity, ${owedOf('l')} AS owed_quantity
       FROM sale_order_line l

@@ -19,7 +19,6 @@ import { zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, registerLifecycle, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
-import { openReceivables } from '../finance/ledger.ts';
 import {
   assertNoStockDocuments,
   lineDefaults,
@@ -28,7 +27,7 @@ import {
   validateOrder,
 } from '../orders/order-lines.ts';
 import { reportingTransitions, SALE_REPORT } from '../orders/report.ts';
-import { assertNoProductionOrders } from '../production/production-order.ts';
+import { salesHooks } from './sales-hooks.ts';
 
 export const SALE_ORDER_PREFIX = 'XS';
 
@@ -108,7 +107,7 @@ export async function creditPosition(db: Db, customerId: number, exceptId: numbe
   return {
     limit: c.rows[0].limit,
     openOrders: r.rows[0].openOrders,
-    receivables: await openReceivables(db, customerId),
+    receivables: await salesHooks.openReceivables.ask(db, customerId),
   };
 }
 
@@ -152,7 +151,7 @@ export const saleOrderTransitions = reportingTransitions(SALE_REPORT, SALE_ORDER
   unapprove: {
     async guard({ db, record }) {
       await assertNoStockDocuments(db, 'sale_order_id', record.id);
-      await assertNoProductionOrders(db, record.id);
+      await salesHooks.unapproving.emit(db, record.id);
     },
     async effect({ db, record }) {
       await sql`UPDATE sale_order SET approved_at = NULL, approved_by_id = NULL, over_credit = false
