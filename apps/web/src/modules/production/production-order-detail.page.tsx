@@ -13,7 +13,7 @@ import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
 import { OrderFlowCards } from './flow-card/order-flow-cards.tsx';
-import { DispatchButton } from './production-order-links.tsx';
+import { DispatchButton, MrpButton } from './production-order-links.tsx';
 import { OrderRelations, SubOrdersButton } from './sub-orders.tsx';
 
 const REQUISITION_DETAIL = '/production-department/buying-requisition-detail';
@@ -27,7 +27,8 @@ const positive = (v: unknown) => Number(v) > 0;
 
 /**
  * 生产订单详情: the kit's detail (header, frozen BOM and route) with the material requirements as
- * they stand now — required, issued, free stock, shortage — and 生成请购单 for the shortages; and
+ * they stand now — required, issued, free stock, shortage — and 生成请购单 of the order's MRP planned
+ * purchases (待请购); the MRP sheet a button away; and
  * its 流转卡 (开卡, 拆分, 合并) in a second tab; 派单 and 生成自制件订单 once released, and the orders
  * it is linked to (parent, sales order, 备货单, its 自制件订单).
  */
@@ -43,6 +44,7 @@ export function ProductionOrderDetailPage(props: ResourcePageProps) {
       def={def}
       actions={(row) => (
         <>
+          <MrpButton order={row} />
           <SubOrdersButton order={row} />
           <DispatchButton order={row} />
         </>
@@ -84,7 +86,11 @@ function RequirementsSection({ order }: { order: ResourceRow }) {
     return (
       <div className="rk-form-section">
         <div className="rk-form-section-title">物料需求</div>
-        <Alert type="info" showIcon title="下达后按BOM展开计算物料需求，并与可用库存比对得出缺料。" />
+        <Alert
+          type="info"
+          showIcon
+          title="下达时按BOM逐层净算物料需求（MRP）：每层先扣可用库存和在途，再按净需求展开下一层，并与可用库存比对得出缺料。点「MRP运算表」预览。"
+        />
       </div>
     );
   }
@@ -108,7 +114,7 @@ function RequirementsSection({ order }: { order: ResourceRow }) {
         {holding && can('production:requisition:add') && (
           <Popconfirm
             title="为缺料生成请购单？"
-            description="按下达时的缺料数量减去已请购数量生成一张请购单（草稿）。"
+            description="按本订单 MRP 运算的计划采购（扣除可用库存和在途、已请购，按批量取整）生成一张请购单（草稿）。"
             onConfirm={() => make.mutate()}
             disabled={!pending}
           >

@@ -1,4 +1,4 @@
-import { SendOutlined } from '@ant-design/icons';
+import { CalculatorOutlined, SendOutlined } from '@ant-design/icons';
 import { PRODUCTION_ORDER_RESERVING } from '@ringmes/domain';
 import { Button } from 'antd';
 import { usePermission } from '../../platform/auth/permission.tsx';
@@ -26,6 +26,26 @@ export function DispatchButton({ order, link = false }: { order: ResourceRow; li
       data-testid={link ? `order-dispatch-link-${order.id}` : 'order-dispatch-open'}
     >
       派单
+    </Button>
+  );
+}
+
+/** 生产订单MRP: one order's MRP sheet (`?id=`), opened from the order. */
+export const ORDER_MRP = '/production-department/production-manage/produce-order-mrp';
+
+/**
+ * The order's MRP sheet: for a draft what 下达 will net and freeze, for a released order what is
+ * still to buy or make (生成请购单, 生成自制件订单 from its planned orders).
+ */
+export function MrpButton({ order }: { order: ResourceRow }) {
+  if (!['draft', ...PRODUCTION_ORDER_RESERVING].includes(String(order.status))) return null;
+  return (
+    <Button
+      icon={<CalculatorOutlined />}
+      onClick={() => openResourcePage(ORDER_MRP, Number(order.id))}
+      data-testid="order-mrp-open"
+    >
+      MRP运算表
     </Button>
   );
 }

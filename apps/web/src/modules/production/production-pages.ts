@@ -24,6 +24,10 @@ export const PRODUCTION_PAGES: Record<string, PageLoader> = {
   }),
   '/production-department/production-manage/produce-order-dispatch': () =>
     import('./order-dispatch.page.tsx').then((m) => m.ProductionOrderDispatchPage),
+  // 物料需求计划: the plan (menu) and one order's sheet (from the order).
+  '/production-department/mrp': () => import('./mrp.page.tsx').then((m) => m.MrpPlanPage),
+  '/production-department/production-manage/produce-order-mrp': () =>
+    import('./mrp.page.tsx').then((m) => m.MrpOrderPage),
   ...resourcePageLoaders(workReportResource),
   '/production-department/produce-outsourcing': () =>
     import('./produce-outsourcing.page.tsx').then((m) => m.ProduceOutsourcingPage),

@@ -114,11 +114,13 @@ function SubOrdersDialog({
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">
-        BOM中带启用BOM的一级子件（套圈等自制件）各生成一张生产订单（草稿），沿用本订单的销售订单、客户和备货单；本订单的物料需求改为需要这些自制件，钢材由自制件订单预留。
+        BOM中带启用BOM的一级子件（套圈等自制件）按本订单的 MRP 运算生成生产订单（草稿）：数量为净需求（需求 −
+        可用库存 −
+        在途，按最小批量和批量倍数取整），不是毛需求；沿用本订单的销售订单、客户和备货单。本订单的物料需求改为需要这些自制件（库存部分由本订单预留），钢材由自制件订单预留。
         自制件订单在本订单计划开工（{plan.order.plannedStartDate}
-        ）的前一天完工，按其工艺路线倒排：最慢工序的标准工时 × 数量 ÷ 每班 {plan.rule.shiftMinutes}{' '}
-        分钟，另加其余每道本厂工序 1 天、每道委外工序 {plan.rule.outsourcedDays} 天；没有工艺路线按{' '}
-        {plan.rule.withoutRouteDays} 天；最早从今天开工。
+        ）的前一天完工，按物料的提前期倒排；未设提前期的按工艺路线：最慢工序的标准工时 × 数量 ÷ 每班{' '}
+        {plan.rule.shiftMinutes} 分钟，另加其余每道本厂工序 1 天、每道委外工序 {plan.rule.outsourcedDays}{' '}
+        天；没有工艺路线按 {plan.rule.withoutRouteDays} 天；最早从今天开工。
       </Typography.Paragraph>
       {plan.refusal && <Alert type="warning" showIcon title={plan.refusal} style={{ marginBottom: 12 }} />}
       {late.length > 0 && (
@@ -140,14 +142,9 @@ function SubOrdersDialog({
           { title: '产品编码', dataIndex: 'productCode', width: 150 },
           { title: '产品名称', dataIndex: 'productName', width: 160 },
           { title: '规格', dataIndex: 'productSpec', width: 120, ellipsis: true },
+          { title: '净需求', dataIndex: 'net', width: 90, align: 'right', render: qty },
           { title: '数量', dataIndex: 'quantity', width: 90, align: 'right', render: qty },
           { title: '单位', dataIndex: 'unitName', width: 56 },
-          {
-            title: '工艺路线',
-            dataIndex: 'routeVersionNo',
-            width: 80,
-            render: (v?: string) => v ?? <Tag color="orange">无</Tag>,
-          },
           { title: '提前期(天)', dataIndex: 'leadDays', width: 90, align: 'right' },
           { title: '计划开工', dataIndex: 'plannedStartDate', width: 105 },
           {
