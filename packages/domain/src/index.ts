@@ -65,3 +65,4 @@ export * from './technology/technical-document.resource.ts';
 export type { LedgerSummary } from './warehouse/ledger.ts';
 export * from './warehouse/stock-docs.resource.ts';
 export type { DifferenceReport } from './warehouse/stocktake-report.ts';
+export * from './warehouse/valuation.ts';
