@@ -490,7 +490,13 @@ export function runMrp(input: MrpInput): MrpResult {
         ...receipts.map((r) => ({ date: r.date, quantity: new D(r.quantity), kind: r.kind, ref: r.ref })),
         ...firms.map((f) => ({ date: f.dueDate, quantity: new D(f.quantity), kind: 'firm', ref: f.peg })),
       ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-      const dates = [...new Set([...own.map((p) => p.date), ...supplies.map((x) => x.date)])].sort();
+      const ownOn = new Map<string, Piece[]>();
+      for (const p of own) {
+        const list = ownOn.get(p.date) ?? [];
+        list.push(p);
+        ownOn.set(p.date, list);
+      }
+      const dates = [...new Set([...ownOn.keys(), ...supplies.map((x) => x.date)])].sort();
 
       const safety = dec(it.safetyStock);
       const onHand = dec(it.onHand);
@@ -508,7 +514,7 @@ export function runMrp(input: MrpInput): MrpResult {
           arriving = arriving.plus(supplies[next].quantity);
         }
         pab = pab.plus(arriving);
-        const today = own.filter((p) => p.date === date);
+        const today = ownOn.get(date) ?? [];
         const g = today.reduce((s, p) => s.plus(p.quantity), ZERO);
         // The rescheduling assumption (Orlicky): an open order due later is brought in before a
         // new one is planned, and the sheet says it must be expedited.
