@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { startMaintenanceScan } from './modules/factory/equipment-alerts.ts';
+import { startMaintenanceScan } from './modules/equipment/equipment-alerts.ts';
 import { openDatabase } from './platform/db/db.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { startPgliteMaintenance } from './platform/db/pglite-maintenance.ts';

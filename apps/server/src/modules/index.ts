@@ -6,14 +6,15 @@ import { registerExcel } from '../platform/resource/excel.ts';
 import { downloadRoutes } from './common/download.routes.ts';
 import { cockpitRoutes } from './dashboard/cockpit.ts';
 import { dashboardRoutes } from './dashboard/dashboard.ts';
-import { bomHooks } from './factory/bom.ts';
 import {
   CHECK_PREFIX,
   EQUIPMENT_CARE_HOOKS,
   MAINTENANCE_PREFIX,
   REPAIR_PREFIX,
   repairPhotoOwner,
-} from './factory/equipment-care.ts';
+} from './equipment/equipment-care.ts';
+import { equipmentRoutes } from './equipment/index.ts';
+import { bomHooks } from './factory/bom.ts';
 import { factoryRoutes } from './factory/index.ts';
 import { materialHooks, templateHooks } from './factory/material.ts';
 import { FINANCE_HOOKS, financeRoutes } from './finance/receivable.ts';
@@ -139,6 +140,7 @@ export function registerModules(app: App) {
     registerExcel(app, def, HOOKS[def.name]);
   }
   factoryRoutes(app);
+  equipmentRoutes(app);
   salesRoutes(app);
   productionRoutes(app);
   technicalDocumentRoutes(app);

@@ -14,7 +14,7 @@ import {
   repairFromCheck,
   repairHooks,
   repairTransitions,
-} from '../modules/factory/equipment-care.ts';
+} from '../modules/equipment/equipment-care.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { businessDay } from '../../platform/numbering.ts';
-import { missedChecks } from '../factory/equipment-alerts.ts';
+import { missedChecks } from '../equipment/equipment-alerts.ts';
 
 /** A dashboard's scope: the whole factory or one workshop kind. */
 export type DashboardScope = 'whole' | 'machine' | 'grinding' | 'inspect' | 'assembly';
@@ -195,7 +195,7 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
   const paretoTotal = pareto.rows.reduce((s, r) => s.plus(r.quantity), new Decimal(0));
   let running = new Decimal(0);
 
-  // 漏点检: shifts in which an equipment worked without its check (factory/equipment-alerts.ts).
+  // 漏点检: shifts in which an equipment worked without its check (equipment/equipment-alerts.ts).
   const missed = await missedChecks(db, day, { workshopType: w, limit: MISSED_CHECKS_SHOWN });
 
   const equipmentRows = equipment.rows.map((e) => {

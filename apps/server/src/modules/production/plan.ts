@@ -21,7 +21,7 @@ import { idParams, zx } from '../../platform/http/validation.ts';
 import { updateRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
-import { faultWarnings } from '../factory/equipment-alerts.ts';
+import { equipmentFaults } from './equipment-faults.ts';
 import { overloadWarnings, workDispatchHooks } from './workshop-task.ts';
 
 /**
@@ -206,7 +206,7 @@ export async function moveDispatch(
   }>`SELECT equipment_id FROM work_dispatch WHERE id = ${id}`.execute(db);
   const warnings = [
     ...(await overloadWarnings(db, id)),
-    ...(await faultWarnings(db, [moved.rows[0]?.equipmentId])),
+    ...(await equipmentFaults.ask(db, [moved.rows[0]?.equipmentId])),
   ];
   return { id, version: v.rows[0].version, warnings };
 }

@@ -31,9 +31,9 @@ import {
 } from '../../platform/resource/lifecycle.ts';
 import { resourceFieldSchema } from '../../platform/resource/schema.ts';
 import { assertInScope, gate, grantingFor } from '../../platform/resource/scope.ts';
-import { faultWarnings } from '../factory/equipment-alerts.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
 import { drawingFileRoute, drawingLinkFor } from '../technology/technical-document.ts';
+import { equipmentFaults } from './equipment-faults.ts';
 
 /**
  * 车间任务 and 派工单 (workshop tasks and dispatches), one implementation for the four workshops.
@@ -427,7 +427,7 @@ export async function dispatchTask(
   return {
     dispatches: out,
     warnings: [
-      ...(await faultWarnings(
+      ...(await equipmentFaults.ask(
         db,
         body.lines.map((l) => l.equipmentId),
       )),

@@ -11,6 +11,7 @@ import { businessDay } from '../../platform/numbering.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
 import { getBusinessTimeZone } from '../../platform/resource/query.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
+import { equipmentFaults } from '../production/equipment-faults.ts';
 import { DOC_HOOKS, postDocumentByName } from '../warehouse/documents.ts';
 import { refreshHourPlans } from './equipment-care.ts';
 
@@ -147,6 +148,9 @@ export async function faultWarnings(db: Db, equipmentIds: unknown[]): Promise<st
     (x) => `设备 ${x.code} ${x.name} 故障（报修单 ${x.docNo} 未修复），派工后请确认能否按时生产`,
   );
 }
+
+// Production asks for these when it dispatches or plans (`production/equipment-faults.ts`).
+equipmentFaults.provide(faultWarnings);
 
 // ------------------------------------------------------------------ 保养备件领料
 

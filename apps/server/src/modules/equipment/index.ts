@@ -1,0 +1,9 @@
+import type { App } from '../../platform/http/route.ts';
+import { equipmentAlertRoutes } from './equipment-alerts.ts';
+import { equipmentCareRoutes } from './equipment-care.ts';
+
+/** 设备管理: records (报修, 保养, 点检), their alerts and spare-part issue. */
+export function equipmentRoutes(app: App) {
+  equipmentCareRoutes(app);
+  equipmentAlertRoutes(app);
+}
