@@ -130,6 +130,10 @@ export default {
          SELECT id, $1, 1000000, 'stock-inbound', 'inbound', 0, 'OPENING', 1 FROM material WHERE code LIKE 'SM%'`,
       [wh],
     );
+    await c.query(
+      `INSERT INTO stock_value (material_id, warehouse_id, quantity) SELECT id, $1, 1000000 FROM material WHERE code LIKE 'SM%'`,
+      [wh],
+    );
     const ours = await makeDrafts(c, wh, 1, DOCS_PER_SIDE + 1, LINES, 'BO');
     const bare = await makeDrafts(c, wh, 1, BASELINE_DOCS + 1, LINES, 'BB');
     const probe1 = await makeDrafts(c, wh, 1, 3, 1, 'P1');

@@ -3,7 +3,11 @@ import type { Db } from '../src/platform/db/db.ts';
 import type { Factory } from './factories.ts';
 import type { TestApp } from './helpers.ts';
 
-/** Every balance equals the sum of its ledger rows, and no balance is negative. Answers the violations. */
+/**
+ * Every balance equals the sum of its ledger rows, and no balance is negative; and per material ×
+ * warehouse, the valuation row's quantity is the sum of its balances, its value the sum of its
+ * ledger amounts, never negative, and 0 without stock. Answers the violations.
+ */
 export async function stockInvariantViolations(db: Db): Promise<string[]> {
   const r = await sql<{ k: string; balance: string; ledger: string }>`
     WITH l AS (
@@ -19,7 +23,27 @@ export async function stockInvariantViolations(db: Db): Promise<string[]> {
      WHERE coalesce(b.quantity, 0) <> coalesce(l.q, 0) OR coalesce(b.quantity, 0) < 0 OR coalesce(l.q, 0) < 0`.execute(
     db,
   );
-  return r.rows.map((x) => `${x.k}: balance ${x.balance}, ledger ${x.ledger}`);
+  return [
+    ...r.rows.map((x) => `${x.k}: balance ${x.balance}, ledger ${x.ledger}`),
+    ...(await stockValueViolations(db)),
+  ];
+}
+
+/** Per material × warehouse: quantity = Σ balances, value = Σ ledger amounts ≥ 0, 0 when empty. */
+export async function stockValueViolations(db: Db): Promise<string[]> {
+  const r = await sql<{ k: string; q: string; bq: string; v: string; lv: string }>`
+    WITH k AS (SELECT material_id, warehouse_id FROM stock_balance UNION SELECT material_id, warehouse_id FROM stock_ledger
+               UNION SELECT material_id, warehouse_id FROM stock_value),
+    f AS (
+      SELECT k.material_id || '/' || k.warehouse_id AS k,
+             coalesce(v.quantity, 0) AS q, coalesce((SELECT sum(b.quantity) FROM stock_balance b
+                                                      WHERE b.material_id = k.material_id AND b.warehouse_id = k.warehouse_id), 0) AS bq,
+             coalesce(v.value, 0) AS v, coalesce((SELECT sum(s.amount) FROM stock_ledger s
+                                                  WHERE s.material_id = k.material_id AND s.warehouse_id = k.warehouse_id), 0) AS lv
+        FROM k LEFT JOIN stock_value v ON v.material_id = k.material_id AND v.warehouse_id = k.warehouse_id)
+    SELECT k, q::text, bq::text, v::text, lv::text FROM f
+     WHERE q <> bq OR v <> lv OR v < 0 OR (q = 0 AND v <> 0)`.execute(db);
+  return r.rows.map((x) => `${x.k}: value row ${x.q} worth ${x.v}, balances ${x.bq}, ledger amounts ${x.lv}`);
 }
 
 export interface StockWorld {

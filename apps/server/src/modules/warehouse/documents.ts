@@ -27,6 +27,7 @@ import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
   type DocRef,
+  lockValuation,
   type Move,
   type PostOptions,
   type QualityStatus,
@@ -457,13 +458,22 @@ export async function postDocument(
     }));
     // Each outbound line keeps the moving-average cost it left at.
     const costed = sql`UPDATE stock_outbound_line ol SET unit_price = c.avg_cost FROM c
-                        WHERE ol.stock_outbound_id = ${id} AND ol.material_id = c.material_id`;
+                        WHERE ol.stock_outbound_id = ${id} AND ol.id = c.line_id`;
     if (opts.lineSide) await audited.execute(db);
     else await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] });
     await applySources(db, 'outbound', doc, withBase(lines, base), 1);
   } else if (spec.kind === 'transfer') {
     const base = baseQuantities(spec, lines);
     const byLine = new Map(lines.map((l) => [l.id, l]));
+    // Both warehouses' valuation rows at once, in the global order: two opposite transfers of a
+    // material would otherwise each hold one side and wait for the other.
+    await lockValuation(
+      db,
+      lines.flatMap((l) => [
+        { materialId: l.materialId, warehouseId: doc.fromWarehouseId },
+        { materialId: l.materialId, warehouseId: doc.toWarehouseId },
+      ]),
+    );
     const outs = await applyMoves(
       db,
       ref,
@@ -478,17 +488,22 @@ export async function postDocument(
       })),
       opts,
     );
-    // The batch and quality status travel with the stock to the receiving side.
+    // The batch and quality status travel with the stock to the receiving side, and so does its
+    // value: each row arrives at exactly the amount it left at.
     await applyMoves(
       db,
       ref,
-      outs.map((o) => ({
-        ...o.key,
-        warehouseId: doc.toWarehouseId,
-        locationId: byLine.get(o.lineId)?.toLocationId ?? null,
-        quantity: o.quantity.neg().toString(),
-        lineId: o.lineId,
-      })),
+      outs
+        .filter((o) => o.quantity.lt(0))
+        .map((o) => ({
+          ...o.key,
+          warehouseId: doc.toWarehouseId,
+          locationId: byLine.get(o.lineId)?.toLocationId ?? null,
+          quantity: o.quantity.neg().toString(),
+          unitCost: o.unitCost.toString(),
+          amount: o.amount.neg().toString(),
+          lineId: o.lineId,
+        })),
       { ...opts, also: [audited] },
     );
   } else {
@@ -500,7 +515,12 @@ export async function postDocument(
              WITH ORDINALITY AS r(m, l, b, qs, n)`;
     const match = sql`b.material_id = r.m AND b.warehouse_id = ${doc.warehouseId}
              AND b.location_id IS NOT DISTINCT FROM r.l AND b.batch_no = r.b AND b.quality_status = r.qs`;
-    // Lock the counted keys' balances (in id order), then read them.
+    // Lock the valuation rows (posting's order: them first), the counted keys' balances (in id
+    // order), then read them.
+    await lockValuation(
+      db,
+      counted.map((l) => ({ materialId: l.materialId, warehouseId: doc.warehouseId })),
+    );
     await sql`SELECT b.id FROM stock_balance b JOIN ${keys} ON ${match} ORDER BY b.id FOR UPDATE OF b`.execute(
       db,
     );

@@ -1,3 +1,4 @@
+import { type BinState, type ValuationMove, valueMoves } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
@@ -5,14 +6,19 @@ import { prepared } from '../../platform/db/prepared.ts';
 import { type AppError, conflict } from '../../platform/errors.ts';
 
 /**
- * The posting service: the only code that writes stock_ledger, stock_balance and material_cost.
+ * The posting service: the only code that writes stock_ledger, stock_balance and stock_value.
  * One call applies every move of a document inside the caller's transaction, with a constant
  * number of statements whatever the line count:
- *   1. lock the candidate balance rows of the decrements in one global order (no deadlocks),
- *   2. allocate decrements over them (exact location/batch, or first-in-first-out),
- *   3. one guarded UPDATE for all decrements (quantity >= requested), one upsert for all increments,
- *   4. one INSERT of all ledger rows, one upsert of moving-average costs.
- * CHECK (quantity >= 0) on stock_balance is the backstop.
+ *   1. lock (creating if new) the valuation rows (stock_value: quantity, value and average per
+ *      material × warehouse) of every pair moved, in one global order (no deadlocks);
+ *   2. lock the candidate balance rows of the decrements in one global order;
+ *   3. allocate decrements over them (exact location/batch, or first-in-first-out) and value every
+ *      move (`valueMoves` in @ringmes/domain) with exact decimals;
+ *   4. one statement: the guarded UPDATE of all decrements (quantity >= requested), the upsert of
+ *      all increments, the valuation rows, the ledger rows with their amounts.
+ * The value of a material in a warehouse is always the sum of its ledger amounts
+ * (docs/architecture.md, "Valuation and reversals"). CHECK (quantity >= 0) on stock_balance is the
+ * backstop.
  */
 
 export type QualityStatus = 'qualified' | 'pending' | 'rejected';
@@ -32,6 +38,11 @@ export interface Move extends StockKey {
   quantity: string;
   /** Inbound cost per base unit; outbound moves are costed at the moving average. */
   unitCost?: string;
+  /**
+   * A fixed signed amount, the move then costs exactly this (with `unitCost` as its unit cost): a
+   * reversal's mirror of a ledger row, a transfer's receiving side. On a decrement only with `exact`.
+   */
+  amount?: string;
   lineId: number | null;
   /** When set, a decrement must take exactly this key (location and batch), not FIFO. */
   exact?: boolean;
@@ -49,7 +60,10 @@ export interface DocRef {
 }
 
 export interface PostOptions {
-  /** Tests only: `false` removes the row locks and the quantity guard, to prove the concurrency test bites. */
+  /**
+   * Tests only: `false` removes the balance row locks and the quantity guard, to prove the
+   * concurrency test bites (the valuation rows stay locked).
+   */
   guard?: boolean;
 }
 
@@ -57,7 +71,7 @@ export interface ApplyOptions extends PostOptions {
   /**
    * Further data-modifying statements of the same posting (the document's audit row, line
    * updates), run as CTEs of the ledger statement to save round-trips. They may read `c`:
-   * `(material_id, avg_cost)` of every material moved, after this posting.
+   * `(line_id, material_id, avg_cost)`, the unit cost each line's first ledger row was valued at.
    */
   also?: RawBuilder<unknown>[];
 }
@@ -93,13 +107,67 @@ async function insufficient(
 
 export interface LedgerEntry {
   key: StockKey;
+  /** Signed; 0 for a valuation adjustment (成本调整), which moves value only. */
   quantity: Decimal;
-  unitCost: Decimal | null;
+  /** The unit cost the row was valued at. */
+  unitCost: Decimal;
+  /** Signed like the quantity, two places. */
+  amount: Decimal;
   lineId: number | null;
   reversalOf: number | null;
 }
 
-/** Applies the moves; answers the ledger entries written (decrements as allocated). */
+/** A ledger row before valuation: how the move asked to be costed. */
+interface Pending {
+  key: StockKey;
+  quantity: Decimal;
+  lineId: number | null;
+  reversalOf: number | null;
+  ownCost: string | null;
+  fixed: string | null;
+}
+
+/** One string per valuation pair (material × warehouse). */
+const binOf = (k: { materialId: number; warehouseId: number }) => `${k.materialId}|${k.warehouseId}`;
+
+/**
+ * Locks the valuation rows of these material × warehouse pairs in one global order, creating the
+ * missing ones, and answers their state. An upsert rather than SELECT … FOR UPDATE: a pair nobody
+ * has valued yet gets its row locked too, so two first receipts cannot both start from nothing.
+ * A new pair starts with the material's average over its other warehouses as its last average
+ * (what an unpriced receipt into it is valued at), or none.
+ */
+export async function lockValuation(
+  db: Db,
+  pairs: { materialId: number; warehouseId: number }[],
+): Promise<Map<string, BinState>> {
+  const keys = [...new Map(pairs.map((p) => [binOf(p), p])).values()].sort(
+    (a, b) => a.materialId - b.materialId || a.warehouseId - b.warehouseId,
+  );
+  const bins = new Map<string, BinState>();
+  if (!keys.length) return bins;
+  const r = await prepared(sql<{
+    materialId: number;
+    warehouseId: number;
+    quantity: string;
+    value: string;
+    avgCost: string | null;
+  }>`
+    INSERT INTO stock_value AS v (material_id, warehouse_id, avg_cost)
+    SELECT r.m, r.w, (SELECT CASE WHEN sum(o.quantity) > 0 THEN round(sum(o.value) / sum(o.quantity), 6)
+                                  ELSE (array_agg(o.avg_cost ORDER BY o.updated_at DESC) FILTER (WHERE o.avg_cost IS NOT NULL))[1] END
+                        FROM stock_value o WHERE o.material_id = r.m)
+      FROM unnest(${sql.val(keys.map((k) => k.materialId))}::bigint[], ${sql.val(keys.map((k) => k.warehouseId))}::bigint[]) AS r(m, w)
+     ORDER BY r.m, r.w
+    ON CONFLICT (material_id, warehouse_id) DO UPDATE SET material_id = excluded.material_id
+    RETURNING v.material_id, v.warehouse_id, v.quantity::text AS quantity, v.value::text AS value, v.avg_cost::text AS avg_cost`).execute(
+    db,
+  );
+  for (const b of r.rows) bins.set(binOf(b), { quantity: b.quantity, value: b.value, avgCost: b.avgCost });
+  return bins;
+}
+
+/** Applies the moves; answers the ledger entries written (decrements as allocated, adjustments last). */
 export async function applyMoves(
   db: Db,
   doc: DocRef,
@@ -109,13 +177,20 @@ export async function applyMoves(
   const guard = opts.guard !== false;
   const outs = moves.filter((m) => D(m.quantity).lt(0));
   const ins = moves.filter((m) => D(m.quantity).gt(0));
-  const ledger: LedgerEntry[] = [];
+  const pending: Pending[] = [];
   // The balance changes, run inside the ledger statement unless a row is both taken from and added to.
   let decrement: { sql: RawBuilder<unknown>; rows: number } | null = null;
   let increment: RawBuilder<unknown> | null = null;
   const taken = new Set<string>();
+  if (!outs.length && !ins.length) {
+    for (const s of opts.also ?? []) await s.execute(db);
+    return [];
+  }
 
-  // 1–3: decrements.
+  // 1: the valuation rows, before any balance row (every posting locks in this order).
+  const bins = await lockValuation(db, [...outs, ...ins]);
+
+  // 2–3: decrements.
   if (outs.length) {
     const materials = [...new Set(outs.map((m) => m.materialId))];
     const warehouses = [...new Set(outs.map((m) => m.warehouseId))];
@@ -144,6 +219,15 @@ export async function applyMoves(
       );
       const available = fits.reduce((s, c) => s.plus(left.get(c.id) as Decimal), D(0));
       if (guard && available.lessThan(need)) throw await insufficient(db, m.materialId, available, need);
+      const first = pending.length;
+      const entry = (key: StockKey, q: Decimal): Pending => ({
+        key,
+        quantity: q.neg(),
+        lineId: m.lineId,
+        reversalOf: m.reversalOf ?? null,
+        ownCost: m.unitCost ?? null,
+        fixed: m.amount ?? null,
+      });
       for (const c of fits) {
         if (need.isZero()) break;
         const here = left.get(c.id) as Decimal;
@@ -151,19 +235,18 @@ export async function applyMoves(
         if (q.isZero()) continue;
         left.set(c.id, here.minus(q));
         take.set(c.id, (take.get(c.id) ?? D(0)).plus(q));
-        ledger.push({
-          key: {
-            materialId: c.materialId,
-            warehouseId: c.warehouseId,
-            locationId: c.locationId,
-            batchNo: c.batchNo,
-            qualityStatus: c.qualityStatus,
-          },
-          quantity: q.neg(),
-          unitCost: null,
-          lineId: m.lineId,
-          reversalOf: m.reversalOf ?? null,
-        });
+        pending.push(
+          entry(
+            {
+              materialId: c.materialId,
+              warehouseId: c.warehouseId,
+              locationId: c.locationId,
+              batchNo: c.batchNo,
+              qualityStatus: c.qualityStatus,
+            },
+            q,
+          ),
+        );
         need = need.minus(q);
       }
       if (!guard && need.gt(0)) {
@@ -171,15 +254,12 @@ export async function applyMoves(
         const c = fits[0];
         if (c) {
           take.set(c.id, (take.get(c.id) ?? D(0)).plus(need));
-          ledger.push({
-            key: c,
-            quantity: need.neg(),
-            unitCost: null,
-            lineId: m.lineId,
-            reversalOf: m.reversalOf ?? null,
-          });
+          pending.push(entry(c, need));
         }
       }
+      // A fixed amount belongs to one ledger row: only an exact decrement can carry one.
+      if (m.amount !== undefined && pending.length - first !== 1)
+        throw new Error('a decrement with a fixed amount must take exactly one balance row');
     }
     if (take.size) {
       const ids = [...take.keys()];
@@ -211,12 +291,13 @@ export async function applyMoves(
       const a = agg.get(k) ?? { key, q: D(0) };
       a.q = a.q.plus(m.quantity);
       agg.set(k, a);
-      ledger.push({
+      pending.push({
         key,
         quantity: D(m.quantity),
-        unitCost: m.unitCost !== undefined ? D(m.unitCost) : null,
         lineId: m.lineId,
         reversalOf: m.reversalOf ?? null,
+        ownCost: m.unitCost ?? null,
+        fixed: m.amount ?? null,
       });
     }
     const rows = [...agg.values()];
@@ -236,70 +317,69 @@ export async function applyMoves(
     }
   }
 
-  if (!ledger.length) {
-    for (const s of opts.also ?? []) await s.execute(db);
-    return ledger;
-  }
-
-  // 4: costs and ledger. Priced inbound moves update the moving average first; then one statement
-  // adds the other moves' quantities to the quantity the average is spread over and writes the
-  // ledger rows, costing them at the average it returns (or at their own cost: priced inbound
-  // moves and reversals of outbound ones).
-  const priced = new Set(
-    ledger.filter((l) => l.quantity.gt(0) && l.unitCost !== null && l.reversalOf === null),
+  // Valuation: each row's unit cost and amount, each pair's quantity, value and average after, and
+  // the adjustments a reversal may need (quantity 0, on the pair's plain key).
+  const valuation = valueMoves(
+    bins,
+    pending.map((p): ValuationMove => {
+      const bin = binOf(p.key);
+      const quantity = p.quantity.toString();
+      if (p.fixed !== null)
+        return { bin, quantity, cost: 'fixed', amount: p.fixed, unitCost: p.ownCost ?? '0' };
+      if (p.ownCost !== null && p.quantity.gt(0))
+        return { bin, quantity, cost: 'priced', unitCost: p.ownCost };
+      return { bin, quantity, cost: 'average' };
+    }),
   );
-  if (priced.size) {
-    const byMaterial = new Map<number, { q: Decimal; amount: Decimal }>();
-    for (const l of priced) {
-      const a = byMaterial.get(l.key.materialId) ?? { q: D(0), amount: D(0) };
-      a.q = a.q.plus(l.quantity);
-      a.amount = a.amount.plus(l.quantity.times(l.unitCost as Decimal));
-      byMaterial.set(l.key.materialId, a);
-    }
-    const ids = [...byMaterial.keys()];
-    await sql`
-      INSERT INTO material_cost (material_id, quantity, avg_cost)
-      SELECT r.id, r.q, round(r.amount / r.q, 6)
-        FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ids.map((i) => byMaterial.get(i)!.q.toString()))}::numeric[],
-                    ${sql.val(ids.map((i) => byMaterial.get(i)!.amount.toString()))}::numeric[]) AS r(id, q, amount)
-      ON CONFLICT (material_id) DO UPDATE SET
-        avg_cost = CASE WHEN material_cost.quantity + excluded.quantity > 0
-                        THEN round((material_cost.quantity * material_cost.avg_cost + excluded.quantity * excluded.avg_cost)
-                                   / (material_cost.quantity + excluded.quantity), 6)
-                        ELSE excluded.avg_cost END,
-        quantity = GREATEST(material_cost.quantity, 0) + excluded.quantity,
-        updated_at = now()`.execute(db);
+  const ledger: LedgerEntry[] = pending.map((p, i) => ({
+    key: p.key,
+    quantity: p.quantity,
+    unitCost: D(valuation.moves[i].unitCost),
+    amount: D(valuation.moves[i].amount),
+    lineId: p.lineId,
+    reversalOf: p.reversalOf,
+  }));
+  for (const a of valuation.adjustments) {
+    const [materialId, warehouseId] = a.bin.split('|').map(Number);
+    ledger.push({
+      key: { materialId, warehouseId, locationId: null, batchNo: '', qualityStatus: 'qualified' },
+      quantity: D(0),
+      unitCost: D(0),
+      amount: D(a.amount),
+      lineId: null,
+      reversalOf: null,
+    });
   }
+  const pairs = [...valuation.bins.entries()].map(([k, b]) => ({ k: k.split('|').map(Number), ...b }));
+  const lineCost = new Map<number, LedgerEntry>();
+  for (const l of ledger) if (l.lineId !== null && !lineCost.has(l.lineId)) lineCost.set(l.lineId, l);
+  const costs = [...lineCost.entries()];
 
-  // Every material of the document gets a cost row; moves that are not priced change its quantity.
-  const spread = new Map<number, Decimal>();
-  for (const l of ledger) {
-    const q = spread.get(l.key.materialId) ?? D(0);
-    spread.set(l.key.materialId, priced.has(l) ? q : q.plus(l.quantity));
-  }
-  const own = (l: LedgerEntry) => (l.unitCost !== null && l.quantity.gt(0) ? l.unitCost.toString() : null);
-  const ids = [...spread.keys()];
+  // 4: one statement for the balances, the valuation rows, the ledger and the caller's statements.
   const also = opts.also ?? [];
   const r = await prepared(sql<{ updated: number }>`
     WITH ${decrement ? sql`u AS (${decrement.sql}),` : sql``}
          ${increment ? sql`i AS (${increment}),` : sql``}
+    v AS (
+      UPDATE stock_value s SET quantity = r.q, value = r.v, avg_cost = r.a, updated_at = now()
+        FROM unnest(${sql.val(pairs.map((p) => p.k[0]))}::bigint[], ${sql.val(pairs.map((p) => p.k[1]))}::bigint[],
+                    ${sql.val(pairs.map((p) => p.quantity))}::numeric[], ${sql.val(pairs.map((p) => p.value))}::numeric[],
+                    ${sql.val(pairs.map((p) => p.avgCost))}::numeric[]) AS r(m, w, q, v, a)
+       WHERE s.material_id = r.m AND s.warehouse_id = r.w),
     c AS (
-      INSERT INTO material_cost (material_id, quantity, avg_cost)
-      SELECT r.id, r.q, 0 FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ids.map((i) => spread.get(i)!.toString()))}::numeric[]) AS r(id, q)
-      ON CONFLICT (material_id) DO UPDATE SET quantity = material_cost.quantity + excluded.quantity, updated_at = now()
-      RETURNING material_id, avg_cost),
+      SELECT * FROM unnest(${sql.val(costs.map(([id]) => id))}::bigint[], ${sql.val(costs.map(([, l]) => l.key.materialId))}::bigint[],
+                           ${sql.val(costs.map(([, l]) => l.unitCost.toString()))}::numeric[]) AS c(line_id, material_id, avg_cost)),
     l AS (
       INSERT INTO stock_ledger (material_id, warehouse_id, location_id, batch_no, quality_status, quantity, unit_cost, amount,
                                 doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, reversal_of, created_by)
-      SELECT r.m, r.w, r.l, r.b, r.qs, r.q, coalesce(r.c, c.avg_cost), round(r.q * coalesce(r.c, c.avg_cost), 2),
+      SELECT r.m, r.w, r.l, r.b, r.qs, r.q, r.c, r.a,
              ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo}, r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}
         FROM unnest(${sql.val(ledger.map((l) => l.key.materialId))}::bigint[], ${sql.val(ledger.map((l) => l.key.warehouseId))}::bigint[],
                     ${sql.val(ledger.map((l) => l.key.locationId))}::bigint[], ${sql.val(ledger.map((l) => l.key.batchNo))}::text[],
                     ${sql.val(ledger.map((l) => l.key.qualityStatus))}::text[], ${sql.val(ledger.map((l) => l.quantity.toString()))}::numeric[],
-                    ${sql.val(ledger.map(own))}::numeric[], ${sql.val(ledger.map((l) => l.lineId))}::bigint[],
-                    ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[])
-             WITH ORDINALITY AS r(m, w, l, b, qs, q, c, line, rev, n)
-        JOIN c ON c.material_id = r.m
+                    ${sql.val(ledger.map((l) => l.unitCost.toString()))}::numeric[], ${sql.val(ledger.map((l) => l.amount.toString()))}::numeric[],
+                    ${sql.val(ledger.map((l) => l.lineId))}::bigint[], ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[])
+             WITH ORDINALITY AS r(m, w, l, b, qs, q, c, a, line, rev, n)
        ORDER BY r.n)
     ${
       also.length
@@ -323,7 +403,11 @@ function checkDecrement(changed: number, rows: number, guard: boolean) {
 const keyOf = (k: StockKey) =>
   `${k.materialId}|${k.warehouseId}|${k.locationId ?? ''}|${k.batchNo}|${k.qualityStatus}`;
 
-/** Mirror moves of a document's ledger rows (红冲): same keys, opposite quantities, exact keys. */
+/**
+ * Mirror moves of a document's ledger rows (红冲): same keys, opposite quantities and the exact
+ * opposite amounts, exact keys. Valuation adjustments (quantity 0) are not mirrored: an ordinary
+ * posting never writes one, only a reversal, and a reversed document is not reversed again.
+ */
 export async function reversalMoves(db: Db, docType: string, docId: number): Promise<Move[]> {
   const rows = await db
     .selectFrom('stockLedger')
@@ -336,11 +420,13 @@ export async function reversalMoves(db: Db, docType: string, docId: number): Pro
       'qualityStatus',
       sql<string>`quantity::text`.as('quantity'),
       sql<string>`unit_cost::text`.as('unitCost'),
+      sql<string>`amount::text`.as('amount'),
       'lineId',
     ])
     .where('docType', '=', docType)
     .where('docId', '=', docId)
     .where('reversalOf', 'is', null)
+    .where('quantity', '<>', 0)
     .orderBy('id')
     .execute();
   return rows.map((r: any) => ({
@@ -351,6 +437,7 @@ export async function reversalMoves(db: Db, docType: string, docId: number): Pro
     qualityStatus: r.qualityStatus,
     quantity: D(r.quantity).neg().toString(),
     unitCost: r.unitCost,
+    amount: D(r.amount).neg().toString(),
     lineId: r.lineId,
     exact: true,
     reversalOf: r.id,

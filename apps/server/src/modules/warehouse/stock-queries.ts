@@ -46,7 +46,9 @@ const BALANCE_SORT: Record<string, string> = {
 
 /**
  * Balances straight from stock_balance (never by summing the ledger), with material, warehouse,
- * location names and the value at moving-average cost.
+ * location names and the value: each row its share of its material × warehouse value (quantity ×
+ * value ÷ quantity, to the cent); the totals per material × warehouse, so a whole pair counts its
+ * value exactly, the sum of its ledger amounts.
  */
 export async function balancePage(
   db: Db,
@@ -67,6 +69,7 @@ export async function balancePage(
   const limit = q.pageNum === 0 ? sql`` : sql`LIMIT ${q.pageSize} OFFSET ${(q.pageNum - 1) * q.pageSize}`;
   const from = sql`FROM stock_balance b JOIN material m ON m.id = b.material_id JOIN warehouse w ON w.id = b.warehouse_id`;
   // Quantities are summed per base unit (粒, 件, g and 套 never add up); the money sums across.
+  // A pair's matching rows are valued together: all of them are worth its value exactly.
   // The page as 库存查询 opens it (no filter, the default order) runs as named statements:
   // planning them cost more than running them on the demo's balances (bench auth-overhead).
   // Filtered pages stay unnamed: as many texts as filter combinations, each
@@ -76,11 +79,14 @@ export async function balancePage(
   const byUnit = (
     await hot(sql<{ unitName: string; n: number; qty: string; allN: number; allAmount: string }>`
       SELECT unit_name, n, qty, (sum(n) OVER ())::int AS all_n, (sum(amount) OVER ())::text AS all_amount
-        FROM (SELECT coalesce(u.name, '') AS unit_name, count(*)::int AS n, sum(b.quantity)::text AS qty,
-                     sum(round(b.quantity * coalesce(c.avg_cost, 0), 2)) AS amount
-                ${from} LEFT JOIN material_cost c ON c.material_id = b.material_id
-                LEFT JOIN material_unit u ON u.id = m.unit_id
-               WHERE ${cond} GROUP BY u.name) g
+        FROM (SELECT unit_name, sum(n)::int AS n, sum(q)::text AS qty, sum(amount) AS amount
+                FROM (SELECT coalesce(u.name, '') AS unit_name, count(*) AS n, sum(b.quantity) AS q,
+                             CASE WHEN sum(b.quantity) = v.quantity THEN v.value
+                                  ELSE coalesce(round(sum(b.quantity) * v.value / nullif(v.quantity, 0), 2), 0) END AS amount
+                        ${from} LEFT JOIN stock_value v ON v.material_id = b.material_id AND v.warehouse_id = b.warehouse_id
+                        LEFT JOIN material_unit u ON u.id = m.unit_id
+                       WHERE ${cond} GROUP BY u.name, b.material_id, b.warehouse_id, v.quantity, v.value) p
+               GROUP BY unit_name) g
        ORDER BY n DESC, unit_name`).execute(inColumnNames(db))
   ).rows;
   const t = { n: byUnit[0]?.allN ?? 0, amount: byUnit[0]?.allAmount ?? '0' };
@@ -88,12 +94,14 @@ export async function balancePage(
   const rows = await hot(sql<any>`
     SELECT b.id, b.material_id, m.code AS material_code, m.name AS material_name, m.spec, u.name AS unit_name,
            b.warehouse_id, w.name AS warehouse_name, b.location_id, l.name AS location_name, b.batch_no,
-           b.quality_status, b.quantity::text AS quantity, coalesce(c.avg_cost, 0)::text AS unit_cost,
-           round(b.quantity * coalesce(c.avg_cost, 0), 2)::text AS amount, b.first_in_at, b.updated_at
+           b.quality_status, b.quantity::text AS quantity, coalesce(v.avg_cost, 0)::text AS unit_cost,
+           CASE WHEN b.quantity = v.quantity THEN v.value
+                ELSE coalesce(round(b.quantity * v.value / nullif(v.quantity, 0), 2), 0) END::numeric(18,2)::text AS amount,
+           b.first_in_at, b.updated_at
       ${from}
       LEFT JOIN shelf_location l ON l.id = b.location_id
       LEFT JOIN material_unit u ON u.id = m.unit_id
-      LEFT JOIN material_cost c ON c.material_id = b.material_id
+      LEFT JOIN stock_value v ON v.material_id = b.material_id AND v.warehouse_id = b.warehouse_id
      WHERE ${cond}
      ORDER BY ${sql.raw(sortCol)} ${dir}, b.id ${dir}
      ${limit}`).execute(inColumnNames(db));
@@ -240,13 +248,16 @@ async function scopedPage(
 ): Promise<Page<any> & { summary: LedgerSummary }> {
   const head = (
     await sql<{ n: number } & LedgerSummary>`
-      WITH on_hand AS (SELECT coalesce(sum(b.quantity), 0) AS q FROM stock_balance b WHERE ${scope('b')})
+      WITH pair AS (SELECT b.warehouse_id, sum(b.quantity) AS q FROM stock_balance b WHERE ${scope('b')} GROUP BY b.warehouse_id),
+      on_hand AS (
+        SELECT coalesce(sum(p.q), 0) AS q,
+               coalesce(sum(CASE WHEN p.q = v.quantity THEN v.value
+                                 ELSE coalesce(round(p.q * v.value / nullif(v.quantity, 0), 2), 0) END), 0) AS value
+          FROM pair p LEFT JOIN stock_value v ON v.material_id = ${q.materialId} AND v.warehouse_id = p.warehouse_id)
       SELECT count(*)::int AS n,
              coalesce(sum(s.quantity) FILTER (WHERE s.quantity > 0), 0)::text AS in_quantity,
              coalesce(-sum(s.quantity) FILTER (WHERE s.quantity < 0), 0)::text AS out_quantity,
-             (SELECT q FROM on_hand)::text AS balance,
-             round((SELECT q FROM on_hand)
-                   * coalesce((SELECT c.avg_cost FROM material_cost c WHERE c.material_id = ${q.materialId}), 0), 2)::text AS value
+             (SELECT q FROM on_hand)::text AS balance, (SELECT value FROM on_hand)::numeric(18,2)::text AS value
         FROM stock_ledger s WHERE ${cond}`.execute(db)
   ).rows[0];
   const { n: total, ...summary } = head;

@@ -15,7 +15,8 @@ const QUALITY: Record<string, string> = { qualified: '合格', pending: '待检'
 
 /**
  * 盘点差异报告: the counted lines whose quantity differs from the books, each valued — at the
- * cost its ledger move was posted at, or for a draft at the material's current moving average —
+ * cost its ledger move was posted at, or for a draft at the material's current moving average in
+ * the stocktake's warehouse —
  * with gain, loss and net totals.
  */
 export async function differenceReport(db: Db, id: number): Promise<DifferenceReport> {
@@ -36,7 +37,7 @@ export async function differenceReport(db: Db, id: number): Promise<DifferenceRe
       JOIN material m ON m.id = sl.material_id
       LEFT JOIN material_unit u ON u.id = m.unit_id
       LEFT JOIN shelf_location loc ON loc.id = sl.location_id
-      LEFT JOIN material_cost mc ON mc.material_id = sl.material_id
+      LEFT JOIN stock_value mc ON mc.material_id = sl.material_id AND mc.warehouse_id = ${doc.warehouseId}
       LEFT JOIN LATERAL (
         SELECT max(x.unit_cost) AS unit_cost, sum(x.amount) AS amount FROM stock_ledger x
          WHERE x.doc_type = 'stocktake' AND x.doc_id = sl.stocktake_id AND x.line_id = sl.id AND x.reversal_of IS NULL

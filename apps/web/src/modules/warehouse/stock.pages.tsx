@@ -46,6 +46,7 @@ const DOC_NAMES: Record<string, string> = {
   'stock-outbound': '出库',
   'stock-transfer': '调拨',
   stocktake: '盘点',
+  valuation: '成本调整',
 };
 const WAREHOUSE_TYPES = [
   { value: 'raw', label: '原材料仓' },
@@ -82,7 +83,9 @@ function docKindLabel(move: Row): string {
     move.docType === 'stock-inbound' ? INBOUND : move.docType === 'stock-outbound' ? OUTBOUND : undefined;
   const label =
     kind?.types.find((t) => t.value === move.docKind)?.label ?? DOC_NAMES[move.docType] ?? move.docType;
-  return move.reversalOf ? `${label}（冲销）` : label;
+  if (move.reversalOf) return `${label}（冲销）`;
+  // Quantity 0: a valuation adjustment a reversal wrote (value only; docs "Valuation and reversals").
+  return Number(move.quantity) === 0 && move.docType !== 'valuation' ? `${label}（成本调整）` : label;
 }
 
 /**
