@@ -1,4 +1,4 @@
-// `npm test`: lint, type check, unit + API integration tests (Vitest), browser flows
+// `npm test`: lint, type check, import rules, unit + API integration tests (Vitest), browser flows
 // (Playwright in the system Chromium). With TEST_DATABASE_URL set (a PostgreSQL server URL),
 // the API suite and the browser flows run against fresh databases on that server instead of
 // the embedded PGlite. Ends with one summary line "N passed, N failed".
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-test-'));
 const only = process.argv.slice(2);
+// Steps: lint, typecheck, imports, unit, e2e (`npm test -- lint imports` runs only those).
 const want = (step) => only.length === 0 || only.includes(step);
 let passed = 0;
 let failed = 0;
@@ -33,6 +34,8 @@ console.log(`RingMES tests on ${db}`);
 
 if (want('lint')) run('lint', 'npx', ['biome', 'check', '.']);
 if (want('typecheck')) run('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present']);
+// The import rules of docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs).
+if (want('imports')) run('import rules', 'node', ['scripts/import-rules.mjs']);
 
 if (want('unit')) {
   const file = path.join(out, 'vitest.json');
