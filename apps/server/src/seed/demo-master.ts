@@ -658,6 +658,16 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
     });
   }
 
+  // MRP (issue 37 §1): what buying takes and in what lots; made items take their routes' time.
+  const PURCHASE: Record<string, { days: number; min?: string; multiple?: string }> = {
+    'RAW-TUBE': { days: 15, min: '1000', multiple: '500' },
+    'RAW-FORGE': { days: 20, min: '500', multiple: '100' },
+    'AUX-BALL': { days: 10, multiple: '10000' },
+    'AUX-CAGE': { days: 7, min: '2000', multiple: '1000' },
+    'AUX-SEAL': { days: 7, multiple: '1000' },
+    'AUX-GREASE': { days: 5, multiple: '5000' },
+    TOOL: { days: 3 },
+  };
   const materialIds = await insert(
     'material',
     materials.map((m) => ({
@@ -678,6 +688,9 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       salePrice: m.price ?? null,
       safetyStockMin: m.min ?? null,
       safetyStockMax: m.max ?? null,
+      leadTimeDays: PURCHASE[m.type]?.days ?? null,
+      lotSizeMin: PURCHASE[m.type]?.min ?? null,
+      lotSizeMultiple: PURCHASE[m.type]?.multiple ?? null,
       batchManaged: m.batch ?? false,
       remark: m.remark ?? null,
     })),
