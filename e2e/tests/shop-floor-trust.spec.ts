@@ -264,7 +264,7 @@ test.describe('shop-floor trust', () => {
       userName,
       passWord: 'Leader#2026',
       firstName: '班组长',
-      roleIds: [roleId('operator'), roleId('quality')],
+      roleIds: [roleId('operator_machine'), roleId('quality')],
     });
     const lead = await Api.login(request, userName, 'Leader#2026');
     // A draft of op01's turning work, added by his head (set-up).

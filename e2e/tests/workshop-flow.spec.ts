@@ -333,16 +333,18 @@ test.describe('workshop flow', () => {
     request,
   }) => {
     const admin = await Api.login(request);
-    // A new 操作工 (the demo's operator role: every workshop's operator screens) with work in 磨加工 only.
-    const role = (await admin.get<Row[]>('/api/v1/role/listAll')).find(
-      (r) => r.roleKey === 'operator',
-    ) as Row;
+    // A new 操作工 of two workshops (the demo's 车加工操作工 and 磨加工操作工 roles) with work in 磨加工 only.
+    const roles = await admin.get<Row[]>('/api/v1/role/listAll');
+    const roleId = (key: string) => {
+      const r = roles.find((x) => x.roleKey === key) as Row;
+      return r.roleId ?? r.id;
+    };
     const userName = unique('opland').toLowerCase();
     const user = await admin.post<Row>('/api/v1/user/newAddUser', {
       userName,
       passWord: 'Landing#2026',
       firstName: '磨工新人',
-      roleIds: [role.roleId ?? role.id],
+      roleIds: [roleId('operator_machine'), roleId('operator_grinding')],
     });
     // A 磨加工 task with pieces still to dispatch.
     const task = (

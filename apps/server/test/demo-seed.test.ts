@@ -538,6 +538,29 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
         user,
       ).toBe(true);
     }
+    // An operator's menu holds the workshops he works in (his teams), not all four: op01 turns and
+    // assembles, op02 grinds and assembles; neither reaches another workshop's queue.
+    for (const [user, own, others] of [
+      ['op01', ['machine', 'assembly-workshop'], ['grinding', 'inspect-workshop']],
+      ['op02', ['grinding', 'assembly-workshop'], ['machine', 'inspect-workshop']],
+    ] as const) {
+      const token = await t.login(user, 'demo123');
+      const info = await t.call('GET', '/api/v1/sso/getUserByToken', { token });
+      const pages = JSON.stringify(info.body.result.menuList);
+      for (const segment of own)
+        expect(pages, `${user} ${segment}`).toContain(`/production-manage/${segment}/operator-task`);
+      for (const segment of others)
+        expect(pages, `${user} ${segment}`).not.toContain(`/production-manage/${segment}/`);
+    }
+    const turner = await t.login('op01', 'demo123');
+    expect(
+      (
+        await t.call('GET', '/api/v1/work-dispatch/mine', {
+          token: turner,
+          query: { workshopType: 'grinding' },
+        })
+      ).status,
+    ).toBe(403);
     // Operators report; the workshop approves (an operator never approves his own reports).
     const waiting = await sql<{
       id: number;

@@ -72,7 +72,7 @@ describe('landing by granted pages and open work', () => {
     expect((await landing(await as('buyer'))).path).toBe('/purchase/purchase-manage');
     expect((await landing(await as('quality'))).path).toBe('/home/info');
     // An operator's queue is his own dispatches (the web picks it); an administrator keeps the menu's rule.
-    expect(await landing(await as('operator'))).toEqual({ path: null });
+    expect(await landing(await as('operator_machine'))).toEqual({ path: null });
     expect(await landing(token)).toEqual({ path: null });
   });
 

@@ -258,6 +258,23 @@ describe('报工: report, approve, post, and take it all back', () => {
       ),
     );
     expect(mine).toMatchObject({ status: 'submitted', operatorId: w.op.userId, goodQuantity: '18.0000' });
+    // His sheet and queue count it at once, apart from what is posted (待审核 until the approval).
+    const sheet = async () =>
+      ok(await t.call('GET', `/api/v1/work-dispatch/sheet/${w.dispatches[0]}`, { token: w.op.token }));
+    const queued = async () =>
+      (
+        ok(
+          await t.call('GET', '/api/v1/work-dispatch/mine', {
+            token: w.op.token,
+            query: { workshopType: 'machine' },
+          }),
+        ).list as any[]
+      ).find((d) => Number(d.id) === w.dispatches[0]);
+    expect(await sheet()).toMatchObject({ reportedQuantity: '0.0000', pendingQuantity: '18.0000' });
+    expect(await queued()).toMatchObject({ reportedQuantity: '0.0000', pendingQuantity: '18.0000' });
+    ok(await post(`/api/v1/work-report/approve/${mine.id}`));
+    expect(await sheet()).toMatchObject({ reportedQuantity: '18.0000', pendingQuantity: '0' });
+    expect(await queued()).toMatchObject({ reportedQuantity: '18.0000', pendingQuantity: '0' });
     const other = await t.userWith(['production:lathingOperatorTask:report']);
     const notHis = await post(
       `/api/v1/work-dispatch/report/${w.dispatches[0]}`,

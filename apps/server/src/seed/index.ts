@@ -1,5 +1,11 @@
 import crypto from 'node:crypto';
-import { MENU_TREE, type MenuNode } from '@ringmes/domain';
+import {
+  MENU_TREE,
+  type MenuNode,
+  PRODUCTION_MANAGE_PATH,
+  WORKSHOP_KINDS,
+  type WorkshopKind,
+} from '@ringmes/domain';
 import type { Config } from '../config.ts';
 import { storageOf } from '../platform/attachments/attachments.ts';
 import { hashPassword } from '../platform/auth/password.ts';
@@ -29,6 +35,23 @@ export const DEMO_PASSWORD = 'demo123';
 
 /** 越过检验入账 (报工记录): quality's call, withheld from the roles that grant production pages whole. */
 const OVERRIDE_INSPECTION = /:inspectOverride$/;
+
+/**
+ * An operator's screens in one workshop (操作工任务, 车间操作工任务, 报工, the task sheet): a turning
+ * operator gets turning's, not grinding's, so his menu shows his own workshops only.
+ */
+const operatorOf = (type: WorkshopKind['type'], roleName: string) => {
+  const k = WORKSHOP_KINDS.find((w) => w.type === type) as WorkshopKind;
+  return {
+    roleKey: `operator_${type}`,
+    roleName,
+    prefixes: ['/home'],
+    match: new RegExp(
+      `^${PRODUCTION_MANAGE_PATH}/${k.segment}/(.*operator-task|report-work|process-task-sheet)`,
+    ),
+    withhold: /:(approve|unapprove|inspectOverride)$/,
+  };
+};
 
 /** Demo roles of a bearing factory and the menu paths each one is granted. */
 const DEMO_ROLES: {
@@ -68,13 +91,9 @@ const DEMO_ROLES: {
     // A report waiting for inspection is posted by quality's result, not by the workshop.
     withhold: OVERRIDE_INSPECTION,
   },
-  {
-    roleKey: 'operator',
-    roleName: '操作工',
-    prefixes: ['/home'],
-    match: /operator-task|report-work|process-task-sheet/,
-    withhold: /:(approve|unapprove|inspectOverride)$/,
-  },
+  operatorOf('machine', '车加工操作工'),
+  operatorOf('grinding', '磨加工操作工'),
+  operatorOf('assembly', '装配操作工'),
   {
     roleKey: 'warehouse',
     roleName: '仓管员',
@@ -139,12 +158,31 @@ const DEMO_DEPTS: [string, string | null][] = [
   ['设备部', null],
 ];
 
-const DEMO_USERS: { userName: string; firstName: string; dept: string; role: string; phone: string }[] = [
+/** The demo's people; an operator holds the roles of the workshops whose teams he is in (工厂建模 › 班组). */
+const DEMO_USERS: {
+  userName: string;
+  firstName: string;
+  dept: string;
+  role: string | string[];
+  phone: string;
+}[] = [
   { userName: 'sales01', firstName: '张丽', dept: '销售部', role: 'sales', phone: '13800000001' },
   { userName: 'plan01', firstName: '王强', dept: '生产部', role: 'planner', phone: '13800000002' },
   { userName: 'head01', firstName: '李军', dept: '车加工车间', role: 'workshop_head', phone: '13800000003' },
-  { userName: 'op01', firstName: '赵刚', dept: '车加工车间', role: 'operator', phone: '13800000004' },
-  { userName: 'op02', firstName: '孙伟', dept: '磨加工车间', role: 'operator', phone: '13800000005' },
+  {
+    userName: 'op01',
+    firstName: '赵刚',
+    dept: '车加工车间',
+    role: ['operator_machine', 'operator_assembly'],
+    phone: '13800000004',
+  },
+  {
+    userName: 'op02',
+    firstName: '孙伟',
+    dept: '磨加工车间',
+    role: ['operator_grinding', 'operator_assembly'],
+    phone: '13800000005',
+  },
   { userName: 'wh01', firstName: '刘洋', dept: '仓储物流部', role: 'warehouse', phone: '13800000006' },
   { userName: 'qc01', firstName: '陈静', dept: '质量部', role: 'quality', phone: '13800000007' },
   { userName: 'fin01', firstName: '周敏', dept: '财务部', role: 'finance', phone: '13800000008' },
@@ -279,7 +317,7 @@ export async function seed(
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('userRole')
-        .values({ userId: row.id, roleId: roleIds.get(u.role) as number })
+        .values([u.role].flat().map((role) => ({ userId: row.id, roleId: roleIds.get(role) as number })))
         .execute();
     }
     await step(2, '工厂、物料、工艺与客商', async () => {

@@ -520,10 +520,28 @@ export async function taskBoard(db: Db, workshopType: string) {
   return { list: r.rows };
 }
 
+/**
+ * What a dispatch's reports not yet posted hold (提交, 审核 awaiting inspection, 待检验, 检验完成):
+ * the operator's sheet shows it beside 已报工 (the posted good pieces, `reported_quantity`), so his
+ * report counts from the moment he sends it, not from its approval.
+ */
+const PENDING_REPORTS = ['submitted', 'approved', 'inspecting', 'inspected'];
+const pendingQuantity = (dispatch: ReturnType<typeof sql.ref>) => sql`
+  (SELECT COALESCE(sum(r.good_quantity), 0) FROM work_report r
+    WHERE r.dispatch_id = ${dispatch} AND r.status = ANY(${sql.val(PENDING_REPORTS)}::text[]))`;
+
+/** `pendingQuantity` of one dispatch (the sheet). */
+export async function dispatchPending(db: Db, dispatchId: number): Promise<string> {
+  const r = await sql<{ q: string }>`SELECT ${pendingQuantity(sql.ref('d.id'))}::text AS q
+    FROM work_dispatch d WHERE d.id = ${dispatchId}`.execute(db);
+  return r.rows[0]?.q ?? '0';
+}
+
 /** The operator's own queue: dispatches not closed (finished ones of the last 3 days too), running first. */
 export async function operatorQueue(db: Db, operatorId: number, workshopType: string) {
   const r = await sql<Record<string, any>>`
-    SELECT x.id, x.doc_no, x.status, x.quantity, x.reported_quantity, x.shift,
+    SELECT x.id, x.doc_no, x.status, x.quantity, x.reported_quantity,
+           ${pendingQuantity(sql.ref('x.id'))}::text AS pending_quantity, x.shift,
            to_char(x.work_date, 'YYYY-MM-DD') AS work_date, x.started_at, x.finished_at, x.version,
            x.task_id, t.task_no, o.doc_no AS order_no, m.code AS product_code, m.name AS product_name,
            m.spec AS product_spec, p.name AS process_name, e.name AS equipment_name, tm.name AS team_name,
@@ -590,7 +608,11 @@ export function workshopTaskRoutes(app: App) {
     async handler({ params, user, app: { db } }) {
       const row = await getRecord(db, workDispatchResource, params.id);
       assertInScope(user, workDispatchResource, 'list', row);
-      return { ...row, drawing: await drawingLinkFor(db, Number(row.productId)) };
+      return {
+        ...row,
+        pendingQuantity: await dispatchPending(db, params.id),
+        drawing: await drawingLinkFor(db, Number(row.productId)),
+      };
     },
   });
   drawingFileRoute(app, {

@@ -36,7 +36,7 @@ import { http } from '../../../platform/api/client.ts';
 import { type ApiError, isApiError } from '../../../platform/api/errors.ts';
 import { useRecordAction } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
-import { idFromSearch } from '../../../platform/resource/nav.ts';
+import { idFromSearch, leavePage } from '../../../platform/resource/nav.ts';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { DrawingButton } from '../../technology/drawing-link.tsx';
@@ -50,6 +50,21 @@ const SHIFT = new Map(SHIFT_OPTIONS.map((s) => [s.value, s.label]));
 function StateTag({ status }: { status: string }) {
   const s = STATE.get(status);
   return <Tag color={s?.color}>{s?.label ?? status}</Tag>;
+}
+
+/**
+ * 已报工 of a dispatch as the operator counts it: what he has reported, posted or not — the reports
+ * waiting for approval (or inspection) named apart, so a report counts the moment it is sent.
+ */
+function Reported({ row, testId }: { row: Row; testId: string }) {
+  const pending = Number(row.pendingQuantity ?? 0);
+  const all = Math.round((Number(row.reportedQuantity ?? 0) + pending) * 10_000) / 10_000;
+  return (
+    <span data-testid={testId}>
+      {qty(all)}
+      {pending > 0 && <span className="ws-muted">（含待审核 {qty(pending)}）</span>}
+    </span>
+  );
 }
 
 /** The sheet a dispatch opens on: 开工 for one waiting, the running sheet otherwise. */
@@ -132,7 +147,7 @@ export function OperatorTaskPage({ path }: PageProps) {
               </div>
               <div>工序：{r.processName}</div>
               <div>
-                数量：<b>{qty(r.quantity)}</b>　已报工 {qty(r.reportedQuantity)}
+                数量：<b>{qty(r.quantity)}</b>　已报工 <Reported row={r} testId="queue-reported" />
               </div>
               <div>
                 {r.workDate} {SHIFT.get(r.shift)}
@@ -187,7 +202,9 @@ function SheetDetails({ row }: { row: Row }) {
       <Descriptions.Item label="产品">{row.productName}</Descriptions.Item>
       <Descriptions.Item label="工序">{row.processName}</Descriptions.Item>
       <Descriptions.Item label="派工数量">{qty(row.quantity)}</Descriptions.Item>
-      <Descriptions.Item label="已报工">{qty(row.reportedQuantity)}</Descriptions.Item>
+      <Descriptions.Item label="已报工">
+        <Reported row={row} testId="sheet-reported" />
+      </Descriptions.Item>
       <Descriptions.Item label="生产日期">
         {row.workDate} {SHIFT.get(row.shift)}
       </Descriptions.Item>
@@ -246,6 +263,12 @@ function Unavailable({ error, back }: { error?: unknown; back: () => void }) {
   );
 }
 
+/**
+ * 工序任务单新增 and 开工 are one sheet at two stages: moving from one to the other replaces its tab
+ * (the tag bar showed 工序任务单新增 and 工序任务单开工 for one dispatch after 开工).
+ */
+const toStage = (from: string, to: string) => leavePage(from, to);
+
 /** 工序任务单新增: the sheet of a waiting dispatch; 开工 records the actual start. */
 export function ProcessTaskSheetAddPage({ path }: PageProps) {
   const kind = kindOf(path);
@@ -254,7 +277,7 @@ export function ProcessTaskSheetAddPage({ path }: PageProps) {
   const mayOn = useRecordAction(workDispatchResource);
   const info = useDispatch(id);
   const back = () => navigateTo(workshopPaths(kind).operatorTask);
-  const run = useRun(id, () => navigateTo(`${workshopPaths(kind).sheetStart}?id=${id}`));
+  const run = useRun(id, () => toStage(path, `${workshopPaths(kind).sheetStart}?id=${id}`));
   if (!id || info.error) return <Unavailable error={info.error} back={back} />;
   const row = info.data;
   return (
@@ -290,7 +313,7 @@ export function ProcessTaskSheetAddPage({ path }: PageProps) {
               <Button
                 size="large"
                 type="primary"
-                onClick={() => navigateTo(`${workshopPaths(kind).sheetStart}?id=${id}`)}
+                onClick={() => toStage(path, `${workshopPaths(kind).sheetStart}?id=${id}`)}
               >
                 已开工，进入作业
               </Button>
@@ -357,7 +380,7 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
               <Button
                 size="large"
                 type="primary"
-                onClick={() => navigateTo(`${workshopPaths(kind).sheetAdd}?id=${id}`)}
+                onClick={() => toStage(path, `${workshopPaths(kind).sheetAdd}?id=${id}`)}
               >
                 去开工
               </Button>
