@@ -679,6 +679,62 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     const g = await t.call('GET', `/api/v1/flow-card/genealogy/${card.id}`, { token: planner });
     expect(g.body.result.ancestors).toHaveLength(2);
   });
+
+  it('ships bearing cards that trace back to the rings, their heats, receipts and measurements, and forward from the heat (issue 35)', async () => {
+    const db = t.database.db;
+    // The demo's ring cards carry the heats of the steel issued to their orders, each received.
+    const unreceived = await sql<{ docNo: string; heatNo: string }>`
+      SELECT c.doc_no, c.heat_no FROM flow_card c JOIN production_order o ON o.id = c.production_order_id
+       WHERE o.parent_order_id IS NOT NULL AND c.heat_no IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM stock_ledger l WHERE l.doc_type = 'stock-inbound'
+                            AND l.batch_no = ANY(string_to_array(c.heat_no, '/')))`.execute(db);
+    expect(unreceived.rows).toEqual([]);
+    // A 销售出库 of whole bearing cards (batch = card number) of a customer order.
+    const shipped = await sql<{ id: number; docNo: string }>`
+      SELECT DISTINCT d.id, d.doc_no FROM stock_outbound d
+        JOIN stock_outbound_line l ON l.stock_outbound_id = d.id
+        JOIN flow_card c ON c.doc_no = l.batch_no AND c.product_id = l.material_id
+       WHERE d.type = 'sales' AND d.status = 'posted' AND d.sale_order_id IS NOT NULL ORDER BY d.id`.execute(
+      db,
+    );
+    expect(shipped.rows.length).toBeGreaterThanOrEqual(1);
+    const keeper = await t.login('wh01', 'demo123');
+    const inspector = await t.login('qc01', 'demo123');
+    let traced = 0;
+    for (const out of shipped.rows) {
+      const back = await t.call('GET', `/api/v1/trace/outbound/${out.id}`, { token: keeper });
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+      const line = back.body.result.lines.find((l: any) => l.cardId);
+      expect(line.heats.length).toBeGreaterThan(0);
+      const tr = (await t.call('GET', `/api/v1/trace/card/${line.cardId}`, { token: inspector })).body.result;
+      // Back to the rings (装配领用), each step's machine and operator, the heats' purchase receipts.
+      const rings = tr.cards.filter((c: any) => c.depth > 0);
+      expect(rings.length).toBeGreaterThan(0);
+      expect(tr.links.some((l: any) => l.kind === 'assembly')).toBe(true);
+      for (const c of tr.cards)
+        for (const s of c.steps.filter((x: any) => !x.outsourced))
+          expect([s.equipmentName, s.operatorName], `${c.docNo} ${s.processName}`).not.toContain(null);
+      expect(tr.heats.length).toBeGreaterThan(0);
+      for (const h of tr.heats)
+        expect(h.receipts.some((r: any) => r.type === 'purchase' && r.supplierName)).toBe(true);
+      expect(tr.shipments.map((s: any) => s.docNo)).toContain(out.docNo);
+      if (rings.some((c: any) => c.measurements.length) && rings.some((c: any) => c.inspections.length))
+        traced += 1;
+      // Forward: the heat reaches this delivery and its customer.
+      const fwd = (
+        await t.call('GET', '/api/v1/trace/heat', { token: inspector, query: { heatNo: tr.heats[0].heatNo } })
+      ).body.result;
+      expect(fwd.shipments.map((s: any) => s.docNo)).toContain(out.docNo);
+      expect(fwd.customers.length).toBeGreaterThan(0);
+    }
+    // At least one delivery reaches measured and inspected rings.
+    expect(traced).toBeGreaterThanOrEqual(1);
+    // Measurements name cards of the product they measured.
+    const mismatched = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM measurement_subgroup s JOIN flow_card c ON c.id = s.flow_card_id
+       WHERE c.product_id <> s.product_id`.execute(db);
+    expect(mismatched.rows[0].n).toBe(0);
+  });
 });
 
 describe.skipIf(ON_POSTGRES)('demo equipment care', () => {

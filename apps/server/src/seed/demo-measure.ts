@@ -4,6 +4,19 @@ import { evaluateAlarms } from '../modules/quality/measurement.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 
+// [equipment, product, characteristic, subgroups, lsl, usl, mean, sigma, drift (σ reached at the end, over the last 10 %)]
+const SERIES: [string, string, string, number, number, number, number, number, number][] = [
+  ['EQ-MJ-002', 'SF-6204-OR-P6', 'outside-diameter', 1600, 46.991, 47.0, 46.9955, 0.00094, 0],
+  ['EQ-MJ-003', 'SF-6205-OR-P6', 'outside-diameter', 1600, 51.989, 52.0, 51.9945, 0.0011, 1.0],
+  ['EQ-MJ-005', 'SF-6204-IR-P6', 'raceway-diameter', 300, 25.98, 26.0, 25.99, 0.0025, 0],
+  ['EQ-MJ-006', 'SF-6206-OR-P0', 'raceway-position', 300, 7.97, 8.03, 8.0, 0.008, 0],
+  ['EQ-MJ-001', 'SF-6204-IR-P6', 'ring-height', 300, 13.88, 14.0, 13.95, 0.015, 0],
+  ['EQ-MJ-007', 'SF-6206-IR-P0', 'rib-angle', 100, 89.95, 90.05, 90.0, 0.01, 0],
+];
+
+/** The rings the demo measures (their cards get the subgroups measured while they were ground). */
+export const MEASURED_PRODUCTS = [...new Set(SERIES.map((x) => x[1]))];
+
 /**
  * Demo 测量记录 over the last six weeks on the grinding machines (about 20,000 values, set-based):
  * - EQ-MJ-002 外径 of SF-6204-OR-P6 (P6 ΔDmp 0/−9 µm): centred and in control, Cpk ≈ 1.6;
@@ -11,9 +24,10 @@ import type { Db } from '../platform/db/db.ts';
  *   wheel wears and the mean drifts upwards (Western Electric rule 2 runs, later rule 1), which raised the SPC
  *   messages to the grinding workshop head and the quality inspector;
  * - EQ-MJ-005 沟道直径, EQ-MJ-006 沟道位置, EQ-MJ-001 套圈高度 and EQ-MJ-007 挡边角度 in control.
- * Values are normal (Box–Muller on a fixed seed), rounded to 0.1 µm as a gauge reads them. The
- * last subgroups of EQ-MJ-002 are linked to open flow cards of the ring. The 外径 limits are the
- * ring standard's (规格来源 标准); the others are typed.
+ * Values are normal (Box–Muller on a fixed seed), rounded to 0.1 µm as a gauge reads them. A
+ * subgroup measured while a card of its ring was being ground names that card (the genealogy of a
+ * shipped bearing reaches them); the last subgroups of EQ-MJ-002 name open cards of the ring. The
+ * 外径 limits are the ring standard's (规格来源 标准); the others are typed.
  */
 export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<void> {
   await sql`SELECT setseed(0.4242)`.execute(db);
@@ -21,16 +35,7 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
     SELECT id FROM app_user WHERE user_name IN ('op02', 'qc01') ORDER BY user_name`.execute(db);
   const operators = ops.rows.map((r) => Number(r.id));
   if (!operators.length) operators.push(admin.id);
-  // [equipment, product, characteristic, subgroups, lsl, usl, mean, sigma, drift (σ reached at the end, over the last 10 %)]
-  const series: [string, string, string, number, number, number, number, number, number][] = [
-    ['EQ-MJ-002', 'SF-6204-OR-P6', 'outside-diameter', 1600, 46.991, 47.0, 46.9955, 0.00094, 0],
-    ['EQ-MJ-003', 'SF-6205-OR-P6', 'outside-diameter', 1600, 51.989, 52.0, 51.9945, 0.0011, 1.0],
-    ['EQ-MJ-005', 'SF-6204-IR-P6', 'raceway-diameter', 300, 25.98, 26.0, 25.99, 0.0025, 0],
-    ['EQ-MJ-006', 'SF-6206-OR-P0', 'raceway-position', 300, 7.97, 8.03, 8.0, 0.008, 0],
-    ['EQ-MJ-001', 'SF-6204-IR-P6', 'ring-height', 300, 13.88, 14.0, 13.95, 0.015, 0],
-    ['EQ-MJ-007', 'SF-6206-IR-P0', 'rib-angle', 100, 89.95, 90.05, 90.0, 0.01, 0],
-  ];
-  for (const [eq, product, characteristic, count, lsl, usl, mean, sigma, drift] of series) {
+  for (const [eq, product, characteristic, count, lsl, usl, mean, sigma, drift] of SERIES) {
     const ids = await sql<{ equipmentId: number; productId: number }>`
       SELECT (SELECT id FROM equipment WHERE code = ${eq}) AS equipment_id,
              (SELECT id FROM material WHERE code = ${product}) AS product_id`.execute(db);
@@ -73,14 +78,32 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
       recent.rows.map((r) => Number(r.id)),
     );
   }
-  // Genealogy: the latest outer-ring subgroups of EQ-MJ-002 were measured on open flow cards.
+  // Genealogy: a subgroup measured while a card of its product was at a grinding step was measured
+  // on that card's rings (the card that came in last, a dozen subgroups a card at most); the latest
+  // outer-ring subgroups of EQ-MJ-002 not placed so were measured on its open cards.
+  await sql`
+    WITH x AS (
+      SELECT DISTINCT ON (s.id) s.id, c.id AS card_id, s.measured_at
+        FROM measurement_subgroup s
+        JOIN flow_card c ON c.product_id = s.product_id
+        JOIN flow_card_step st ON st.flow_card_id = c.id AND st.in_time IS NOT NULL
+        JOIN workshop w ON w.id = st.workshop_id AND w.type = 'grinding'
+       WHERE s.flow_card_id IS NULL AND s.measured_at >= st.in_time AND s.measured_at <= COALESCE(st.out_time, now())
+       ORDER BY s.id, st.in_time DESC, c.id),
+    kept AS (
+      SELECT id, card_id, row_number() OVER (PARTITION BY card_id ORDER BY measured_at DESC, id DESC) AS k FROM x)
+    UPDATE measurement_subgroup s SET flow_card_id = kept.card_id FROM kept WHERE s.id = kept.id AND kept.k <= 12`.execute(
+    db,
+  );
   await sql`
     WITH cards AS (
-      SELECT c.id, row_number() OVER (ORDER BY (m.code LIKE 'SF-6204-OR%') DESC, (m.code LIKE '%6204%') DESC, c.id) AS k
-        FROM flow_card c JOIN material m ON m.id = c.product_id WHERE c.status = 'open' LIMIT 3),
+      SELECT c.id, row_number() OVER (ORDER BY c.id) AS k
+        FROM flow_card c JOIN material m ON m.id = c.product_id
+       WHERE c.status = 'open' AND m.code = 'SF-6204-OR-P6' LIMIT 3),
          latest AS (
       SELECT s.id, row_number() OVER (ORDER BY s.measured_at DESC) AS k FROM measurement_subgroup s
-        JOIN equipment e ON e.id = s.equipment_id WHERE e.code = 'EQ-MJ-002' ORDER BY s.measured_at DESC LIMIT 24)
+        JOIN equipment e ON e.id = s.equipment_id
+       WHERE e.code = 'EQ-MJ-002' AND s.flow_card_id IS NULL ORDER BY s.measured_at DESC LIMIT 24)
     UPDATE measurement_subgroup s SET flow_card_id = c.id
       FROM latest l JOIN cards c ON c.k = 1 + (l.k - 1) / 8
      WHERE s.id = l.id`.execute(db);

@@ -202,6 +202,7 @@ async function advance(
     return;
   }
   await issueMaterials(db, user, id, dates.start);
+  await heatsFromIssues(db, id);
   if ((await status()) === 'released') await run('start');
   await seedOrderFloor(db, user, id, stage, n);
   if (stage === 'completed') {
@@ -210,22 +211,57 @@ async function advance(
   }
 }
 
-/** 领料出库 of an order's requirements from whichever store holds each material, as far as stock allows. */
+/**
+ * The order in which the demo's keeper issues an order's material, batch by batch: the rings its
+ * own ring orders made (their 完工入库 batches are the ring cards' numbers: 装配领用 links the
+ * bearing cards to them), then steel of heats bought from a supplier (采购入库), then the oldest
+ * stock. Balances of qualified stock, one row each.
+ */
+function issueOrder(orderId: number, materialId: unknown) {
+  return sql<{ warehouseId: number; batchNo: string; quantity: string }>`
+    SELECT b.warehouse_id, b.batch_no, b.quantity::text AS quantity
+      FROM stock_balance b
+     WHERE b.material_id = ${materialId} AND b.quality_status = 'qualified' AND b.quantity > 0
+     ORDER BY EXISTS (SELECT 1 FROM flow_card c JOIN production_order r ON r.id = c.production_order_id
+                       WHERE c.doc_no = b.batch_no AND c.product_id = b.material_id AND r.parent_order_id = ${orderId}) DESC,
+              EXISTS (SELECT 1 FROM stock_ledger l JOIN stock_inbound i ON i.id = l.doc_id
+                       WHERE l.doc_type = 'stock-inbound' AND l.batch_no = b.batch_no AND b.batch_no <> ''
+                         AND l.material_id = b.material_id AND i.type = 'purchase') DESC,
+              b.first_in_at, b.id`;
+}
+
+/**
+ * 领料出库 of an order's requirements as far as stock allows, batch by batch in `issueOrder`'s
+ * order: one document per store.
+ */
 async function issueMaterials(db: Db, user: AuthUser, orderId: number, bizDate: string) {
-  const r = await sql<{ id: number; materialId: number; warehouseId: number | null; quantity: string }>`
-    SELECT pm.id, pm.material_id,
-           w.warehouse_id, least(pm.required_quantity, floor(COALESCE(w.q, 0)))::text AS quantity
+  const needs = await sql<{ id: number; materialId: number; quantity: string }>`
+    SELECT pm.id, pm.material_id, (pm.required_quantity - pm.issued_quantity)::text AS quantity
       FROM production_order_material pm
-      LEFT JOIN LATERAL (SELECT s.warehouse_id, sum(s.quantity) AS q FROM stock_balance s
-                          WHERE s.material_id = pm.material_id AND s.quality_status = 'qualified'
-                          GROUP BY s.warehouse_id ORDER BY sum(s.quantity) DESC LIMIT 1) w ON true
-     WHERE pm.production_order_id = ${orderId}`.execute(db);
-  const byStore = new Map<number, { materialId: number; quantity: string; sourceLineId: number }[]>();
-  for (const x of r.rows) {
-    if (!x.warehouseId || !new Decimal(x.quantity).gt(0)) continue;
-    const list = byStore.get(Number(x.warehouseId)) ?? [];
-    list.push({ materialId: Number(x.materialId), quantity: x.quantity, sourceLineId: Number(x.id) });
-    byStore.set(Number(x.warehouseId), list);
+     WHERE pm.production_order_id = ${orderId} AND pm.required_quantity > pm.issued_quantity
+     ORDER BY pm.id`.execute(db);
+  const byStore = new Map<
+    number,
+    { materialId: number; quantity: string; sourceLineId: number; batchNo?: string }[]
+  >();
+  for (const x of needs.rows) {
+    let left = new Decimal(x.quantity);
+    for (const b of (await issueOrder(orderId, x.materialId).execute(db)).rows) {
+      if (left.lte(0)) break;
+      // Whole pieces of a counted material, as the keeper hands them out.
+      const take = Decimal.min(left, b.quantity);
+      const quantity = Number.isInteger(Number(x.quantity)) ? take.floor() : take;
+      if (quantity.lte(0)) continue;
+      const list = byStore.get(Number(b.warehouseId)) ?? [];
+      list.push({
+        materialId: Number(x.materialId),
+        quantity: quantity.toString(),
+        sourceLineId: Number(x.id),
+        ...(b.batchNo ? { batchNo: b.batchNo } : {}),
+      });
+      byStore.set(Number(b.warehouseId), list);
+      left = left.minus(quantity);
+    }
   }
   for (const [warehouseId, lines] of byStore) {
     const id = await createRecord(
@@ -245,6 +281,36 @@ async function issueMaterials(db: Db, user: AuthUser, orderId: number, bizDate: 
 }
 
 /**
+ * A ring order's cards carry the heats of the steel issued to it (what the planner types at 开卡
+ * from the 领料单): the issued batches of batch-managed materials other than cards, laid out in
+ * issue order, shared among the cards in number order by quantity. A bearing order's cards take
+ * their rings' heats from 装配领用 instead.
+ */
+async function heatsFromIssues(db: Db, orderId: number) {
+  await sql`
+    WITH o AS (SELECT id, quantity FROM production_order WHERE id = ${orderId} AND parent_order_id IS NOT NULL),
+    supply AS (
+      SELECT l.batch_no, -sum(l.quantity) AS q, min(l.id) AS first_move
+        FROM stock_outbound d
+        JOIN stock_ledger l ON l.doc_type = 'stock-outbound' AND l.doc_id = d.id AND l.batch_no <> ''
+        JOIN material m ON m.id = l.material_id AND m.batch_managed
+       WHERE d.production_order_id = ${orderId} AND d.type = 'requisition'
+         AND NOT EXISTS (SELECT 1 FROM flow_card c WHERE c.doc_no = l.batch_no)
+       GROUP BY l.batch_no HAVING sum(l.quantity) < 0),
+    s AS (
+      SELECT batch_no, (sum(q) OVER w - q) / sum(q) OVER () AS lo, sum(q) OVER w / sum(q) OVER () AS hi
+        FROM supply WINDOW w AS (ORDER BY first_move, batch_no)),
+    c AS (
+      SELECT c.id, (sum(c.quantity) OVER w - c.quantity) / o.quantity AS lo, sum(c.quantity) OVER w / o.quantity AS hi
+        FROM flow_card c JOIN o ON o.id = c.production_order_id
+       WHERE c.origin = 'open' AND c.status <> 'closed' WINDOW w AS (ORDER BY c.id)),
+    heats AS (
+      SELECT c.id, string_agg(s.batch_no, '/' ORDER BY s.lo) AS heat
+        FROM c JOIN s ON least(s.hi, c.hi) > greatest(s.lo, c.lo) GROUP BY c.id)
+    UPDATE flow_card f SET heat_no = left(heats.heat, 100) FROM heats WHERE f.id = heats.id`.execute(db);
+}
+
+/**
  * Batches of about three cards an order, of at most 500 pieces (what a turnover cart holds): an
  * order of 900 → two cards of 500 and 400. A run of 10,000 or more (the stock-up orders) is carded
  * by the heat-treatment charge, 300 rings: 20,000 → sixty-seven cards.
@@ -255,20 +321,30 @@ function batchOf(quantity: string): number {
   return [20, 50, 100, 200].find((b) => q.div(b).lte(3)) ?? 500;
 }
 
-let heat = 0;
-
-/** 开卡 for a released demo order: cards of its batch size, each with the steel's heat number. */
+/**
+ * 开卡 for a released demo order: cards of its batch size. A ring order's cards name the heat of
+ * the steel its keeper will issue (the first batch in `issueOrder`'s order; the issue then sets
+ * the heats it really took); a bearing's cards carry their rings' heats once the rings are issued.
+ */
 export async function openDemoCards(db: Db, by: AuthUser, orderId: number, start: string) {
   const o = await sql<{
     quantity: string;
-  }>`SELECT quantity::text AS quantity FROM production_order WHERE id = ${orderId}`.execute(db);
+    parentOrderId: number | null;
+  }>`SELECT quantity::text AS quantity, parent_order_id FROM production_order WHERE id = ${orderId}`.execute(
+    db,
+  );
   const at = dayInstant(start);
-  heat += 1;
-  await openFlowCards(db, orderId, batchOf(o.rows[0].quantity), {
-    user: by,
-    heatNo: `L${start.slice(2, 4)}-${String(311 + heat * 7).padStart(4, '0')}`,
-    at,
-  });
+  let heatNo: string | null = null;
+  if (o.rows[0].parentOrderId != null) {
+    const steel = await sql<{ materialId: number }>`
+      SELECT pm.material_id FROM production_order_material pm JOIN material m ON m.id = pm.material_id
+       WHERE pm.production_order_id = ${orderId} AND m.batch_managed ORDER BY pm.id LIMIT 1`.execute(db);
+    if (steel.rows[0]) {
+      const first = (await issueOrder(orderId, steel.rows[0].materialId).execute(db)).rows[0];
+      heatNo = first?.batchNo || null;
+    }
+  }
+  await openFlowCards(db, orderId, batchOf(o.rows[0].quantity), { user: by, heatNo, at });
   await sql`UPDATE flow_card SET created_at = ${at}, updated_at = ${at} WHERE production_order_id = ${orderId}`.execute(
     db,
   );

@@ -11,6 +11,7 @@ import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 import { businessDay } from '../platform/numbering.ts';
 import { createRecord } from '../platform/resource/crud.ts';
+import { MEASURED_PRODUCTS } from './demo-measure.ts';
 import { seedUser } from './seed-user.ts';
 
 /**
@@ -250,4 +251,68 @@ export async function seedRushShipment(db: Db, user: AuthUser): Promise<void> {
     DOC_HOOKS['stock-outbound'],
   );
   await postDocumentByName(db, 'stock-outbound', id, user);
+}
+
+/**
+ * Shipments of bearings the demo made (issue 35, genealogy): a finished bearing card of a customer
+ * order, its pieces in the finished store under the card's number, goes out on a 销售出库 against
+ * the order's line — two orders, those whose rings were measured first — so the delivery traces
+ * back through 装配领用 to the ring cards, their steps, inspections and measurements and the heats
+ * of the steel, and each heat forward to the customer.
+ */
+export async function seedTracedShipments(db: Db, user: AuthUser): Promise<void> {
+  const r = await sql<{
+    docNo: string;
+    productId: number;
+    saleOrderId: number;
+    lineId: number;
+    warehouseId: number;
+    quantity: string;
+    bizDate: string;
+  }>`
+    SELECT DISTINCT ON (o.id) c.doc_no, c.product_id, o.sale_order_id, sl.id AS line_id, b.warehouse_id,
+           least(b.quantity, sl.base_quantity - sl.shipped_quantity, 200)::text AS quantity,
+           to_char(greatest(i.biz_date + 1, (now() AT TIME ZONE 'Asia/Shanghai')::date - 2), 'YYYY-MM-DD') AS biz_date,
+           EXISTS (SELECT 1 FROM flow_card_link l JOIN flow_card ring ON ring.id = l.parent_id
+                     JOIN material m ON m.id = ring.product_id
+                    WHERE l.child_id = c.id AND l.kind = 'assembly'
+                      AND m.code = ANY(${sql.val(MEASURED_PRODUCTS)}::text[])) AS measured
+      FROM flow_card c
+      JOIN production_order o ON o.id = c.production_order_id AND o.parent_order_id IS NULL
+      JOIN sale_order so ON so.id = o.sale_order_id AND so.status IN ('approved', 'producing', 'partly-shipped')
+      JOIN sale_order_line sl ON sl.id = o.sale_order_line_id AND sl.base_quantity > sl.shipped_quantity
+      JOIN stock_balance b ON b.material_id = c.product_id AND b.batch_no = c.doc_no
+                          AND b.quality_status = 'qualified' AND b.quantity >= 1
+      JOIN LATERAL (SELECT max(l.biz_date) AS biz_date FROM stock_ledger l
+                     WHERE l.batch_no = c.doc_no AND l.material_id = c.product_id AND l.doc_type = 'stock-inbound') i ON true
+     WHERE c.status = 'completed'
+       AND EXISTS (SELECT 1 FROM flow_card_link l WHERE l.child_id = c.id AND l.kind = 'assembly')
+     ORDER BY o.id, measured DESC, c.id`.execute(db);
+  const picked = [...r.rows]
+    .sort((a: any, b: any) => Number(b.measured) - Number(a.measured) || Number(a.lineId) - Number(b.lineId))
+    .slice(0, 2);
+  for (const x of picked) {
+    const quantity = new Decimal(x.quantity).floor();
+    if (quantity.lte(0)) continue;
+    const id = await createRecord(
+      { db, user, def: stockOutboundResource },
+      {
+        type: 'sales',
+        warehouseId: Number(x.warehouseId),
+        bizDate: x.bizDate,
+        saleOrderId: Number(x.saleOrderId),
+        remark: '按订单发货（整卡批次）',
+        lines: [
+          {
+            materialId: Number(x.productId),
+            quantity: quantity.toString(),
+            sourceLineId: Number(x.lineId),
+            batchNo: x.docNo,
+          },
+        ],
+      },
+      DOC_HOOKS['stock-outbound'],
+    );
+    await postDocumentByName(db, 'stock-outbound', id, user);
+  }
 }

@@ -19,7 +19,7 @@ import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './d
 import { seedDemoQuality } from './demo-quality.ts';
 import { seedDemoRingStandard } from './demo-ring-standard.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
-import { seedDemoStock, seedRushShipment, stampStockDocuments } from './demo-stock.ts';
+import { seedDemoStock, seedRushShipment, seedTracedShipments, stampStockDocuments } from './demo-stock.ts';
 import { seedDemoTechnology } from './demo-technology.ts';
 import { seedDemoWageMonths, seedDemoWageRates } from './demo-wages.ts';
 import { syncMenus } from './menus.ts';
@@ -335,6 +335,7 @@ export async function seed(
       await seedDemoProduction(trx, seedUser(admin.id));
       await seedDemoFlowCards(trx, seedUser(admin.id));
       await seedDemoOutsourcing(trx, seedUser(admin.id));
+      await seedTracedShipments(trx, seedUser(admin.id));
       await seedRushShipment(trx, seedUser(admin.id));
       await stampStockDocuments(trx);
     });
