@@ -7,14 +7,14 @@ import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { currentPath, navigateTo } from './app/navigation.ts';
 import { router } from './app/router.tsx';
-import { clearSession, loginPath, sessionStore } from './app/session.ts';
 import { useSettings, watchDevice } from './app/settings.ts';
 import { appTheme } from './app/theme.ts';
 import { configureClient } from './platform/api/client.ts';
 import { installErrorLogging } from './platform/error-log.ts';
+import { currentPath, navigateTo } from './platform/navigation.ts';
 import { queryClient } from './platform/query.ts';
+import { clearSession, loginPath, sessionStore } from './platform/session.ts';
 
 dayjs.locale('zh-cn');
 installErrorLogging();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { builtPages, PLACEHOLDER_PAGES } from '../platform/menu/built-pages.ts';
 import { tablePaths } from '../platform/resource/area-pages.ts';
-import { builtPages, PLACEHOLDER_PAGES } from './built-pages.ts';
 import { PAGE_REGISTRY } from './page-registry.ts';
 
 describe('built pages', () => {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { isApiError } from '../platform/api/errors.ts';
-import { prefetchPageData, preloadPage } from './chunks.ts';
-import { FullPageLoading } from './full-page-loading.tsx';
-import { navigateTo } from './navigation.ts';
-import { clearSession, loadUserInfo, loginPath, useSession } from './session.ts';
+import { navigateTo } from '../platform/navigation.ts';
+import { prefetchPageData, preloadPage } from '../platform/page.ts';
+import { clearSession, loadUserInfo, loginPath, useSession } from '../platform/session.ts';
+import { FullPageLoading } from '../platform/ui/full-page-loading.tsx';
 
 /** Where a /redirect/<path> route leads (query kept). */
 export function redirectTarget(pathname: string, search: string): string {

@@ -1,13 +1,8 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import { loadModulePage } from './chunks.ts';
+import { type LazyExoticComponent, lazy } from 'react';
+import { type PageComponent, provideAppPages } from '../platform/page.ts';
+import { loadModulePage, loadShell } from './chunks.ts';
 import { RESOURCE_PAGES } from './resource-pages.ts';
 import { WAREHOUSE_PAGES } from './warehouse-pages.ts';
-
-/** Every page component receives the route path it is mounted on. */
-export interface PageProps {
-  path: string;
-}
-export type PageComponent = ComponentType<PageProps>;
 
 /** A lazily loaded page from a module's named export (one chunk per page). */
 function page<K extends string>(
@@ -45,6 +40,8 @@ export const PAGE_REGISTRY: Record<string, LazyExoticComponent<PageComponent>> =
 
 /** The placeholder for pages whose module is not built yet. */
 export const ModulePlaceholder = page(loadModulePage, 'ModulePage');
+
+provideAppPages({ loadShell, loadModulePage, pagePaths: () => Object.keys(PAGE_REGISTRY) });
 
 export function pageComponent(path: string): LazyExoticComponent<PageComponent> {
   return PAGE_REGISTRY[path] ?? ModulePlaceholder;

@@ -1,5 +1,5 @@
 import { Modal } from 'antd';
-import { clearSession } from './session.ts';
+import { clearSession } from '../platform/session.ts';
 
 /**
  * Codes 50008/50012/50014 (spec section 8): the "Confirm logout" dialog. Re-Login resets the

@@ -4,7 +4,6 @@ import { Suspense } from 'react';
 import { Navigate, useLocation, useRouteError } from 'react-router';
 import { http } from '../platform/api/client.ts';
 import { ERROR_LOG_MARKER } from '../platform/error-log.ts';
-import { redirectTarget } from './guard.tsx';
 import {
   allPagePaths,
   findNavTrail,
@@ -12,9 +11,10 @@ import {
   firstStaticPage,
   HOME_PATH,
   menuModel,
-} from './menu-model.ts';
+} from '../platform/menu/menu-model.ts';
+import { useUser } from '../platform/session.ts';
+import { redirectTarget } from './guard.tsx';
 import { pageComponent } from './page-registry.ts';
-import { useUser } from './session.ts';
 
 /** Loading state inside the shell while a page chunk arrives. */
 export function PageLoading() {

@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { allDirectoryPaths, allPagePaths } from '../platform/menu/menu-model.ts';
+import { installNavigator } from '../platform/navigation.ts';
+import { FullPageLoading } from '../platform/ui/full-page-loading.tsx';
 import { loadShell } from './chunks.ts';
-import { FullPageLoading } from './full-page-loading.tsx';
 import { AuthGuard } from './guard.tsx';
-import { allDirectoryPaths, allPagePaths } from './menu-model.ts';
-import { installNavigator } from './navigation.ts';
 import {
   DirectoryRedirect,
   HomeRedirect,

@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie';
-import { createStore, useStore } from './store.ts';
+import { createStore, useStore } from '../platform/store.ts';
 
 /** Spec section 9: below 992 px the mobile layout applies. */
 export const MOBILE_BREAKPOINT = 992;

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { FullPageLoading } from '../app/full-page-loading.tsx';
-import { safeRedirect } from '../app/navigation.ts';
-import { sessionStore } from '../app/session.ts';
 import { http } from '../platform/api/client.ts';
 import { setToken } from '../platform/api/token.ts';
+import { safeRedirect } from '../platform/navigation.ts';
+import { sessionStore } from '../platform/session.ts';
+import { FullPageLoading } from '../platform/ui/full-page-loading.tsx';
 
 /** One exchange per code, even when an effect runs twice (React's strict mode). */
 const exchanges = new Map<string, Promise<{ token: string }>>();

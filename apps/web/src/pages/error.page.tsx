@@ -1,7 +1,7 @@
 import { Button, Result } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { useSession } from '../app/session.ts';
+import { useSession } from '../platform/session.ts';
 
 function ErrorPage({ status, title, text }: { status: '404' | '403'; title: string; text: string }) {
   const navigate = useNavigate();

@@ -5,12 +5,12 @@ import { Empty, Skeleton, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import { MenuIcon } from '../app/menu-icons.tsx';
-import { firstPage, menuModel, type NavItem } from '../app/menu-model.ts';
-import { useUser } from '../app/session.ts';
 import { Cockpit } from '../modules/dashboard/cockpit.tsx';
 import { messageApi, messageKeys } from '../modules/system/message/message.api.ts';
 import { relativeTime } from '../platform/lib/time.ts';
+import { MenuIcon } from '../platform/menu/menu-icons.tsx';
+import { firstPage, menuModel, type NavItem } from '../platform/menu/menu-model.ts';
+import { useUser } from '../platform/session.ts';
 import { PageCard } from '../platform/ui/page-card.tsx';
 
 const TINTS = [

@@ -3,13 +3,13 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { useBrand } from '../app/brand.ts';
-import { builtPages } from '../app/built-pages.ts';
-import { prefetchAppChunks, preloadPage } from '../app/chunks.ts';
-import { Logo } from '../app/logo.tsx';
-import { safeRedirect } from '../app/navigation.ts';
-import { login, useSession } from '../app/session.ts';
 import { isApiError } from '../platform/api/errors.ts';
+import { useBrand } from '../platform/brand.ts';
+import { builtPages } from '../platform/menu/built-pages.ts';
+import { safeRedirect } from '../platform/navigation.ts';
+import { prefetchAppChunks, preloadPage } from '../platform/page.ts';
+import { login, useSession } from '../platform/session.ts';
+import { Logo } from '../platform/ui/logo.tsx';
 
 interface Values {
   userName: string;

@@ -1,10 +1,10 @@
 import { HomeOutlined } from '@ant-design/icons';
 import { Button, Tag } from 'antd';
 import { useNavigate } from 'react-router';
-import { MenuIcon } from '../app/menu-icons.tsx';
-import { findNavTrail, menuModel, type NavItem, pageMeta } from '../app/menu-model.ts';
-import type { PageProps } from '../app/page-registry.ts';
-import { useUser } from '../app/session.ts';
+import { MenuIcon } from '../platform/menu/menu-icons.tsx';
+import { findNavTrail, menuModel, type NavItem, pageMeta } from '../platform/menu/menu-model.ts';
+import type { PageProps } from '../platform/page.ts';
+import { useUser } from '../platform/session.ts';
 import { PageCard } from '../platform/ui/page-card.tsx';
 
 function visiblePages(items: readonly NavItem[] | undefined, out: NavItem[] = []): NavItem[] {

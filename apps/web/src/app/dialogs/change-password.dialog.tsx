@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { http } from '../../platform/api/client.ts';
 import { isApiError } from '../../platform/api/errors.ts';
 import { toast } from '../../platform/feedback.ts';
-import { logout, useUser } from '../session.ts';
+import { logout, useUser } from '../../platform/session.ts';
 
 /** Spec sections 5 and 9: minimum password length. */
 export const MIN_PASSWORD_LENGTH = 6;

@@ -1,5 +1,5 @@
 import { Avatar, Descriptions, Modal, Tag } from 'antd';
-import { useUser } from '../session.ts';
+import { useUser } from '../../platform/session.ts';
 
 /** 个人信息: account, name, phone, email, department and roles of the signed-in user. */
 export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
-import { HOME_PATH, pageMeta } from '../menu-model.ts';
+import { HOME_PATH, pageMeta } from '../../platform/menu/menu-model.ts';
 
 interface Crumb {
   key: string;

@@ -6,9 +6,9 @@ import {
   useLocation,
   useOutlet,
 } from 'react-router';
-import { pageMeta } from '../menu-model.ts';
-import { createStore, useStore } from '../store.ts';
-import { tabsStore } from '../tabs-store.ts';
+import { pageMeta } from '../../platform/menu/menu-model.ts';
+import { createStore, useStore } from '../../platform/store.ts';
+import { tabsStore } from '../../platform/tabs-store.ts';
 
 interface Entry {
   element: ReactElement;

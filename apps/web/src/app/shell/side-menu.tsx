@@ -1,8 +1,8 @@
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MenuIcon } from '../menu-icons.tsx';
-import type { NavItem } from '../menu-model.ts';
+import { MenuIcon } from '../../platform/menu/menu-icons.tsx';
+import type { NavItem } from '../../platform/menu/menu-model.ts';
 
 type Items = NonNullable<MenuProps['items']>;
 

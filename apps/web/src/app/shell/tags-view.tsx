@@ -1,8 +1,8 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useStore } from '../store.ts';
-import { type TabView, tabsStore } from '../tabs-store.ts';
+import { useStore } from '../../platform/store.ts';
+import { type TabView, tabsStore } from '../../platform/tabs-store.ts';
 import { refreshPage } from './keep-alive.tsx';
 import { PopMenu } from './pop-menu.tsx';
 

@@ -2,8 +2,8 @@ import { EllipsisOutlined } from '@ant-design/icons';
 import { Menu, type MenuProps } from 'antd';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MenuIcon } from '../menu-icons.tsx';
-import { firstPage, type NavItem } from '../menu-model.ts';
+import { MenuIcon } from '../../platform/menu/menu-icons.tsx';
+import { firstPage, type NavItem } from '../../platform/menu/menu-model.ts';
 import { visibleCount } from './top-menu-fit.ts';
 
 export const MORE_MENU_KEY = '__more__';

@@ -1,7 +1,7 @@
 import { DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { logout, useUser } from '../session.ts';
+import { logout, useUser } from '../../platform/session.ts';
 import { PopMenu } from './pop-menu.tsx';
 
 const ProfileDialog = lazy(() =>

@@ -2,7 +2,7 @@ import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
 import { Button, Spin, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { EChart } from '../../platform/ui/echart.tsx';
 import { DASHBOARD_PATHS, type LiveState, useLiveDashboard } from './dashboard.api.ts';
 import { BLUE, GREEN, ORANGE, outputOption, paretoOption, RED } from './dashboard-charts.ts';

@@ -26,7 +26,7 @@ import {
   workshopResource,
 } from '@ringmes/domain';
 import { type ComponentType, createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import {
   type ResourcePageProps,

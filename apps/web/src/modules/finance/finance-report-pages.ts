@@ -1,6 +1,6 @@
 import { FINANCE_REPORTS } from '@ringmes/domain';
 import { createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 
 /** 财务部 reports: one page, bound to each report's declaration. */

@@ -4,10 +4,10 @@ import { Button, DatePicker, Form, Segmented, Space, Statistic, Table, Tooltip }
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
+import type { PageProps } from '../../platform/page.ts';
 import { formatNumber } from '../../platform/resource/format.tsx';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';

@@ -21,10 +21,10 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { idFromSearch, leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';

@@ -15,11 +15,11 @@ import {
   Tooltip,
 } from 'antd';
 import { useState } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { unitPrecisionRule, useCountingUnit } from '../../platform/resource/unit-precision.tsx';
 import { loadOptions, type RefOption } from '../../platform/resource/use-options.ts';

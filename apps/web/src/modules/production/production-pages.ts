@@ -6,7 +6,7 @@ import {
   workReportResource,
 } from '@ringmes/domain';
 import { createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 import { workshopPages } from './workshop/workshop-pages.ts';

@@ -1,6 +1,6 @@
 import { outsourcingOrderResource, purchaseOrderResource } from '@ringmes/domain';
 import { createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 import { type DocKind, OUTSOURCING_RETURN, PURCHASE_RETURN, typePaths } from '../warehouse/warehouse.api.ts';

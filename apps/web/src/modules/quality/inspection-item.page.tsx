@@ -2,7 +2,7 @@ import './quality.css';
 import { inspectionItemResource, inspectionTemplateResource } from '@ringmes/domain';
 import { Alert, Form, Tabs } from 'antd';
 import { useEffect } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { FieldInput } from '../../platform/resource/field-input.tsx';
 import type { FieldOverride, FieldOverrides } from '../../platform/resource/resource-form.tsx';
 import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';

@@ -35,13 +35,12 @@ import {
 } from 'antd';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { menuModel } from '../../app/menu-model.ts';
-import { navigateTo } from '../../app/navigation.ts';
-import type { PageProps } from '../../app/page-registry.ts';
-import { useUser } from '../../app/session.ts';
 import { http } from '../../platform/api/client.ts';
 import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
+import { menuModel } from '../../platform/menu/menu-model.ts';
+import { navigateTo } from '../../platform/navigation.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { LifecycleActions } from '../../platform/resource/lifecycle-actions.tsx';
 import { idFromSearch, leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
@@ -51,6 +50,7 @@ import { useRecord } from '../../platform/resource/resource-detail.tsx';
 import { ResourceFormModal } from '../../platform/resource/resource-form.tsx';
 import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';
 import type { ResourceRoutes } from '../../platform/resource/routes.ts';
+import { useUser } from '../../platform/session.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { OUTBOUND, typePaths } from '../warehouse/warehouse.api.ts';
 

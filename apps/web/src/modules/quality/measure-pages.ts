@@ -1,6 +1,6 @@
 import { measurementSubgroupResource, SPC_FAMILIES, type SpcFamily } from '@ringmes/domain';
 import { createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 

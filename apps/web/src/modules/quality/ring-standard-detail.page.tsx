@@ -15,11 +15,11 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { FormModal } from '../../platform/ui/form-modal.tsx';

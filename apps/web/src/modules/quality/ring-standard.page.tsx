@@ -3,9 +3,9 @@ import { type FieldDef, RING_TYPES, ringStandardOverrideResource, TOLERANCE_CLAS
 import { useQuery } from '@tanstack/react-query';
 import { Button, Col, Descriptions, Empty, InputNumber, Row, Select, Space, Table, Tooltip } from 'antd';
 import { useState } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
+import type { PageProps } from '../../platform/page.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';

@@ -1,6 +1,6 @@
 import { saleOrderResource, stockUpOrderResource } from '@ringmes/domain';
 import { createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 

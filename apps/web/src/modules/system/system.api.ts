@@ -1,6 +1,6 @@
-import type { ServerMenu } from '../../app/session.ts';
 import { http } from '../../platform/api/client.ts';
 import type { Page } from '../../platform/api/types.ts';
+import type { ServerMenu } from '../../platform/session.ts';
 
 // ------------------------------------------------------------------ users
 

@@ -25,15 +25,15 @@ import {
 } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { menuModel } from '../../app/menu-model.ts';
-import type { PageProps } from '../../app/page-registry.ts';
-import { useUser } from '../../app/session.ts';
 import { http } from '../../platform/api/client.ts';
 import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
+import { menuModel } from '../../platform/menu/menu-model.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { unitPrecisionRule, useCountingUnit } from '../../platform/resource/unit-precision.tsx';
+import { useUser } from '../../platform/session.ts';
 import type { TraceTarget } from '../quality/trace/trace.api.ts';
 import { DocDetail } from './doc-detail.tsx';
 import { DocFormPage, type LineColumn } from './doc-form.tsx';

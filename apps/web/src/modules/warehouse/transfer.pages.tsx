@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { QUALITY_STATUS } from '@ringmes/domain';
 import { Button, DatePicker, Form, Input } from 'antd';
 import { useSearchParams } from 'react-router';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../../platform/page.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { DocDetail } from './doc-detail.tsx';

@@ -1,6 +1,6 @@
 import { allowedScope, mayAct, mayActOn, type ResourceDef } from '@ringmes/domain';
 import type { ReactNode } from 'react';
-import { type UserInfo, useUser } from '../../app/session.ts';
+import { type UserInfo, useUser } from '../session.ts';
 
 /** The wildcard permission: grants everything (spec section 6). */
 export const ALL_PERMISSIONS = '*:*:*';

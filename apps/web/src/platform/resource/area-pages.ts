@@ -1,8 +1,8 @@
 import { flattenMenu, MENU_TREE } from '@ringmes/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { type LazyExoticComponent, lazy } from 'react';
-import { loadModulePage, registerPageLoader } from '../../app/chunks.ts';
-import type { PageComponent } from '../../app/page-registry.ts';
+import type { PageComponent } from '../page.ts';
+import { loadModulePage, registerPageLoader } from '../page.ts';
 
 /**
  * Loads the component of one route (a chunk per page). `prefetch`, when the page's first data is

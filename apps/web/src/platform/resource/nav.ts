@@ -1,5 +1,5 @@
-import { navigateTo } from '../../app/navigation.ts';
-import { tabsStore } from '../../app/tabs-store.ts';
+import { navigateTo } from '../navigation.ts';
+import { tabsStore } from '../tabs-store.ts';
 
 /** Opens a resource page in its tab (the shell adds the tab); edit and detail pages take `?id=`. */
 export function openResourcePage(path: string, id?: number): void {

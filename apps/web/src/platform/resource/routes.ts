@@ -1,6 +1,6 @@
 import { flattenMenu, MENU_TREE, type MenuNode, type ResourceDef } from '@ringmes/domain';
 import { type ComponentType, createElement } from 'react';
-import type { PageProps } from '../../app/page-registry.ts';
+import type { PageProps } from '../page.ts';
 import type { PageLoader } from './area-pages.ts';
 import { prefetchFirstPage } from './resource-api.ts';
 

@@ -2,7 +2,7 @@ import { CloseOutlined, PrinterOutlined } from '@ant-design/icons';
 import { Button, QRCode } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { createPortal } from 'react-dom';
-import { useBrand } from '../../app/brand.ts';
+import { useBrand } from '../brand.ts';
 import { formatTime } from '../lib/time.ts';
 import './print-view.css';
 

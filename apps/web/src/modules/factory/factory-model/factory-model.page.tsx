@@ -20,9 +20,9 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Descriptions, Empty, Input, Modal, Skeleton, Space, Tag, Tree } from 'antd';
 import { type Key, type ReactNode, useMemo, useState } from 'react';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import { formFields } from '../../../platform/resource/fields.ts';
 import { FieldValue } from '../../../platform/resource/format.tsx';
 import { openResourcePage } from '../../../platform/resource/nav.ts';

@@ -10,10 +10,10 @@ import { Button, DatePicker, Drawer, Form, Segmented, Space, Statistic, Table, T
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
 import { download } from '../../../platform/api/download.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import type { PageProps } from '../../../platform/page.ts';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import { resourceRoutes } from '../../../platform/resource/routes.ts';

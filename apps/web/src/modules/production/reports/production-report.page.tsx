@@ -11,9 +11,9 @@ import { Button, DatePicker, Drawer, Form, Segmented, Space, Table, Tag, Typogra
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import type { PageProps } from '../../../platform/page.ts';
 import { ExportButton } from '../../../platform/resource/export-button.tsx';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';

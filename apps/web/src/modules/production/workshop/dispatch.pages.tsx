@@ -1,5 +1,5 @@
 import { workshopPaths } from '@ringmes/domain';
-import type { PageProps } from '../../../app/page-registry.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import { ResourceDetailPage } from '../../../platform/resource/resource-detail.page.tsx';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
 import { dispatchRoutes, kindOf, workDispatchResource } from './workshop.api.ts';

@@ -30,12 +30,12 @@ import {
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { navigateTo } from '../../../app/navigation.ts';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
 import { type ApiError, isApiError } from '../../../platform/api/errors.ts';
 import { useRecordAction } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import { navigateTo } from '../../../platform/navigation.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import { idFromSearch, leavePage } from '../../../platform/resource/nav.ts';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';

@@ -3,9 +3,9 @@ import { PRODUCTION_PRIORITY_OPTIONS, WORKSHOP_TASK_LIFECYCLE } from '@ringmes/d
 import { Badge, Button, Empty, Input, Progress, Space, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { useRecordPermission } from '../../../platform/auth/permission.tsx';
 import { type LiveState, useLiveQuery } from '../../../platform/live/use-live-query.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';

@@ -33,12 +33,12 @@ import {
   useTimelineContext,
 } from 'dnd-timeline';
 import { type ReactNode, useMemo, useState } from 'react';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
 import { download } from '../../../platform/api/download.ts';
 import { isApiError } from '../../../platform/api/errors.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
 import { kindOf, type Row, screenPermission } from './workshop.api.ts';

@@ -3,11 +3,11 @@ import { flowCardResource, workReportResource, workshopPaths } from '@ringmes/do
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Typography } from 'antd';
 import { useState } from 'react';
-import { navigateTo } from '../../../app/navigation.ts';
-import type { PageProps } from '../../../app/page-registry.ts';
 import { http } from '../../../platform/api/client.ts';
 import type { Page } from '../../../platform/api/types.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import { navigateTo } from '../../../platform/navigation.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import type { FieldOverride, FieldOverrides } from '../../../platform/resource/resource-form.tsx';
 import { ResourceFormModal } from '../../../platform/resource/resource-form.tsx';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';

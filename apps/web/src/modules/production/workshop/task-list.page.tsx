@@ -24,10 +24,10 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
-import type { PageProps } from '../../../app/page-registry.ts';
 import type { ApiError } from '../../../platform/api/errors.ts';
 import { useRecordPermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import type { PageProps } from '../../../platform/page.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import { type ResourceRow, resourceKeys } from '../../../platform/resource/resource-api.ts';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';

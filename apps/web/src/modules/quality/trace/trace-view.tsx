@@ -13,10 +13,10 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Collapse, Descriptions, Empty, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { menuModel } from '../../../app/menu-model.ts';
-import { useUser } from '../../../app/session.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
+import { menuModel } from '../../../platform/menu/menu-model.ts';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
+import { useUser } from '../../../platform/session.ts';
 import { INBOUND, OUTBOUND, qty, typePaths } from '../../warehouse/warehouse.api.ts';
 import {
   type CardTrace,

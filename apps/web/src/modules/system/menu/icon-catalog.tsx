@@ -45,7 +45,7 @@ import {
   WalletOutlined,
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
-import { MENU_ICONS } from '../../../app/menu-icons.tsx';
+import { MENU_ICONS } from '../../../platform/menu/menu-icons.tsx';
 
 /** The icons the menu editor offers: those the menu uses plus a wider everyday set. */
 export const ICON_CATALOG: Record<string, ComponentType> = {

@@ -1,7 +1,7 @@
 import { Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
 import { useLayoutEffect, useMemo } from 'react';
-import { parseParameter } from '../../../app/menu-model.ts';
-import type { ServerMenu } from '../../../app/session.ts';
+import { parseParameter } from '../../../platform/menu/menu-model.ts';
+import type { ServerMenu } from '../../../platform/session.ts';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { type MenuInput, menuApi, menuNodeId } from '../system.api.ts';
 import { CatalogIcon, ICON_CATALOG } from './icon-catalog.tsx';

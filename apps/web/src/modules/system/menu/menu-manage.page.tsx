@@ -2,10 +2,10 @@ import { NodeCollapseOutlined, NodeExpandOutlined, PlusOutlined, ReloadOutlined 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Popconfirm, Select, Space, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { type Key, useMemo, useState } from 'react';
-import { loadUserInfo, type ServerMenu } from '../../../app/session.ts';
 import { Auth } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { parentKeys } from '../../../platform/lib/tree.ts';
+import { loadUserInfo, type ServerMenu } from '../../../platform/session.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 import { useTableHeight } from '../../../platform/ui/use-table-height.ts';

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Spin, Tag, Tree } from 'antd';
 import type { Key } from 'react';
 import { useMemo, useState } from 'react';
-import type { ServerMenu } from '../../../app/session.ts';
+import type { ServerMenu } from '../../../platform/session.ts';
 import { menuNodeId } from '../system.api.ts';
 
 interface Node {

@@ -11,13 +11,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tabs, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
-import { BRAND_KEY } from '../../../app/brand.ts';
-import { loadMenuFilter, type UiSettings } from '../../../app/built-pages.ts';
-import { sessionStore } from '../../../app/session.ts';
 import { http } from '../../../platform/api/client.ts';
 import { isApiError } from '../../../platform/api/errors.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import { BRAND_KEY } from '../../../platform/brand.ts';
 import { toast } from '../../../platform/feedback.ts';
+import { loadMenuFilter, type UiSettings } from '../../../platform/menu/built-pages.ts';
+import { sessionStore } from '../../../platform/session.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
 

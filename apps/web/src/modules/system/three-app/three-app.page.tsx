@@ -20,11 +20,11 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import type { ServerMenu } from '../../../app/session.ts';
 import { http } from '../../../platform/api/client.ts';
 import { Auth } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
+import type { ServerMenu } from '../../../platform/session.ts';
 import { FormModal } from '../../../platform/ui/form-modal.tsx';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { TableToolbar } from '../../../platform/ui/search-form.tsx';

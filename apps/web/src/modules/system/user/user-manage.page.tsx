@@ -16,10 +16,10 @@ import {
   TreeSelect,
 } from 'antd';
 import { useState } from 'react';
-import { useUser } from '../../../app/session.ts';
 import { Auth, usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
+import { useUser } from '../../../platform/session.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../../platform/ui/server-table.ts';

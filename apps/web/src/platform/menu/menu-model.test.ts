@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { visibleCount } from '../../app/shell/top-menu-fit.ts';
+import type { ServerMenu, UserInfo } from '../session.ts';
 import { buildNav, grantedPaths, menuModel, pageMeta, parseParameter, setMenuFilter } from './menu-model.ts';
-import type { ServerMenu, UserInfo } from './session.ts';
-import { visibleCount } from './shell/top-menu-fit.ts';
 
 let id = 0;
 function node(p: Partial<ServerMenu> & Pick<ServerMenu, 'menuName' | 'nodeType'>): ServerMenu {

@@ -1,6 +1,6 @@
-import { http } from '../platform/api/client.ts';
+import { http } from '../api/client.ts';
+import { appPages } from '../page.ts';
 import { setMenuFilter } from './menu-model.ts';
-import { PAGE_REGISTRY } from './page-registry.ts';
 
 /**
  * Paths a page table routes (its area's menu pages) but holds no page for yet: they open the
@@ -14,7 +14,11 @@ let built: ReadonlySet<string> | undefined;
 
 /** The route paths that open a real page rather than the 建设中 placeholder. */
 export function builtPages(): ReadonlySet<string> {
-  built ??= new Set(Object.keys(PAGE_REGISTRY).filter((p) => !PLACEHOLDER_PAGES.includes(p)));
+  built ??= new Set(
+    appPages()
+      .pagePaths()
+      .filter((p) => !PLACEHOLDER_PAGES.includes(p)),
+  );
   return built;
 }
 

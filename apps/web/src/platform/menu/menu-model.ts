@@ -1,5 +1,5 @@
 import { INSPECTION_CATEGORIES, MENU_TREE, type MenuNode } from '@ringmes/domain';
-import type { ServerMenu, UserInfo } from './session.ts';
+import type { ServerMenu, UserInfo } from '../user.ts';
 
 /** What the shell knows about a route path, from the static menu tree of the product. */
 export interface PageMeta {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../platform/api/client.ts';
+import { http } from './api/client.ts';
 
 /** 系统设置 → 公司信息: the name and logo (a data URL) on the login page and printouts. */
 export interface Brand {
