@@ -17,6 +17,11 @@ export const SETTING_KEYS = {
   overDispatchPercent: 'production.overDispatchPercent',
   overReceivePercent: 'purchase.overReceivePercent',
   shipmentInspectionRequired: 'shipmentInspectionRequired',
+  /**
+   * GB/T 2828.1 9.3.3: production is steady and the responsible authority approves reduced
+   * inspection (boolean, off when unset): with it a switching score of 30 switches to 放宽.
+   */
+  samplingReducedApproved: 'quality.samplingReducedApproved',
   /** Per document type (its default prefix): `{ prefix, pattern }` where it differs from the default. */
   docNumbering: 'numbering.docTypes',
   /** 职责分离: 报工审核人不得为报工人 (boolean, on when unset). */

@@ -4,7 +4,7 @@ import { codeField, nameField, remarkField, statusField } from '../resources/fie
 import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { INSPECTION_CATEGORIES } from './inspection-categories.ts';
 import { RING_CHARACTERISTICS } from './ring-standard.ts';
-import { AQL_VALUES, INSPECTION_LEVELS } from './sampling.ts';
+import { AQL_VALUES, INSPECTION_LEVELS, SEVERITIES } from './sampling.ts';
 import { PART_FEATURE_OPTIONS, SIZE_STAGES } from './step-sizes.ts';
 
 const QT = '/quality-testing';
@@ -387,6 +387,20 @@ const resultFields: FieldDef[] = [
   { name: 'rejectNumber', label: '拒收数 Re', kind: 'int' },
   { name: 'codeLetter', label: '字码', kind: 'text', max: 2 },
   { name: 'defectCount', label: '不合格数', kind: 'int' },
+  {
+    name: 'tighterAcceptNumber',
+    label: '严一档接收数',
+    kind: 'int',
+    hidden: true,
+    help: '转移得分用：正常检验 Ac ≥ 2 时，同一样本量下严一档 AQL 的接收数',
+  },
+  {
+    name: 'originalDefectCount',
+    label: '初次不合格数',
+    kind: 'int',
+    hidden: true,
+    help: '初次判定时的不合格数（返工复检不改变），转移规则按它计分',
+  },
   { name: 'result', label: '判定', kind: 'enum', options: INSPECTION_RESULT_OPTIONS },
 ];
 
@@ -477,6 +491,34 @@ export const inspectionTaskResource: ResourceDef = {
     },
     { name: 'lotQuantity', label: '批量', kind: 'quantity', required: true, min: 1 },
     { name: 'sampleSize', label: '样本量', kind: 'int', readonly: true },
+    {
+      name: 'samplingSeverity',
+      label: '严格度',
+      kind: 'enum',
+      options: SEVERITIES.map(({ value, label, color }) => ({ value, label, color })),
+      readonly: true,
+      help:
+        'GB/T 2828.1 检验严格度（正常 表 2-A、加严 表 2-B、放宽 表 2-C）：采购入库的来料检验按该供方该物料的批历史和转移规则确定，' +
+        '其他检验按正常；只有按 AQL 抽样的项目才有',
+    },
+    {
+      name: 'originalResult',
+      label: '初次检验结论',
+      kind: 'enum',
+      options: INSPECTION_RESULT_OPTIONS,
+      readonly: true,
+      hidden: true,
+      list: false,
+      help: '第一次判定的结论（返工复检后的结论不算），转移规则按它计批',
+    },
+    {
+      name: 'originalAt',
+      label: '初次判定时间',
+      kind: 'datetime',
+      readonly: true,
+      hidden: true,
+      list: false,
+    },
     { name: 'batchNo', label: '批次/炉号', kind: 'text', max: 60, filter: 'like', list: false },
     {
       name: 'sourceType',

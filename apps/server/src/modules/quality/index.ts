@@ -1,7 +1,17 @@
-import { AQL_VALUES, inspectionTaskResource as def, INSPECTION_LEVELS, samplingPlan } from '@ringmes/domain';
+import {
+  AQL_VALUES,
+  type Aql,
+  inspectionTaskResource as def,
+  INSPECTION_LEVELS,
+  type InspectionLevel,
+  SamplingInputError,
+  SEVERITIES,
+  type Severity,
+  samplingPlan,
+} from '@ringmes/domain';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { fieldError, forbidden, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
@@ -19,6 +29,7 @@ import {
   resultsOf,
   saveResults,
 } from './inspection.ts';
+import { resumeSampling, taskSampling } from './sampling.ts';
 import {
   outboundForInspection,
   planPatrols,
@@ -108,8 +119,31 @@ export function qualityRoutes(app: App) {
     ...gate(def, 'list'),
     params: idParams,
     async handler({ params, user, app: { db } }) {
-      await taskInScope(db, user, params.id, 'list');
-      return resultsOf(db, params.id);
+      const task = await taskInScope(db, user, params.id, 'list');
+      return {
+        ...(await resultsOf(db, params.id)),
+        sampling: await taskSampling(db, { ...task, id: params.id, severity: task.samplingSeverity ?? null }),
+      };
+    },
+  });
+
+  // 恢复检验: a supplier × material discontinued under tightened inspection (9.4) starts again,
+  // on tightened inspection, once the supplier's corrective action is accepted.
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/inspection-task/sampling-resume/:id',
+    ...gate(def, 'inspect'),
+    params: idParams,
+    body: z.strictObject({
+      reason: z
+        .string({ error: '请填写恢复检验的依据' })
+        .trim()
+        .min(2, '请填写恢复检验的依据（供方纠正措施）')
+        .max(500),
+    }),
+    async handler({ params, body, user, app: { db } }) {
+      const task = await taskInScope(db, user, params.id, 'inspect');
+      return db.transaction().execute((trx) => resumeSampling(trx, user, task, body.reason));
     },
   });
 
@@ -226,12 +260,27 @@ export function qualityRoutes(app: App) {
         error: '检验水平只能是 S-1…S-4、I、II、III',
       }),
       aql: z.enum(AQL_VALUES as unknown as [string, ...string[]], {
-        error: 'AQL 不在 GB/T 2828.1 的优先值中',
+        error: 'AQL 不在 GB/T 2828.1 的优先值中（0.010 … 1000）',
       }),
+      severity: z
+        .enum(SEVERITIES.map((s) => s.value) as [Severity, ...Severity[]], {
+          error: '检验严格度只能是 normal（正常）、tightened（加严）或 reduced（放宽）',
+        })
+        .optional(),
     }),
     async handler({ query, user }) {
       if (!user) throw forbidden();
-      return samplingPlan(query.lotSize, query.level as any, query.aql as any);
+      try {
+        return samplingPlan(
+          query.lotSize,
+          query.level as InspectionLevel,
+          query.aql as Aql,
+          query.severity ?? 'normal',
+        );
+      } catch (e) {
+        if (e instanceof SamplingInputError) throw fieldError(e.field, e.message);
+        throw e;
+      }
     },
   });
 }

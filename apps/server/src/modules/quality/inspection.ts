@@ -1,5 +1,6 @@
 import {
   type Aql,
+  acceptNumberOneStepTighter,
   characteristicForPart,
   characteristicOf,
   inspectionTaskResource as def,
@@ -13,6 +14,7 @@ import {
   inspectionPaths,
   itemFitsPart,
   type PartType,
+  type Severity,
   type SizeStage,
   samplingPlan,
   scopePrefixes,
@@ -36,6 +38,7 @@ import { qty } from '../orders/order-lines.ts';
 import { completeInspection } from '../production/work-report.ts';
 import { applyMoves, type QualityStatus } from '../warehouse/posting.ts';
 import { type ProductLimit, productLimits } from './ring-standard.ts';
+import { recordOriginalVerdict, samplingSourceOf, switchingFor } from './sampling.ts';
 
 /**
  * 检验单 (inspection tasks). A task freezes its items from a template when saved (limits,
@@ -72,6 +75,8 @@ export interface PlannedItem {
   acceptNumber: number;
   rejectNumber: number;
   codeLetter: string | null;
+  /** Normal plans with Ac ≥ 2: Ac one AQL step tighter on the same row (the switching score). */
+  tighterAcceptNumber: number | null;
   defectCount: number;
   result: null;
 }
@@ -201,13 +206,15 @@ function documentText(
  * item that names a ring characteristic takes its limits from the product's ISO 492 / GB/T 307.1
  * derivation (the characteristic of the part's own ring), tightened by the customer's requirement
  * when `plan` names a customer who has one; the limits typed on the item apply only when the
- * product has none to derive (and the item says why).
+ * product has none to derive (and the item says why). Items sampled by GB/T 2828.1 take their
+ * plan from the table of `severity` (表 2-A 正常, 2-B 加严, 2-C 放宽).
  */
 export async function planItems(
   db: Db,
   templateId: number,
   lot: Decimal.Value,
   plan?: PlanFor,
+  severity: Severity = 'normal',
 ): Promise<PlannedItem[]> {
   const r = await sql<Record<string, any>>`
     SELECT i.id, i.name, i.kind, i.ring_characteristic, i.feature, i.nominal::text AS nominal,
@@ -247,12 +254,14 @@ export async function planItems(
     let ac = 0;
     let re = 1;
     let letter: string | null = null;
+    let tighter: number | null = null;
     if (i.samplingMode === 'aql' && i.inspectionLevel && i.aql) {
-      const sp = samplingPlan(lotSize, i.inspectionLevel as InspectionLevel, i.aql as Aql);
+      const sp = samplingPlan(lotSize, i.inspectionLevel as InspectionLevel, i.aql as Aql, severity);
       n = sp.sampleSize;
       ac = sp.ac;
       re = sp.re;
       letter = sp.planLetter;
+      if (severity === 'normal' && ac >= 2) tighter = acceptNumberOneStepTighter(sp.planLetter, i.aql as Aql);
     }
     const limits =
       i.kind === 'measure' && hasStepValues(i.step)
@@ -269,6 +278,7 @@ export async function planItems(
       acceptNumber: ac,
       rejectNumber: re,
       codeLetter: letter,
+      tighterAcceptNumber: tighter,
       defectCount: 0,
       result: null,
     };
@@ -576,16 +586,28 @@ export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
       if (!templateId && !before && !data.sourceType) {
         throw fieldError('templateId', '没有匹配的检验模板，请先在「检验项目 › 检验模板」中维护，或选择模板');
       }
+      // 来料检验 of a 采购入库 line: the supplier × material's lots decide the severity (转移规则).
+      const source = await samplingSourceOf(db, { ...before, ...data });
+      const severity = source
+        ? (await switchingFor(db, source, before ? Number(before.id) : undefined)).severity
+        : 'normal';
       const items = templateId
-        ? await planItems(db, templateId, data.lotQuantity, {
-            productId: Number(data.productId),
-            customerId: customerId == null ? null : Number(customerId),
-          })
+        ? await planItems(
+            db,
+            templateId,
+            data.lotQuantity,
+            {
+              productId: Number(data.productId),
+              customerId: customerId == null ? null : Number(customerId),
+            },
+            severity,
+          )
         : [];
       Object.assign(out, {
         templateId,
         items,
         sampleSize: items.reduce((m, i) => Math.max(m, i.sampleSize), 0),
+        samplingSeverity: items.some((i) => i.codeLetter) ? severity : null,
       });
     }
     return out;
@@ -988,6 +1010,7 @@ export const inspectionTaskTransitions: Record<string, TransitionHandlers> = {
     },
     async effect({ db, record, user }) {
       await stamp(db, record.id, user, { result: 'pass', disposition: null, defectQuantity: null });
+      await recordOriginalVerdict(db, record.id, 'pass');
       await release(db, user, record, '合格');
     },
   },
@@ -1000,12 +1023,14 @@ export const inspectionTaskTransitions: Record<string, TransitionHandlers> = {
         disposition: input.disposition,
         defectQuantity: input.defectQuantity ?? null,
       });
+      await recordOriginalVerdict(db, record.id, 'fail');
       await hold(db, user, record);
     },
   },
   concede: {
     async effect({ db, record, user }) {
       await stamp(db, record.id, user, { result: 'concession' });
+      await recordOriginalVerdict(db, record.id, 'concession');
       await release(db, user, record, '让步接收');
     },
   },

@@ -168,6 +168,20 @@ const inspection: Group<Inspection> = {
   }),
 };
 
+interface Sampling extends Record<string, unknown> {
+  reducedApproved: boolean;
+}
+/** GB/T 2828.1 switching rules: whether 正常 may switch to 放宽 (modules/quality/sampling.ts). */
+const sampling: Group<Sampling> = {
+  name: 'sampling',
+  label: '抽样检验',
+  keys: { reducedApproved: SETTING_KEYS.samplingReducedApproved },
+  read: (s) => ({ reducedApproved: s.get(SETTING_KEYS.samplingReducedApproved) === true }),
+  body: z.strictObject({
+    reducedApproved: z.boolean({ error: '请选择是否批准放宽检验' }),
+  }),
+};
+
 interface Segregation extends Record<string, unknown> {
   approverNotReporter: boolean;
   checkerNotMaker: boolean;
@@ -191,7 +205,9 @@ const segregation: Group<Segregation> = {
   }),
 };
 
-const GROUPS = [company, session, allowances, inspection, segregation] as Group<Record<string, unknown>>[];
+const GROUPS = [company, session, allowances, inspection, sampling, segregation] as Group<
+  Record<string, unknown>
+>[];
 
 async function readGroup(db: Db, ctx: AppContext, g: Group<Record<string, unknown>>) {
   return g.read(await readSettings(db, Object.values(g.keys)), ctx);
