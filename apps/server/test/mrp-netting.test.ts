@@ -223,6 +223,52 @@ describe('one production order: 下达, 生成请购单 and 生成自制件订�
   });
 });
 
+describe('one order keeps what was bought or made for it', () => {
+  it('its requisition covers it though another order is short and the safety stock low: one requisition', async () => {
+    const { P, S, L2 } = await example();
+    const steel = await get(`/api/v1/material-info/info/${L2.id}`);
+    ok(
+      await t.call('PUT', `/api/v1/material-info/edit/${L2.id}`, {
+        token,
+        body: { ...steel, safetyStockMin: '50' },
+      }),
+    );
+    const doc = await w.inbound([{ materialId: L2.id, quantity: 20, unitPrice: '6' }]);
+    ok(await w.post('stock-inbound', doc.id));
+    const add = async () =>
+      ok(
+        await post('/api/v1/production-order/add', {
+          productId: P.id,
+          quantity: 100,
+          plannedStartDate: start,
+          dueDate: addDays(start, 10),
+        }),
+      );
+    // A takes the 40 rings and holds the 20 kg (it needs 93.5 kg); B makes all its 210 rings.
+    const a = await add();
+    ok(await post(`/api/v1/production-order/release/${a.id}`));
+    const b = await add();
+    ok(await post(`/api/v1/production-order/release/${b.id}`));
+    const sheet = await get(`/api/v1/mrp/production-order/${b.id}`);
+    expect(rowOf(sheet, S.id)).toMatchObject({ gross: '210', onHand: '40', allocated: '40', net: '210' });
+    // 20 kg on hand, A holds 93.5, 50 are safety stock: B buys its whole 210 × 0.55 = 115.5 kg.
+    expect(rowOf(sheet, L2.id)).toMatchObject({ gross: '115.5', allocated: '93.5', net: '115.5' });
+    const req = ok(await post(`/api/v1/production-order/to-requisition/${b.id}`));
+    expect(
+      (await get(`/api/v1/purchase-requisition/info/${req.id}`)).lines.map((l: any) => l.baseQuantity),
+    ).toEqual(['115.5000']);
+    // The requisition is B's: A's shortage and the safety stock do not take it.
+    const again = await post(`/api/v1/production-order/to-requisition/${b.id}`);
+    expect(again.status).toBe(409);
+    expect(rowOf(await get(`/api/v1/mrp/production-order/${b.id}`), L2.id)).toMatchObject({ net: '0' });
+    // A's run plans its own 93.5 kg: the 20 kg are below the safety stock, B's requisition is B's.
+    expect(rowOf(await get(`/api/v1/mrp/production-order/${a.id}`), L2.id)).toMatchObject({
+      allocated: '115.5',
+      net: '93.5',
+    });
+  });
+});
+
 describe('the plan: 「运算」 over the open sales orders', () => {
   it('nets the sales demand level by level and makes pegged ring orders and requisitions', async () => {
     const { P, S, L2 } = await example();

@@ -134,6 +134,21 @@ describe('issue 37 §1: net each level before exploding the next', () => {
     expect(runMrp(plenty).rescheduled).toEqual([]);
   });
 
+  it('keeps what was bought or made for the order for it: others’ shortages take only the rest', () => {
+    const short = (dedicated: boolean) => ({
+      ...input,
+      items: input.items.map((i) =>
+        i.id === S ? { ...i, onHand: '10', allocated: '60', safetyStock: '5' } : i,
+      ),
+      receipts: [{ itemId: S, quantity: '210', date: '2026-10-30', kind: 'sub-order', dedicated }],
+    });
+    // The order's own 自制件订单 of 210 covers its 210, though others are 50 short and 5 are safety.
+    expect(row(runMrp(short(true)), S)).toMatchObject({ net: '0', planned: '0', projected: '-50' });
+    // Anyone's order of 210 first fills the others' 50 and the safety 5: 55 to make, and the
+    // projection ends at the safety stock: 10 − 60 + 210 + 55 − 210 = 5.
+    expect(row(runMrp(short(false)), S)).toMatchObject({ net: '55', planned: '55', projected: '5' });
+  });
+
   it('counts open supply: a receipt by the need date nets, a scheduled receipt is supply', () => {
     const r = runMrp({
       ...input,

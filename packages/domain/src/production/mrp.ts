@@ -98,6 +98,12 @@ export interface MrpReceipt {
   /** 'production-order', 'purchase-order', 'requisition', 'outsourcing', 'issued', … */
   kind: string;
   ref?: MrpPegRef;
+  /**
+   * Made or bought for this run's own demands (one order's requisition, its 自制件订单, what was
+   * issued to it): in one order's run only those demands take it — never others' shortages or the
+   * safety stock. A plan pools all supply.
+   */
+  dedicated?: boolean;
 }
 
 /**
@@ -485,10 +491,23 @@ export function runMrp(input: MrpInput): MrpResult {
         ]);
       }
 
-      // Supply in date order: scheduled receipts and firm orders.
+      // Supply in date order: scheduled receipts and firm orders. One order's run keeps what was
+      // made or bought for it (`dedicated`) for itself; a plan pools everything.
       const supplies = [
-        ...receipts.map((r) => ({ date: r.date, quantity: new D(r.quantity), kind: r.kind, ref: r.ref })),
-        ...firms.map((f) => ({ date: f.dueDate, quantity: new D(f.quantity), kind: 'firm', ref: f.peg })),
+        ...receipts.map((r) => ({
+          date: r.date,
+          quantity: new D(r.quantity),
+          kind: r.kind,
+          ref: r.ref,
+          dedicated: !cover && (r.dedicated ?? false),
+        })),
+        ...firms.map((f) => ({
+          date: f.dueDate,
+          quantity: new D(f.quantity),
+          kind: 'firm',
+          ref: f.peg,
+          dedicated: false,
+        })),
       ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
       const ownOn = new Map<string, Piece[]>();
       for (const p of own) {
@@ -501,27 +520,33 @@ export function runMrp(input: MrpInput): MrpResult {
       const safety = dec(it.safetyStock);
       const onHand = dec(it.onHand);
       const allocated = dec(it.allocated);
+      /** What anyone may take: on hand less what others hold, plus open supply (may be negative). */
       let pab = onHand.minus(allocated);
+      /** What only this run's demands take. */
+      let mine = ZERO;
       let gross = ZERO;
       let net = ZERO;
       let plannedTotal = ZERO;
       let late = false;
       let next = 0;
       const periods: MrpPeriod[] = [];
+      const usable = () => pab.minus(safety);
+      const available = () => mine.plus(cover ? usable() : D.max(usable(), 0));
       for (const date of dates) {
         let arriving = ZERO;
-        for (; next < supplies.length && supplies[next].date <= date; next++) {
-          arriving = arriving.plus(supplies[next].quantity);
-        }
-        pab = pab.plus(arriving);
+        const arrive = (x: (typeof supplies)[number]) => {
+          arriving = arriving.plus(x.quantity);
+          if (x.dedicated) mine = mine.plus(x.quantity);
+          else pab = pab.plus(x.quantity);
+        };
+        for (; next < supplies.length && supplies[next].date <= date; next++) arrive(supplies[next]);
         const today = ownOn.get(date) ?? [];
         const g = today.reduce((s, p) => s.plus(p.quantity), ZERO);
         // The rescheduling assumption (Orlicky): an open order due later is brought in before a
         // new one is planned, and the sheet says it must be expedited.
-        for (; g.gt(0) && pab.minus(safety).lt(g) && next < supplies.length; next++) {
+        for (; g.gt(0) && available().lt(g) && next < supplies.length; next++) {
           const x = supplies[next];
-          arriving = arriving.plus(x.quantity);
-          pab = pab.plus(x.quantity);
+          arrive(x);
           rescheduled.push({
             itemId: id,
             kind: x.kind,
@@ -534,16 +559,22 @@ export function runMrp(input: MrpInput): MrpResult {
         let need = ZERO;
         let made = ZERO;
         if (g.gt(0)) {
-          const usable = pab.minus(safety);
-          // Supply covers the pieces in order; what it leaves is the net requirement.
-          let left = D.max(usable, 0);
+          // Supply covers the pieces in order, this run's own first; what it leaves is the net
+          // requirement.
+          let leftMine = mine;
+          let left = D.max(usable(), 0);
           const netPieces: { ref: MrpPegRef; quantity: Dec }[] = [];
           for (const p of today) {
-            const covered = D.min(left, p.quantity);
+            const fromMine = D.min(leftMine, p.quantity);
+            leftMine = leftMine.minus(fromMine);
+            const covered = D.min(left, p.quantity.minus(fromMine));
             left = left.minus(covered);
-            if (p.quantity.gt(covered)) netPieces.push({ ref: p.ref, quantity: p.quantity.minus(covered) });
+            const rest = p.quantity.minus(fromMine).minus(covered);
+            if (rest.gt(0)) netPieces.push({ ref: p.ref, quantity: rest });
           }
-          if (cover && usable.lt(0)) netPieces.push({ ref: SAFETY_PEG, quantity: usable.negated() });
+          const takenMine = mine.minus(leftMine);
+          mine = leftMine;
+          if (cover && usable().lt(0)) netPieces.push({ ref: SAFETY_PEG, quantity: usable().negated() });
           need = netPieces.reduce((s, p) => s.plus(p.quantity), ZERO);
           if (need.gt(0)) {
             made = lotSize(need, it);
@@ -569,7 +600,7 @@ export function runMrp(input: MrpInput): MrpResult {
             explode(it, linesOf.get(id) ?? [], start, netPieces);
             pab = pab.plus(made);
           }
-          pab = pab.minus(g);
+          pab = pab.minus(g.minus(takenMine));
         }
         gross = gross.plus(g);
         net = net.plus(need);
@@ -581,7 +612,7 @@ export function runMrp(input: MrpInput): MrpResult {
           receipts: out(arriving),
           net: out(need),
           planned: out(made),
-          projected: out(pab),
+          projected: out(pab.plus(mine)),
         });
       }
       rows.push({
@@ -596,7 +627,7 @@ export function runMrp(input: MrpInput): MrpResult {
         safetyStock: out(safety),
         net: out(net),
         planned: out(plannedTotal),
-        projected: out(pab),
+        projected: out(pab.plus(mine)),
         late,
         periods,
       });

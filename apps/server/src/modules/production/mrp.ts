@@ -205,6 +205,7 @@ interface ReceiptRow {
   kind: string;
   id: number;
   docNo: string;
+  dedicated?: boolean;
 }
 
 const RECEIPT_LABEL: Record<string, string> = {
@@ -220,28 +221,39 @@ const RECEIPT_LABEL: Record<string, string> = {
  * Open supply of the items: released orders (but `exceptOrder`), requisitions, purchase orders
  * and 委外 in transit.
  */
-async function openSupply(db: Db, ids: number[], exceptOrder: number, today: string) {
+async function openSupply(db: Db, ids: number[], forOrder: number, today: string) {
+  // `dedicated`: made or bought for `forOrder` — its 自制件订单 (drafts too), the requisitions made
+  // for it (生成请购单) and the purchase order lines made from them.
   const r = await sql<ReceiptRow>`
     SELECT p.product_id AS material_id, greatest(p.quantity - p.produced_quantity, 0)::text AS quantity,
-           to_char(p.due_date, 'YYYY-MM-DD') AS date, 'production-order' AS kind, p.id, p.doc_no
+           to_char(p.due_date, 'YYYY-MM-DD') AS date,
+           CASE WHEN p.parent_order_id = ${forOrder} THEN 'sub-order' ELSE 'production-order' END AS kind,
+           p.id, p.doc_no, p.parent_order_id = ${forOrder} AS dedicated
       FROM production_order p
-     WHERE p.product_id = ANY(${sql.val(ids)}::bigint[]) AND p.id <> ${exceptOrder}
-       AND p.status = ANY(${sql.val(PRODUCTION_ORDER_RESERVING)}::text[]) AND p.quantity > p.produced_quantity
+     WHERE p.product_id = ANY(${sql.val(ids)}::bigint[]) AND p.id <> ${forOrder} AND p.quantity > p.produced_quantity
+       AND (p.status = ANY(${sql.val(PRODUCTION_ORDER_RESERVING)}::text[])
+            OR (p.status = 'draft' AND p.parent_order_id = ${forOrder}))
     UNION ALL
     SELECT l.material_id, greatest(COALESCE(l.base_quantity, l.quantity) - l.ordered_quantity, 0)::text,
-           to_char(COALESCE(l.required_date, r.required_date, ${today}::date), 'YYYY-MM-DD'), 'requisition', r.id, r.doc_no
+           to_char(COALESCE(l.required_date, r.required_date, ${today}::date), 'YYYY-MM-DD'), 'requisition', r.id, r.doc_no,
+           EXISTS (SELECT 1 FROM production_order_requisition pr
+                    WHERE pr.purchase_requisition_id = r.id AND pr.production_order_id = ${forOrder})
       FROM purchase_requisition_line l JOIN purchase_requisition r ON r.id = l.purchase_requisition_id
      WHERE l.material_id = ANY(${sql.val(ids)}::bigint[]) AND r.status = ANY(${sql.val(REQUISITION_OPEN)}::text[])
        AND COALESCE(l.base_quantity, l.quantity) > l.ordered_quantity
     UNION ALL
     SELECT l.material_id, greatest(COALESCE(l.base_quantity, l.quantity) - l.received_quantity + l.returned_quantity, 0)::text,
-           to_char(COALESCE(l.delivery_date, o.delivery_date, ${today}::date), 'YYYY-MM-DD'), 'purchase-order', o.id, o.doc_no
+           to_char(COALESCE(l.delivery_date, o.delivery_date, ${today}::date), 'YYYY-MM-DD'), 'purchase-order', o.id, o.doc_no,
+           EXISTS (SELECT 1 FROM purchase_requisition_line rl
+                     JOIN production_order_requisition pr ON pr.purchase_requisition_id = rl.purchase_requisition_id
+                    WHERE rl.id = l.requisition_line_id AND pr.production_order_id = ${forOrder})
       FROM purchase_order_line l JOIN purchase_order o ON o.id = l.purchase_order_id
      WHERE l.material_id = ANY(${sql.val(ids)}::bigint[]) AND o.status = ANY(${sql.val(PURCHASE_OPEN)}::text[])
        AND COALESCE(l.base_quantity, l.quantity) > l.received_quantity - l.returned_quantity
     UNION ALL
     SELECT l.material_id, greatest(l.sent_quantity - l.received_quantity + l.returned_quantity, 0)::text,
-           to_char(COALESCE(l.delivery_date, o.delivery_date, ${today}::date), 'YYYY-MM-DD'), 'outsourcing', o.id, o.doc_no
+           to_char(COALESCE(l.delivery_date, o.delivery_date, ${today}::date), 'YYYY-MM-DD'), 'outsourcing', o.id, o.doc_no,
+           false
       FROM outsourcing_order_line l JOIN outsourcing_order o ON o.id = l.outsourcing_order_id
      WHERE l.material_id = ANY(${sql.val(ids)}::bigint[]) AND o.status = ANY(${sql.val(OUTSOURCING_OPEN)}::text[])
        AND o.production_order_id IS NULL AND l.sent_quantity > l.received_quantity - l.returned_quantity`.execute(
@@ -256,6 +268,7 @@ const receiptOf = (x: ReceiptRow): MrpReceipt => ({
   date: x.date,
   kind: x.kind,
   ref: { type: x.kind, id: Number(x.id), label: x.docNo },
+  dedicated: Boolean(x.dedicated),
 });
 
 /** The domain's item from a material row. */
@@ -433,16 +446,13 @@ export async function orderMrp(db: Db, orderId: number): Promise<OrderRun> {
        AND p.status = ANY(${sql.val(PRODUCTION_ORDER_RESERVING)}::text[])
      GROUP BY pm.material_id`.execute(db);
   const allocatedOf = new Map(allocated.rows.map((x) => [Number(x.materialId), x.quantity]));
-  const own = await sql<ReceiptRow>`
-    SELECT p.product_id AS material_id, greatest(p.quantity - p.produced_quantity, 0)::text AS quantity,
-           to_char(p.due_date, 'YYYY-MM-DD') AS date, 'sub-order' AS kind, p.id, p.doc_no
-      FROM production_order p WHERE p.parent_order_id = ${orderId} AND p.status = 'draft'
-    UNION ALL
-    SELECT pm.material_id, pm.issued_quantity::text, ${today}, 'issued', ${orderId}::bigint, ${head.docNo}
+  const issued = await sql<ReceiptRow>`
+    SELECT pm.material_id, pm.issued_quantity::text AS quantity, ${today} AS date, 'issued' AS kind,
+           ${orderId}::bigint AS id, ${head.docNo} AS doc_no, true AS dedicated
       FROM production_order_material pm WHERE pm.production_order_id = ${orderId} AND pm.issued_quantity > 0`.execute(
     db,
   );
-  const receipts = [...(await openSupply(db, ids, orderId, today)), ...own.rows].map(receiptOf);
+  const receipts = [...(await openSupply(db, ids, orderId, today)), ...issued.rows].map(receiptOf);
 
   const items = [...materials.values()].map((m) => itemOf(m, allocatedOf.get(m.id)));
   const root = items.find((i) => i.id === head.productId);
