@@ -53,6 +53,8 @@ import type { ResourceRoutes } from '../../platform/resource/routes.ts';
 import { useUser } from '../../platform/session.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { OUTBOUND, typePaths } from '../warehouse/warehouse.api.ts';
+import type { TaskSampling } from './sampling-text.ts';
+import { SamplingView } from './sampling-view.tsx';
 
 interface TaskItem {
   id: number;
@@ -69,6 +71,8 @@ interface TaskItem {
   sampleSize: number;
   acceptNumber: number;
   rejectNumber: number;
+  /** GB/T 2828.1 items: the table row whose plan is used (after the arrows). */
+  codeLetter: string | null;
   entered: number;
   defectCount: number;
   result: 'pass' | 'fail' | null;
@@ -94,6 +98,8 @@ interface Judged {
   results: ResultRow[];
   verdict: 'pass' | 'fail' | null;
   basis: Basis | null;
+  /** The GB/T 2828.1 severity and switching state (absent from a save's answer). */
+  sampling?: TaskSampling | null;
 }
 
 function categoryOf(path: string): InspectionCategory {
@@ -452,6 +458,7 @@ const VERDICT: Record<string, { color: string; label: string }> = {
 /** The items with their limits, sampling and judgement; each sample's values below. */
 function ResultsView({ record }: { record: ResourceRow }) {
   const results = useResults(record.id);
+  const may = useRecordPermission(def);
   const data = results.data;
   if (!data) return <Skeleton active />;
   if (!data.items.length) return <Empty description="该检验单没有检验项目（无匹配模板），由检验员直接判定" />;
@@ -461,6 +468,12 @@ function ResultsView({ record }: { record: ResourceRow }) {
   return (
     <>
       <BasisView basis={data.basis} />
+      <SamplingView
+        sampling={data.sampling}
+        taskId={record.id}
+        canResume={may('inspect', record.category)}
+        onResumed={() => results.refetch()}
+      />
       <Table<TaskItem>
         size="small"
         rowKey="id"
@@ -482,8 +495,13 @@ function ResultsView({ record }: { record: ResourceRow }) {
           },
           {
             title: 'n / Ac / Re',
-            width: 100,
-            render: (_, i) => `${i.sampleSize} / ${i.acceptNumber} / ${i.rejectNumber}`,
+            width: 120,
+            render: (_, i) => (
+              <>
+                {`${i.sampleSize} / ${i.acceptNumber} / ${i.rejectNumber}`}
+                {i.codeLetter && <div className="qi-sub">{`字码 ${i.codeLetter}`}</div>}
+              </>
+            ),
           },
           {
             title: '判定',
@@ -656,7 +674,8 @@ export function InspectionEntryPage({ path }: PageProps) {
         }),
       );
       const judged = await http.put<Judged>(`/api/v1/inspection-task/results/${id}`, { results: body });
-      client.setQueryData(['resource', def.name, 'results', id], judged);
+      // A save answers the judgement without the sampling state: keep the one shown.
+      client.setQueryData<Judged>(['resource', def.name, 'results', id], (old) => ({ ...old, ...judged }));
       client.invalidateQueries({ queryKey: ['resource', def.name] });
       toast.success(judged.verdict ? `已保存，自动判定：${VERDICT[judged.verdict].label}` : '已保存');
     } finally {
@@ -696,6 +715,12 @@ export function InspectionEntryPage({ path }: PageProps) {
         </Descriptions.Item>
       </Descriptions>
       <BasisView basis={results.data.basis} />
+      <SamplingView
+        sampling={results.data.sampling}
+        taskId={Number(id)}
+        canResume={may('inspect', task.category)}
+        onResumed={() => results.refetch()}
+      />
       <CheckedOutboundView task={task} />
       {!open && (
         <Alert type="info" showIcon message="检验单已判定或没有检验权限，结果只读" className="qi-note" />
@@ -719,7 +744,9 @@ export function InspectionEntryPage({ path }: PageProps) {
                       {limitText(i)}
                       <LimitSourceTag item={i} />
                     </div>
-                    <div className="qi-limit">{`n=${i.sampleSize} Ac=${i.acceptNumber}`}</div>
+                    <div className="qi-limit">
+                      {`n=${i.sampleSize} Ac=${i.acceptNumber}${i.codeLetter ? ` 字码 ${i.codeLetter}` : ''}`}
+                    </div>
                   </th>
                 ))}
               </tr>

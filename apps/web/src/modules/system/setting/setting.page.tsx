@@ -482,6 +482,22 @@ export function SystemSettingPage() {
       ),
     },
     {
+      key: 'sampling',
+      label: '抽样检验',
+      children: (
+        <SettingsForm group="sampling" title="抽样检验" saved="抽样检验设置已保存" labelWidth={220}>
+          <Form.Item
+            label="放宽检验已批准"
+            name="reducedApproved"
+            valuePropName="checked"
+            extra="GB/T 2828.1 转移规则：开启表示生产稳定且负责部门批准放宽检验，来料检验的正常检验转移得分达到 30 时转放宽（表 2-C）；关闭后放宽检验的供方物料下一批恢复正常"
+          >
+            <Switch aria-label="放宽检验已批准" />
+          </Form.Item>
+        </SettingsForm>
+      ),
+    },
+    {
       key: 'segregation',
       label: '职责分离',
       children: (
