@@ -1,4 +1,4 @@
-import { Api, activePage, expect, shot, signedIn, test } from './support.ts';
+import { Api, activePage, choose, expect, shot, signedIn, test, toast } from './support.ts';
 
 interface Line {
   lineId: number;
@@ -75,5 +75,42 @@ test.describe('质量追溯', () => {
     await expect(tracePage.getByTestId('heat-customers')).toContainText(picked?.customerName as string);
     await expect(tracePage.getByTestId('trace-shipments')).toContainText(picked?.docNo as string);
     await shot(page, 'trace-heat');
+  });
+
+  test('the inspector names the 流转卡 of the rings he measured, and the card trace shows the subgroup', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const qc = await Api.login(request, 'qc01', 'demo123');
+    const [product] = (
+      await qc.get<{ id: number; code: string }[]>('/api/v1/material-info/options', {
+        keyword: 'SF-6205-OR-P6',
+      })
+    ).filter((p) => p.code === 'SF-6205-OR-P6');
+    const [card] = await qc.get<{ id: number; docNo: string }[]>('/api/v1/flow-card/pick', {
+      productId: product.id,
+    });
+    expect(card, 'a card of the 6205 outer ring').toBeDefined();
+
+    await signedIn(page, qc, '/measure-check/outside-diameter');
+    const entry = activePage(page);
+    await choose(page, 'measure-entry_productId', 'SF-6205-OR-P6');
+    // The 流转卡 picker offers the product's cards only (with their heats); pick one by number.
+    await choose(page, 'measure-entry_flowCardId', card.docNo);
+    // A machine without a series of this ring: no SPC alarm (and hold) from a test subgroup.
+    await choose(page, 'measure-entry_equipmentId', 'EQ-MJ-002');
+    await entry.getByTestId('measure-value-0').click();
+    for (const v of ['51.9951', '51.9947', '51.9953', '51.9949', '51.9950'])
+      await page.keyboard.type(`${v}\n`);
+    await expect(toast(page, '子组已保存')).toBeVisible();
+
+    // The card's trace lists the subgroup with its values.
+    await page.goto(`/quality-testing/trace?code=${card.docNo}`);
+    const trace = activePage(page).getByTestId('card-trace');
+    await expect(trace).toBeVisible();
+    await expect(trace.getByTestId('trace-measurements').first()).toContainText(
+      '51.9951 / 51.9947 / 51.9953',
+    );
   });
 });
