@@ -7,6 +7,7 @@ export * from './menu/menu-utils.ts';
 export type { MenuNode } from './menu/types.ts';
 export * from './production/flow-card.resource.ts';
 export * from './production/mrp.ts';
+export * from './production/product-cost.ts';
 export * from './production/production-order.resource.ts';
 export * from './production/production-reports.ts';
 export * from './production/trace.ts';
