@@ -687,13 +687,15 @@ interface TaskItemRow {
   sampleSize: number;
   acceptNumber: number;
   rejectNumber: number;
+  /** GB/T 2828.1 items: the table row whose plan is used. */
+  codeLetter: string | null;
 }
 
 async function taskItems(db: Db, taskId: number): Promise<TaskItemRow[]> {
   const r = await sql<TaskItemRow>`
     SELECT id, line_no, item_title, kind, nominal::text AS nominal, lower_limit::text AS lower_limit,
            upper_limit::text AS upper_limit, unit, ring_characteristic, limit_source, limit_note, sample_size,
-           accept_number, reject_number
+           accept_number, reject_number, code_letter
       FROM inspection_task_item WHERE inspection_task_id = ${taskId} ORDER BY line_no`.execute(db);
   return r.rows.map((x) => ({ ...x, id: Number(x.id) }));
 }
