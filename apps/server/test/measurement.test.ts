@@ -141,7 +141,8 @@ describe('entry of a subgroup', () => {
     expect(info.sampleSize).toBe(3);
     expect(info.mean).toBe('19.995367');
     expect(info.range).toBe('0.001400');
-    expect(info.values.map((v: any) => v.value)).toEqual(['19.9951', '19.9962', '19.9948']);
+    // Readings are kept to six decimals (a gauge writes up to five).
+    expect(info.values.map((v: any) => v.value)).toEqual(['19.995100', '19.996200', '19.994800']);
   });
 
   it('refuses bad input with field errors', async () => {
@@ -160,7 +161,7 @@ describe('entry of a subgroup', () => {
     expect(swapped.body.errors?.[0].field).toBe('usl');
     const tooMany = await t.call('POST', '/api/v1/measurement-subgroup/add', {
       token,
-      body: { ...base, values: Array.from({ length: 11 }, () => ({ value: '47' })) },
+      body: { ...base, values: Array.from({ length: 26 }, () => ({ value: '47' })) },
     });
     expect(tooMany.status).toBe(400);
     const notNumber = await t.call('POST', '/api/v1/measurement-subgroup/add', {
@@ -360,7 +361,7 @@ describe('permissions and the flow card', () => {
     expect(list[0]).toMatchObject({
       id: m.id,
       characteristicName: '套圈高度',
-      values: '14.0010 / 13.9990 / 14.0000',
+      values: '14.001000 / 13.999000 / 14.000000',
     });
     expect((await t.call('GET', '/api/v1/flow-card/measurements/999999', { token })).status).toBe(404);
   });

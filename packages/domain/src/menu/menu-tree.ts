@@ -226,6 +226,8 @@ const production = dir('生产部', PROD, 'ToolOutlined', [
       ['dispatch', '派单'],
       'close',
       'export',
+      // 成本: the order's actual cost (material, wages, outsourcing, overhead, scrap) on its detail.
+      ['cost', '成本'],
     ]),
     hidden('新增生产订单', `${PROD_MANAGE}/produce-order-add`, PRODUCTION_ORDER),
     hidden('编辑生产订单', `${PROD_MANAGE}/produce-order-edit`, PRODUCTION_ORDER),
@@ -664,11 +666,14 @@ const dashboards = dir('车间看板', WD, 'FundProjectionScreenOutlined', [
 
 const SR = '/statistics-report';
 
+/** 统计报表 of measurements: export, 建立控制限 (Phase I baseline, rules) and 批准控制限 (freeze). */
+const SPC_REPORT: readonly Action[] = ['export', ['limit', '建立控制限'], ['limitApprove', '批准控制限']];
+
 const reports = dir('统计报表', SR, 'BarChartOutlined', [
-  query('沟道测量', `${SR}/track-measure`, 'report:trackMeasure'),
-  query('角度测量', `${SR}/angle-measure`, 'report:angleMeasure'),
-  query('高度测量', `${SR}/height-measure`, 'report:heightMeasure'),
-  query('内外径测量', `${SR}/neiwaijing-measure`, 'report:innerOuterMeasure'),
+  query('沟道测量', `${SR}/track-measure`, 'report:trackMeasure', SPC_REPORT),
+  query('角度测量', `${SR}/angle-measure`, 'report:angleMeasure', SPC_REPORT),
+  query('高度测量', `${SR}/height-measure`, 'report:heightMeasure', SPC_REPORT),
+  query('内外径测量', `${SR}/neiwaijing-measure`, 'report:innerOuterMeasure', SPC_REPORT),
 ]);
 
 // ---------------------------------------------------------------- 系统管理

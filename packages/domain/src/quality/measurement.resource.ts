@@ -3,7 +3,7 @@ import { remarkField } from '../resources/fields.ts';
 import { MAX_SUBGROUP_SIZE } from './spc.ts';
 
 /**
- * 测量记录: one subgroup of 1–10 rings measured together on one characteristic, by product,
+ * 测量记录: one subgroup of 1–25 rings measured together on one characteristic, by product,
  * machine, operator and time, optionally on a flow card (so a bearing's genealogy reaches its
  * measured values). The server keeps each subgroup's size, mean, range and sum of squared
  * deviations beside it, so control charts and capability aggregate subgroups in SQL and never
@@ -179,7 +179,7 @@ export const measurementSubgroupResource: ResourceDef = {
       parentColumn: 'measurement_subgroup_id',
       min: 1,
       max: MAX_SUBGROUP_SIZE,
-      fields: [{ name: 'value', label: '测量值', kind: 'decimal', scale: 4, required: true }],
+      fields: [{ name: 'value', label: '测量值', kind: 'decimal', scale: 6, required: true }],
     },
   ],
 };

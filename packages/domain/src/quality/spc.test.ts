@@ -7,10 +7,13 @@ import {
   histogramBins,
   histogramRange,
   imrLimits,
+  type NelsonRule,
+  nelsonRules,
   pooledSigma,
   seriesViolations,
-  westernElectric,
   xbarRLimits,
+  xbarSConstants,
+  xbarSLimits,
 } from './spc.ts';
 
 /** Rounds to `digits` significant digits, as published figures are compared. */
@@ -119,26 +122,174 @@ describe('I-MR limits against Montgomery Example 6.5 (viscosity)', () => {
   });
 });
 
-describe('Western Electric rules', () => {
+describe('Nelson rules on hand-built series (centre 0, σ = 1)', () => {
   const limits = { center: 0, ucl: 3, lcl: -3 };
-  const rulesAt = (points: number[]) => westernElectric(points, limits).map((v) => [v.index, v.rule]);
+  const at = (points: number[], rules: NelsonRule[]) =>
+    nelsonRules(points, limits, rules).map((v) => [v.index, v.rule]);
+  const repeat = (k: number, f: (i: number) => number) => Array.from({ length: k }, (_, i) => f(i));
 
   it('rule 1: a point beyond 3σ', () => {
-    expect(rulesAt([0, 0.5, 3.5, 0])).toEqual([[2, 1]]);
+    expect(at([0, 0.5, 3.5, 0, -3.2], [1])).toEqual([
+      [2, 1],
+      [4, 1],
+    ]);
+    expect(at([0, 3, -3], [1])).toEqual([]);
   });
-  it('rule 2: two of three beyond 2σ on one side', () => {
-    expect(rulesAt([0, 2.5, 0.1, 2.2])).toEqual([[3, 2]]);
-    expect(rulesAt([0, 2.5, -2.2, 0])).toEqual([]);
+  it('rule 2: nine in a row on one side of the centre line', () => {
+    expect(at([-0.5, ...repeat(9, (i) => 0.1 + i / 100)], [2])).toEqual([[9, 2]]);
+    expect(
+      at(
+        repeat(8, () => 0.4),
+        [2],
+      ),
+    ).toEqual([]);
+    // A point on the centre line breaks the run.
+    expect(at([...repeat(5, () => -0.4), 0, ...repeat(5, () => -0.4)], [2])).toEqual([]);
   });
-  it('rule 3: four of five beyond 1σ on one side', () => {
-    expect(rulesAt([-1.5, -1.2, 0, -1.1, -1.4])).toEqual([[4, 3]]);
+  it('rule 3: six in a row steadily rising or falling', () => {
+    expect(at([0, 1, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [3])).toEqual([[7, 3]]);
+    expect(at([0.5, 0.4, 0.3, 0.2, 0.1, 0, -0.1], [3])).toEqual([
+      [5, 3],
+      [6, 3],
+    ]);
+    // Equal neighbours are no trend.
+    expect(at([0.1, 0.2, 0.2, 0.3, 0.4, 0.5, 0.6], [3])).toEqual([]);
   });
-  it('rule 4: eight in a row on one side', () => {
-    expect(rulesAt([0.2, 0.3, 0.1, 0.5, 0.4, 0.2, 0.3, 0.6])).toEqual([[7, 4]]);
+  it('rule 4: fourteen in a row alternating up and down', () => {
+    expect(
+      at(
+        repeat(14, (i) => (i % 2 ? 0.5 : -0.5)),
+        [4],
+      ),
+    ).toEqual([[13, 4]]);
+    expect(
+      at(
+        repeat(13, (i) => (i % 2 ? 0.5 : -0.5)),
+        [4],
+      ),
+    ).toEqual([]);
   });
-  it('names the rule of each flagged point', () => {
-    const v = westernElectric([0, 3.5], limits);
+  it('rule 5: two of three beyond 2σ on one side', () => {
+    expect(at([0, 2.5, 0.1, 2.2], [5])).toEqual([[3, 5]]);
+    expect(at([0, 2.5, -2.2, 0], [5])).toEqual([]);
+  });
+  it('rule 5 fires on the first points of a series (two of the first two)', () => {
+    expect(at([2.5, 2.2, 0], [5])).toEqual([[1, 5]]);
+    expect(at([-2.5, 0, -2.1], [5])).toEqual([[2, 5]]);
+  });
+  it('rule 6: four of five beyond 1σ on one side, from the first points on', () => {
+    expect(at([-1.5, -1.2, 0, -1.1, -1.4], [6])).toEqual([[4, 6]]);
+    expect(at([1.5, 1.2, 1.1, 1.4], [6])).toEqual([[3, 6]]);
+    expect(at([1.5, 1.2, -1.1, 1.4], [6])).toEqual([]);
+  });
+  it('rule 7: fifteen in a row within 1σ on either side', () => {
+    expect(
+      at(
+        repeat(15, (i) => (i % 3 ? 0.3 : -0.6)),
+        [7],
+      ),
+    ).toEqual([[14, 7]]);
+    expect(at([...repeat(7, () => 0.2), 1.5, ...repeat(7, () => -0.2)], [7])).toEqual([]);
+  });
+  it('rule 8: eight in a row beyond 1σ on either side', () => {
+    expect(
+      at(
+        repeat(8, (i) => (i % 2 ? 1.5 : -1.8)),
+        [8],
+      ),
+    ).toEqual([[7, 8]]);
+    expect(at([...repeat(4, () => 1.5), 0.5, ...repeat(4, () => -1.5)], [8])).toEqual([]);
+  });
+  it('checks only the rules switched on', () => {
+    const series = [2.5, 2.2, 3.5];
+    expect(at(series, [])).toEqual([]);
+    expect(at(series, [1])).toEqual([[2, 1]]);
+    expect(at(series, [1, 5])).toEqual([
+      [1, 5],
+      [2, 1],
+      [2, 5],
+    ]);
+  });
+  it('defaults to the Western Electric tests (Nelson 1, 2, 5, 6) and names each rule', () => {
+    const v = nelsonRules([0, 0.1, 0.2, 0.3, 0.4, 0.5, 3.5], limits);
+    expect(v.map((x) => x.rule)).toEqual([1]);
     expect(v[0].label).toContain('规则1');
+  });
+});
+
+/**
+ * Montgomery, Introduction to Statistical Quality Control (6th ed.), Appendix VI: factors for
+ * constructing variables control charts, n = 2 … 25 (c4, A3, B3, B4 as printed).
+ */
+const APPENDIX_VI: [number, number, number, number, number][] = [
+  // n, c4, A3, B3, B4
+  [2, 0.7979, 2.659, 0, 3.267],
+  [3, 0.8862, 1.954, 0, 2.568],
+  [4, 0.9213, 1.628, 0, 2.266],
+  [5, 0.94, 1.427, 0, 2.089],
+  [6, 0.9515, 1.287, 0.03, 1.97],
+  [7, 0.9594, 1.182, 0.118, 1.882],
+  [8, 0.965, 1.099, 0.185, 1.815],
+  [9, 0.9693, 1.032, 0.239, 1.761],
+  [10, 0.9727, 0.975, 0.284, 1.716],
+  [11, 0.9754, 0.927, 0.321, 1.679],
+  [12, 0.9776, 0.886, 0.354, 1.646],
+  [13, 0.9794, 0.85, 0.382, 1.618],
+  [14, 0.981, 0.817, 0.406, 1.594],
+  [15, 0.9823, 0.789, 0.428, 1.572],
+  [16, 0.9835, 0.763, 0.448, 1.552],
+  [17, 0.9845, 0.739, 0.466, 1.534],
+  [18, 0.9854, 0.718, 0.482, 1.518],
+  [19, 0.9862, 0.698, 0.497, 1.503],
+  [20, 0.9869, 0.68, 0.51, 1.49],
+  [21, 0.9876, 0.663, 0.523, 1.477],
+  [22, 0.9882, 0.647, 0.534, 1.466],
+  [23, 0.9887, 0.633, 0.545, 1.455],
+  [24, 0.9892, 0.619, 0.555, 1.445],
+  [25, 0.9896, 0.606, 0.565, 1.435],
+];
+
+describe('X̄–S constants against Montgomery Appendix VI', () => {
+  it.each(APPENDIX_VI)('n = %i: c4 %f, A3 %f, B3 %f, B4 %f', (n, c4, A3, B3, B4) => {
+    const k = xbarSConstants(n);
+    expect(k.c4.toFixed(4)).toBe(c4.toFixed(4));
+    expect(k.A3.toFixed(3)).toBe(A3.toFixed(3));
+    expect(k.B3.toFixed(3)).toBe(B3.toFixed(3));
+    expect(k.B4.toFixed(3)).toBe(B4.toFixed(3));
+  });
+  it('refuses a size without constants', () => {
+    expect(() => xbarSConstants(1)).toThrow();
+  });
+});
+
+describe('X̄–S limits against Montgomery Example 6.3 (piston rings)', () => {
+  // Published (qcc `type = "S"` on pistonrings[1:25]): s̄ = 0.009240037, UCL 0.01930242, LCL 0,
+  // σ̂ = s̄/c4 = 0.009829977; X̄ chart X̿ ± A3·s̄ = 73.988 … 74.014 as Montgomery prints it (his
+  // s̄ = 0.0094 sums the subgroup deviations as rounded in his Table 6.4).
+  const l = xbarSLimits(PISTON_RINGS.map(stats), 5);
+  it('has the published limits', () => {
+    expect(l.kind).toBe('xbar-s');
+    expect(l.center.toFixed(3)).toBe('74.001');
+    expect(sig(l.rCenter, 6)).toBe(sig(0.009240037, 6));
+    expect(sig(l.rUcl, 5)).toBe(sig(0.01930242, 5));
+    expect(sig(l.sigmaWithin, 5)).toBe(sig(0.009829977, 5));
+    expect(l.ucl.toFixed(3)).toBe('74.014');
+    expect(l.lcl.toFixed(3)).toBe('73.988');
+    expect(l.rLcl).toBe(0);
+  });
+  it('is the chart for subgroups larger than 10; the S chart flags a spread subgroup', () => {
+    const groups = [
+      ...Array.from({ length: 20 }, (_, i) =>
+        stats(Array.from({ length: 12 }, (_, j) => 10 + ((i + j) % 5) / 100)),
+      ),
+      stats([...Array.from({ length: 11 }, () => 10.02), 10.4]),
+    ];
+    const limits = controlLimits(groups.slice(0, 20), 12);
+    expect(limits.kind).toBe('xbar-s');
+    const v = seriesViolations(groups, limits, [1]);
+    expect(v.filter((x) => x.chart === 'r').map((x) => [x.index, x.label])).toEqual([
+      [20, '规则1：标准差超出控制限'],
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * Statistical process control (SPC) for measured characteristics: X̄–R charts (subgroups of 2–10)
- * or I-MR charts (individuals), control limits from the data, capability indices, histogram
- * bins with a fitted normal curve and the Western Electric rules 1–4. Pure functions over plain
+ * Statistical process control (SPC) for measured characteristics: X̄–R charts (subgroups of 2–10),
+ * X̄–S charts (subgroups of 11–25) or I-MR charts (individuals), control limits from the data,
+ * capability indices, histogram bins with a fitted normal curve and the eight Nelson rules. Pure functions over plain
  * numbers: the server aggregates subgroups in SQL and hands the figures here, the tests feed
  * published examples. Statistics are binary floating point on purpose (they are estimates, not
  * money); measured values themselves are stored as exact decimals.
@@ -23,29 +23,57 @@ export const SPC_CONSTANTS: Record<number, { A2: number; D3: number; D4: number;
 /** I-MR: moving ranges of two points (n = 2 constants). */
 const MR = SPC_CONSTANTS[2];
 
-/** Largest subgroup size with constants. */
-export const MAX_SUBGROUP_SIZE = 10;
+/** Largest subgroup size with X̄–R constants; larger subgroups are charted X̄–S. */
+export const MAX_XBAR_R_SIZE = 10;
+/** Largest subgroup size a measurement takes (X̄–S up to this size). */
+export const MAX_SUBGROUP_SIZE = 25;
 
-/** One subgroup as SQL aggregates it: size, mean and range. */
+/**
+ * X̄–S constants for subgroup size n ≥ 2, from c4 = √(2/(n−1)) · Γ(n/2) / Γ((n−1)/2) (the
+ * Γ ratio by its half-integer recurrence, exact): A3 = 3/(c4√n), B3 = max(0, 1 − 3√(1−c4²)/c4),
+ * B4 = 1 + 3√(1−c4²)/c4 (Montgomery, Appendix VI; the unit tests hold the printed table).
+ */
+export function xbarSConstants(n: number): { c4: number; A3: number; B3: number; B4: number } {
+  if (!Number.isInteger(n) || n < 2) throw new Error(`subgroup size ${n} has no X̄–S constants`);
+  // r(k) = Γ(k/2) / Γ((k−1)/2): r(2) = 1/√π, r(k+1) = ((k−1)/2) / r(k).
+  let r = 1 / Math.sqrt(Math.PI);
+  for (let k = 2; k < n; k++) r = (k - 1) / 2 / r;
+  const c4 = Math.sqrt(2 / (n - 1)) * r;
+  const w = (3 * Math.sqrt(1 - c4 * c4)) / c4;
+  return { c4, A3: 3 / (c4 * Math.sqrt(n)), B3: Math.max(0, 1 - w), B4: 1 + w };
+}
+
+/** One subgroup as SQL aggregates it: size, mean, range and (for X̄–S) Σ(x − x̄)². */
 export interface SubgroupStat {
   n: number;
   mean: number;
   range: number;
+  ssDev?: number;
 }
 
+/** A subgroup's sample standard deviation √(Σ(x − x̄)² / (n − 1)) (0 for one value). */
+export const subgroupSd = (g: SubgroupStat) =>
+  g.n > 1 ? Math.sqrt(Math.max(0, g.ssDev ?? 0) / (g.n - 1)) : 0;
+
+export type ChartKind = 'xbar-r' | 'xbar-s' | 'i-mr';
+
+/** The chart a subgroup size is drawn on: I-MR for 1, X̄–R for 2–10, X̄–S above. */
+export const chartKindFor = (n: number): ChartKind =>
+  n <= 1 ? 'i-mr' : n <= MAX_XBAR_R_SIZE ? 'xbar-r' : 'xbar-s';
+
 export interface ControlLimits {
-  kind: 'xbar-r' | 'i-mr';
+  kind: ChartKind;
   /** Subgroup size the limits are for (1 for I-MR). */
   n: number;
   /** X̄ (or I) chart. */
   center: number;
   ucl: number;
   lcl: number;
-  /** R (or MR) chart. */
+  /** R (or S, or MR) chart. */
   rCenter: number;
   rUcl: number;
   rLcl: number;
-  /** Within-subgroup (short-term) sigma: R̄/d2 or MR̄/d2. */
+  /** Within-subgroup (short-term) sigma: R̄/d2, s̄/c4 or MR̄/d2. */
   sigmaWithin: number;
 }
 
@@ -66,6 +94,25 @@ export function xbarRLimits(subgroups: readonly SubgroupStat[], n: number): Cont
     rUcl: c.D4 * rBar,
     rLcl: c.D3 * rBar,
     sigmaWithin: rBar / c.d2,
+  };
+}
+
+/** X̄–S limits: CL = X̿, UCL/LCL = X̿ ± A3·s̄; S chart B3·s̄ … B4·s̄; σ̂ = s̄/c4. */
+export function xbarSLimits(subgroups: readonly SubgroupStat[], n: number): ControlLimits {
+  const c = xbarSConstants(n);
+  if (!subgroups.length) throw new Error('no subgroups');
+  const center = subgroups.reduce((s, g) => s + g.mean, 0) / subgroups.length;
+  const sBar = subgroups.reduce((s, g) => s + subgroupSd(g), 0) / subgroups.length;
+  return {
+    kind: 'xbar-s',
+    n,
+    center,
+    ucl: center + c.A3 * sBar,
+    lcl: center - c.A3 * sBar,
+    rCenter: sBar,
+    rUcl: c.B4 * sBar,
+    rLcl: c.B3 * sBar,
+    sigmaWithin: sBar / c.c4,
   };
 }
 
@@ -245,33 +292,50 @@ export function normalCurve(
   });
 }
 
-export type WesternElectricRule = 1 | 2 | 3 | 4;
+export type NelsonRule = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
-export const WESTERN_ELECTRIC_RULES: Record<WesternElectricRule, string> = {
+/** Nelson's eight tests (J. Qual. Technol. 16, 1984), numbered as Minitab numbers them. */
+export const NELSON_RULES: Record<NelsonRule, string> = {
   1: '规则1：1点超出3σ控制限',
-  2: '规则2：连续3点中有2点超出2σ（同侧）',
-  3: '规则3：连续5点中有4点超出1σ（同侧）',
-  4: '规则4：连续8点位于中心线同侧',
+  2: '规则2：连续9点位于中心线同侧',
+  3: '规则3：连续6点持续上升或下降',
+  4: '规则4：连续14点上下交替',
+  5: '规则5：连续3点中有2点超出2σ（同侧）',
+  6: '规则6：连续5点中有4点超出1σ（同侧）',
+  7: '规则7：连续15点位于1σ以内（两侧）',
+  8: '规则8：连续8点位于1σ以外（两侧）',
 };
+
+export const ALL_NELSON_RULES: readonly NelsonRule[] = [1, 2, 3, 4, 5, 6, 7, 8];
+/** Rules on when a characteristic has chosen none: the four Western Electric tests (Nelson 1, 2, 5, 6). */
+export const DEFAULT_NELSON_RULES: readonly NelsonRule[] = [1, 2, 5, 6];
+
+export const isNelsonRule = (r: unknown): r is NelsonRule =>
+  typeof r === 'number' && Number.isInteger(r) && r >= 1 && r <= 8;
 
 export interface Violation {
   /** Index of the flagged point in the series. */
   index: number;
-  rule: WesternElectricRule;
-  /** Which chart: the X̄ (or I) chart or the R (or MR) chart. */
+  rule: NelsonRule;
+  /** Which chart: the X̄ (or I) chart or the R (or S, or MR) chart. */
   chart: 'x' | 'r';
   label: string;
 }
 
 /**
- * Western Electric rules on a chart's points, with zones from its centre line and 3σ limits
- * (σ = (UCL − CL)/3). A point is flagged with every rule it completes, and only when the point
- * itself lies in the offending zone (a rule-2 window is flagged on its beyond-2σ points).
+ * The enabled Nelson rules on a chart's points, with zones from its centre line and 3σ limits
+ * (σ = (UCL − CL)/3 above, (CL − LCL)/3 below). A point is flagged with every rule it completes.
+ * The zone rules (1, 5, 6) flag a point only when it lies in the offending zone itself; their
+ * windows count from the first point of the series, so two points beyond 2σ at the start already
+ * make rule 5. A point on the centre line breaks a same-side run, an equal neighbour a trend or
+ * an alternation; a missing point (NaN) breaks every run.
  */
-export function westernElectric(
+export function nelsonRules(
   points: readonly number[],
   limits: { center: number; ucl: number; lcl: number },
+  rules: readonly NelsonRule[] = DEFAULT_NELSON_RULES,
 ): Violation[] {
+  const on = new Set(rules);
   const out: Violation[] = [];
   const upper = (limits.ucl - limits.center) / 3;
   const lower = (limits.center - limits.lcl) / 3;
@@ -279,54 +343,101 @@ export function westernElectric(
   const z = points.map((p) =>
     p >= limits.center ? (p - limits.center) / upper : (p - limits.center) / lower,
   );
-  const flag = (index: number, rule: WesternElectricRule) =>
-    out.push({ index, rule, chart: 'x', label: WESTERN_ELECTRIC_RULES[rule] });
+  const flag = (index: number, rule: NelsonRule) => {
+    if (on.has(rule)) out.push({ index, rule, chart: 'x', label: NELSON_RULES[rule] });
+  };
+  const beyond = (i: number, back: number, side: number, k: number) => {
+    let c = 0;
+    for (let j = Math.max(0, i - back); j <= i; j++) if (Math.sign(z[j]) === side && Math.abs(z[j]) > k) c++;
+    return c;
+  };
+  // Lengths of the runs ending at the current point.
+  let sameSide = 0;
+  let trend = 0;
+  let trendDir = 0;
+  let alternating = 0;
+  let lastStep = 0;
+  let inside = 0;
+  let outside = 0;
   for (let i = 0; i < z.length; i++) {
     const zi = z[i];
-    if (!Number.isFinite(zi)) continue;
-    if (Math.abs(zi) > 3) flag(i, 1);
-    const side = Math.sign(zi);
-    if (side === 0) continue;
-    const beyond = (from: number, k: number) => {
-      let c = 0;
-      for (let j = Math.max(0, from); j <= i; j++) if (Math.sign(z[j]) === side && Math.abs(z[j]) > k) c++;
-      return c;
-    };
-    if (i >= 2 && Math.abs(zi) > 2 && beyond(i - 2, 2) >= 2) flag(i, 2);
-    if (i >= 4 && Math.abs(zi) > 1 && beyond(i - 4, 1) >= 4) flag(i, 3);
-    if (i >= 7) {
-      let run = true;
-      for (let j = i - 7; j <= i; j++) if (Math.sign(z[j]) !== side) run = false;
-      if (run) flag(i, 4);
+    if (!Number.isFinite(zi)) {
+      sameSide = trend = alternating = inside = outside = 0;
+      trendDir = lastStep = 0;
+      continue;
     }
+    const side = Math.sign(zi);
+    const prev = i > 0 && Number.isFinite(z[i - 1]) ? points[i - 1] : undefined;
+    const step = prev === undefined ? 0 : Math.sign(points[i] - prev);
+    sameSide =
+      side !== 0 && i > 0 && Number.isFinite(z[i - 1]) && Math.sign(z[i - 1]) === side
+        ? sameSide + 1
+        : side
+          ? 1
+          : 0;
+    if (step !== 0 && step === trendDir) trend++;
+    else {
+      trend = step !== 0 ? 2 : 1;
+      trendDir = step;
+    }
+    alternating = step === 0 ? 1 : lastStep !== 0 && step === -lastStep ? alternating + 1 : 2;
+    lastStep = step;
+    inside = Math.abs(zi) < 1 ? inside + 1 : 0;
+    outside = Math.abs(zi) > 1 ? outside + 1 : 0;
+
+    if (Math.abs(zi) > 3) flag(i, 1);
+    if (sameSide >= 9) flag(i, 2);
+    if (trend >= 6) flag(i, 3);
+    if (alternating >= 14) flag(i, 4);
+    if (side !== 0 && Math.abs(zi) > 2 && beyond(i, 2, side, 2) >= 2) flag(i, 5);
+    if (side !== 0 && Math.abs(zi) > 1 && beyond(i, 4, side, 1) >= 4) flag(i, 6);
+    if (inside >= 15) flag(i, 7);
+    if (outside >= 8) flag(i, 8);
   }
   return out;
 }
 
-/** R (or MR) chart: points above the upper control limit (rule 1). */
+/** R, S or MR chart: points outside its control limits (rule 1). */
 export function rangeViolations(
   ranges: readonly (number | null)[],
-  limits: { rUcl: number; rLcl: number },
+  limits: { rUcl: number; rLcl: number; kind?: ChartKind },
 ): Violation[] {
+  const what = limits.kind === 'xbar-s' ? '标准差' : limits.kind === 'i-mr' ? '移动极差' : '极差';
   const out: Violation[] = [];
   ranges.forEach((r, index) => {
     if (r !== null && (r > limits.rUcl || r < limits.rLcl))
-      out.push({ index, rule: 1, chart: 'r', label: '规则1：极差超出控制限' });
+      out.push({ index, rule: 1, chart: 'r', label: `规则1：${what}超出控制限` });
   });
   return out;
 }
 
-/** Limits for a series: X̄–R for subgroups of n ≥ 2, I-MR for individuals. */
+/** Limits for a series of one subgroup size: I-MR for individuals, X̄–R for 2–10, X̄–S above. */
 export function controlLimits(subgroups: readonly SubgroupStat[], n: number): ControlLimits {
-  return n <= 1 ? imrLimits(subgroups.map((g) => g.mean)) : xbarRLimits(subgroups, n);
+  const kind = chartKindFor(n);
+  if (kind === 'i-mr') return imrLimits(subgroups.map((g) => g.mean));
+  return kind === 'xbar-r' ? xbarRLimits(subgroups, n) : xbarSLimits(subgroups, n);
 }
 
-/** Every flagged point of a series under `limits`: WE 1–4 on the X̄/I chart, rule 1 on the R/MR chart. */
-export function seriesViolations(subgroups: readonly SubgroupStat[], limits: ControlLimits): Violation[] {
+/** The dispersion chart's points: ranges (X̄–R), standard deviations (X̄–S) or moving ranges (I-MR). */
+export function dispersionPoints(subgroups: readonly SubgroupStat[], kind: ChartKind): (number | null)[] {
+  if (kind === 'i-mr') return subgroups.map((g, i) => (i ? Math.abs(g.mean - subgroups[i - 1].mean) : null));
+  return kind === 'xbar-s' ? subgroups.map(subgroupSd) : subgroups.map((g) => g.range);
+}
+
+/**
+ * Every flagged point of a series under `limits`: the enabled Nelson rules on the X̄/I chart, rule 1
+ * on the R/S/MR chart.
+ */
+export function seriesViolations(
+  subgroups: readonly SubgroupStat[],
+  limits: ControlLimits,
+  rules: readonly NelsonRule[] = DEFAULT_NELSON_RULES,
+): Violation[] {
   const means = subgroups.map((g) => g.mean);
-  const ranges =
-    limits.kind === 'i-mr' ? [null, ...movingRanges(means)] : subgroups.map((g) => g.range as number | null);
-  return [...westernElectric(means, limits), ...rangeViolations(ranges, limits)].sort(
+  const dispersion = rules.includes(1)
+    ? rangeViolations(dispersionPoints(subgroups, limits.kind), limits)
+    : [];
+  return [...nelsonRules(means, limits, rules), ...dispersion].sort(
     (a, b) => a.index - b.index || a.rule - b.rule,
   );
 }

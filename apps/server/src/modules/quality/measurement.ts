@@ -1,8 +1,10 @@
 import {
   capability,
   characteristicLabel,
+  chartKindFor,
   controlLimits,
   measurementSubgroupResource as def,
+  dispersionPoints,
   histogramBins,
   histogramRange,
   MAX_SUBGROUP_SIZE,
@@ -16,6 +18,7 @@ import {
   STANDARD_CHARACTERISTIC,
   type SubgroupStat,
   seriesViolations,
+  xbarSConstants,
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
@@ -31,6 +34,7 @@ import { businessDay } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { createInspectionTask, holdCard } from './inspection.ts';
 import { productLimits } from './ring-standard.ts';
+import { frozenLimits, seriesSetting, spcLimitRoutes } from './spc-limits.ts';
 
 /**
  * 测量记录 and SPC: the subgroup statistics kept beside each subgroup, the out-of-control alarms
@@ -58,6 +62,9 @@ interface SeriesRow extends SubgroupStat {
   id: number;
 }
 
+/** Rule numbers as a message names them: 「规则1、规则5」. */
+const ruleNames = (rules: number[]) => [...new Set(rules)].sort((a, b) => a - b).map((x) => `规则${x}`);
+
 /** The most common subgroup size of a series: the limits are for that size. */
 function modalSize(rows: readonly { n: number }[]): number {
   const counts = new Map<number, number>();
@@ -69,9 +76,11 @@ function modalSize(rows: readonly { n: number }[]): number {
 }
 
 /**
- * Evaluates the series of the given (new or changed) subgroups against limits from the latest
- * subgroups of each series, records each new violation once (spc_violation) and sends one message
- * per series to the workshop head and the quality role. Viewing a chart never raises messages.
+ * Evaluates the series of the given (new or changed) subgroups with the series' Nelson rules
+ * against its frozen limits (the approved revision, Phase II) or, before any is approved, limits
+ * from the latest subgroups of the series; records each new violation once (spc_violation, with
+ * the revision) and sends one message per series to the workshop head and the series' responsible
+ * inspector (the quality role when none is set). Viewing a chart never raises messages.
  */
 export async function evaluateAlarms(db: Db, ids: number[], user?: AuthUser): Promise<number> {
   if (!ids.length) return 0;
@@ -82,19 +91,30 @@ export async function evaluateAlarms(db: Db, ids: number[], user?: AuthUser): Pr
   let total = 0;
   for (const s of series.rows) {
     const r = await sql<SeriesRow>`
-      SELECT id, sample_size AS n, mean::float8 AS mean, range::float8 AS range FROM measurement_subgroup
+      SELECT id, sample_size AS n, mean::float8 AS mean, range::float8 AS range, ss_dev::float8 AS ss_dev FROM measurement_subgroup
        WHERE product_id = ${s.productId} AND characteristic = ${s.characteristic} AND equipment_id = ${s.equipmentId}
        ORDER BY measured_at DESC, id DESC LIMIT ${s.k + SPC_ALARM_WINDOW}`.execute(db);
     const rows = r.rows.reverse();
-    const n = modalSize(rows);
-    const basis = rows.filter((x) => x.n === n);
-    if (basis.length < SPC_MIN_SUBGROUPS_FOR_ALARM) continue;
-    const limits = controlLimits(basis, n);
-    const found = seriesViolations(rows, limits).filter((v) => fresh.has(Number(rows[v.index].id)));
+    const key = {
+      productId: Number(s.productId),
+      characteristic: s.characteristic,
+      equipmentId: Number(s.equipmentId),
+    };
+    const [frozen, setting] = await Promise.all([frozenLimits(db, key), seriesSetting(db, key)]);
+    let limits = frozen?.limits;
+    if (!limits) {
+      const n = modalSize(rows);
+      const basis = rows.filter((x) => x.n === n);
+      if (basis.length < SPC_MIN_SUBGROUPS_FOR_ALARM) continue;
+      limits = controlLimits(basis, n);
+    }
+    const found = seriesViolations(rows, limits, setting.rules).filter((v) =>
+      fresh.has(Number(rows[v.index].id)),
+    );
     if (!found.length) continue;
     const inserted = await sql<{ subgroupId: number; rule: number }>`
-      INSERT INTO spc_violation (subgroup_id, rule, chart, center, ucl, lcl)
-      SELECT u.id, u.rule, u.chart, ${limits.center}, ${limits.ucl}, ${limits.lcl}
+      INSERT INTO spc_violation (subgroup_id, rule, chart, center, ucl, lcl, revision_id)
+      SELECT u.id, u.rule, u.chart, ${limits.center}, ${limits.ucl}, ${limits.lcl}, ${frozen?.revision.id ?? null}
         FROM unnest(${sql.val(found.map((v) => rows[v.index].id))}::bigint[],
                     ${sql.val(found.map((v) => v.rule))}::smallint[],
                     ${sql.val(found.map((v) => v.chart))}::varchar[]) AS u(id, rule, chart)
@@ -119,12 +139,14 @@ export async function evaluateAlarms(db: Db, ids: number[], user?: AuthUser): Pr
       SELECT DISTINCT u.id, r.role_key FROM app_user u JOIN user_role ur ON ur.user_id = u.id
         JOIN role r ON r.id = ur.role_id
        WHERE r.role_key IN ('quality', 'workshop_head') AND u.status = '1'`.execute(db);
-    const quality = users.rows.filter((u) => u.roleKey === 'quality').map((u) => Number(u.id));
+    const quality = setting.inspectorId
+      ? [setting.inspectorId]
+      : users.rows.filter((u) => u.roleKey === 'quality').map((u) => Number(u.id));
     const heads = i?.managerId
       ? [Number(i.managerId)]
       : users.rows.filter((u) => u.roleKey === 'workshop_head').map((u) => Number(u.id));
     const family = MEASURE_CHARACTERISTICS.find((c) => c.value === s.characteristic)?.family ?? 'neiwaijing';
-    const rules = [...new Set(inserted.rows.map((x) => Number(x.rule)))].sort().map((x) => `规则${x}`);
+    const rules = ruleNames(inserted.rows.map((x) => Number(x.rule)));
     const held = await holdMeasuredCards(
       db,
       hit,
@@ -135,7 +157,7 @@ export async function evaluateAlarms(db: Db, ids: number[], user?: AuthUser): Pr
       kind: 'spc',
       title: `SPC 失控：${i?.equipmentName ?? '机台'} ${characteristicLabel(s.characteristic)}（${hit.length} 个失控点）`,
       content:
-        `${i?.productName ?? ''} 在 ${i?.equipmentName ?? ''} 上的${characteristicLabel(s.characteristic)}出现失控点（${rules.join('、')}），请检查机台并处置相关流转卡。` +
+        `${i?.productName ?? ''} 在 ${i?.equipmentName ?? ''} 上的${characteristicLabel(s.characteristic)}出现失控点（${rules.join('、')}${frozen ? `，按冻结控制限第 ${frozen.revision.version} 版` : ''}），请检查机台并处置相关流转卡。` +
         (held.length ? `已暂扣流转卡 ${held.join('、')}，过程检验合格后放行。` : ''),
       link: `${SPC_FAMILIES[family].route}?characteristic=${s.characteristic}&equipmentId=${s.equipmentId}&productId=${s.productId}`,
     });
@@ -313,11 +335,21 @@ function seriesWhere(q: Omit<ChartQuery, 'family'>) {
 export async function seriesCapability(db: Db, q: Omit<ChartQuery, 'family'>) {
   // One scan of the series' subgroups, grouped by subgroup size: the sums per size combine below.
   const [groups, spec] = await Promise.all([
-    sql<{ n: number; k: number; sumN: string; sumMean: string; betweenSs: string; ss: string; rBar: number }>`
+    sql<{
+      n: number;
+      k: number;
+      sumN: string;
+      sumMean: string;
+      betweenSs: string;
+      ss: string;
+      rBar: number;
+      sBar: number;
+    }>`
       SELECT s.sample_size AS n, count(*)::int AS k, sum(s.sample_size)::text AS sum_n,
              sum(s.sample_size * s.mean)::text AS sum_mean, (sum(s.sample_size * s.mean * s.mean)
                - sum(s.sample_size * s.mean) * sum(s.sample_size * s.mean) / sum(s.sample_size))::text AS between_ss,
-             sum(s.ss_dev)::text AS ss, avg(s.range)::float8 AS r_bar
+             sum(s.ss_dev)::text AS ss, avg(s.range)::float8 AS r_bar,
+             avg(sqrt(s.ss_dev / GREATEST(s.sample_size - 1, 1)))::float8 AS s_bar
         FROM measurement_subgroup s WHERE ${seriesWhere(q)} GROUP BY s.sample_size`.execute(db),
     q.lsl !== undefined && q.usl !== undefined
       ? Promise.resolve({ rows: [] as { lsl: string | null; usl: string | null }[] })
@@ -347,7 +379,13 @@ export async function seriesCapability(db: Db, q: Omit<ChartQuery, 'family'>) {
           FROM measurement_subgroup s WHERE ${seriesWhere(q)} AND s.sample_size = 1) x`.execute(db);
     mrBar = mr.rows[0]?.mrBar ?? 0;
   }
-  const sigmaWithin = n <= 1 ? mrBar / SPC_CONSTANTS[2].d2 : (modal.rBar ?? 0) / SPC_CONSTANTS[n].d2;
+  const kind = chartKindFor(n);
+  const sigmaWithin =
+    kind === 'i-mr'
+      ? mrBar / SPC_CONSTANTS[2].d2
+      : kind === 'xbar-r'
+        ? (modal.rBar ?? 0) / SPC_CONSTANTS[n].d2
+        : (modal.sBar ?? 0) / xbarSConstants(n).c4;
   const sigmaOverall = count > 1 ? Math.sqrt(Math.max(0, ss) / (count - 1)) : 0;
   const stored = spec.rows[0];
   const lsl = q.lsl ?? (stored?.lsl != null ? Number(stored.lsl) : null);
@@ -365,9 +403,21 @@ export async function seriesCapability(db: Db, q: Omit<ChartQuery, 'family'>) {
   };
 }
 
-/** Everything a statistics report draws, aggregated on the server (≤ 20,000 subgroup points). */
+/**
+ * Everything a statistics report draws, aggregated on the server (≤ 50,000 subgroup points). With
+ * a product chosen and an approved revision for the series, the points are plotted against that
+ * revision's frozen limits (Phase II) whatever the period shown; else the limits come from the
+ * period's own subgroups (a Phase I look).
+ */
 export async function spcChart(db: Db, q: ChartQuery) {
-  const cap = await seriesCapability(db, q);
+  const key = q.productId
+    ? { productId: q.productId, characteristic: q.characteristic, equipmentId: q.equipmentId }
+    : null;
+  const [cap, frozen, setting] = await Promise.all([
+    seriesCapability(db, q),
+    key ? frozenLimits(db, key) : null,
+    key ? seriesSetting(db, key) : null,
+  ]);
   const characteristic = MEASURE_CHARACTERISTICS.find((c) => c.value === q.characteristic);
   if (!cap) return { empty: true as const, unit: characteristic?.unit ?? '' };
   // The histogram's bins follow from the capability figures: its count runs beside the points' read.
@@ -386,11 +436,13 @@ export async function spcChart(db: Db, q: ChartQuery) {
       n: number[] | null;
       x: number[] | null;
       r: number[] | null;
+      ss: number[] | null;
     }>`
-      SELECT array_agg(id) AS ids, array_agg(t) AS t, array_agg(n) AS n, array_agg(mean) AS x, array_agg(range) AS r
+      SELECT array_agg(id) AS ids, array_agg(t) AS t, array_agg(n) AS n, array_agg(mean) AS x, array_agg(range) AS r,
+             array_agg(ss) AS ss
         -- Minutes since 1970 as bigint: an int ends in the year 6053 (a time stored before the date window was bounded).
         FROM (SELECT s.id, (extract(epoch FROM s.measured_at) / 60)::bigint AS t, s.sample_size AS n,
-                     s.mean::float8 AS mean, s.range::float8 AS range
+                     s.mean::float8 AS mean, s.range::float8 AS range, s.ss_dev::float8 AS ss
                 FROM measurement_subgroup s WHERE ${seriesWhere(q)}
                ORDER BY s.measured_at, s.id LIMIT 50001) x`.execute(db),
     sql<{ b: number; c: number }>`
@@ -408,32 +460,38 @@ export async function spcChart(db: Db, q: ChartQuery) {
     n: Number(a.n?.[i]),
     mean: Number(a.x?.[i]),
     range: Number(a.r?.[i]),
+    ssDev: Number(a.ss?.[i] ?? 0),
   }));
   const basis = series.filter((x) => x.n === cap.n);
-  const limits = (cap.n <= 1 ? basis.length >= 2 : basis.length >= 1)
-    ? controlLimits(cap.n <= 1 ? series : basis, cap.n)
-    : null;
+  const limits =
+    frozen?.limits ??
+    ((cap.n <= 1 ? basis.length >= 2 : basis.length >= 1)
+      ? controlLimits(cap.n <= 1 ? series : basis, cap.n)
+      : null);
+  const kind = limits?.kind ?? chartKindFor(cap.n);
+  const rules = setting?.rules;
+  const ranges = dispersionPoints(series, kind);
   const violations = limits
-    ? seriesViolations(series, limits).map((v) => ({
+    ? seriesViolations(series, limits, rules).map((v) => ({
         ...v,
         subgroupId: Number(series[v.index].id),
         measuredAt: new Date(series[v.index].t * 60_000).toISOString(),
-        value: v.chart === 'x' ? series[v.index].mean : series[v.index].range,
+        value: v.chart === 'x' ? series[v.index].mean : ranges[v.index],
       }))
     : [];
   const binCounts = new Array<number>(range.bins).fill(0);
   for (const x of counts.rows) binCounts[Number(x.b) - 1] += Number(x.c);
   const fit = { mean: cap.mean, sigma: cap.sigmaOverall };
-  const ranges =
-    cap.n <= 1
-      ? series.map((x, i) => (i ? Math.abs(x.mean - series[i - 1].mean) : null))
-      : series.map((x) => x.range);
   return {
     empty: false as const,
     unit: characteristic?.unit ?? '',
-    kind: cap.n <= 1 ? ('i-mr' as const) : ('xbar-r' as const),
     ...cap,
+    kind,
     limits,
+    /** II: the series' frozen limits; I: limits from the period shown. */
+    phase: frozen ? ('II' as const) : ('I' as const),
+    revision: frozen?.revision ?? null,
+    rules: rules ?? null,
     points: {
       id: series.map((x) => Number(x.id)),
       t: series.map((x) => x.t),
@@ -450,6 +508,9 @@ function assertFamily(user: Parameters<typeof can>[0], family: SpcFamily) {
 }
 
 export function measurementRoutes(app: App) {
+  // Phase I / Phase II control limits and the series' rules (spc-limits.ts).
+  spcLimitRoutes(app);
+
   route(app, {
     method: 'GET',
     url: '/api/v1/spc/chart',
