@@ -18,7 +18,10 @@ export interface Violation {
 export interface SpcChart {
   empty: boolean;
   unit: string;
-  kind?: 'xbar-r' | 'i-mr';
+  kind?: 'xbar-r' | 'xbar-s' | 'i-mr';
+  /** II: plotted against the series' frozen revision; I: limits from the period shown. */
+  phase?: 'I' | 'II';
+  revision?: { id: number; version: number; baselineFrom: string; baselineTo: string } | null;
   count?: number;
   subgroups?: number;
   n?: number;

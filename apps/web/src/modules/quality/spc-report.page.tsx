@@ -14,6 +14,7 @@ import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm } from '../../platform/ui/search-form.tsx';
 import { controlChart, fmt, histogramChart, type SpcChart, type Violation } from './spc-charts.ts';
+import { SpcLimitsPanel } from './spc-limits-panel.tsx';
 
 // The SPC charts also draw flagged points, control-limit lines and a zoom bar.
 echarts.use([ScatterChart, MarkLineComponent, DataZoomComponent]);
@@ -99,7 +100,16 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
   });
   const data = chart.data && !chart.data.empty ? chart.data : undefined;
   const xName = data?.kind === 'i-mr' ? '单值 I' : '均值 X̄';
-  const rName = data?.kind === 'i-mr' ? '移动极差 MR' : '极差 R';
+  const rName = data?.kind === 'i-mr' ? '移动极差 MR' : data?.kind === 'xbar-s' ? '标准差 S' : '极差 R';
+  const rShort = data?.kind === 'i-mr' ? 'MR' : data?.kind === 'xbar-s' ? 'S' : 'R';
+  const seriesKey =
+    filters.productId && filters.equipmentId && filters.characteristic
+      ? {
+          productId: filters.productId,
+          characteristic: filters.characteristic,
+          equipmentId: filters.equipmentId,
+        }
+      : null;
 
   const labels = useMemo(
     () => (data?.points?.t ?? []).map((m) => dayjs(m * 60_000).format('YYYY-MM-DD HH:mm')),
@@ -226,12 +236,13 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
                 />
               )}
             </PageCard>
+            <SpcLimitsPanel family={family} seriesKey={seriesKey} revision={data.revision} />
             {xOption && rOption ? (
               <>
                 <PageCard title={`${data.kind === 'i-mr' ? 'I' : 'X̄'} 控制图`}>
                   <EChart option={xOption} testId="spc-xbar-chart" style={{ height: 320 }} />
                 </PageCard>
-                <PageCard title={`${data.kind === 'i-mr' ? 'MR' : 'R'} 控制图`}>
+                <PageCard title={`${rShort} 控制图`}>
                   <EChart option={rOption} testId="spc-r-chart" style={{ height: 240 }} />
                 </PageCard>
               </>
