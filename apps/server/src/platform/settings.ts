@@ -31,6 +31,10 @@ export const SETTING_KEYS = {
   /** Stored business dates lie between these (platform/date-window.ts): a day, and years after today. */
   datesEarliest: 'dates.earliest',
   datesYearsAhead: 'dates.yearsAhead',
+  /** 成本核算: `[{ workshopId, basis: 'standard-minute' | 'hour', rate }]`, the overhead rate per workshop. */
+  costingOverheadRates: 'costing.overheadRates',
+  /** 成本核算: what a kg of scrap brings back (yuan, decimal string); unset: nothing recovered. */
+  costingScrapPricePerKg: 'costing.scrapPricePerKg',
 } as const;
 
 /** The stored values of some keys (absent keys are missing from the map). */

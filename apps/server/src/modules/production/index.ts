@@ -3,6 +3,7 @@ import { flowCardRoutes } from './flow-card.ts';
 import './issue.ts';
 import { planRoutes } from './plan.ts';
 import { produceOutsourcingRoutes } from './produce-outsourcing.ts';
+import { productCostRoutes } from './product-cost.ts';
 import { productionOrderRoutes } from './production-order.ts';
 import { productionOrderDispatchRoutes } from './production-order-dispatch.ts';
 import { productionReportRoutes } from './production-reports.ts';
@@ -32,4 +33,5 @@ export function productionRoutes(app: App) {
   traceRoutes(app);
   productionReportRoutes(app);
   produceOutsourcingRoutes(app);
+  productCostRoutes(app);
 }

@@ -205,7 +205,56 @@ const segregation: Group<Segregation> = {
   }),
 };
 
-const GROUPS = [company, session, allowances, inspection, sampling, segregation] as Group<
+interface Costing extends Record<string, unknown> {
+  overheadRates: { workshopId: number; basis: 'standard-minute' | 'hour'; rate: string }[];
+  scrapPricePerKg: string | null;
+}
+const money = (label: string, places: number) =>
+  z
+    .union([z.number({ error: `请输入${label}` }), z.string({ error: `请输入${label}` })], {
+      error: `请输入${label}`,
+    })
+    .transform((v) => String(v).trim())
+    .refine(
+      (v) => new RegExp(`^\\d{1,9}(\\.\\d{1,${places}})?$`).test(v),
+      `${label}必须是不小于 0、最多 ${places} 位小数的数`,
+    );
+/**
+ * 成本核算 (modules/production/product-cost.ts): the overhead rate of each workshop — per standard
+ * minute of the good pieces reported, or per reported hour — and the scrap price per kg.
+ */
+const costing: Group<Costing> = {
+  name: 'costing',
+  label: '成本核算',
+  keys: {
+    overheadRates: SETTING_KEYS.costingOverheadRates,
+    scrapPricePerKg: SETTING_KEYS.costingScrapPricePerKg,
+  },
+  read: (s) => {
+    const rates = s.get(SETTING_KEYS.costingOverheadRates);
+    const price = s.get(SETTING_KEYS.costingScrapPricePerKg);
+    return {
+      overheadRates: Array.isArray(rates) ? (rates as Costing['overheadRates']) : [],
+      scrapPricePerKg: typeof price === 'string' ? price : null,
+    };
+  },
+  body: z.strictObject({
+    overheadRates: z
+      .array(
+        z.strictObject({
+          workshopId: z.number({ error: '请选择车间' }).int('请选择车间').positive('请选择车间'),
+          basis: z.enum(['standard-minute', 'hour'], { error: '分摊方式只能是：按标准工时、按实际工时' }),
+          rate: money('制造费用分摊率', 6),
+        }),
+        { error: '制造费用分摊率必须是列表' },
+      )
+      .max(500, '车间不能超过 500 个')
+      .refine((v) => new Set(v.map((x) => x.workshopId)).size === v.length, '每个车间只能设置一个分摊率'),
+    scrapPricePerKg: money('废料回收价', 4).nullable(),
+  }),
+};
+
+const GROUPS = [company, session, allowances, inspection, sampling, segregation, costing] as Group<
   Record<string, unknown>
 >[];
 
