@@ -13,6 +13,7 @@ import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
 import { OrderFlowCards } from './flow-card/order-flow-cards.tsx';
+import { OrderCostSection } from './production-order-cost.tsx';
 import { DispatchButton, MrpButton } from './production-order-links.tsx';
 import { OrderRelations, SubOrdersButton } from './sub-orders.tsx';
 
@@ -29,10 +30,11 @@ const positive = (v: unknown) => Number(v) > 0;
  * 生产订单详情: the kit's detail (header, frozen BOM and route) with the material requirements as
  * they stand now — required, issued, free stock, shortage — and 生成请购单 of the order's MRP planned
  * purchases (待请购); the MRP sheet a button away; and
- * its 流转卡 (开卡, 拆分, 合并) in a second tab; 派单 and 生成自制件订单 once released, and the orders
+ * its 流转卡 (开卡, 拆分, 合并) in a second tab, its actual 成本 in a third; 派单 and 生成自制件订单 once released, and the orders
  * it is linked to (parent, sales order, 备货单, its 自制件订单).
  */
 export function ProductionOrderDetailPage(props: ResourcePageProps) {
+  const can = usePermission();
   // The frozen requirement rows show in the live section below, not as a plain line table.
   const def: ResourceDef = useMemo(
     () => ({ ...props.def, lines: props.def.lines?.filter((l) => l.name !== 'materials') }),
@@ -56,6 +58,9 @@ export function ProductionOrderDetailPage(props: ResourcePageProps) {
             items={[
               { key: 'requirements', label: '物料需求', children: <RequirementsSection order={row} /> },
               { key: 'flow-cards', label: '流转卡', children: <OrderFlowCards order={row} /> },
+              ...(can('production:order:cost') && row.status !== 'draft'
+                ? [{ key: 'cost', label: '成本', children: <OrderCostSection order={row} /> }]
+                : []),
             ]}
           />
         </>
