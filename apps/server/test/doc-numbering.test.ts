@@ -1,3 +1,4 @@
+import { docTypesOf, RESOURCES } from '@ringmes/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextDocNo, nextDocNos } from '../src/platform/numbering.ts';
 import { type Factory, factory } from './factories.ts';
@@ -37,8 +38,13 @@ const saleOrderNo = async (orderDate: string) =>
 describe('document numbers: defaults', () => {
   it('lists every numbered type with its default prefix, the daily pattern and an example', async () => {
     const rows = await list();
-    expect(rows.length).toBeGreaterThanOrEqual(20);
+    // Exactly the types the resource declarations number (`numbering`), refunds included.
+    expect(rows.map((r) => [r.docType, r.defaultPrefix])).toEqual(
+      docTypesOf(RESOURCES).map((d) => [d.docType, d.defaultPrefix]),
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(24);
     expect(new Set(rows.map((r) => r.defaultPrefix)).size).toBe(rows.length);
+    expect(rows.find((r) => r.defaultPrefix === 'TK')).toMatchObject({ docType: '退款单' });
     const sale = rows.find((r) => r.defaultPrefix === 'XS');
     expect(sale).toMatchObject({ docType: '销售订单', prefix: 'XS', pattern: 'daily' });
     expect(sale?.example).toMatch(/^XS\d{8}-0001$/);

@@ -3,7 +3,9 @@ import {
   DOC_PREFIX_REGEX,
   type DocNoPattern,
   docNoPeriod,
+  docPrefixOf,
   formatDocNo,
+  type ResourceDef,
 } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -53,6 +55,14 @@ export async function nextDocNo(
   at = new Date(),
 ): Promise<string> {
   return (await nextDocNos(db, prefix, 1, timeZone, at))[0];
+}
+
+/**
+ * Next number of a numbered resource's documents (its declared `numbering`) for the business day
+ * of `at`: the default way a document takes its `docNo`.
+ */
+export function nextDocNoOf(db: Db, def: ResourceDef, at = new Date()): Promise<string> {
+  return nextDocNo(db, docPrefixOf(def), undefined, at);
 }
 
 /**

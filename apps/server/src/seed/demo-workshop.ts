@@ -1,12 +1,18 @@
-import { outsourcingOrderResource, SHIFT_MINUTES } from '@ringmes/domain';
+import {
+  docPrefixOf,
+  outsourcingOrderResource,
+  SHIFT_MINUTES,
+  workDispatchResource,
+  workReportResource,
+} from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { writeWageLinesMany } from '../modules/finance/wages.ts';
 import { taken } from '../modules/production/pieces.ts';
 import { outsourceStep } from '../modules/production/produce-outsourcing.ts';
 import { dispatchOrder } from '../modules/production/production-order-dispatch.ts';
-import { finishedGoods, settleCard, WORK_REPORT_PREFIX } from '../modules/production/work-report.ts';
-import { DISPATCH_PREFIX, notifyOperator, recountTask } from '../modules/production/workshop-task.ts';
+import { finishedGoods, settleCard } from '../modules/production/work-report.ts';
+import { notifyOperator, recountTask } from '../modules/production/workshop-task.ts';
 import { outsourcingOrderHooks, outsourcingOrderTransitions } from '../modules/purchase/outsourcing-order.ts';
 import { onReportAwaitingInspection } from '../modules/quality/sources.ts';
 import { auditMany } from '../platform/audit.ts';
@@ -339,7 +345,13 @@ async function work(
       updatedBy: s.status === 'dispatched' ? planner.id : operator.id,
     };
   });
-  const docNos = await nextDocNos(db, DISPATCH_PREFIX, rows.length, undefined, dayInstant(rows[0].day));
+  const docNos = await nextDocNos(
+    db,
+    docPrefixOf(workDispatchResource),
+    rows.length,
+    undefined,
+    dayInstant(rows[0].day),
+  );
   // Given out at 07:30 on the day of its first shift (work for later shifts, an hour ago).
   const made = stamp(Math.min(Date.parse(`${rows[0].day}T07:30:00+08:00`), Date.now() - 3_600_000));
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
@@ -674,7 +686,7 @@ async function reportStep(
   if (!placedParts.length) return;
   const docNos = await nextDocNos(
     db,
-    WORK_REPORT_PREFIX,
+    docPrefixOf(workReportResource),
     placedParts.length,
     undefined,
     dayInstant(placedParts[0].d.workDate),

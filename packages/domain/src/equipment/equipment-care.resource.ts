@@ -81,6 +81,7 @@ export const equipmentRepairResource: ResourceDef = {
   route: `${EQUIPMENT_ROOT}/report-for-repair`,
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'BX' },
   lifecycle: EQUIPMENT_REPAIR_LIFECYCLE,
   fields: [
     {
@@ -262,6 +263,7 @@ export const maintenanceRecordResource: ResourceDef = {
   permission: 'factory:maintenance',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'BY' },
   fields: [
     {
       name: 'docNo',
@@ -382,6 +384,7 @@ export const inspectionRecordResource: ResourceDef = {
   permission: 'factory:inspection',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'DJ' },
   fields: [
     {
       name: 'docNo',

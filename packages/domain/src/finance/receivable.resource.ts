@@ -210,6 +210,7 @@ function itemResource(s: LedgerSide): ResourceDef {
     route: s.item.route,
     labelField: 'docNo',
     codeField: 'docNo',
+    numbering: { prefix: s.item.prefix },
     lifecycle,
     importable: false,
     fields: [
@@ -361,6 +362,10 @@ function settleResource(s: LedgerSide): ResourceDef {
     permission: s.settle.permission,
     labelField: 'docNo',
     codeField: 'docNo',
+    numbering: {
+      prefix: s.settle.prefix,
+      variants: [{ prefix: s.settle.refund.prefix, docType: s.settle.refund.label }],
+    },
     lifecycle,
     importable: false,
     fields: [

@@ -96,6 +96,7 @@ export const flowCardResource: ResourceDef = {
   permission: 'production:order',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'LZ' },
   lifecycle: FLOW_CARD_LIFECYCLE,
   readonlyApi: true,
   fields: [

@@ -171,6 +171,7 @@ export const productionOrderResource: ResourceDef = {
   route: '/production-department/production-manage/production-order',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'SC' },
   lifecycle: PRODUCTION_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

@@ -86,6 +86,7 @@ export const workReportResource: ResourceDef = {
   route: '/production-department/production-manage/work-report-record',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'BG' },
   lifecycle: WORK_REPORT_LIFECYCLE,
   importable: false,
   scopedPermissions: { field: 'workshopType', prefixes },

@@ -208,6 +208,7 @@ export const workDispatchResource: ResourceDef = {
   route: '/production-department/production-manage/machine/lathing-dispatch',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'PG' },
   lifecycle: WORK_DISPATCH_LIFECYCLE,
   importable: false,
   scopedPermissions: {

@@ -90,6 +90,7 @@ export const outsourcingOrderResource: ResourceDef = {
   route: '/purchase/outsourcing-manage',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'WW' },
   lifecycle: OUTSOURCING_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

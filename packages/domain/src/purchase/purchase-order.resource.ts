@@ -97,6 +97,7 @@ export const purchaseOrderResource: ResourceDef = {
   route: '/purchase/purchase-manage',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'CG' },
   lifecycle: PURCHASE_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

@@ -87,6 +87,7 @@ export const purchaseRequisitionResource: ResourceDef = {
   route: '/production-department/buying-requisition',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'QG' },
   lifecycle: PURCHASE_REQUISITION_LIFECYCLE,
   options: { remote: true },
   fields: [

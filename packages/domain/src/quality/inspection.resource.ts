@@ -412,6 +412,7 @@ export const inspectionTaskResource: ResourceDef = {
   route: `${QT}/shipment-inspection`,
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'JY' },
   lifecycle: INSPECTION_TASK_LIFECYCLE,
   importable: false,
   scopedPermissions: { field: 'category', prefixes: taskPrefixes },

@@ -123,6 +123,26 @@ export interface LineDef {
   readonly?: boolean;
 }
 
+/**
+ * How a document is numbered (`XS20261122-0001`, `platform/numbering.ts` on the server). `prefix`
+ * is the default prefix: it names the type's counter and its row in 系统设置 › 单据编号 for good;
+ * 系统设置 only changes what is printed. Every resource with a `docNo` field declares it (a
+ * registry test checks), and 单据编号 lists exactly the declared types (`docTypesOf`).
+ */
+export interface DocNumbering {
+  prefix: string;
+  /** The type's name in 单据编号 (default: the resource's label). */
+  docType?: string;
+  /** Further types numbered on the same records, each its own counter (a refund receipt: 退款单 TK…). */
+  variants?: { prefix: string; docType: string }[];
+}
+
+/** A numbered document type as 单据编号 lists it: its name and default prefix. */
+export interface DocType {
+  docType: string;
+  defaultPrefix: string;
+}
+
 export interface ResourceDef {
   /** Registry key and API segment: `/api/v1/<name>/page`. */
   name: string;
@@ -186,6 +206,26 @@ export interface ResourceDef {
    * the server as the user types instead of loading the list.
    */
   options?: { fields?: string[]; remote?: boolean };
+  /** A document with a `docNo`: how its numbers are made (see `DocNumbering`). */
+  numbering?: DocNumbering;
+}
+
+/** Every numbered document type of `defs`, in their order: each resource's, then its variants. */
+export function docTypesOf(defs: readonly ResourceDef[]): DocType[] {
+  return defs.flatMap((def) =>
+    def.numbering
+      ? [
+          { docType: def.numbering.docType ?? def.label, defaultPrefix: def.numbering.prefix },
+          ...(def.numbering.variants ?? []).map((v) => ({ docType: v.docType, defaultPrefix: v.prefix })),
+        ]
+      : [],
+  );
+}
+
+/** The default prefix of a numbered resource's documents; a resource that declares none is a bug. */
+export function docPrefixOf(def: ResourceDef): string {
+  if (!def.numbering) throw new Error(`${def.name} declares no numbering`);
+  return def.numbering.prefix;
 }
 
 /** Money, prices and fields declared confidential: never shown without the resource's read permission. */

@@ -4,6 +4,7 @@ import { allPermissions, flattenMenu } from '../menu/menu-utils.ts';
 import {
   allowedScope,
   allScopePrefixes,
+  docTypesOf,
   type FieldDef,
   filterFieldsOf,
   isConfidential,
@@ -16,6 +17,7 @@ import {
   refLabelKey,
   scopePrefixes,
 } from '../resource/types.ts';
+import { DOC_PREFIX_REGEX, docPrefixClash } from '../system/doc-numbering.ts';
 import { RESOURCES, resourceByName } from './registry.ts';
 
 const permissions = new Set(allPermissions(MENU_TREE));
@@ -284,5 +286,60 @@ describe('keyword box', () => {
     }
     expect(keywordHint(resourceByName('work-report')!)).toBe('报工单号');
     expect(keywordHint(resourceByName('material-info')!)).toMatch(/编码/);
+  });
+});
+
+describe('document numbering', () => {
+  const docNoOf = (def: (typeof RESOURCES)[number]) => def.fields.find((f) => f.name === 'docNo');
+  it.each(RESOURCES.filter((d) => docNoOf(d) || d.numbering).map((d) => [d.name, d] as const))(
+    '%s: a resource with a docNo field declares its numbering (else 单据编号 cannot set its prefix)',
+    (_, def) => {
+      expect(def.numbering, `${def.name}: declare numbering: { prefix }`).toBeDefined();
+      expect(docNoOf(def), `${def.name}: numbering without a docNo field`).toBeDefined();
+      // The number's example in the field's help uses the declared prefix.
+      const example = docNoOf(def)?.help?.match(/如 ([A-Z][A-Z0-9]*)\d{8}-\d{4}/);
+      if (example) expect(example[1]).toBe(def.numbering?.prefix);
+    },
+  );
+
+  it('prefixes and type names are unique, valid, and none is another followed by digits', () => {
+    const types = docTypesOf(RESOURCES);
+    expect(new Set(types.map((t) => t.defaultPrefix)).size).toBe(types.length);
+    expect(new Set(types.map((t) => t.docType)).size).toBe(types.length);
+    for (const t of types) {
+      expect(t.defaultPrefix).toMatch(DOC_PREFIX_REGEX);
+      for (const o of types)
+        if (o !== t)
+          expect(docPrefixClash(t.defaultPrefix, { docType: o.docType, prefix: o.defaultPrefix })).toBeNull();
+    }
+  });
+
+  it('numbers the same types with the same default prefixes as before (they name the counters)', () => {
+    expect(Object.fromEntries(docTypesOf(RESOURCES).map((t) => [t.defaultPrefix, t.docType]))).toEqual({
+      XS: '销售订单',
+      BH: '备货单',
+      QG: '请购单',
+      SC: '生产订单',
+      PG: '派工单',
+      BG: '报工单',
+      LZ: '流转卡',
+      JS: '技术文档',
+      JY: '检验单',
+      CG: '采购订单',
+      WW: '委外订单',
+      YS: '应收单',
+      SK: '收款单',
+      TK: '退款单',
+      YF: '应付单',
+      FK: '付款单',
+      ST: '供应商退款单',
+      BX: '报修单',
+      BY: '保养记录',
+      DJ: '点检记录',
+      RK: '入库单',
+      CK: '出库单',
+      DB: '调拨单',
+      PD: '盘点单',
+    });
   });
 });

@@ -95,6 +95,7 @@ export const saleOrderResource: ResourceDef = {
   route: '/sale-manage/sale-order',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'XS' },
   lifecycle: SALE_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

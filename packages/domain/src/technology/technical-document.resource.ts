@@ -103,6 +103,7 @@ export const technicalDocumentResource: ResourceDef = {
   route: '/technology-dept/technology-manage',
   labelField: 'title',
   codeField: 'docNo',
+  numbering: { prefix: 'JS' },
   lifecycle: TECHNICAL_DOCUMENT_LIFECYCLE,
   importable: false,
   fields: [

@@ -35,15 +35,8 @@ export const OUTBOUND_TYPES: EnumOption[] = [
 /** Outbound kinds that may only issue 合格 stock. */
 export const QUALIFIED_ONLY_OUTBOUND = ['requisition', 'sales', 'outsourcing'];
 
-/** Document-number prefixes per document (configurable later in 系统设置). */
-export const STOCK_DOC_PREFIX = {
-  'stock-inbound': 'RK',
-  'stock-outbound': 'CK',
-  'stock-transfer': 'DB',
-  stocktake: 'PD',
-} as const;
-
-const docNo: FieldDef = {
+/** The document number, generated on save with the document's prefix (its `numbering`). */
+const docNo = (prefix: string): FieldDef => ({
   name: 'docNo',
   label: '单据编号',
   kind: 'text',
@@ -52,8 +45,8 @@ const docNo: FieldDef = {
   unique: true,
   filter: 'like',
   sortable: true,
-  help: '保存时自动生成，如 RK20261122-0001',
-};
+  help: `保存时自动生成，如 ${prefix}20261122-0001`,
+});
 const status: FieldDef = {
   name: 'status',
   label: '状态',
@@ -147,8 +140,9 @@ export const stockInboundResource: ResourceDef = {
   route: '/warehouse-logistics/warehouse-manage',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'RK' },
   fields: [
-    docNo,
+    docNo('RK'),
     { name: 'type', label: '入库类型', kind: 'enum', options: INBOUND_TYPES, required: true, filter: 'eq' },
     {
       name: 'warehouseId',
@@ -250,8 +244,9 @@ export const stockOutboundResource: ResourceDef = {
   route: '/warehouse-logistics/outbound-manage',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'CK' },
   fields: [
-    docNo,
+    docNo('CK'),
     { name: 'type', label: '出库类型', kind: 'enum', options: OUTBOUND_TYPES, required: true, filter: 'eq' },
     {
       name: 'warehouseId',
@@ -350,8 +345,9 @@ export const stockTransferResource: ResourceDef = {
   route: '/warehouse-logistics/warehouse-allot',
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'DB' },
   fields: [
-    docNo,
+    docNo('DB'),
     {
       name: 'fromWarehouseId',
       label: '调出仓库',
@@ -406,8 +402,9 @@ export const stocktakeResource: ResourceDef = {
   importable: false,
   labelField: 'docNo',
   codeField: 'docNo',
+  numbering: { prefix: 'PD' },
   fields: [
-    docNo,
+    docNo('PD'),
     {
       name: 'warehouseId',
       label: '盘点仓库',

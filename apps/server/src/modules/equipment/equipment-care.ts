@@ -3,6 +3,7 @@ import {
   equipmentRepairResource,
   inspectionChecklistResource,
   inspectionRecordResource,
+  maintenanceRecordResource,
   REPAIR_OPEN_STATES,
   SHIFT_OPTIONS,
 } from '@ringmes/domain';
@@ -18,7 +19,7 @@ import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { liveNotify } from '../../platform/live/notify.ts';
 import { notify } from '../../platform/messages.ts';
-import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -26,9 +27,6 @@ import {
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 
-export const REPAIR_PREFIX = 'BX';
-export const MAINTENANCE_PREFIX = 'BY';
-export const CHECK_PREFIX = 'DJ';
 const REPAIR_DETAIL = '/factory-info/equipment-manage/report-for-repair-detail';
 /** The demo role of a 车间主任; a workshop's own head is its `managerId`. */
 const WORKSHOP_HEAD_ROLE = 'workshop_head';
@@ -64,7 +62,7 @@ export const repairHooks: ResourceHooks = lifecycleHooks(equipmentRepairResource
   // The API never carries the readonly report time; the demo seed backdates its repairs with it.
   async prepare({ db, user }, data) {
     const at = data.reportedAt ? new Date(data.reportedAt) : new Date();
-    return { docNo: await nextDocNo(db, REPAIR_PREFIX, undefined, at), reporterId: user.id, reportedAt: at };
+    return { docNo: await nextDocNoOf(db, equipmentRepairResource, at), reporterId: user.id, reportedAt: at };
   },
   async validate({ db }, data, before) {
     if (before && Number(before.equipmentId) === Number(data.equipmentId)) return;
@@ -249,7 +247,7 @@ export const maintenanceRecordHooks: ResourceHooks = {
     const doneDate = day(data.doneDate);
     return {
       doneDate,
-      docNo: await nextDocNo(db, MAINTENANCE_PREFIX, undefined, dayInstant(doneDate)),
+      docNo: await nextDocNoOf(db, maintenanceRecordResource, dayInstant(doneDate)),
       doneById: data.doneById ?? user.id,
     };
   },
@@ -370,7 +368,7 @@ export const inspectionRecordHooks: ResourceHooks = {
     const checkDate = day(data.checkDate);
     return {
       checkDate,
-      docNo: await nextDocNo(db, CHECK_PREFIX, undefined, dayInstant(checkDate)),
+      docNo: await nextDocNoOf(db, inspectionRecordResource, dayInstant(checkDate)),
       checkerId: data.checkerId ?? user.id,
     };
   },

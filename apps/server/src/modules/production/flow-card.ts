@@ -18,7 +18,7 @@ import { badRequest, conflict, fieldError, notFound } from '../../platform/error
 import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { nextDocNo } from '../../platform/numbering.ts';
+import { nextDocNoOf } from '../../platform/numbering.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
 import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
 import { alsoReadBy } from '../../platform/resource/options.ts';
@@ -41,7 +41,6 @@ import { recountSaleOrderCards, refreshFlowCardSummary, saleOrdersOfCards } from
  * Report posting (a later module) reads and locks a card's step through `lockCardStep`.
  */
 
-export const FLOW_CARD_PREFIX = 'LZ';
 /** At most this many cards from one 开卡. */
 export const MAX_CARDS_PER_OPEN = 500;
 /** Deeper than this the genealogy is cut off (a real one is a handful of generations). */
@@ -85,7 +84,7 @@ interface NewCard {
 }
 
 async function insertCard(db: Db, user: AuthUser | undefined, c: NewCard, at?: Date) {
-  const docNo = await nextDocNo(db, FLOW_CARD_PREFIX, undefined, at);
+  const docNo = await nextDocNoOf(db, flowCardResource, at);
   const r = await sql<{ id: number }>`
     INSERT INTO flow_card (doc_no, status, production_order_id, product_id, part_name, quantity, heat_no,
                            current_seq, origin, remark, created_by, updated_by)

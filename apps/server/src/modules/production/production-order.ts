@@ -9,7 +9,7 @@ import { badRequest, conflict, fieldError, notFound } from '../../platform/error
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -38,8 +38,6 @@ import { releaseOrder, settleSaleOrder, unreleaseOrder } from './release-product
  * quantity. Release, requirements and issues are in release-production-order.ts, requirements.ts
  * and issue.ts.
  */
-
-export const PRODUCTION_ORDER_PREFIX = 'SC';
 
 /** Sales order states whose lines may be planned. */
 const PLANNABLE = ['approved', 'producing', 'partly-shipped'];
@@ -93,7 +91,7 @@ async function checkSaleLine(db: Db, data: Record<string, any>, exceptId: number
 export const productionOrderHooks: ResourceHooks = lifecycleHooks(productionOrderResource, {
   async prepare({ db }, data) {
     return {
-      docNo: await nextDocNo(db, PRODUCTION_ORDER_PREFIX, undefined, dayInstant(data.plannedStartDate)),
+      docNo: await nextDocNoOf(db, productionOrderResource, dayInstant(data.plannedStartDate)),
     };
   },
   async validate({ db }, data, before) {

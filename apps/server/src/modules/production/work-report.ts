@@ -18,7 +18,7 @@ import { AppError, conflict, fieldError, forbidden, notFound } from '../../platf
 import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -57,8 +57,6 @@ import { OVER_DISPATCH, taskNotice, taskRecount } from './workshop-task.ts';
  *     finished-goods store (a component order's into the semi-finished store).
  * 反审核 reverses all four, refused once the next step has reported what it received.
  */
-
-export const WORK_REPORT_PREFIX = 'BG';
 
 interface Dispatch {
   id: number;
@@ -146,7 +144,7 @@ async function sourceOf(db: Db, data: Record<string, any>): Promise<Source> {
 
 export const workReportHooks: ResourceHooks = lifecycleHooks(workReportResource, {
   async prepare({ db }, data) {
-    return { docNo: await nextDocNo(db, WORK_REPORT_PREFIX, undefined, dayInstant(data.reportDate)) };
+    return { docNo: await nextDocNoOf(db, workReportResource, dayInstant(data.reportDate)) };
   },
   async validate({ db }, data, before) {
     const d = await sourceOf(db, data);

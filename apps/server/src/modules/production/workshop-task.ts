@@ -22,7 +22,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { LIVE_CHANNEL, liveNotify } from '../../platform/live/notify.ts';
 import { notify } from '../../platform/messages.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -42,7 +42,6 @@ import { equipmentFaults } from './equipment-faults.ts';
  * planned × (1 + 超派比例/100). Tasks are made by 派单 (production-order-dispatch.ts).
  */
 
-export const DISPATCH_PREFIX = 'PG';
 /** Over-dispatch allowance in percent of the task's planned quantity (超派比例); default 0. */
 export const OVER_DISPATCH = 'production.overDispatchPercent';
 
@@ -237,7 +236,7 @@ function assertDispatchable(task: TaskRow) {
 
 export const workDispatchHooks: ResourceHooks = lifecycleHooks(workDispatchResource, {
   async prepare({ db }, data) {
-    return { docNo: await nextDocNo(db, DISPATCH_PREFIX, undefined, dayInstant(data.workDate)) };
+    return { docNo: await nextDocNoOf(db, workDispatchResource, dayInstant(data.workDate)) };
   },
   async validate({ db }, data, before) {
     if (before && Number(before.taskId) !== Number(data.taskId)) {

@@ -14,7 +14,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -42,8 +42,6 @@ import { registerStockSource, type SourceMove, type StockKind } from '../warehou
  * returned ≤ received.
  */
 
-export const OUTSOURCING_ORDER_PREFIX = 'WW';
-
 /** Processing prices: the supplier's last price for the material; no material fallback. */
 const PRICING: OrderPricing = {
   table: 'outsourcing_order',
@@ -70,7 +68,7 @@ async function fillWeights(db: Db, id: number) {
 export const outsourcingOrderHooks: ResourceHooks = lifecycleHooks(outsourcingOrderResource, {
   async prepare({ db, user }, data) {
     return {
-      docNo: await nextDocNo(db, OUTSOURCING_ORDER_PREFIX, undefined, dayInstant(data.orderDate)),
+      docNo: await nextDocNoOf(db, outsourcingOrderResource, dayInstant(data.orderDate)),
       buyerId: data.buyerId ?? user.id,
     };
   },

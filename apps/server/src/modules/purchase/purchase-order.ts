@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -28,8 +28,6 @@ import {
 import { registerStockSource, type SourceMove, type StockKind } from '../warehouse/sources.ts';
 import { checkRequisitionLinks, requisitionLinesOf, syncRequisitionLines } from './requisition.ts';
 
-export const PURCHASE_ORDER_PREFIX = 'CG';
-
 /** Purchase orders price from the supplier's last price, else the material's standard cost. */
 const PRICING: OrderPricing = {
   table: 'purchase_order',
@@ -43,7 +41,7 @@ const PRICING: OrderPricing = {
 export const purchaseOrderHooks: ResourceHooks = lifecycleHooks(purchaseOrderResource, {
   async prepare({ db, user }, data) {
     return {
-      docNo: await nextDocNo(db, PURCHASE_ORDER_PREFIX, undefined, dayInstant(data.orderDate)),
+      docNo: await nextDocNoOf(db, purchaseOrderResource, dayInstant(data.orderDate)),
       buyerId: data.buyerId ?? user.id,
     };
   },

@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -30,8 +30,6 @@ import { purchaseOrderHooks } from './purchase-order.ts';
  * state follows: nothing ordered → 已审核, some → 部分下单, all → 已下单.
  */
 
-export const REQUISITION_PREFIX = 'QG';
-
 const LINES: LineTables = {
   table: 'purchase_requisition',
   lineTable: 'purchase_requisition_line',
@@ -45,7 +43,7 @@ const ORDERABLE = ['approved', 'partly-ordered'];
 export const requisitionHooks: ResourceHooks = lifecycleHooks(purchaseRequisitionResource, {
   async prepare({ db, user }, data) {
     return {
-      docNo: await nextDocNo(db, REQUISITION_PREFIX, undefined, dayInstant(data.requestDate)),
+      docNo: await nextDocNoOf(db, purchaseRequisitionResource, dayInstant(data.requestDate)),
       requesterId: data.requesterId ?? user.id,
     };
   },

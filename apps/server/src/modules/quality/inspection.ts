@@ -31,7 +31,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, conflict, fieldError } from '../../platform/errors.ts';
 import { notify } from '../../platform/messages.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { qty } from '../orders/order-lines.ts';
@@ -50,8 +50,6 @@ import { recordOriginalVerdict, samplingSourceOf, switchingFor } from './samplin
  *  - a purchase receipt line's stock moves 待检 → 合格 / 不合格;
  *  - a 销售出库 may post (with the shipment-inspection setting on) once its tasks passed.
  */
-
-export const INSPECTION_PREFIX = 'JY';
 
 const D = (v: Decimal.Value) => new Decimal(v);
 
@@ -531,10 +529,9 @@ async function outboundOf(db: Db, id: number) {
 export const inspectionTaskHooks: ResourceHooks = lifecycleHooks(def, {
   async prepare({ db }, data) {
     return {
-      docNo: await nextDocNo(
+      docNo: await nextDocNoOf(
         db,
-        INSPECTION_PREFIX,
-        undefined,
+        def,
         /^\d{4}-\d{2}-\d{2}$/.test(String(data.planDate ?? '')) ? dayInstant(data.planDate) : undefined,
       ),
     };

@@ -16,7 +16,7 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, registerLifecycle, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
 import {
@@ -28,8 +28,6 @@ import {
 } from '../orders/order-lines.ts';
 import { reportingTransitions, SALE_REPORT } from '../orders/report.ts';
 import { salesHooks } from './sales-hooks.ts';
-
-export const SALE_ORDER_PREFIX = 'XS';
 
 /** Sales orders price from the customer's last price, else the product's sale price. */
 const PRICING: OrderPricing = {
@@ -44,7 +42,7 @@ const PRICING: OrderPricing = {
 export const saleOrderHooks: ResourceHooks = lifecycleHooks(saleOrderResource, {
   async prepare({ db, user }, data) {
     return {
-      docNo: await nextDocNo(db, SALE_ORDER_PREFIX, undefined, dayInstant(data.orderDate)),
+      docNo: await nextDocNoOf(db, saleOrderResource, dayInstant(data.orderDate)),
       salespersonId: data.salespersonId ?? user.id,
     };
   },

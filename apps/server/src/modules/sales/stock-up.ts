@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -20,7 +20,6 @@ import { assertNotBefore, fillLineBases, type LineTables, unitErrors } from '../
  * (生产订单 → 从备货单生成, modules/production/from-stock-up.ts, which also keeps each line's 已排产
  * and the 备货单's state — 生产中, 已完成 — following its production orders).
  */
-export const STOCK_UP_PREFIX = 'BH';
 
 const LINES: LineTables = {
   table: 'stock_up_order',
@@ -32,7 +31,7 @@ const LINES: LineTables = {
 export const stockUpHooks: ResourceHooks = lifecycleHooks(stockUpOrderResource, {
   async prepare({ db, user }, data) {
     return {
-      docNo: await nextDocNo(db, STOCK_UP_PREFIX, undefined, dayInstant(data.orderDate)),
+      docNo: await nextDocNoOf(db, stockUpOrderResource, dayInstant(data.orderDate)),
       ownerId: user.id,
     };
   },

@@ -4,8 +4,11 @@ import {
   DOC_PREFIX_MESSAGE,
   DOC_PREFIX_REGEX,
   type DocNoPattern,
+  type DocType,
   docPrefixClash,
+  docTypesOf,
   formatDocNo,
+  RESOURCES,
 } from '@ringmes/domain';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
@@ -13,29 +16,15 @@ import { withoutAnswerOnly } from '../../platform/http/validation.ts';
 import { businessDay, type DocNoRule, docNoRule } from '../../platform/numbering.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
 
-/** A numbered document type and the prefix the code passes to `nextDocNo` for it. */
-export interface DocType {
-  docType: string;
-  defaultPrefix: string;
-}
-
 /**
- * Every numbered document type with the prefix the code passes to `nextDocNo`: that default
- * names the type (and its counter) for good; 系统设置 only changes what is printed. The modules
- * that number documents sit above `system`, so they hand their types in at start
- * (`registerDocTypes`, called by the composition root `modules/index.ts` in menu order).
+ * Every numbered document type, as the resource declarations give them (`numbering`, in menu
+ * order): the default prefix the code numbers a type by names it (and its counter) for good;
+ * 系统设置 only changes what is printed. A registry test checks that every resource with a `docNo`
+ * declares one, with unique prefixes. A numbered document without a resource would be added here.
  */
-const DOC_TYPES: DocType[] = [];
+const DOC_TYPES: DocType[] = docTypesOf(RESOURCES);
 /** The change body, built from the types (`docNumberingBody`). */
 let body: ReturnType<typeof makeBody> | undefined;
-
-export function registerDocTypes(types: DocType[]) {
-  for (const t of types) {
-    if (DOC_TYPES.some((d) => d.defaultPrefix === t.defaultPrefix)) continue;
-    DOC_TYPES.push(t);
-    body = undefined;
-  }
-}
 
 const docTypeOf = (defaultPrefix: string) =>
   DOC_TYPES.find((d) => d.defaultPrefix === defaultPrefix)?.docType ?? defaultPrefix;
@@ -75,8 +64,8 @@ const PATTERN_MESSAGE = `编号格式只能是 ${DOC_NO_PATTERNS.map((p) => p.la
 /**
  * The body of a change: every document type once, as `GET docPrefixes` answers it (the type's
  * name and the example are answer-only). Prefixes are unique across types, and none is another
- * followed by digits, so no two types can print the same number. Built once the types are
- * registered (the route asks for it at start).
+ * followed by digits, so no two types can print the same number. Built once, when the route is
+ * registered.
  */
 export function docNumberingBody() {
   body ??= makeBody(DOC_TYPES.map((d) => d.defaultPrefix) as [string, ...string[]]);

@@ -22,7 +22,7 @@ import { conflict, fieldError, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { nextDocNo } from '../../platform/numbering.ts';
+import { nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
@@ -30,7 +30,6 @@ import {
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 
-export const DOCUMENT_PREFIX = 'JS';
 const READ = 'technology:document:list' as const;
 const revisionLabel = (s: string) => REVISION_STATES.find((x) => x.value === s)?.label ?? s;
 
@@ -253,7 +252,7 @@ export function drawingFileRoute(
 
 export const technicalDocumentHooks: ResourceHooks = lifecycleHooks(def, {
   async prepare({ db }) {
-    return { docNo: await nextDocNo(db, DOCUMENT_PREFIX) };
+    return { docNo: await nextDocNoOf(db, def) };
   },
   async validate(_ctx, data) {
     if (!data.materialId && !data.processId) throw fieldError('materialId', '产品与工序至少填一项');

@@ -2,7 +2,6 @@ import {
   fieldOf,
   QUALIFIED_ONLY_OUTBOUND,
   type ResourceDef,
-  STOCK_DOC_PREFIX,
   stockInboundResource,
   stockOutboundResource,
   stockTransferResource,
@@ -20,7 +19,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { makeSerializer } from '../../platform/http/serialize.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { once, withRetry } from '../../platform/idempotency.ts';
-import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
@@ -41,7 +40,6 @@ type Kind = DocRef['docKind'];
 interface DocSpec {
   def: ResourceDef;
   kind: Kind;
-  prefix: string;
   lineTable: string;
   parentColumn: string;
   reversible: boolean;
@@ -51,7 +49,6 @@ const SPECS: DocSpec[] = [
   {
     def: stockInboundResource,
     kind: 'inbound',
-    prefix: STOCK_DOC_PREFIX['stock-inbound'],
     lineTable: 'stock_inbound_line',
     parentColumn: 'stock_inbound_id',
     reversible: true,
@@ -59,7 +56,6 @@ const SPECS: DocSpec[] = [
   {
     def: stockOutboundResource,
     kind: 'outbound',
-    prefix: STOCK_DOC_PREFIX['stock-outbound'],
     lineTable: 'stock_outbound_line',
     parentColumn: 'stock_outbound_id',
     reversible: true,
@@ -67,7 +63,6 @@ const SPECS: DocSpec[] = [
   {
     def: stockTransferResource,
     kind: 'transfer',
-    prefix: STOCK_DOC_PREFIX['stock-transfer'],
     lineTable: 'stock_transfer_line',
     parentColumn: 'stock_transfer_id',
     reversible: true,
@@ -75,7 +70,6 @@ const SPECS: DocSpec[] = [
   {
     def: stocktakeResource,
     kind: 'stocktake',
-    prefix: STOCK_DOC_PREFIX.stocktake,
     lineTable: 'stocktake_line',
     parentColumn: 'stocktake_id',
     reversible: false,
@@ -207,7 +201,7 @@ function docHooks(spec: DocSpec): ResourceHooks {
       const linked =
         spec.kind === 'inbound' || spec.kind === 'outbound' ? await linkSources(db, spec.kind, data) : {};
       if (before) return linked;
-      return { ...linked, docNo: await nextDocNo(db, spec.prefix, undefined, dayInstant(data.bizDate)) };
+      return { ...linked, docNo: await nextDocNoOf(db, spec.def, dayInstant(data.bizDate)) };
     },
     async afterSave({ db }, id) {
       if (spec.kind !== 'stocktake') {
