@@ -1,7 +1,7 @@
-import { SHIFT_OPTIONS } from '../production/workshop-task.resource.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField, statusField } from '../resources/fields.ts';
+import { SHIFT_OPTIONS } from '../resources/shifts.ts';
 
 /**
  * 设备管理 beyond the ledger: 报修 (repair requests with a lifecycle and downtime), 保养 (plans by
@@ -492,8 +492,4 @@ export const inspectionRecordResource: ResourceDef = {
   defaultSort: { field: 'checkDate', order: 'desc' },
 };
 
-/** The 运行状况 the server keeps on each equipment: 故障 while a repair is open. */
-export const EQUIPMENT_FAULT_OPTIONS: EnumOption[] = [
-  { value: 'normal', label: '正常', color: 'green' },
-  { value: 'fault', label: '故障', color: 'red' },
-];
+export { EQUIPMENT_FAULT_OPTIONS } from './fault-options.ts';

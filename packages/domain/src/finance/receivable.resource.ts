@@ -1,5 +1,5 @@
 import type { LifecycleDef } from '../resource/lifecycle.ts';
-import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
+import type { EnumOption, ResourceDef } from '../resource/types.ts';
 
 /**
  * 应收 and 应付 (财务部): open items of customers and suppliers, and the 收款 / 付款 documents
@@ -15,35 +15,7 @@ import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
  * is applied to it. Money is numeric(18,2), each line rounded to the fen once.
  */
 
-/** Customer and supplier payment terms: when an item falls due. */
-export const PAYMENT_TERMS: EnumOption[] = [
-  { value: 'cash', label: '现款' },
-  { value: 'days', label: '发货后N天' },
-  { value: 'month-end', label: '月结N天' },
-];
-
-/** Fields a customer and a supplier carry for their terms. */
-export const paymentTermFields = (what: string): FieldDef[] => [
-  {
-    name: 'paymentTerm',
-    label: '付款条件',
-    kind: 'enum',
-    options: PAYMENT_TERMS,
-    default: 'cash',
-    list: false,
-    help: `现款：${what}当天到期；发货后N天：业务日期加N天；月结N天：业务日期当月月末加N天`,
-  },
-  {
-    name: 'paymentDays',
-    label: '账期天数',
-    kind: 'int',
-    min: 0,
-    max: 365,
-    default: 0,
-    list: false,
-    help: '付款条件为「发货后N天」或「月结N天」时的 N',
-  },
-];
+export { PAYMENT_TERMS, paymentTermFields } from './payment-terms.ts';
 
 export const AGING_BUCKETS = [
   { key: 'notDue', label: '未到期' },

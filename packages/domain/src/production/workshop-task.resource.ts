@@ -1,5 +1,6 @@
 import type { LifecycleDef } from '../resource/lifecycle.ts';
-import type { EnumOption, ResourceDef } from '../resource/types.ts';
+import type { ResourceDef } from '../resource/types.ts';
+import { SHIFT_OPTIONS } from '../resources/shifts.ts';
 import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { PRODUCTION_PRIORITY_OPTIONS } from './production-order.resource.ts';
 import { WORKSHOP_KINDS, workshopPermission } from './workshops.ts';
@@ -74,10 +75,7 @@ export const WORK_DISPATCH_LIFECYCLE: LifecycleDef = {
   ],
 };
 
-export const SHIFT_OPTIONS: EnumOption[] = [
-  { value: 'day', label: '白班', color: 'gold' },
-  { value: 'night', label: '夜班', color: 'geekblue' },
-];
+export { SHIFT_OPTIONS };
 
 /** Minutes of one shift: capacity of a machine or operator per shift (排产计划). */
 export const SHIFT_MINUTES = 480;

@@ -17,25 +17,20 @@
  *  - ranges above the last row of each table below are absent.
  */
 
-export type RingType = 'inner' | 'outer';
-export type ToleranceClass = 'P0' | 'P6' | 'P5' | 'P4' | 'P2';
+import {
+  DIAMETER_SERIES,
+  type DiameterSeries,
+  TOLERANCE_CLASSES,
+  type ToleranceClass,
+} from './bearing-size-fields.ts';
 
+export type RingType = 'inner' | 'outer';
 export const RING_TYPES: { value: RingType; label: string }[] = [
   { value: 'inner', label: '内圈' },
   { value: 'outer', label: '外圈' },
 ];
 
-export const TOLERANCE_CLASSES: { value: ToleranceClass; label: string; iso: string }[] = [
-  { value: 'P0', label: '普通级 P0', iso: 'Normal' },
-  { value: 'P6', label: 'P6 级', iso: 'Class 6' },
-  { value: 'P5', label: 'P5 级', iso: 'Class 5' },
-  { value: 'P4', label: 'P4 级', iso: 'Class 4' },
-  { value: 'P2', label: 'P2 级', iso: 'Class 2' },
-];
-
-/** Diameter series digits of ISO 15 (the second digit of 6204 is its diameter series 2). */
-export const DIAMETER_SERIES = ['7', '8', '9', '0', '1', '2', '3', '4'] as const;
-export type DiameterSeries = (typeof DIAMETER_SERIES)[number];
+export { DIAMETER_SERIES, type DiameterSeries, TOLERANCE_CLASSES, type ToleranceClass };
 
 export interface Deviation {
   upper: number;

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { EnumOption } from '../resource/types.ts';
+import { PART_TYPES, type PartType } from './bearing-size-fields.ts';
 import { characteristicOf } from './ring-standard.ts';
 
 /**
@@ -11,13 +12,8 @@ import { characteristicOf } from './ring-standard.ts';
  * checks templates with it and the web fills a template's lines with it.
  */
 
-/** 零件类型: a finished bearing or one of its rings. Items belong to the part they measure. */
-export type PartType = 'bearing' | 'inner' | 'outer';
-export const PART_TYPES: EnumOption[] = [
-  { value: 'bearing', label: '成套轴承' },
-  { value: 'inner', label: '内圈' },
-  { value: 'outer', label: '外圈' },
-];
+export { PART_TYPES, type PartType };
+
 const partLabel = (p: PartType) => PART_TYPES.find((x) => x.value === p)?.label ?? p;
 
 /** 尺寸阶段 of a process step: which drawing sizes its inspection checks. */

@@ -8,8 +8,9 @@ import Decimal from 'decimal.js';
  * reports). One rule, one message, for both.
  */
 
-/** The most a unit may allow: quantities are `numeric(18,4)`. */
-export const MAX_UNIT_PRECISION = 4;
+import { MAX_UNIT_PRECISION } from './precision-limit.ts';
+
+export { MAX_UNIT_PRECISION };
 
 /** Digits after the point that count (trailing zeros do not): '10.5000' → 1, '3' → 0, 1e-4 → 4. */
 export function decimalPlaces(quantity: string | number): number {

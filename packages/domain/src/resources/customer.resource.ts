@@ -1,4 +1,4 @@
-import { paymentTermFields } from '../finance/receivable.resource.ts';
+import { paymentTermFields } from '../finance/payment-terms.ts';
 import type { EnumOption, ResourceDef } from '../resource/types.ts';
 import { codeField, EMAIL_PATTERN, nameField, PHONE_PATTERN, remarkField } from './fields.ts';
 

@@ -1,4 +1,4 @@
-import { EQUIPMENT_FAULT_OPTIONS } from '../equipment/equipment-care.resource.ts';
+import { EQUIPMENT_FAULT_OPTIONS } from '../equipment/fault-options.ts';
 import type { EnumOption, ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField } from './fields.ts';
 

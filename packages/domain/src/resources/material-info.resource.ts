@@ -1,4 +1,4 @@
-import { BEARING_SIZE_FIELDS } from '../quality/ring-standard-override.resource.ts';
+import { BEARING_SIZE_FIELDS } from '../quality/bearing-size-fields.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, remarkField, statusField } from './fields.ts';
 

@@ -1,4 +1,4 @@
-import { MAX_UNIT_PRECISION } from '../resource/precision.ts';
+import { MAX_UNIT_PRECISION } from '../resource/precision-limit.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, statusField } from './fields.ts';
 

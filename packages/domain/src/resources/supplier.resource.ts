@@ -1,4 +1,4 @@
-import { paymentTermFields } from '../finance/receivable.resource.ts';
+import { paymentTermFields } from '../finance/payment-terms.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { codeField, nameField, PHONE_PATTERN, remarkField, statusField } from './fields.ts';
 
