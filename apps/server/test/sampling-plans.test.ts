@@ -221,7 +221,12 @@ describe('switching rules of 来料检验 per supplier × material', () => {
     expect(l3.severity).toBe('tightened');
     expect(l3.item).toMatchObject({ sampleSize: 80, acceptNumber: 1, rejectNumber: 2, codeLetter: 'J' });
     const judged = ok(await t.call('GET', `/api/v1/inspection-task/results/${l3.taskId}`, { token }));
-    expect(judged.items[0]).toMatchObject({ sampleSize: 80, acceptNumber: 1, rejectNumber: 2, codeLetter: 'J' });
+    expect(judged.items[0]).toMatchObject({
+      sampleSize: 80,
+      acceptNumber: 1,
+      rejectNumber: 2,
+      codeLetter: 'J',
+    });
     const shown = judged.sampling;
     expect(shown).toMatchObject({ severity: 'tightened', label: '加严' });
     expect(shown.source).toMatchObject({ supplierId: supplier.id, materialId: m });

@@ -261,9 +261,27 @@ function masterTable(
 }
 
 export const MASTER_TABLES: Readonly<Record<Severity, MasterTable>> = {
-  normal: /* @__PURE__ */ masterTable('normal', '表 2-A', '正常检验一次抽样方案', TABLE_2A, SAMPLE_SIZE_OF_LETTER),
-  tightened: /* @__PURE__ */ masterTable('tightened', '表 2-B', '加严检验一次抽样方案', TABLE_2B, SAMPLE_SIZE_OF_LETTER),
-  reduced: /* @__PURE__ */ masterTable('reduced', '表 2-C', '放宽检验一次抽样方案', TABLE_2C, REDUCED_SAMPLE_SIZE_OF_LETTER),
+  normal: /* @__PURE__ */ masterTable(
+    'normal',
+    '表 2-A',
+    '正常检验一次抽样方案',
+    TABLE_2A,
+    SAMPLE_SIZE_OF_LETTER,
+  ),
+  tightened: /* @__PURE__ */ masterTable(
+    'tightened',
+    '表 2-B',
+    '加严检验一次抽样方案',
+    TABLE_2B,
+    SAMPLE_SIZE_OF_LETTER,
+  ),
+  reduced: /* @__PURE__ */ masterTable(
+    'reduced',
+    '表 2-C',
+    '放宽检验一次抽样方案',
+    TABLE_2C,
+    REDUCED_SAMPLE_SIZE_OF_LETTER,
+  ),
 };
 
 /** Bad input to the tables (a lot size, level, AQL or severity they do not know): 400, never 500. */
