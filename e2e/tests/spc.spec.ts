@@ -87,3 +87,48 @@ test.describe('measurement and SPC', () => {
     await expect(page.locator('.ant-message-notice')).toHaveCount(0);
   });
 });
+
+test.describe('SPC Phase II', () => {
+  test('质检员 builds control limits from a baseline, removes a flagged point with its reason, approves them: the chart plots against the frozen revision', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const qc = await Api.login(request, 'qc01', 'demo123');
+    const alarm = await qc.get<{
+      characteristic: string;
+      equipmentId: number;
+      productId: number;
+      measuredAt: string;
+    }>('/api/v1/spc/latest-alarm', { family: 'neiwaijing' });
+    await signedIn(
+      page,
+      qc,
+      `/statistics-report/neiwaijing-measure?characteristic=${alarm.characteristic}&equipmentId=${alarm.equipmentId}&productId=${alarm.productId}`,
+    );
+    const report = activePage(page);
+    await expect(report.getByTestId('spc-limit-phase')).toContainText('阶段 I');
+    await report.getByTestId('spc-limit-build').click();
+    const modal = page.locator('.ant-modal');
+    await expect(modal.getByTestId('spc-limit-preview')).toContainText('UCL');
+    // A point the trial limits flag: removed for an assignable cause, with its reason.
+    await modal.getByText('只看判异点').click();
+    const flagged = modal
+      .getByTestId('spc-limit-points')
+      .locator('.ant-table-row', { hasText: '规则' })
+      .first();
+    await flagged.locator('.ant-checkbox-input').check();
+    await expect(modal.getByTestId('spc-limit-save')).toBeDisabled();
+    await flagged.locator('input[placeholder^="必填"]').fill('砂轮修整后首件未复测');
+    await modal.getByTestId('spc-limit-save').click();
+    await expect(toast(page, '控制限草稿已建立')).toBeVisible();
+    const revisions = report.getByTestId('spc-limit-revisions');
+    await expect(revisions).toContainText('待批准');
+    await expect(revisions).toContainText('砂轮修整后首件未复测');
+    await report.getByTestId('spc-limit-approve-1').click();
+    await expect(toast(page, '控制限已批准并冻结')).toBeVisible();
+    await expect(report.getByTestId('spc-limit-phase')).toContainText('阶段 II：第 1 版冻结控制限');
+    await expect(revisions).toContainText('已冻结');
+    await expect(report.getByTestId('spc-xbar-chart').locator('canvas')).toBeVisible();
+  });
+});

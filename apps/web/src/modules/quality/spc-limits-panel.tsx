@@ -1,10 +1,11 @@
 import { SPC_FAMILIES, type SpcFamily } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Checkbox, DatePicker, Input, Modal, Space, Table, Tag } from 'antd';
+import { Alert, Button, Checkbox, DatePicker, Input, Modal, Space, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
+import { toast } from '../../platform/feedback.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { fmt } from './spc-charts.ts';
 
@@ -61,8 +62,11 @@ export function SpcLimitsPanel({
   family,
   seriesKey,
   revision,
+  period,
 }: {
   family: SpcFamily;
+  /** The period the page shows: the baseline a new revision starts from. */
+  period?: [Dayjs, Dayjs];
   seriesKey: Key | null;
   revision: { version: number; baselineFrom: string; baselineTo: string } | null | undefined;
 }) {
@@ -70,7 +74,6 @@ export function SpcLimitsPanel({
   const resource = SPC_FAMILIES[family].permission.replace(/:query$/, '');
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
-  const { message } = App.useApp();
   const list = useQuery({
     queryKey: ['spc-limit-revisions', seriesKey],
     queryFn: () => http.get<Revision[]>('/api/v1/spc/limit-revision/list', { ...seriesKey }),
@@ -82,7 +85,7 @@ export function SpcLimitsPanel({
   };
   const approve = async (id: number) => {
     await http.post(`/api/v1/spc/limit-revision/approve/${id}`);
-    message.success('控制限已批准并冻结');
+    toast.success('控制限已批准并冻结');
     refresh();
   };
   return (
@@ -166,6 +169,7 @@ export function SpcLimitsPanel({
       {open && seriesKey && (
         <BuildLimitsModal
           seriesKey={seriesKey}
+          period={period}
           onClose={(saved) => {
             setOpen(false);
             if (saved) refresh();
@@ -176,11 +180,19 @@ export function SpcLimitsPanel({
   );
 }
 
-function BuildLimitsModal({ seriesKey, onClose }: { seriesKey: Key; onClose: (saved: boolean) => void }) {
-  const { message } = App.useApp();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(30, 'day'), dayjs()]);
+function BuildLimitsModal({
+  seriesKey,
+  period,
+  onClose,
+}: {
+  seriesKey: Key;
+  period?: [Dayjs, Dayjs];
+  onClose: (saved: boolean) => void;
+}) {
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(period ?? [dayjs().subtract(30, 'day'), dayjs()]);
   const [excluded, setExcluded] = useState<Record<number, string>>({});
   const [saving, setSaving] = useState(false);
+  const [onlyFlagged, setOnlyFlagged] = useState(false);
   const body = {
     ...seriesKey,
     from: range[0].format('YYYY-MM-DD'),
@@ -197,13 +209,15 @@ function BuildLimitsModal({ seriesKey, onClose }: { seriesKey: Key; onClose: (sa
   const flagged = new Map<number, string[]>();
   for (const v of s?.violations ?? [])
     flagged.set(v.subgroupId, [...(flagged.get(v.subgroupId) ?? []), v.label]);
-  const rows = (s?.points.id ?? []).map((id, i) => ({ id, t: s?.points.t[i] ?? 0, x: s?.points.x[i] ?? 0 }));
+  const rows = (s?.points.id ?? [])
+    .map((id, i) => ({ id, t: s?.points.t[i] ?? 0, x: s?.points.x[i] ?? 0 }))
+    .filter((r) => !onlyFlagged || flagged.has(r.id) || r.id in excluded);
   const missingReason = Object.values(excluded).some((r) => !r.trim());
   const save = async () => {
     setSaving(true);
     try {
       await http.post('/api/v1/spc/limit-revision/add', body);
-      message.success('控制限草稿已建立，待批准后冻结');
+      toast.success('控制限草稿已建立，待批准后冻结');
       onClose(true);
     } finally {
       setSaving(false);
@@ -230,6 +244,13 @@ function BuildLimitsModal({ seriesKey, onClose }: { seriesKey: Key; onClose: (sa
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
             data-testid="spc-limit-range"
           />
+          <Checkbox
+            checked={onlyFlagged}
+            onChange={(e) => setOnlyFlagged(e.target.checked)}
+            data-testid="spc-limit-only-flagged"
+          >
+            只看判异点
+          </Checkbox>
         </Space>
         {s && (
           <Alert

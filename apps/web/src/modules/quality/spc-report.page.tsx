@@ -236,7 +236,12 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
                 />
               )}
             </PageCard>
-            <SpcLimitsPanel family={family} seriesKey={seriesKey} revision={data.revision} />
+            <SpcLimitsPanel
+              family={family}
+              seriesKey={seriesKey}
+              revision={data.revision}
+              period={filters.range}
+            />
             {xOption && rOption ? (
               <>
                 <PageCard title={`${data.kind === 'i-mr' ? 'I' : 'X̄'} 控制图`}>
