@@ -29,7 +29,7 @@ test.describe('送货单', () => {
       materialTypeId: type.id,
       unitId: set.id,
       standardCost: '4.4',
-      unitConversions: [{ unitId: box.id, factor: '10' }],
+      unitConversions: [{ unitId: box.id, baseQuantity: '10' }],
     });
     const customer = await admin.post<Row>('/api/v1/customer/add', {
       code: `C${code}`,

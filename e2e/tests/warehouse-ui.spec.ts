@@ -58,7 +58,7 @@ async function boxedMaterial(api: Api) {
     name: `装箱垫圈${code}`,
     materialTypeId: steel.materialTypeId,
     unitId: each.id,
-    unitConversions: [{ unitId: box.id, factor: '50' }],
+    unitConversions: [{ unitId: box.id, baseQuantity: '50' }],
   });
   const batch = unique('BX');
   const inbound = await api.post<{ id: number }>('/api/v1/stock-inbound/add', {

@@ -38,7 +38,7 @@ describe('送货单', () => {
       name: '深沟球轴承 6205-2RS/P6',
       spec: '6205-2RS P6',
       unitId: set.id,
-      unitConversions: [{ unitId: box.id, factor: '10' }],
+      unitConversions: [{ unitId: box.id, baseQuantity: '10' }],
     });
     const seal = await f.create('material-info', { name: '密封圈 6205', unitId: set.id });
     const customer = await f.create('customer', {

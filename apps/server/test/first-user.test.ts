@@ -28,7 +28,7 @@ async function boxedMaterial(code: string) {
   const m = await w.material();
   await t.call('PUT', `/api/v1/material-info/edit/${m.id}`, {
     token,
-    body: { unitConversions: [{ unitId: box.id, factor: '50' }] },
+    body: { unitConversions: [{ unitId: box.id, baseQuantity: '50' }] },
   });
   return { box, m };
 }

@@ -17,6 +17,7 @@ beforeAll(async () => {
   heat = (await f.create('process-manage', { name: '热处理', outsourced: true })).id;
 });
 afterAll(() => t?.close());
+let kg: number | undefined;
 
 const ok = <T = any>(r: { status: number; body: any }): T => {
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -26,9 +27,12 @@ const info = (id: number) => t.call('GET', `/api/v1/outsourcing-order/info/${id}
 const act = (name: string, id: number, body: Record<string, unknown> = {}, as = token) =>
   t.call('POST', `/api/v1/outsourcing-order/${name}/${id}`, { token: as, body });
 
-/** A ring blank of 0.35 kg, 500 of them in stock. */
+/** A ring blank of 0.35 kg (its kg conversion: 0.35 kg = 1 件, the unit weight), 500 of them in stock. */
 async function blank(stock = 500) {
-  const m = await f.create('material-info', { weight: '0.35' });
+  kg ??= (await f.create('material-unit', { code: 'KG', name: 'kg', precision: 3 })).id;
+  const m = await f.create('material-info', {
+    unitConversions: [{ unitId: kg, unitQuantity: '0.35', baseQuantity: '1' }],
+  });
   if (stock) ok(await w.post('stock-inbound', (await w.inbound([{ materialId: m.id, quantity: stock }])).id));
   return m;
 }

@@ -30,7 +30,7 @@ const act = (name: string, id: number, body: Record<string, unknown> = {}) =>
 async function steel() {
   return f.create('material-info', {
     standardCost: '5',
-    unitConversions: [{ unitId: unitBox, factor: '100' }],
+    unitConversions: [{ unitId: unitBox, baseQuantity: '100' }],
   });
 }
 
@@ -194,7 +194,7 @@ describe('the warehouse forms choose a purchase order and take its open lines', 
     const crate = (await f.create('material-unit', { name: '箱' })).id;
     const bolt = await f.create('material-info', {
       standardCost: '1',
-      unitConversions: [{ unitId: crate, factor: '3' }],
+      unitConversions: [{ unitId: crate, baseQuantity: '3' }],
     });
     const o = await order(s.id, [
       { materialId: m.id, quantity: 2, unitId: unitBox },

@@ -31,7 +31,10 @@ const toOrders = (lines: Record<string, unknown>[], orderDate = '2026-11-02') =>
 
 /** A bearing ring blank: standard cost 3 per 件, 1 箱 = 50 件. */
 const blank = () =>
-  f.create('material-info', { standardCost: '3', unitConversions: [{ unitId: unitBox, factor: '50' }] });
+  f.create('material-info', {
+    standardCost: '3',
+    unitConversions: [{ unitId: unitBox, baseQuantity: '50' }],
+  });
 
 async function requisition(lines: Record<string, unknown>[], approve = true) {
   const r = ok(

@@ -38,7 +38,7 @@ const D = (v: Decimal.Value) => new Decimal(v);
 async function product() {
   const m = await f.create('material-info', {
     salePrice: '20',
-    unitConversions: [{ unitId: unitBox, factor: '10' }],
+    unitConversions: [{ unitId: unitBox, baseQuantity: '10' }],
   });
   ok(
     await w.post(

@@ -27,13 +27,13 @@ const defaults = (query: Record<string, unknown>, as = token) =>
   t.call('GET', '/api/v1/sale-order/line-defaults', { token: as, query });
 
 describe('line defaults of a sales order', () => {
-  it('the base unit, the customer’s last price in that unit, else the sale price × the factor — as saving prices it', async () => {
+  it('the base unit, the customer’s last price in that unit, else the sale price in that unit (× base ÷ unit of its ratio) — as saving prices it', async () => {
     const set = await f.create('material-unit', { name: '套', precision: 0 });
     const box = await f.create('material-unit', { name: '箱', precision: 0 });
     const bearing = await f.create('material-info', {
       unitId: set.id,
       salePrice: '6.2',
-      unitConversions: [{ unitId: box.id, factor: '10' }],
+      unitConversions: [{ unitId: box.id, baseQuantity: '10' }],
     });
     const [regular, fresh] = [await f.create('customer'), await f.create('customer')];
     const order = async (customerId: number, line: Record<string, unknown>) =>
@@ -50,7 +50,9 @@ describe('line defaults of a sales order', () => {
     expect(ok(await defaults({ customerId: regular.id, materialId: bearing.id }))).toMatchObject({
       unitId: set.id,
       unitName: '套',
-      factor: '1',
+      unitQuantity: '1',
+      baseQuantity: '1',
+      basePrecision: 0,
       unitPrice: '6.050000',
       priceSource: 'last',
     });
@@ -63,7 +65,9 @@ describe('line defaults of a sales order', () => {
     expect(inBoxes).toMatchObject({
       unitId: box.id,
       unitName: '箱',
-      factor: '10.000000',
+      unitQuantity: '1.000000',
+      baseQuantity: '10.000000',
+      basePrecision: 0,
       priceSource: 'material',
     });
     expect(Number(inBoxes.unitPrice)).toBe(62);

@@ -20,7 +20,7 @@ afterAll(() => t?.close());
 async function bearing(overrides: Record<string, unknown> = {}) {
   return f.create('material-info', {
     salePrice: '18.5',
-    unitConversions: [{ unitId: unitBox, factor: '100' }],
+    unitConversions: [{ unitId: unitBox, baseQuantity: '100' }],
     ...overrides,
   });
 }

@@ -28,7 +28,7 @@ const ok = <T = any>(r: { status: number; body: any }): T => {
 async function product(onHand: number) {
   const m = await f.create('material-info', {
     salePrice: '20',
-    unitConversions: [{ unitId: unitBox, factor: '10' }],
+    unitConversions: [{ unitId: unitBox, baseQuantity: '10' }],
   });
   if (onHand > 0) {
     const doc = await w.inbound([{ materialId: m.id, quantity: onHand, unitPrice: '8' }]);

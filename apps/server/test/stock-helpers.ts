@@ -26,7 +26,40 @@ export async function stockInvariantViolations(db: Db): Promise<string[]> {
   return [
     ...r.rows.map((x) => `${x.k}: balance ${x.balance}, ledger ${x.ledger}`),
     ...(await stockValueViolations(db)),
+    ...(await unitPartViolations(db)),
   ];
+}
+
+/**
+ * Entry-unit parts (docs/architecture.md, "Unit conversion"): each part is the sum of the ledger
+ * rows that moved it (in its unit and in the base unit), both positive, and a balance row's parts
+ * never hold more than the row.
+ */
+export async function unitPartViolations(db: Db): Promise<string[]> {
+  const r = await sql<{ k: string; part: string; ledger: string }>`
+    WITH l AS (
+      SELECT material_id, warehouse_id, location_id, batch_no, quality_status, unit_id,
+             sum(unit_quantity) AS uq, sum(quantity) AS q
+        FROM stock_ledger WHERE unit_id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6
+    )
+    SELECT concat_ws('/', coalesce(p.material_id, l.material_id), coalesce(p.warehouse_id, l.warehouse_id),
+                     coalesce(p.location_id, l.location_id), coalesce(p.batch_no, l.batch_no),
+                     coalesce(p.quality_status, l.quality_status), coalesce(p.unit_id, l.unit_id)) AS k,
+           coalesce(p.quantity, 0) || ' ↔ ' || coalesce(p.base_quantity, 0) AS part,
+           coalesce(l.uq, 0) || ' ↔ ' || coalesce(l.q, 0) AS ledger
+      FROM stock_unit_balance p
+      FULL JOIN l ON l.material_id = p.material_id AND l.warehouse_id = p.warehouse_id
+                 AND l.location_id IS NOT DISTINCT FROM p.location_id AND l.batch_no = p.batch_no
+                 AND l.quality_status = p.quality_status AND l.unit_id = p.unit_id
+     WHERE coalesce(p.quantity, 0) <> coalesce(l.uq, 0) OR coalesce(p.base_quantity, 0) <> coalesce(l.q, 0)
+    UNION ALL
+    SELECT concat_ws('/', b.material_id, b.warehouse_id, b.location_id, b.batch_no, b.quality_status), b.quantity::text,
+           'parts ' || sum(p.base_quantity)
+      FROM stock_balance b JOIN stock_unit_balance p
+        ON p.material_id = b.material_id AND p.warehouse_id = b.warehouse_id AND p.location_id IS NOT DISTINCT FROM b.location_id
+       AND p.batch_no = b.batch_no AND p.quality_status = b.quality_status
+     GROUP BY b.id HAVING sum(p.base_quantity) > b.quantity`.execute(db);
+  return r.rows.map((x) => `part ${x.k}: ${x.part}, ledger ${x.ledger}`);
 }
 
 /** Per material × warehouse: quantity = Σ balances, value = Σ ledger amounts ≥ 0, 0 when empty. */

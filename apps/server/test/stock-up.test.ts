@@ -18,7 +18,9 @@ const add = (body: Record<string, unknown>) => t.call('POST', '/api/v1/stock-up-
 describe('备货单', () => {
   it('numbers BH by its date, converts units, follows its lifecycle and locks when approved', async () => {
     const box = (await f.create('material-unit', { name: '盒' })).id;
-    const bearing = await f.create('material-info', { unitConversions: [{ unitId: box, factor: '10' }] });
+    const bearing = await f.create('material-info', {
+      unitConversions: [{ unitId: box, baseQuantity: '10' }],
+    });
     const r = await add({
       orderDate: '2026-11-03',
       requiredDate: '2026-12-15',

@@ -217,7 +217,7 @@ describe('a quantity must fit the unit it is counted in', () => {
     ok(
       await t.call('PUT', `/api/v1/material-info/edit/${steel.id}`, {
         token,
-        body: { unitConversions: [{ unitId: box, factor: '25' }] },
+        body: { unitConversions: [{ unitId: box, baseQuantity: '25' }] },
       }),
     );
     const inbound = (lines: Record<string, unknown>[]) =>
@@ -280,7 +280,7 @@ describe('a quantity must fit the unit it is counted in', () => {
     ok(
       await t.call('PUT', `/api/v1/material-info/edit/${steel.id}`, {
         token,
-        body: { unitConversions: [{ unitId: box, factor: '25' }] },
+        body: { unitConversions: [{ unitId: box, baseQuantity: '25' }] },
       }),
     );
     const supplier = await f.create('supplier');

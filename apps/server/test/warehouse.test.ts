@@ -202,7 +202,7 @@ describe('inbound and outbound posting', () => {
     const m = await w.material();
     await t.call('PUT', `/api/v1/material-info/edit/${m.id}`, {
       token,
-      body: { unitConversions: [{ unitId: box.id, factor: '100' }] },
+      body: { unitConversions: [{ unitId: box.id, baseQuantity: '100' }] },
     });
     const doc = await w.inbound([{ materialId: m.id, quantity: 2, unitId: box.id, unitPrice: '500' }]);
     await w.post('stock-inbound', doc.id);

@@ -1,3 +1,4 @@
+import { deriveWeights } from '../modules/factory/material.ts';
 import type { Db } from '../platform/db/db.ts';
 
 /**
@@ -377,7 +378,6 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
     method: string;
     group?: string;
     warehouse: string;
-    weight?: string;
     cost?: string;
     price?: string;
     min?: string;
@@ -385,7 +385,8 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
     batch?: boolean;
     drawingNo?: string;
     attributes?: Record<string, string | number>;
-    conversions?: [unit: string, factor: string][];
+    /** 「unitQuantity unit = baseQuantity base units」: 0.180 kg = 1 件, 1 箱 = 100 套. A kg line is the unit weight. */
+    conversions?: [unit: string, unitQuantity: string, baseQuantity: string][];
     remark?: string;
   }
   const materials: Material[] = [];
@@ -413,8 +414,8 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       max: '20000',
       batch: true,
       conversions: [
-        ['T', '1000'],
-        ['M', (0.02466 * (d - t) * t).toFixed(3)],
+        ['T', '1', '1000'],
+        ['M', '1', (0.02466 * (d - t) * t).toFixed(3)],
       ],
       remark: '冷拔退火管，按炉号管理批次',
     });
@@ -434,7 +435,7 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       cls: 'KEY',
       method: 'BUY',
       warehouse: 'WH-RM',
-      weight,
+      conversions: [['KG', weight, '1']],
       cost: '2.600000',
       min: '1000',
       max: '10000',
@@ -466,7 +467,7 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
           method: 'MAKE',
           group: 'PRING',
           warehouse: 'WH-SF',
-          weight: outer ? orKg : irKg,
+          conversions: [['KG', outer ? orKg : irKg, '1']],
           // Larger rings cost more; P6 takes longer grinding and tighter inspection.
           cost: ((outer ? 1.1 : 0.8) * (p6 ? 1.25 : 1) * (D / 47)).toFixed(2),
           drawingNo: `RM-${model}-${ring}-01`,
@@ -493,12 +494,12 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       cls: 'KEY',
       method: 'BUY',
       warehouse: 'WH-AX',
-      weight: (grams / 1000).toFixed(4),
       cost: ((0.03 * Number(dia) ** 3) / 500).toFixed(4),
       min: '20000',
       max: '300000',
       batch: true,
-      conversions: [['KG', (1000 / grams).toFixed(2)]],
+      // Balls are sold by the weight of a thousand (千粒重): 2.0526 kg = 1000 粒 for Φ7.938.
+      conversions: [['KG', grams.toFixed(4), '1000']],
     });
   }
   for (const model of ['6204', '6205', '6206', '6305']) {
@@ -514,7 +515,7 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       cost: { '6204': '0.25', '6205': '0.28', '6206': '0.36', '6305': '0.42' }[model],
       min: '5000',
       max: '50000',
-      conversions: [['BOX', '1000']],
+      conversions: [['BOX', '1', '1000']],
     });
   }
   for (const model of ['6204', '6205', '6206']) {
@@ -530,7 +531,7 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       cost: '0.18',
       min: '10000',
       max: '100000',
-      conversions: [['BOX', '1000']],
+      conversions: [['BOX', '1', '1000']],
     });
   }
   for (const model of ['6204', '6205', '6305']) {
@@ -546,7 +547,7 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       cost: '0.12',
       min: '10000',
       max: '100000',
-      conversions: [['BOX', '1000']],
+      conversions: [['BOX', '1', '1000']],
     });
   }
   materials.push(
@@ -564,8 +565,8 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       max: '500000',
       batch: true,
       conversions: [
-        ['KG', '1000'],
-        ['BKT', '18000'],
+        ['KG', '1', '1000'],
+        ['BKT', '1', '18000'],
       ],
     },
     {
@@ -582,8 +583,8 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       max: '200000',
       batch: true,
       conversions: [
-        ['KG', '1000'],
-        ['BKT', '16000'],
+        ['KG', '1', '1000'],
+        ['BKT', '1', '16000'],
       ],
     },
   );
@@ -625,14 +626,16 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       method: 'MAKE',
       group: b.model.startsWith('63') ? 'P63' : 'P62',
       warehouse: 'WH-FG',
-      weight: b.weight,
       cost: b.cost,
       price: b.price,
       min: '500',
       max: '20000',
       batch: true,
       drawingNo: `ZC-${b.spec.replace('/', '-')}`,
-      conversions: [['BOX', b.perBox]],
+      conversions: [
+        ['BOX', '1', b.perBox],
+        ['KG', b.weight, '1'],
+      ],
       remark: b.seal === 'RS' ? '双面橡胶密封' : '双面防尘盖',
     });
   }
@@ -683,7 +686,6 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
       attributes: JSON.stringify(m.attributes ?? {}),
       defaultWarehouseId: wh(m.warehouse),
       drawingNo: m.drawingNo ?? null,
-      weight: m.weight ?? null,
       standardCost: m.cost ?? null,
       salePrice: m.price ?? null,
       safetyStockMin: m.min ?? null,
@@ -700,9 +702,15 @@ export async function seedDemoMasterData(db: Db): Promise<void> {
     await insertLines(
       'materialUnitConversion',
       { materialId: material(m.code) },
-      (m.conversions ?? []).map(([u, factor]) => ({ unitId: unit(u), factor })),
+      (m.conversions ?? []).map(([u, unitQuantity, baseQuantity]) => ({
+        unitId: unit(u),
+        unitQuantity,
+        baseQuantity,
+      })),
     );
   }
+  // The unit weight is the kilogram conversion read the other way (one fact).
+  await deriveWeights(db, [...materialIds.values()]);
 
   // ------------------------------------------------------------ 工序
 

@@ -1,4 +1,4 @@
-import { materialInfoResource } from '@ringmes/domain';
+import { materialInfoResource, ratioProblem } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
@@ -62,15 +62,35 @@ export const materialHooks: ResourceHooks = {
         ]);
       if (units.has(c.unitId))
         throw badRequest('换算单位重复', [{ field: `unitConversions.${i}.unitId`, message: '单位重复' }]);
-      if (!(Number(c.factor) > 0))
-        throw badRequest('换算系数必须大于 0', [
-          { field: `unitConversions.${i}.factor`, message: '必须大于 0' },
-        ]);
+      const problem = ratioProblem({ unitQuantity: c.unitQuantity ?? 1, baseQuantity: c.baseQuantity });
+      if (problem)
+        throw badRequest(problem, [{ field: `unitConversions.${i}.baseQuantity`, message: problem }]);
       units.add(c.unitId);
     }
     await checkAttributes(db, data.templateId, data.attributes);
   },
+  // The unit weight is the kilogram conversion, read the other way: one fact, stored once.
+  async afterSave({ db }, id) {
+    await deriveWeights(db, [id]);
+  },
 };
+
+/**
+ * Sets the unit weight (单重, kg per base unit) of the materials from what they are: 1 when counted
+ * in kg, else their kilogram conversion read the other way (0.235 kg = 1 套 → 0.235), else none.
+ * The weight is never typed: it follows the conversion on every save (migration 0063).
+ */
+export async function deriveWeights(db: Db, ids: number[]) {
+  if (!ids.length) return;
+  await sql`
+    UPDATE material m SET weight = CASE
+        WHEN is_kilogram(b.code, b.name) THEN 1
+        ELSE (SELECT round(c.unit_quantity / c.base_quantity, 6) FROM material_unit_conversion c
+                JOIN material_unit u ON u.id = c.unit_id
+               WHERE c.material_id = m.id AND is_kilogram(u.code, u.name) ORDER BY c.line_no LIMIT 1) END
+      FROM material_unit b
+     WHERE m.id = ANY(${sql.val(ids)}::bigint[]) AND b.id = m.unit_id`.execute(db);
+}
 
 export const templateHooks: ResourceHooks = {
   async validate(_ctx, data) {
@@ -95,22 +115,33 @@ export function materialRoutes(app: App) {
       const m = await db
         .selectFrom('material as m')
         .leftJoin('materialUnit as u', 'u.id', 'm.unitId')
-        .select(['m.id', 'm.code', 'm.name', 'm.unitId', 'u.name as unitName'])
+        .select(['m.id', 'm.code', 'm.name', 'm.unitId', 'u.name as unitName', 'u.precision'])
         .where('m.id', '=', params.id)
         .executeTakeFirst();
       if (!m) throw notFound('物料不存在或已被删除');
       const conversions = await db
         .selectFrom('materialUnitConversion as c')
         .innerJoin('materialUnit as u', 'u.id', 'c.unitId')
-        .select(['c.unitId', 'u.name as unitName', 'c.factor'])
+        .select(['c.unitId', 'u.name as unitName', 'u.precision', 'c.unitQuantity', 'c.baseQuantity'])
         .where('c.materialId', '=', params.id)
         .orderBy('c.lineNo')
         .execute();
+      // Each unit as its exact ratio to the base unit (「0.235 kg = 1 套」); the base unit is 1 = 1.
       return {
         materialId: m.id,
         baseUnitId: m.unitId,
         baseUnitName: m.unitName,
-        units: [{ unitId: m.unitId, unitName: m.unitName, factor: '1' }, ...conversions],
+        basePrecision: m.precision ?? 0,
+        units: [
+          {
+            unitId: m.unitId,
+            unitName: m.unitName,
+            precision: m.precision ?? 0,
+            unitQuantity: '1',
+            baseQuantity: '1',
+          },
+          ...conversions,
+        ],
       };
     },
   });

@@ -10,6 +10,15 @@ import { AMOUNT_MAX, grouped } from '../../platform/resource/schema.ts';
  */
 
 /**
+ * A line's quantity in its material's base unit (line `l`, material `m`, base unit `bu`): converted
+ * once by the exact ratio, quantity × base ÷ unit rounded half away from zero to the base unit's
+ * precision (`toBaseQuantity` in packages/domain, docs/architecture.md "Unit conversion").
+ */
+export const LINE_BASE = sql`CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN l.quantity
+  ELSE (SELECT round_ratio(l.quantity * c.base_quantity, c.unit_quantity, bu.precision) FROM material_unit_conversion c
+         WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END`;
+
+/**
  * Each line's unit must be the material's base unit or one of its conversions; answers the field
  * errors of the lines that break it.
  */
@@ -44,9 +53,11 @@ export interface OrderPricing {
 
 /**
  * What `priceOrder` will give a line before it is saved (the order form shows it as the line is
- * typed): the unit (the material's base unit unless another is named), its factor to the base
- * unit, and the price a line without one takes — the party's last price for the material in that
- * unit (its approved orders, `orderId` excluded), else the material's fallback price × the factor.
+ * typed): the unit (the material's base unit unless another is named), its ratio to the base
+ * unit (unitQuantity = baseQuantity, with the base unit's precision, to convert the line's quantity
+ * as saving does), and the price a line without one takes — the party's last price for the material
+ * in that unit (its approved orders, `orderId` excluded), else the material's fallback price per
+ * base unit × baseQuantity ÷ unitQuantity.
  */
 export async function lineDefaults(
   db: Db,
@@ -60,24 +71,31 @@ export async function lineDefaults(
     unitName: string | null;
     baseUnitId: number;
     baseUnitName: string | null;
-    factor: string | null;
+    unitQuantity: string | null;
+    baseQuantity: string | null;
+    basePrecision: number | null;
     lastPrice: string | null;
     fallbackPrice: string | null;
   }>`
     WITH l AS (
-      SELECT m.id AS material_id, COALESCE(${q.unitId ?? null}::bigint, m.unit_id) AS unit_id, m.unit_id AS base_unit_id,
-             CASE WHEN ${q.unitId ?? null}::bigint IS NULL OR ${q.unitId ?? null}::bigint = m.unit_id THEN 1
-                  ELSE (SELECT c.factor FROM material_unit_conversion c
-                        WHERE c.material_id = m.id AND c.unit_id = ${q.unitId ?? null}::bigint) END AS factor,
+      SELECT m.id AS material_id, COALESCE(${q.unitId ?? null}::bigint, m.unit_id) AS unit_id, m.unit_id AS base_unit_id, r.*,
              ${p.fallbackColumn ? sql.ref(`m.${p.fallbackColumn}`) : sql`NULL::numeric`} AS fallback_price
-        FROM material m WHERE m.id = ${q.materialId})
-    SELECT l.unit_id, u.name AS unit_name, l.base_unit_id, b.name AS base_unit_name, l.factor::text AS factor,
+        FROM material m
+        LEFT JOIN LATERAL (
+          SELECT 1::numeric AS unit_quantity, 1::numeric AS base_quantity
+           WHERE ${q.unitId ?? null}::bigint IS NULL OR ${q.unitId ?? null}::bigint = m.unit_id
+          UNION ALL
+          SELECT c.unit_quantity, c.base_quantity FROM material_unit_conversion c
+           WHERE c.material_id = m.id AND c.unit_id = ${q.unitId ?? null}::bigint AND c.unit_id <> m.unit_id) r ON true
+       WHERE m.id = ${q.materialId})
+    SELECT l.unit_id, u.name AS unit_name, l.base_unit_id, b.name AS base_unit_name,
+           l.unit_quantity::text AS unit_quantity, l.base_quantity::text AS base_quantity, b.precision AS base_precision,
            (SELECT x.unit_price::text FROM ${lt} x JOIN ${t} xo ON xo.id = ${sql.ref(`x.${p.parentColumn}`)}
              WHERE x.material_id = l.material_id AND ${sql.ref(`xo.${p.partyColumn}`)} = ${q.partyId ?? null}::bigint
                AND xo.id <> ${q.orderId ?? 0} AND COALESCE(x.unit_id, l.base_unit_id) = l.unit_id AND x.unit_price IS NOT NULL
                AND xo.status NOT IN ('draft', 'closed')
              ORDER BY xo.order_date DESC, xo.id DESC LIMIT 1) AS last_price,
-           round(l.fallback_price * l.factor, 6)::text AS fallback_price
+           round_ratio(l.fallback_price * l.base_quantity, l.unit_quantity, 6)::text AS fallback_price
       FROM l LEFT JOIN material_unit u ON u.id = l.unit_id LEFT JOIN material_unit b ON b.id = l.base_unit_id`.execute(
     db,
   );
@@ -95,7 +113,8 @@ export async function lineDefaults(
 /**
  * Prices and amounts of a saved order, in one statement with exact numerics: a line without a
  * price takes the party's last price for the material in that unit (from its approved orders),
- * else the material's fallback price times the unit factor; amount = quantity × price rounded
+ * else the material's fallback price in that unit (per base unit × base ÷ unit, to 6 places); the
+ * base quantity converts once by the exact ratio (`LINE_BASE`); amount = quantity × price rounded
  * to the fen once, at the line; tax is contained in it (含税): amount × rate / (100 + rate). The
  * header sums its lines. A line amount or a total above `AMOUNT_MAX` (10¹²) is a 400.
  */
@@ -110,11 +129,16 @@ export async function priceOrder(db: Db, p: OrderPricing, id: number) {
     WITH l AS (
       SELECT l.id, l.line_no, l.quantity, l.unit_price, ${party('o')} AS party_id, l.material_id,
              COALESCE(l.unit_id, m.unit_id) AS unit_id, m.unit_id AS base_unit_id,
-             CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
-                  ELSE (SELECT c.factor FROM material_unit_conversion c
-                        WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END AS factor,
-             ${p.fallbackColumn ? sql.ref(`m.${p.fallbackColumn}`) : sql`NULL::numeric`} AS fallback_price, o.tax_rate, o.delivery_date
+             ${LINE_BASE} AS base,
+             -- The material's price per base unit, in the line's unit (× base ÷ unit, 6 places).
+             CASE WHEN c.unit_id IS NULL THEN fb.price
+                  ELSE round_ratio(fb.price * c.base_quantity, c.unit_quantity, 6) END AS fallback_price,
+             o.tax_rate, o.delivery_date
         FROM ${lt} l JOIN ${t} o ON o.id = ${parent('l')} JOIN material m ON m.id = l.material_id
+        JOIN material_unit bu ON bu.id = m.unit_id
+        CROSS JOIN LATERAL (SELECT ${p.fallbackColumn ? sql.ref(`m.${p.fallbackColumn}`) : sql`NULL::numeric`} AS price) fb
+        LEFT JOIN material_unit_conversion c ON c.material_id = l.material_id AND c.unit_id = l.unit_id
+                                            AND l.unit_id <> m.unit_id
        WHERE ${parent('l')} = ${id}
     ), priced AS (
       SELECT l.*, COALESCE(l.unit_price,
@@ -124,14 +148,14 @@ export async function priceOrder(db: Db, p: OrderPricing, id: number) {
                    AND COALESCE(x.unit_id, l.base_unit_id) = l.unit_id AND x.unit_price IS NOT NULL
                    AND xo.status NOT IN ('draft', 'closed')
                  ORDER BY xo.order_date DESC, xo.id DESC LIMIT 1),
-               l.fallback_price * l.factor) AS price
+               l.fallback_price) AS price
         FROM l
     ), amounts AS (
       SELECT p.*, round(p.quantity * p.price, 2) AS amount FROM priced p
     ), written AS (
       UPDATE ${lt} t SET
         unit_price = a.price,
-        base_quantity = t.quantity * a.factor,
+        base_quantity = a.base,
         amount = a.amount,
         tax_amount = round(a.amount * a.tax_rate / (100 + a.tax_rate), 2),
         delivery_date = COALESCE(t.delivery_date, a.delivery_date)
@@ -214,19 +238,17 @@ export interface LineTables {
 
 /**
  * After saving a document of quantities without prices (请购单, 备货单): each line's base-unit
- * quantity (quantity × the unit's factor) and its date defaulted from the header, in one statement.
+ * quantity (`LINE_BASE`) and its date defaulted from the header, in one statement.
  */
 export async function fillLineBases(db: Db, t: LineTables, id: number) {
   const [lineDate, headerDate] = t.date;
   await sql`
     UPDATE ${sql.table(t.lineTable)} l SET
-      base_quantity = l.quantity * CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN 1
-        ELSE (SELECT c.factor FROM material_unit_conversion c WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END,
+      base_quantity = ${LINE_BASE},
       ${sql.ref(lineDate)} = COALESCE(${sql.ref(`l.${lineDate}`)}, ${sql.ref(`h.${headerDate}`)})
-      FROM material m, ${sql.table(t.table)} h
-     WHERE ${sql.ref(`l.${t.parentColumn}`)} = ${id} AND m.id = l.material_id AND h.id = ${sql.ref(`l.${t.parentColumn}`)}`.execute(
-    db,
-  );
+      FROM material m, material_unit bu, ${sql.table(t.table)} h
+     WHERE ${sql.ref(`l.${t.parentColumn}`)} = ${id} AND m.id = l.material_id AND bu.id = m.unit_id
+       AND h.id = ${sql.ref(`l.${t.parentColumn}`)}`.execute(db);
 }
 
 /** A document's date not before another (需求日期 not before 请购日期…), as a field error. */

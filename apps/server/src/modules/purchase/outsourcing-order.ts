@@ -53,14 +53,19 @@ const PRICING: OrderPricing = {
 };
 
 /**
- * A line's weight when not typed: base quantity × the material's unit weight, or the quantity
- * itself when the base unit is kg. Lines of neither keep no weight (their weights stay 0).
+ * A line's weight when not typed: the quantity itself when the line or the material counts in kg,
+ * else the base quantity through the material's kilogram conversion (its unit weight, exactly:
+ * 300 件 at 0.35 kg = 1 件 weigh 105 kg). Lines of neither keep no weight (their weights stay 0).
  */
 async function fillWeights(db: Db, id: number) {
   await sql`
-    UPDATE outsourcing_order_line l SET weight = round(CASE
-        WHEN lower(u.name) IN ('kg', '千克', '公斤') THEN l.base_quantity
-        ELSE l.base_quantity * m.weight END, 4)
+    UPDATE outsourcing_order_line l SET weight = CASE
+        WHEN is_kilogram(u.code, u.name) THEN round(l.base_quantity, 4)
+        WHEN EXISTS (SELECT 1 FROM material_unit lu WHERE lu.id = l.unit_id AND is_kilogram(lu.code, lu.name))
+          THEN round(l.quantity, 4)
+        ELSE (SELECT round_ratio(l.base_quantity * c.unit_quantity, c.base_quantity, 4)
+                FROM material_unit_conversion c JOIN material_unit k ON k.id = c.unit_id
+               WHERE c.material_id = m.id AND is_kilogram(k.code, k.name) ORDER BY c.line_no LIMIT 1) END
       FROM material m LEFT JOIN material_unit u ON u.id = m.unit_id
      WHERE l.outsourcing_order_id = ${id} AND m.id = l.material_id AND l.weight IS NULL`.execute(db);
 }

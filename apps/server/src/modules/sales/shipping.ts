@@ -246,8 +246,10 @@ async function openLines(db: Db, q: z.infer<typeof openLinesQuery>) {
            u.name AS unit_name, l.delivery_date, l.base_quantity, l.shipped_quantity,
            ${owedOf('l')} AS owed_quantity,
            COALESCE((SELECT sum(CASE WHEN ol.unit_id IS NULL OR ol.unit_id = m.unit_id THEN ol.quantity
-                                     ELSE ol.quantity * (SELECT c.factor FROM material_unit_conversion c
-                                                         WHERE c.material_id = ol.material_id AND c.unit_id = ol.unit_id) END)
+                                     ELSE (SELECT round_ratio(ol.quantity * c.base_quantity, c.unit_quantity, bu.precision)
+                                             FROM material_unit_conversion c, material_unit bu
+                                            WHERE c.material_id = ol.material_id AND c.unit_id = ol.unit_id
+                                              AND bu.id = m.unit_id) END)
                        FROM stock_outbound_line ol JOIN stock_outbound d ON d.id = ol.stock_outbound_id
                       WHERE ol.source_line_id = l.id AND d.sale_order_id = o.id AND d.status = 'draft'), 0) AS pending_quantity,
            ${availableOf(sql.ref('l.material_id'))} AS available_quantity,

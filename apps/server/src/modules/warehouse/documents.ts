@@ -2,6 +2,7 @@ import {
   fieldOf,
   QUALIFIED_ONLY_OUTBOUND,
   type ResourceDef,
+  shownQuantity,
   stockInboundResource,
   stockOutboundResource,
   stockTransferResource,
@@ -26,8 +27,10 @@ import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
   type DocRef,
+  type LedgerEntry,
   lockValuation,
   type Move,
+  type MoveUnit,
   type PostOptions,
   type QualityStatus,
   reversalMoves,
@@ -94,10 +97,18 @@ async function materialsOf(db: Db, ids: number[]): Promise<Map<number, MaterialI
   return new Map(rows.map((r: any) => [r.id, r]));
 }
 
-/** A line's quantity in its material's base unit (line `l`, material `m`); NULL without a conversion. */
+/**
+ * A line's quantity in its material's base unit (line `l`, material `m`, base unit `bu`), converted
+ * once by the exact ratio: quantity × base ÷ unit, half away from zero to the base unit's precision
+ * (`toBaseQuantity` in packages/domain); NULL without a conversion.
+ */
 const BASE_QUANTITY = sql`CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN l.quantity
-  ELSE round(l.quantity * (SELECT c.factor FROM material_unit_conversion c
-                            WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id), 4) END`;
+  ELSE (SELECT round_ratio(l.quantity * c.base_quantity, c.unit_quantity, bu.precision) FROM material_unit_conversion c
+         WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END`;
+/** A line in another unit: its conversion (unit = base) and the base unit's precision, for allocating it by unit. */
+const LINE_RATIO = sql`CASE WHEN l.unit_id IS NULL OR l.unit_id = m.unit_id THEN NULL
+  ELSE (SELECT c.unit_quantity || ':' || c.base_quantity FROM material_unit_conversion c
+         WHERE c.material_id = l.material_id AND c.unit_id = l.unit_id) END AS ratio, bu.precision AS base_precision`;
 
 function lineError(i: number, field: string, message: string) {
   return badRequest(`第 ${i + 1} 行：${message}`, [{ field: `lines.${i}.${field}`, message }]);
@@ -207,7 +218,8 @@ function docHooks(spec: DocSpec): ResourceHooks {
       if (spec.kind !== 'stocktake') {
         // Drafts show their base-unit quantities too (posting computes them again under lock).
         await sql`UPDATE ${sql.table(spec.lineTable)} l SET base_quantity = ${BASE_QUANTITY}
-                    FROM material m WHERE ${sql.ref(`l.${spec.parentColumn}`)} = ${id} AND m.id = l.material_id`.execute(
+                    FROM material m, material_unit bu
+                   WHERE ${sql.ref(`l.${spec.parentColumn}`)} = ${id} AND m.id = l.material_id AND bu.id = m.unit_id`.execute(
           db,
         );
         return;
@@ -305,9 +317,9 @@ async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser
       ? sql`SELECT l.*, ${materialCols} FROM ${line} l JOIN d ON ${parent} = d.id JOIN material m ON m.id = l.material_id`
       : sql`UPDATE ${line} l
                SET base_quantity = ${BASE_QUANTITY}
-              FROM d, material m
-             WHERE ${parent} = d.id AND m.id = l.material_id
-         RETURNING l.*, ${materialCols}`;
+              FROM d, material m, material_unit bu
+             WHERE ${parent} = d.id AND m.id = l.material_id AND bu.id = m.unit_id
+         RETURNING l.*, ${materialCols}, ${LINE_RATIO}`;
   const r = await prepared(sql<Record<string, any>>`
     WITH d AS (
       UPDATE ${sql.table(spec.def.table)}
@@ -328,15 +340,49 @@ async function claimForPosting(db: Db, spec: DocSpec, id: number, user: AuthUser
 const withBase = (lines: any[], base: Decimal[]) =>
   lines.map((l, i) => ({ sourceLineId: l.sourceLineId ?? null, baseQuantity: base[i].toString() }));
 
-/** Base-unit quantities of the lines, as claimForPosting wrote them. */
+/**
+ * Base-unit quantities of the lines, as claimForPosting wrote them (converted once per line). A line
+ * whose quantity converts to nothing in the base unit (0.1 kg of a material counted in whole 套) is
+ * refused.
+ */
 function baseQuantities(spec: DocSpec, lines: any[]): Decimal[] {
   return lines.map((l, i) => {
     if (spec.kind === 'inbound' && l.mBatchManaged && !l.batchNo)
       throw lineError(i, 'batchNo', `物料「${l.mName}」按批次管理，请填写批次号`);
     if (l.baseQuantity === null)
       throw lineError(i, 'unitId', `物料「${l.mName}」没有该单位的换算关系，请在物料的单位换算中维护`);
+    if (new Decimal(l.baseQuantity).isZero())
+      throw lineError(
+        i,
+        'quantity',
+        `数量 ${shownQuantity(l.quantity)} 换算为基本单位不足最小单位，不能过账`,
+      );
     return new Decimal(l.baseQuantity);
   });
+}
+
+/**
+ * The part of a line counted in another unit: its unit and quantity in it, and (for an issue,
+ * allocated in the unit) the conversion and the base unit's precision. None for base-unit lines.
+ */
+function lineUnit(l: any): MoveUnit | undefined {
+  if (l.ratio == null) return undefined;
+  const [unitQuantity, baseQuantity] = String(l.ratio).split(':');
+  return {
+    unitId: Number(l.unitId),
+    quantity: new Decimal(l.quantity).toString(),
+    ratio: { unitQuantity, baseQuantity },
+    basePrecision: Number(l.basePrecision),
+  };
+}
+
+/** What each line moved in the base unit, from its ledger rows (an issue allocated by unit). */
+function basesFromLedger(lines: any[], entries: LedgerEntry[], fallback: Decimal[]): Decimal[] {
+  const moved = new Map<number, Decimal>();
+  for (const e of entries)
+    if (e.lineId !== null && e.quantity.lt(0))
+      moved.set(e.lineId, (moved.get(e.lineId) ?? new Decimal(0)).plus(e.quantity.abs()));
+  return lines.map((l, i) => moved.get(Number(l.id)) ?? fallback[i]);
 }
 
 /**
@@ -430,6 +476,8 @@ export async function postDocument(
           ? new Decimal(l.unitPrice).times(l.quantity).dividedBy(base[i]).toDecimalPlaces(6).toString()
           : undefined,
       lineId: l.id,
+      // Counted in another unit: it becomes that unit's part of the row (10 kg ↔ 42.5530 套).
+      unit: lineUnit(l),
     }));
     if (opts.lineSide) await audited.execute(db);
     else await applyMoves(db, ref, moves, { ...opts, also: [audited] });
@@ -449,13 +497,21 @@ export async function postDocument(
       qualityStatus: q(l),
       quantity: base[i].neg().toString(),
       lineId: l.id,
+      // Counted in another unit: allocated in it, from what came in in that unit first.
+      unit: lineUnit(l),
     }));
-    // Each outbound line keeps the moving-average cost it left at.
-    const costed = sql`UPDATE stock_outbound_line ol SET unit_price = c.avg_cost FROM c
+    // Each outbound line keeps the moving-average cost it left at, and what it took in the base unit.
+    const costed = sql`UPDATE stock_outbound_line ol SET unit_price = c.avg_cost, base_quantity = c.base FROM c
                         WHERE ol.stock_outbound_id = ${id} AND ol.id = c.line_id`;
+    let moved = base;
     if (opts.lineSide) await audited.execute(db);
-    else await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] });
-    await applySources(db, 'outbound', doc, withBase(lines, base), 1);
+    else
+      moved = basesFromLedger(
+        lines,
+        await applyMoves(db, ref, moves, { ...opts, also: [costed, audited] }),
+        base,
+      );
+    await applySources(db, 'outbound', doc, withBase(lines, moved), 1);
   } else if (spec.kind === 'transfer') {
     const base = baseQuantities(spec, lines);
     const byLine = new Map(lines.map((l) => [l.id, l]));
@@ -479,11 +535,15 @@ export async function postDocument(
         qualityStatus: q(l),
         quantity: base[i].neg().toString(),
         lineId: l.id,
+        unit: lineUnit(l),
       })),
       opts,
     );
-    // The batch and quality status travel with the stock to the receiving side, and so does its
-    // value: each row arrives at exactly the amount it left at.
+    // The batch, quality status and entry-unit part travel with the stock to the receiving side,
+    // and so does its value: each row arrives at exactly the amount it left at. The line keeps
+    // what it moved in the base unit.
+    const moved = sql`UPDATE stock_transfer_line tl SET base_quantity = c.base FROM c
+                       WHERE tl.stock_transfer_id = ${id} AND tl.id = c.line_id`;
     await applyMoves(
       db,
       ref,
@@ -497,8 +557,12 @@ export async function postDocument(
           unitCost: o.unitCost.toString(),
           amount: o.amount.neg().toString(),
           lineId: o.lineId,
+          unit:
+            o.unitId === null || o.unitQuantity === null
+              ? undefined
+              : { unitId: o.unitId, quantity: o.unitQuantity.abs().toString() },
         })),
-      { ...opts, also: [audited] },
+      { ...opts, also: [moved, audited] },
     );
   } else {
     // Stocktake: the difference between the count and the current book quantity.

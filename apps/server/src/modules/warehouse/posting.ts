@@ -1,4 +1,15 @@
-import { type BinState, type ValuationMove, valueMoves } from '@ringmes/domain';
+import {
+  allocateIssue,
+  type BinState,
+  type PartedRow,
+  putStock,
+  type Take,
+  takeExact,
+  type UnitPart,
+  type UnitRatio,
+  type ValuationMove,
+  valueMoves,
+} from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
@@ -12,13 +23,16 @@ import { type AppError, conflict } from '../../platform/errors.ts';
  *   1. lock (creating if new) the valuation rows (stock_value: quantity, value and average per
  *      material × warehouse) of every pair moved, in one global order (no deadlocks);
  *   2. lock the candidate balance rows of the decrements in one global order;
- *   3. allocate decrements over them (exact location/batch, or first-in-first-out) and value every
- *      move (`valueMoves` in @ringmes/domain) with exact decimals;
+ *   3. allocate decrements over them (exact location/batch, or first-in-first-out; by entry unit,
+ *      `allocateIssue` in @ringmes/domain) and value every move (`valueMoves`) with exact decimals;
  *   4. one statement: the guarded UPDATE of all decrements (quantity >= requested), the upsert of
- *      all increments, the valuation rows, the ledger rows with their amounts.
+ *      all increments, the valuation rows, the entry-unit parts, the ledger rows with their amounts.
  * The value of a material in a warehouse is always the sum of its ledger amounts
  * (docs/architecture.md, "Valuation and reversals"). CHECK (quantity >= 0) on stock_balance is the
- * backstop.
+ * backstop. A balance row's stock that came in counted in another unit is a part of its own
+ * (stock_unit_balance: the quantity in that unit and in the base unit), so that an issue of
+ * everything received in a unit takes exactly what it brought (docs/architecture.md, "Unit
+ * conversion"); pairs with no parts and moves without units never read them.
  */
 
 export type QualityStatus = 'qualified' | 'pending' | 'rejected';
@@ -48,6 +62,22 @@ export interface Move extends StockKey {
   exact?: boolean;
   /** Reversal: the ledger row this move mirrors. */
   reversalOf?: number;
+  /**
+   * The move is counted in a unit other than the base unit. An increment (or an exact decrement)
+   * moves the row's part of that unit: `quantity` in the unit, the move's base quantity. A
+   * first-in-first-out decrement with `ratio` is allocated in the unit (`allocateIssue`): the parts
+   * of the unit first, the rest converted per line; its base quantity is what the allocation takes.
+   */
+  unit?: MoveUnit;
+}
+
+export interface MoveUnit {
+  unitId: number;
+  /** Positive, in the unit. */
+  quantity: string;
+  /** The unit's conversion and the base unit's precision: a decrement allocated in the unit. */
+  ratio?: UnitRatio;
+  basePrecision?: number;
 }
 
 export interface DocRef {
@@ -115,6 +145,9 @@ export interface LedgerEntry {
   amount: Decimal;
   lineId: number | null;
   reversalOf: number | null;
+  /** The part the row moved (its unit and the quantity in it, signed like `quantity`), or null: loose stock. */
+  unitId: number | null;
+  unitQuantity: Decimal | null;
 }
 
 /** A ledger row before valuation: how the move asked to be costed. */
@@ -125,6 +158,8 @@ interface Pending {
   reversalOf: number | null;
   ownCost: string | null;
   fixed: string | null;
+  unitId: number | null;
+  unitQuantity: Decimal | null;
 }
 
 /** One string per valuation pair (material × warehouse). */
@@ -140,11 +175,11 @@ const binOf = (k: { materialId: number; warehouseId: number }) => `${k.materialI
 export async function lockValuation(
   db: Db,
   pairs: { materialId: number; warehouseId: number }[],
-): Promise<Map<string, BinState>> {
+): Promise<Map<string, LockedBin>> {
   const keys = [...new Map(pairs.map((p) => [binOf(p), p])).values()].sort(
     (a, b) => a.materialId - b.materialId || a.warehouseId - b.warehouseId,
   );
-  const bins = new Map<string, BinState>();
+  const bins = new Map<string, LockedBin>();
   if (!keys.length) return bins;
   const r = await prepared(sql<{
     materialId: number;
@@ -152,6 +187,7 @@ export async function lockValuation(
     quantity: string;
     value: string;
     avgCost: string | null;
+    hasUnits: boolean;
   }>`
     INSERT INTO stock_value AS v (material_id, warehouse_id, avg_cost)
     SELECT r.m, r.w, (SELECT CASE WHEN sum(o.quantity) > 0 THEN round(sum(o.value) / sum(o.quantity), 6)
@@ -160,11 +196,56 @@ export async function lockValuation(
       FROM unnest(${sql.val(keys.map((k) => k.materialId))}::bigint[], ${sql.val(keys.map((k) => k.warehouseId))}::bigint[]) AS r(m, w)
      ORDER BY r.m, r.w
     ON CONFLICT (material_id, warehouse_id) DO UPDATE SET material_id = excluded.material_id
-    RETURNING v.material_id, v.warehouse_id, v.quantity::text AS quantity, v.value::text AS value, v.avg_cost::text AS avg_cost`).execute(
+    RETURNING v.material_id, v.warehouse_id, v.quantity::text AS quantity, v.value::text AS value, v.avg_cost::text AS avg_cost,
+              EXISTS (SELECT 1 FROM stock_unit_balance u
+                       WHERE u.material_id = v.material_id AND u.warehouse_id = v.warehouse_id) AS has_units`).execute(
     db,
   );
-  for (const b of r.rows) bins.set(binOf(b), { quantity: b.quantity, value: b.value, avgCost: b.avgCost });
+  for (const b of r.rows)
+    bins.set(binOf(b), { quantity: b.quantity, value: b.value, avgCost: b.avgCost, hasUnits: b.hasUnits });
   return bins;
+}
+
+/** A locked valuation row, and whether any balance row of the pair has entry-unit parts. */
+export type LockedBin = BinState & { hasUnits: boolean };
+
+interface PartRow extends StockKey {
+  unitId: number;
+  quantity: string;
+  baseQuantity: string;
+  precision: number;
+}
+
+/** The entry-unit parts of every balance row of these pairs, by balance key; and each unit's precision. */
+async function loadParts(db: Db, pairs: { materialId: number; warehouseId: number }[]) {
+  const r = await prepared(sql<PartRow>`
+    SELECT s.material_id, s.warehouse_id, s.location_id, s.batch_no, s.quality_status, s.unit_id,
+           s.quantity::text AS quantity, s.base_quantity::text AS base_quantity, u.precision
+      FROM unnest(${sql.val(pairs.map((p) => p.materialId))}::bigint[], ${sql.val(pairs.map((p) => p.warehouseId))}::bigint[]) AS p(m, w)
+      JOIN stock_unit_balance s ON s.material_id = p.m AND s.warehouse_id = p.w
+      JOIN material_unit u ON u.id = s.unit_id`).execute(db);
+  const parts = new Map<string, Map<number, UnitPart>>();
+  const precision = new Map<number, number>();
+  for (const p of r.rows) {
+    const k = keyOf(p);
+    if (!parts.has(k)) parts.set(k, new Map());
+    parts.get(k)?.set(Number(p.unitId), { quantity: D(p.quantity), base: D(p.baseQuantity) });
+    precision.set(Number(p.unitId), Number(p.precision));
+  }
+  return { parts, precision };
+}
+
+/** Splits a fixed signed amount over takes in proportion to their base quantities; the last takes the rest. */
+function splitAmount(amount: string, takes: { base: Decimal }[]): string[] {
+  if (takes.length === 1) return [amount];
+  const total = takes.reduce((s, t) => s.plus(t.base), D(0));
+  let left = D(amount);
+  return takes.map((t, i) => {
+    if (i === takes.length - 1) return left.toFixed(2);
+    const a = D(amount).times(t.base).dividedBy(total).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    left = left.minus(a);
+    return a.toFixed(2);
+  });
 }
 
 /** Applies the moves; answers the ledger entries written (decrements as allocated, adjustments last). */
@@ -187,8 +268,52 @@ export async function applyMoves(
     return [];
   }
 
-  // 1: the valuation rows, before any balance row (every posting locks in this order).
+  // 1: the valuation rows, before any balance row (every posting locks in this order). They also
+  // say whether a pair has entry-unit parts: only then, or when a move is counted in a unit, are
+  // the parts read and written.
   const bins = await lockValuation(db, [...outs, ...ins]);
+  const withParts = moves.some((m) => m.unit) || [...bins.values()].some((b) => b.hasUnits);
+  const loaded = withParts
+    ? await loadParts(
+        db,
+        [...bins.keys()].map((k) => ({
+          materialId: Number(k.split('|')[0]),
+          warehouseId: Number(k.split('|')[1]),
+        })),
+      )
+    : { parts: new Map<string, Map<number, UnitPart>>(), precision: new Map<number, number>() };
+  const precisionOf = (unitId: number) => loaded.precision.get(unitId) ?? 4;
+  /** Balance rows as allocation sees them, by balance key: on-hand quantity and parts. */
+  const rows = new Map<string, PartedRow & { key: StockKey }>();
+  const rowOf = (key: StockKey, id: number, onHand: Decimal.Value) => {
+    const k = keyOf(key);
+    let r = rows.get(k);
+    if (!r) {
+      const parts = new Map<number, UnitPart>();
+      for (const [u, p] of loaded.parts.get(k) ?? []) parts.set(u, { ...p });
+      r = { id, onHand: D(onHand), parts, key };
+      rows.set(k, r);
+    }
+    return r;
+  };
+  const pendingOf = (
+    m: Move,
+    key: StockKey,
+    quantity: Decimal,
+    t: Partial<Take>,
+    fixed: string | null,
+  ): Pending => ({
+    key,
+    quantity,
+    lineId: m.lineId,
+    reversalOf: m.reversalOf ?? null,
+    ownCost: m.unitCost ?? null,
+    fixed,
+    unitId: t.unitId ?? null,
+    unitQuantity: t.unitQuantity == null ? null : quantity.lt(0) ? t.unitQuantity.neg() : t.unitQuantity,
+  });
+  /** What each exact decrement took, for the increment that continues it (a quality-status move). */
+  const exactTakes: { m: Move; key: StockKey; takes: Take[]; used: boolean }[] = [];
 
   // 2–3: decrements.
   if (outs.length) {
@@ -203,10 +328,11 @@ export async function applyMoves(
          ORDER BY first_in_at, id
          ${guard ? sql`FOR UPDATE` : sql``}`).execute(db)
     ).rows;
-    const left = new Map(candidates.map((c) => [c.id, D(c.quantity)]));
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    const parted = new Map(candidates.map((c) => [c.id, rowOf(c, c.id, c.quantity)]));
     const take = new Map<number, Decimal>();
     for (const m of outs) {
-      let need = D(m.quantity).neg();
+      const need = D(m.quantity).neg();
       const fits = candidates.filter(
         (c) =>
           c.materialId === m.materialId &&
@@ -217,49 +343,59 @@ export async function applyMoves(
             : m.locationId === null || c.locationId === m.locationId) &&
           (m.batchNo ? c.batchNo === m.batchNo : !m.exact || c.batchNo === ''),
       );
-      const available = fits.reduce((s, c) => s.plus(left.get(c.id) as Decimal), D(0));
-      if (guard && available.lessThan(need)) throw await insufficient(db, m.materialId, available, need);
-      const first = pending.length;
-      const entry = (key: StockKey, q: Decimal): Pending => ({
-        key,
-        quantity: q.neg(),
-        lineId: m.lineId,
-        reversalOf: m.reversalOf ?? null,
-        ownCost: m.unitCost ?? null,
-        fixed: m.amount ?? null,
-      });
-      for (const c of fits) {
-        if (need.isZero()) break;
-        const here = left.get(c.id) as Decimal;
-        const q = guard ? Decimal.min(here, need) : need;
-        if (q.isZero()) continue;
-        left.set(c.id, here.minus(q));
-        take.set(c.id, (take.get(c.id) ?? D(0)).plus(q));
-        pending.push(
-          entry(
-            {
-              materialId: c.materialId,
-              warehouseId: c.warehouseId,
-              locationId: c.locationId,
-              batchNo: c.batchNo,
-              qualityStatus: c.qualityStatus,
-            },
-            q,
-          ),
-        );
-        need = need.minus(q);
+      const fitRows = fits.map((c) => parted.get(c.id) as PartedRow);
+      const available = fitRows.reduce((s, r) => s.plus(r.onHand), D(0));
+      let takes: Take[];
+      if (!guard) {
+        // Unguarded (test) mode: the whole quantity from the first key, whatever it holds.
+        const r = fitRows[0];
+        takes = r ? [{ rowId: r.id, base: need, unitId: null, unitQuantity: null }] : [];
+        if (r) r.onHand = r.onHand.minus(need);
+      } else {
+        const a = m.exact
+          ? fitRows[0]
+            ? takeExact(
+                fitRows[0],
+                { base: need, unitId: m.unit?.unitId, unitQuantity: m.unit?.quantity },
+                precisionOf,
+              )
+            : { takes: [], need, missing: need }
+          : m.unit?.ratio
+            ? allocateIssue(
+                fitRows,
+                {
+                  unit: {
+                    id: m.unit.unitId,
+                    quantity: m.unit.quantity,
+                    ratio: m.unit.ratio,
+                    basePrecision: m.unit.basePrecision ?? 4,
+                  },
+                },
+                precisionOf,
+              )
+            : allocateIssue(fitRows, { base: need }, precisionOf);
+        if (a.missing.gt(0)) throw await insufficient(db, m.materialId, available, a.need);
+        takes = a.takes;
       }
-      if (!guard && need.gt(0)) {
-        // Unguarded (test) mode: issue the rest from the key as given, whatever it holds.
-        const c = fits[0];
-        if (c) {
-          take.set(c.id, (take.get(c.id) ?? D(0)).plus(need));
-          pending.push(entry(c, need));
-        }
-      }
-      // A fixed amount belongs to one ledger row: only an exact decrement can carry one.
-      if (m.amount !== undefined && pending.length - first !== 1)
+      // A fixed amount belongs to one balance row (a reversal's mirror), shared by the parts it took.
+      if (m.amount !== undefined && new Set(takes.map((t) => t.rowId)).size !== 1)
         throw new Error('a decrement with a fixed amount must take exactly one balance row');
+      const amounts = m.amount !== undefined ? splitAmount(m.amount, takes) : [];
+      takes.forEach((t, i) => {
+        const c = byId.get(t.rowId) as BalanceRow;
+        const key: StockKey = {
+          materialId: c.materialId,
+          warehouseId: c.warehouseId,
+          locationId: c.locationId,
+          batchNo: c.batchNo,
+          qualityStatus: c.qualityStatus,
+        };
+        take.set(c.id, (take.get(c.id) ?? D(0)).plus(t.base));
+        pending.push(
+          pendingOf(m, key, t.base.neg(), t, m.amount !== undefined ? D(amounts[i]).toFixed(2) : null),
+        );
+      });
+      if (m.exact && fits[0]) exactTakes.push({ m, key: fits[0], takes, used: false });
     }
     if (take.size) {
       const ids = [...take.keys()];
@@ -291,13 +427,32 @@ export async function applyMoves(
       const a = agg.get(k) ?? { key, q: D(0) };
       a.q = a.q.plus(m.quantity);
       agg.set(k, a);
-      pending.push({
-        key,
-        quantity: D(m.quantity),
-        lineId: m.lineId,
-        reversalOf: m.reversalOf ?? null,
-        ownCost: m.unitCost ?? null,
-        fixed: m.amount ?? null,
+      const row = rowOf(key, 0, 0);
+      // A move between two keys of one line (待检 → 合格) takes the parts along, as they left.
+      const from = m.unit
+        ? undefined
+        : exactTakes.find(
+            (x) =>
+              !x.used &&
+              x.m.materialId === m.materialId &&
+              x.m.warehouseId === m.warehouseId &&
+              x.m.lineId === m.lineId &&
+              D(x.m.quantity).neg().eq(m.quantity),
+          );
+      const parts: Partial<Take>[] = from
+        ? from.takes
+        : [
+            {
+              base: D(m.quantity),
+              unitId: m.unit?.unitId ?? null,
+              unitQuantity: m.unit ? D(m.unit.quantity) : null,
+            },
+          ];
+      if (from) from.used = true;
+      const amounts = m.amount !== undefined ? splitAmount(m.amount, parts as { base: Decimal }[]) : [];
+      parts.forEach((t, i) => {
+        putStock(row, { base: t.base as Decimal, unitId: t.unitId, unitQuantity: t.unitQuantity });
+        pending.push(pendingOf(m, key, t.base as Decimal, t, m.amount !== undefined ? amounts[i] : null));
       });
     }
     const rows = [...agg.values()];
@@ -314,6 +469,19 @@ export async function applyMoves(
       await increment.execute(db);
       decrement = null;
       increment = null;
+    }
+  }
+
+  // The parts that changed: written as they now stand, removed when gone.
+  const partsUp: (StockKey & { unitId: number; quantity: string; base: string })[] = [];
+  const partsGone: (StockKey & { unitId: number })[] = [];
+  if (withParts) {
+    for (const [k, r] of rows) {
+      const before = loaded.parts.get(k) ?? new Map<number, UnitPart>();
+      for (const [u, p] of r.parts)
+        if (!before.get(u)?.quantity.eq(p.quantity) || !before.get(u)?.base.eq(p.base))
+          partsUp.push({ ...r.key, unitId: u, quantity: p.quantity.toString(), base: p.base.toString() });
+      for (const u of before.keys()) if (!r.parts.has(u)) partsGone.push({ ...r.key, unitId: u });
     }
   }
 
@@ -338,6 +506,8 @@ export async function applyMoves(
     amount: D(valuation.moves[i].amount),
     lineId: p.lineId,
     reversalOf: p.reversalOf,
+    unitId: p.unitId,
+    unitQuantity: p.unitQuantity,
   }));
   for (const a of valuation.adjustments) {
     const [materialId, warehouseId] = a.bin.split('|').map(Number);
@@ -348,18 +518,57 @@ export async function applyMoves(
       amount: D(a.amount),
       lineId: null,
       reversalOf: null,
+      unitId: null,
+      unitQuantity: null,
     });
   }
   const pairs = [...valuation.bins.entries()].map(([k, b]) => ({ k: k.split('|').map(Number), ...b }));
-  const lineCost = new Map<number, LedgerEntry>();
-  for (const l of ledger) if (l.lineId !== null && !lineCost.has(l.lineId)) lineCost.set(l.lineId, l);
+  // Per document line: the unit cost of its first ledger row, and its base quantity (what it moved).
+  const lineCost = new Map<number, { entry: LedgerEntry; base: Decimal }>();
+  for (const l of ledger) {
+    if (l.lineId === null || l.quantity.isZero()) continue;
+    const c = lineCost.get(l.lineId);
+    if (c) c.base = c.base.plus(l.quantity.abs());
+    else lineCost.set(l.lineId, { entry: l, base: l.quantity.abs() });
+  }
   const costs = [...lineCost.entries()];
+  const partKey = (p: (typeof partsGone)[number]) => [
+    p.materialId,
+    p.warehouseId,
+    p.locationId,
+    p.batchNo,
+    p.qualityStatus,
+    p.unitId,
+  ];
+  const keyArrays = (ps: (typeof partsGone)[number][]) => {
+    const cols = ps.map(partKey);
+    const col = (i: number) => sql.val(cols.map((c) => c[i]));
+    return sql`${col(0)}::bigint[], ${col(1)}::bigint[], ${col(2)}::bigint[], ${col(3)}::text[], ${col(4)}::text[], ${col(5)}::bigint[]`;
+  };
 
-  // 4: one statement for the balances, the valuation rows, the ledger and the caller's statements.
+  // 4: one statement for the balances, the valuation rows, the parts, the ledger and the caller's statements.
   const also = opts.also ?? [];
   const r = await prepared(sql<{ updated: number }>`
     WITH ${decrement ? sql`u AS (${decrement.sql}),` : sql``}
          ${increment ? sql`i AS (${increment}),` : sql``}
+         ${
+           partsUp.length
+             ? sql`pu AS (
+      INSERT INTO stock_unit_balance AS s (material_id, warehouse_id, location_id, batch_no, quality_status, unit_id, quantity, base_quantity)
+      SELECT * FROM unnest(${keyArrays(partsUp)}, ${sql.val(partsUp.map((p) => p.quantity))}::numeric[],
+                           ${sql.val(partsUp.map((p) => p.base))}::numeric[])
+      ON CONFLICT ON CONSTRAINT stock_unit_balance_key
+      DO UPDATE SET quantity = excluded.quantity, base_quantity = excluded.base_quantity, updated_at = now()),`
+             : sql``
+         }
+         ${
+           partsGone.length
+             ? sql`pd AS (
+      DELETE FROM stock_unit_balance s USING unnest(${keyArrays(partsGone)}) AS r(m, w, l, b, qs, unit)
+       WHERE s.material_id = r.m AND s.warehouse_id = r.w AND s.location_id IS NOT DISTINCT FROM r.l
+         AND s.batch_no = r.b AND s.quality_status = r.qs AND s.unit_id = r.unit),`
+             : sql``
+         }
     v AS (
       UPDATE stock_value s SET quantity = r.q, value = r.v, avg_cost = r.a, updated_at = now()
         FROM unnest(${sql.val(pairs.map((p) => p.k[0]))}::bigint[], ${sql.val(pairs.map((p) => p.k[1]))}::bigint[],
@@ -367,19 +576,21 @@ export async function applyMoves(
                     ${sql.val(pairs.map((p) => p.avgCost))}::numeric[]) AS r(m, w, q, v, a)
        WHERE s.material_id = r.m AND s.warehouse_id = r.w),
     c AS (
-      SELECT * FROM unnest(${sql.val(costs.map(([id]) => id))}::bigint[], ${sql.val(costs.map(([, l]) => l.key.materialId))}::bigint[],
-                           ${sql.val(costs.map(([, l]) => l.unitCost.toString()))}::numeric[]) AS c(line_id, material_id, avg_cost)),
+      SELECT * FROM unnest(${sql.val(costs.map(([id]) => id))}::bigint[], ${sql.val(costs.map(([, l]) => l.entry.key.materialId))}::bigint[],
+                           ${sql.val(costs.map(([, l]) => l.entry.unitCost.toString()))}::numeric[],
+                           ${sql.val(costs.map(([, l]) => l.base.toString()))}::numeric[]) AS c(line_id, material_id, avg_cost, base)),
     l AS (
       INSERT INTO stock_ledger (material_id, warehouse_id, location_id, batch_no, quality_status, quantity, unit_cost, amount,
-                                doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, reversal_of, created_by)
+                                doc_type, doc_kind, doc_id, doc_no, line_id, biz_date, reversal_of, created_by, unit_id, unit_quantity)
       SELECT r.m, r.w, r.l, r.b, r.qs, r.q, r.c, r.a,
-             ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo}, r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}
+             ${doc.docType}, ${doc.docKind}, ${doc.docId}, ${doc.docNo}, r.line, ${doc.bizDate}::date, r.rev, ${doc.userId}, r.unit, r.uq
         FROM unnest(${sql.val(ledger.map((l) => l.key.materialId))}::bigint[], ${sql.val(ledger.map((l) => l.key.warehouseId))}::bigint[],
                     ${sql.val(ledger.map((l) => l.key.locationId))}::bigint[], ${sql.val(ledger.map((l) => l.key.batchNo))}::text[],
                     ${sql.val(ledger.map((l) => l.key.qualityStatus))}::text[], ${sql.val(ledger.map((l) => l.quantity.toString()))}::numeric[],
                     ${sql.val(ledger.map((l) => l.unitCost.toString()))}::numeric[], ${sql.val(ledger.map((l) => l.amount.toString()))}::numeric[],
-                    ${sql.val(ledger.map((l) => l.lineId))}::bigint[], ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[])
-             WITH ORDINALITY AS r(m, w, l, b, qs, q, c, a, line, rev, n)
+                    ${sql.val(ledger.map((l) => l.lineId))}::bigint[], ${sql.val(ledger.map((l) => l.reversalOf))}::bigint[],
+                    ${sql.val(ledger.map((l) => l.unitId))}::bigint[], ${sql.val(ledger.map((l) => l.unitQuantity?.toString() ?? null))}::numeric[])
+             WITH ORDINALITY AS r(m, w, l, b, qs, q, c, a, line, rev, unit, uq, n)
        ORDER BY r.n)
     ${
       also.length
@@ -405,7 +616,7 @@ const keyOf = (k: StockKey) =>
 
 /**
  * Mirror moves of a document's ledger rows (红冲): same keys, opposite quantities and the exact
- * opposite amounts, exact keys. Valuation adjustments (quantity 0) are not mirrored: an ordinary
+ * opposite amounts, exact keys, the same entry-unit part. Valuation adjustments (quantity 0) are not mirrored: an ordinary
  * posting never writes one, only a reversal, and a reversed document is not reversed again.
  */
 export async function reversalMoves(db: Db, docType: string, docId: number): Promise<Move[]> {
@@ -422,6 +633,8 @@ export async function reversalMoves(db: Db, docType: string, docId: number): Pro
       sql<string>`unit_cost::text`.as('unitCost'),
       sql<string>`amount::text`.as('amount'),
       'lineId',
+      'unitId',
+      sql<string | null>`unit_quantity::text`.as('unitQuantity'),
     ])
     .where('docType', '=', docType)
     .where('docId', '=', docId)
@@ -441,5 +654,10 @@ export async function reversalMoves(db: Db, docType: string, docId: number): Pro
     lineId: r.lineId,
     exact: true,
     reversalOf: r.id,
+    // The part the row moved moves back: a receipt's 10 kg leave that part, an issue's return to it.
+    unit:
+      r.unitId == null
+        ? undefined
+        : { unitId: Number(r.unitId), quantity: D(r.unitQuantity).abs().toString() },
   }));
 }

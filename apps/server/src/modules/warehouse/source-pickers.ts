@@ -1,5 +1,6 @@
 import {
   allScopePrefixes,
+  exactlyInUnit,
   mayAct,
   type ResourceDef,
   stockInboundResource,
@@ -149,12 +150,14 @@ async function sourceLines(
     unitPrecision: number | null;
     baseUnitId: number | null;
     baseUnitName: string | null;
-    factor: string | null;
+    unitQuantity: string | null;
+    baseQuantity: string | null;
     open: string;
   }>`
     SELECT l.id AS source_line_id, l.line_no, l.material_id, m.name AS material_name, m.code AS material_code,
            l.unit_id, u.name AS unit_name, u.precision AS unit_precision, m.unit_id AS base_unit_id,
-           bu.name AS base_unit_name, c.factor::text AS factor, (${rule.open})::text AS open
+           bu.name AS base_unit_name, c.unit_quantity::text AS unit_quantity, c.base_quantity::text AS base_quantity,
+           (${rule.open})::text AS open
       FROM ${sql.table(picker.lineTable)} l
       JOIN material m ON m.id = l.material_id
       LEFT JOIN material_unit u ON u.id = l.unit_id
@@ -172,20 +175,23 @@ async function sourceLines(
       materialCode: l.materialCode,
       baseQuantity: open.toFixed(4),
     };
-    // In the order's unit when the open quantity converts back exactly (posting converts by the
-    // factor) and fits the unit's precision (0.75 箱 open is proposed as 75 kg: the line would not save).
+    // In the order's unit when the open quantity is an exact quantity of it that fits the unit's
+    // precision (0.75 箱 open is proposed as 75 kg: the line would not save), by the exact ratio.
     if (
       l.unitId != null &&
       Number(l.unitId) !== Number(l.baseUnitId) &&
-      l.factor &&
-      new Decimal(l.factor).gt(0)
+      l.unitQuantity != null &&
+      l.baseQuantity != null
     ) {
-      const inUnit = open.dividedBy(l.factor);
-      if (
-        inUnit.decimalPlaces() <= (l.unitPrecision ?? 4) &&
-        inUnit.times(l.factor).toDecimalPlaces(4).eq(open)
-      ) {
-        return { ...base, unitId: Number(l.unitId), unitName: l.unitName, quantity: inUnit.toFixed(4) };
+      const ratio = { unitQuantity: l.unitQuantity, baseQuantity: l.baseQuantity };
+      const inUnit = exactlyInUnit(open, ratio, l.unitPrecision ?? 4);
+      if (inUnit !== null) {
+        return {
+          ...base,
+          unitId: Number(l.unitId),
+          unitName: l.unitName,
+          quantity: new Decimal(inUnit).toFixed(4),
+        };
       }
     }
     return {

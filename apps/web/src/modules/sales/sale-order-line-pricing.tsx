@@ -9,7 +9,10 @@ import { lineAmount } from './line-amount.ts';
 interface LineDefaults {
   unitId: number;
   unitName: string | null;
-  factor: string | null;
+  /** The unit's ratio to the base unit (unitQuantity = baseQuantity) and the base unit's precision. */
+  unitQuantity: string | null;
+  baseQuantity: string | null;
+  basePrecision: number | null;
   unitPrice: string | null;
   priceSource: 'last' | 'material' | null;
 }
@@ -74,7 +77,11 @@ export function SaleOrderLinePricing({ orderId }: { orderId?: number }) {
           else filled.current.set(i, String(price));
           patch.unitPrice = price;
         }
-        patch.baseQuantity = toBaseQuantity(l.quantity, d.factor) ?? null;
+        const ratio =
+          d.unitQuantity != null && d.baseQuantity != null
+            ? { unitQuantity: d.unitQuantity, baseQuantity: d.baseQuantity }
+            : undefined;
+        patch.baseQuantity = toBaseQuantity(l.quantity, ratio, d.basePrecision ?? 4) ?? null;
         patch.amount = lineAmount(l.quantity, price) ?? null;
         const changed = Object.entries(patch).filter(([k, v]) => String(l[k] ?? '') !== String(v ?? ''));
         if (changed.length) form.setFieldValue(['lines', i], { ...l, ...Object.fromEntries(changed) });

@@ -1,3 +1,4 @@
+import { ratioText } from '@ringmes/domain';
 import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query';
 import { Select, TreeSelect } from 'antd';
 import { useEffect, useState } from 'react';
@@ -27,8 +28,10 @@ export function useConversions(materialIds: readonly (number | undefined)[]): Ma
 }
 
 /**
- * A line's quantity in its material's base unit, as the server stores it on save
- * (round(quantity × factor, 4)); undefined while the material, quantity or factor is unknown.
+ * A line's quantity in its material's base unit, converted once as posting converts it (quantity ×
+ * base ÷ unit, to the base unit's precision); undefined while the material, quantity or unit is
+ * unknown. An issue in another unit may take slightly other figures: it takes its share of what
+ * came in in that unit first (docs/architecture.md, "Unit conversion").
  */
 export function lineBase(
   line: Row | undefined,
@@ -36,8 +39,8 @@ export function lineBase(
 ): { quantity?: string; unitName?: string } {
   if (!line || !conv) return {};
   const unitId = line.unitId ?? conv.baseUnitId;
-  const factor = conv.units.find((u) => u.unitId === unitId)?.factor;
-  return { quantity: toBaseQuantity(line.quantity, factor), unitName: conv.baseUnitName };
+  const unit = conv.units.find((u) => u.unitId === unitId);
+  return { quantity: toBaseQuantity(line.quantity, unit, conv.basePrecision), unitName: conv.baseUnitName };
 }
 
 /** The 基本单位数量 cell of a line being edited: 2 箱 of 50 show 100 个 as you type. */
@@ -156,7 +159,7 @@ export function UnitSelect({
         label:
           u.unitId === conv.baseUnitId
             ? `${u.unitName}（基本）`
-            : `${u.unitName}（=${Number(u.factor)}${conv.baseUnitName}）`,
+            : `${u.unitName}（${ratioText(u, u.unitName, conv.baseUnitName)}）`,
       }))
     : [];
   return (

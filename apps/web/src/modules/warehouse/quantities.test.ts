@@ -2,23 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { compareQuantity, shortages, toBaseQuantity, totalsByUnit } from './quantities.ts';
 
 describe('base quantity as you type', () => {
-  it('converts with the unit factor (2 箱 of 50 → 100)', () => {
-    expect(toBaseQuantity(2, '50.000000')).toBe('100.0000');
-    expect(toBaseQuantity('2.5', '1')).toBe('2.5000');
+  const box = { unitQuantity: '1', baseQuantity: '50' };
+  // 「1 套 = 0.235 kg」 kept as 0.235 kg = 1 套.
+  const kg = { unitQuantity: '0.235', baseQuantity: '1' };
+
+  it('converts by the exact ratio (2 箱 of 50 → 100; 10 kg → 42.5532 套, not 10 × 4.255319)', () => {
+    expect(toBaseQuantity(2, box, 0)).toBe('100.0000');
+    expect(toBaseQuantity('2.5', { unitQuantity: '1', baseQuantity: '1' }, 4)).toBe('2.5000');
+    expect(toBaseQuantity('10', kg, 4)).toBe('42.5532');
+    expect(toBaseQuantity('1000', kg, 4)).toBe('4255.3191');
   });
 
-  it('rounds to 4 places half away from zero, exactly, as the server does', () => {
-    expect(toBaseQuantity(0.1, '0.3')).toBe('0.0300');
-    expect(toBaseQuantity(1, '0.00005')).toBe('0.0001');
-    expect(toBaseQuantity(1, '0.00004999')).toBe('0.0000');
-    expect(toBaseQuantity(3, '0.333333')).toBe('1.0000');
-    expect(toBaseQuantity(1.0001, '1.000050')).toBe('1.0002');
+  it('rounds half away from zero to the base unit’s precision, exactly, as the server does', () => {
+    expect(toBaseQuantity('1', kg, 0)).toBe('4.0000'); // 4.255… whole 套
+    expect(toBaseQuantity('0.5', { unitQuantity: '1', baseQuantity: '1' }, 0)).toBe('1.0000');
+    expect(toBaseQuantity(0.1, { unitQuantity: '1', baseQuantity: '0.3' }, 4)).toBe('0.0300');
+    expect(toBaseQuantity(1, { unitQuantity: '1', baseQuantity: '0.00005' }, 4)).toBe('0.0001');
+    expect(toBaseQuantity(1, { unitQuantity: '1', baseQuantity: '0.00004999' }, 4)).toBe('0.0000');
   });
 
-  it('is unknown while the quantity or the factor is', () => {
-    expect(toBaseQuantity(undefined, '50')).toBeUndefined();
-    expect(toBaseQuantity(2, undefined)).toBeUndefined();
-    expect(toBaseQuantity('abc', '1')).toBeUndefined();
+  it('is unknown while the quantity or the ratio is', () => {
+    expect(toBaseQuantity(undefined, box, 0)).toBeUndefined();
+    expect(toBaseQuantity(2, undefined, 0)).toBeUndefined();
+    expect(toBaseQuantity('abc', box, 0)).toBeUndefined();
   });
 });
 

@@ -1,7 +1,11 @@
+import { toBaseQuantity as convert, type UnitRatio } from '@ringmes/domain';
+
 /**
  * Exact quantity arithmetic for the screens, so what a form shows as you type is what the server
- * stores: base quantity = round(quantity × factor, 4), half away from zero, as PostgreSQL's
- * round(numeric, 4). Decimals are carried as scaled BigInts, never as binary floats.
+ * stores: base quantity = quantity × base ÷ unit of the unit's exact ratio, half away from zero to
+ * the base unit's precision (`toBaseQuantity` in packages/domain, the server's round_ratio), shown
+ * to the 4 places quantities are stored with. Decimals are carried as scaled BigInts or decimal.js,
+ * never as binary floats.
  */
 
 const SCALE = 4;
@@ -32,17 +36,25 @@ function format(scaled: bigint): string {
   return `${neg ? '-' : ''}${s.slice(0, -SCALE)}.${s.slice(-SCALE)}`;
 }
 
-/** A line's quantity in its material's base unit (4 places), or undefined while either is unknown. */
+/**
+ * A line's quantity in its material's base unit, converted once as posting converts it (4 places
+ * shown), or undefined while the quantity or the unit's ratio is unknown.
+ */
 export function toBaseQuantity(
   quantity: number | string | null | undefined,
-  factor: number | string | null | undefined,
+  ratio: UnitRatio | null | undefined,
+  basePrecision: number,
 ): string | undefined {
-  if (quantity === null || quantity === undefined || quantity === '') return undefined;
-  if (factor === null || factor === undefined || factor === '') return undefined;
+  if (quantity === null || quantity === undefined || quantity === '' || !ratio) return undefined;
   const q = parse(quantity);
-  const f = parse(factor);
-  if (!q || !f) return undefined;
-  return format(round4([q[0] * f[0], q[1] + f[1]]));
+  if (!q) return undefined;
+  return format(
+    round4(
+      parse(
+        convert(typeof quantity === 'number' ? quantity.toFixed(10) : quantity, ratio, basePrecision),
+      ) as [bigint, number],
+    ),
+  );
 }
 
 /** Compares two decimals: negative, zero or positive. */

@@ -144,11 +144,19 @@ export const whKeys = {
   locations: (warehouseId: number) => ['warehouse', 'locations', warehouseId] as const,
 };
 
+/** A material's units, each as its exact ratio to the base unit: unitQuantity of it = baseQuantity base units. */
 export interface UnitConversion {
   materialId: number;
   baseUnitId: number;
   baseUnitName: string;
-  units: { unitId: number; unitName: string; factor: string }[];
+  basePrecision: number;
+  units: {
+    unitId: number;
+    unitName: string;
+    precision: number;
+    unitQuantity: string;
+    baseQuantity: string;
+  }[];
 }
 
 /** A ledger page; scoped to a material it has the totals, and each move its `balanceAfter`. */
