@@ -217,6 +217,23 @@ describe('the part follows the stock', () => {
     expect(await onHand(m.id)).toBe(0);
   });
 
+  it('an incoming inspection moves the kg part from 待检 to 合格 with the stock', async () => {
+    const m = await material(set4);
+    // Three receipts of 1 kg, each inspected and passed: 3 × 4.2553 = 12.7659 合格 as 3 kg.
+    for (let i = 0; i < 3; i++) {
+      const doc = await receive(m.id, '1', { qualityStatus: 'pending' });
+      const task = await sql<{ id: number }>`
+        SELECT id FROM inspection_task WHERE stock_inbound_id = ${doc.id}`.execute(t.database.db);
+      ok(await call('POST', `/api/v1/inspection-task/start/${task.rows[0].id}`, {}));
+      ok(await call('POST', `/api/v1/inspection-task/pass/${task.rows[0].id}`, {}));
+    }
+    // Moved as loose 套, the 3 kg would convert per line to 12.7660 > 12.7659: refused.
+    const out = await issueDoc(m.id, '3');
+    ok(await w.post('stock-outbound', out.id));
+    expect((await info('stock-outbound', out.id)).lines[0].baseQuantity).toBe('12.7659');
+    expect(await onHand(m.id)).toBe(0);
+  });
+
   it('refuses a line that converts to nothing in the base unit', async () => {
     const m = await material(set0);
     // 0.1 kg = 0.4255… 套 → 0 whole 套.
