@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBaseQuantity } from '../resource/unit-conversion.ts';
 import {
@@ -143,4 +144,53 @@ describe('parts and loose stock', () => {
     ]);
     expect(r.parts.get(KG)).toEqual({ quantity: D('0.295'), base: D('1.2553') });
   });
+});
+
+describe('property: whatever came in in kg goes out with one issue of as many kg', () => {
+  // Random receipts in kg and in 套, and issues in kg and in 套 no larger than the row holds, on
+  // one row; whenever the kg part holds N kg, an issue of N kg takes exactly its base quantity and
+  // leaves the loose stock as it was; the row never goes below zero and its parts never exceed it.
+  const step = fc.oneof(
+    fc.record({ op: fc.constant('in-kg' as const), q: fc.integer({ min: 1, max: 50_000 }) }),
+    fc.record({ op: fc.constant('in-set' as const), q: fc.integer({ min: 1, max: 50_000 }) }),
+    fc.record({ op: fc.constant('out-kg' as const), share: fc.double({ min: 0, max: 1, noNaN: true }) }),
+    fc.record({ op: fc.constant('out-set' as const), share: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  );
+  for (const basePrecision of [0, 4])
+    it(`holds with 套 to ${basePrecision} places`, () => {
+      fc.assert(
+        fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+          const r = row();
+          for (const s of steps) {
+            if (s.op === 'in-kg') {
+              const q = D(s.q).div(1000).toString(); // grams → kg, 3 places
+              if (D(toBaseQuantity(q, ratio, basePrecision)).gt(0)) receive(r, q, basePrecision);
+            } else if (s.op === 'in-set')
+              putStock(r, { base: D(s.q).div(1000).toDecimalPlaces(basePrecision) });
+            else if (s.op === 'out-kg') {
+              const part = r.parts.get(KG);
+              if (!part) continue;
+              const t = part.quantity.times(s.share).toDecimalPlaces(3, Decimal.ROUND_DOWN);
+              if (t.lte(0)) continue;
+              // Within the part: its share, never short.
+              expect(allocateIssue([r], kg(t, basePrecision), precision).missing.isZero()).toBe(true);
+            } else {
+              const x = r.onHand.times(s.share).toDecimalPlaces(basePrecision, Decimal.ROUND_DOWN);
+              if (x.gt(0)) expect(allocateIssue([r], { base: x }, precision).missing.isZero()).toBe(true);
+            }
+            expect(r.onHand.gte(0)).toBe(true);
+            expect(looseOf(r).gte(0)).toBe(true);
+          }
+          const part = r.parts.get(KG);
+          if (!part) return;
+          const loose = looseOf(r);
+          const a = allocateIssue([r], kg(part.quantity, basePrecision), precision);
+          expect(a.missing.isZero()).toBe(true);
+          expect(a.need.eq(part.base)).toBe(true);
+          expect(r.parts.size).toBe(0);
+          expect(r.onHand.eq(loose)).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    });
 });
