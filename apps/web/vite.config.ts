@@ -101,9 +101,16 @@ export default defineConfig(({ mode }) => {
                 tags: ['$initial'],
                 priority: 5,
               },
-              // The resource definitions, one file: an area's pages need most of them (references
-              // cross areas), and a dozen small files cost more in headers than the rest weighs.
-              { name: 'definitions', test: /packages[\\/]domain[\\/]src[\\/].*\.resource\.ts$/, priority: 2 },
+              // The master-data declarations (packages/domain/src/resources: materials, units,
+              // customers, suppliers, warehouses, workshops…) with the small modules they import,
+              // one file: every area's pages reference them. The other areas' declarations are
+              // split by Rolldown by the pages that import them, so a page loads its own area's
+              // and none of the rest (not the registry of every definition either).
+              {
+                name: 'definitions',
+                test: /packages[\\/]domain[\\/]src[\\/]resources[\\/](?!registry\.)[^\\/]+\.ts$/,
+                priority: 2,
+              },
               // Everything a resource list paints with beyond the first visit's chunks (the list
               // kit's own modules with the Ant Design table, select and icons they use), in one
               // file rather than some thirty.

@@ -4,10 +4,13 @@ import {
   AGING_BUCKETS,
   type LedgerSide,
   PAYABLE_SIDE,
+  payableResource,
+  paymentResource,
   RECEIPT_METHODS,
   RECEIVABLE_SIDE,
   type ResourceDef,
-  resourceByName,
+  receiptResource,
+  receivableResource,
 } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -72,11 +75,15 @@ interface Ui {
   verb: string;
 }
 
+/** The ledger's own declarations (not the registry of every resource, which this page would load). */
+const LEDGER_RESOURCES = [receivableResource, receiptResource, payableResource, paymentResource];
+const ledgerResource = (name: string) => LEDGER_RESOURCES.find((d) => d.name === name) as ResourceDef;
+
 function uiOf(side: LedgerSide): Ui {
   return {
     side,
-    item: resourceByName(side.item.name) as ResourceDef,
-    settle: resourceByName(side.settle.name) as ResourceDef,
+    item: ledgerResource(side.item.name),
+    settle: ledgerResource(side.settle.name),
     party: { name: side.party.field, label: side.party.label, kind: 'ref', ref: side.party.ref },
     verb: side.settle.verb,
   };
