@@ -26,6 +26,9 @@ describe('roundRatio', () => {
     expect(roundRatio(2, 3, 4)).toBe('0.6667');
     expect(roundRatio(0, 7, 3)).toBe('0.000');
     expect(roundRatio(-1, 3, 0)).toBe('0');
+    // As decimal.js writes small and large values: 1e-7, 2.5e+21.
+    expect(roundRatio('1e-7', 1, 7)).toBe('0.0000001');
+    expect(roundRatio('2.5e+21', '1e21', 0)).toBe('3');
   });
 
   it('decides a tie hidden past any binary float: 0.4999…95 is not 0.5', () => {
