@@ -297,7 +297,7 @@ describe('装配领用: the bearing card is linked to the ring cards it consumed
     expect(ring.measurements.map((x: any) => x.id)).toEqual([m.id]);
     expect(ring.measurements[0]).toMatchObject({
       characteristicName: '外径',
-      values: '51.9950 / 51.9948 / 51.9952',
+      values: '51.995 / 51.9948 / 51.9952',
       equipmentName: w.lathe.name,
     });
     expect(ring.inspections.map((x: any) => x.id)).toEqual([check.id]);

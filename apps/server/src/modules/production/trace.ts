@@ -137,7 +137,7 @@ async function measurementRows(db: Db, ids: number[]) {
        SELECT s.id, s.flow_card_id, s.characteristic, s.measured_at, s.sample_size, s.mean::text AS mean,
               s.range::text AS range, s.lsl::text AS lsl, s.usl::text AS usl, s.out_of_control,
               e.code AS equipment_code, e.name AS equipment_name, u.first_name AS operator_name,
-              (SELECT string_agg(v.value::text, ' / ' ORDER BY v.line_no) FROM measurement_value v
+              (SELECT string_agg(trim_scale(v.value)::text, ' / ' ORDER BY v.line_no) FROM measurement_value v
                 WHERE v.measurement_subgroup_id = s.id) AS "values"
          FROM measurement_subgroup s
          JOIN equipment e ON e.id = s.equipment_id
