@@ -156,19 +156,38 @@ test.describe('factory master data flows', () => {
     const lines = activePage(page).getByTestId('lines-unitConversions');
     await lines.getByRole('button', { name: '添加一行' }).click();
     await choose(page, 'rk-material-info_unitConversions_0_unitId', '粒');
-    await page.locator('#rk-material-info_unitConversions_0_factor').fill('100');
+    await page.locator('#rk-material-info_unitConversions_0_baseQuantity').fill('100');
     await save(page);
     await expect(lines.getByText('不能是基本单位')).toBeVisible();
     await choose(page, 'rk-material-info_unitConversions_0_unitId', '箱');
-    await page.locator('#rk-material-info_unitConversions_0_factor').fill('5000');
+    await page.locator('#rk-material-info_unitConversions_0_baseQuantity').fill('5000');
+    // Balls by the weight of a thousand: 2.0526 kg = 1000 粒, read both ways under the lines, and
+    // the unit weight it makes (单重 is never typed).
+    await lines.getByRole('button', { name: '添加一行' }).click();
+    await choose(page, 'rk-material-info_unitConversions_1_unitId', 'kg');
+    await page.locator('#rk-material-info_unitConversions_1_unitQuantity').fill('2.0526');
+    await page.locator('#rk-material-info_unitConversions_1_baseQuantity').fill('1000');
+    const read = activePage(page).getByTestId('unit-conversion-sentences');
+    await expect(read).toContainText('第 1 行：1 箱 = 5000 粒；1 粒 = 0.0002 箱');
+    // 1000 ÷ 2.0526 = 487.186982… (2.0526 × 487 = 999.6162); 2.0526 ÷ 1000 = 0.0020526 → 0.002053.
+    await expect(read).toContainText('第 2 行：1 kg ≈ 487.186982 粒；1 粒 ≈ 0.002053 kg');
+    await expect(read).toContainText('单重：0.002053 kg');
     await save(page);
     await expect(toast(page, '新增成功')).toBeVisible();
     await expect(page).toHaveURL(/\/material-list$/);
 
-    const conversion = await api.get<{ units: { unitName: string; factor: string }[] }>(
-      `/api/v1/material-info/unitConversion/${(await api.get<{ list: { id: number }[] }>('/api/v1/material-info/page', { code })).list[0].id}`,
+    const saved = (await api.get<{ list: { id: number }[] }>('/api/v1/material-info/page', { code })).list[0];
+    const conversion = await api.get<{
+      units: { unitName: string; unitQuantity: string; baseQuantity: string }[];
+    }>(`/api/v1/material-info/unitConversion/${saved.id}`);
+    expect(conversion.units.map((u) => [u.unitName, u.unitQuantity, u.baseQuantity])).toEqual([
+      ['粒', '1', '1'],
+      ['箱', '1.000000', '5000.000000'],
+      ['kg', '2.052600', '1000.000000'],
+    ]);
+    expect((await api.get<{ weight: string }>(`/api/v1/material-info/info/${saved.id}`)).weight).toBe(
+      '0.002053',
     );
-    expect(conversion.units.map((u) => u.unitName)).toEqual(['粒', '箱']);
 
     await searchByCode(page, 'material-info', code);
     const downloading = page.waitForEvent('download');
@@ -184,6 +203,38 @@ test.describe('factory master data flows', () => {
     expect(sheet.getRow(1).getCell(1).value).toBe('物料编码');
     expect(sheet.getRow(2).getCell(1).value).toBe(code);
     expect(sheet.rowCount).toBe(2);
+  });
+
+  test('material: 「1 套 = 0.235 kg」 entered either way, the unit weight following it', async ({ page }) => {
+    type Row = { id: number; code: string };
+    const units = (await api.get<{ list: Row[] }>('/api/v1/material-unit/page', { pageNum: 0 })).list;
+    const unitId = (code: string) => units.find((u) => u.code === code)?.id;
+    const type = await api.get<{ materialTypeId: number }>('/api/v1/material-info/info/1');
+    const code = unique('E2EKG').toUpperCase();
+    const m = await api.post<{ id: number }>('/api/v1/material-info/add', {
+      code,
+      name: '按重量采购的垫圈',
+      materialTypeId: type.materialTypeId,
+      unitId: unitId('SET'),
+      unitConversions: [{ unitId: unitId('KG'), unitQuantity: '0.235', baseQuantity: '1' }],
+    });
+    await signedIn(page, api, `/factory-info/material-manage/material-edit?id=${m.id}`);
+    const read = activePage(page).getByTestId('unit-conversion-sentences');
+    // Entered as 0.235 kg = 1 套: 1 ÷ 0.235 = 4.2553191… shown to six places, marked ≈.
+    await expect(read).toContainText('第 1 行：1 kg ≈ 4.255319 套；1 套 = 0.235 kg');
+    await expect(read).toContainText('单重：0.235 kg');
+    // The other way round, 1 kg = 4.255319 套: now 1 套 ≈ 0.235 kg (0.23500002…).
+    await page.locator('#rk-material-info_unitConversions_0_unitQuantity').fill('1');
+    await page.locator('#rk-material-info_unitConversions_0_baseQuantity').fill('4.255319');
+    await expect(read).toContainText('第 1 行：1 kg = 4.255319 套；1 套 ≈ 0.235 kg');
+    await save(page);
+    await expect(toast(page, '修改成功')).toBeVisible();
+    const saved = await api.get<{
+      weight: string;
+      unitConversions: { unitQuantity: string; baseQuantity: string }[];
+    }>(`/api/v1/material-info/info/${m.id}`);
+    expect(saved.unitConversions[0]).toMatchObject({ unitQuantity: '1.000000', baseQuantity: '4.255319' });
+    expect(saved.weight).toBe('0.235000');
   });
 
   test('import units from Excel: the per-row report first, then an all-or-nothing import', async ({
