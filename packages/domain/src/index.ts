@@ -21,6 +21,7 @@ export * from './quality/inspection.resource.ts';
 export * from './quality/inspection-categories.ts';
 export * from './quality/measurement.resource.ts';
 export * from './quality/patrol-schedule.resource.ts';
+export * from './quality/ring-geometry.ts';
 export * from './quality/ring-standard.ts';
 export * from './quality/ring-standard-override.resource.ts';
 export * from './quality/ring-standard-tables.ts';
