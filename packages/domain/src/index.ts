@@ -22,6 +22,7 @@ export * from './quality/inspection-categories.ts';
 export * from './quality/measurement.resource.ts';
 export * from './quality/patrol-schedule.resource.ts';
 export * from './quality/ring-geometry.ts';
+export * from './quality/ring-matching.ts';
 export * from './quality/ring-standard.ts';
 export * from './quality/ring-standard-override.resource.ts';
 export * from './quality/ring-standard-tables.ts';
