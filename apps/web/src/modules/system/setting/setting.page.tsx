@@ -6,6 +6,7 @@ import {
   type DocNoPattern,
   docPrefixClash,
   formatDocNo,
+  OVERHEAD_BASIS_LABEL,
 } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tabs, Upload } from 'antd';
@@ -17,6 +18,7 @@ import { usePermission } from '../../../platform/auth/permission.tsx';
 import { BRAND_KEY } from '../../../platform/brand.ts';
 import { toast } from '../../../platform/feedback.ts';
 import { loadMenuFilter, type UiSettings } from '../../../platform/menu/built-pages.ts';
+import { useOptions } from '../../../platform/resource/use-options.ts';
 import { sessionStore } from '../../../platform/session.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
@@ -362,6 +364,131 @@ function UiSection() {
   );
 }
 
+const BASIS_OPTIONS = (Object.keys(OVERHEAD_BASIS_LABEL) as (keyof typeof OVERHEAD_BASIS_LABEL)[]).map(
+  (v) => ({
+    value: v,
+    label: OVERHEAD_BASIS_LABEL[v],
+  }),
+);
+
+/** A non-negative amount with at most `places` decimals, as the server checks it (system/setting.routes.ts). */
+const amountRules = (label: string, places: number, required = true) => [
+  ...(required ? [{ required: true, message: `请输入${label}` }] : []),
+  {
+    validator: (_: unknown, v: unknown) =>
+      v === null ||
+      v === undefined ||
+      v === '' ||
+      new RegExp(`^\\d{1,9}(\\.\\d{1,${places}})?$`).test(String(v))
+        ? Promise.resolve()
+        : Promise.reject(new Error(`${label}必须是不小于 0、最多 ${places} 位小数的数`)),
+  },
+];
+
+/**
+ * 成本核算 (issue 37 §4): the overhead rate of each workshop — per standard minute of the good
+ * pieces reported, or per reported hour — and the scrap price per kg; the production order's
+ * 成本 tab and the 生产入库 valuation use them. One row per workshop, checked inline.
+ */
+function CostingFields() {
+  const workshops = useOptions('workshop');
+  return (
+    <>
+      <Form.Item
+        label="制造费用分摊率"
+        extra="每个车间一行：按标准工时（良品数 × 工序标准工时）或按报工实际工时分摊"
+      >
+        <Form.List name="overheadRates">
+          {(fields, { add, remove }) => (
+            <Space direction="vertical" style={{ width: '100%' }}>
+              {fields.map((f) => (
+                <Space key={f.key} align="start" wrap>
+                  <Form.Item
+                    name={[f.name, 'workshopId']}
+                    style={{ margin: 0 }}
+                    rules={[
+                      { required: true, message: '请选择车间' },
+                      ({ getFieldValue }) => ({
+                        validator: (_, v) => {
+                          const rows: { workshopId?: number }[] = getFieldValue('overheadRates') ?? [];
+                          return v != null && rows.filter((r) => r?.workshopId === v).length > 1
+                            ? Promise.reject(new Error('每个车间只能设置一个分摊率'))
+                            : Promise.resolve();
+                        },
+                      }),
+                    ]}
+                  >
+                    <Select
+                      style={{ width: 160 }}
+                      placeholder="车间"
+                      options={workshops.options}
+                      loading={workshops.loading}
+                      showSearch
+                      optionFilterProp="label"
+                      aria-label={`第 ${f.name + 1} 行车间`}
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    name={[f.name, 'basis']}
+                    style={{ margin: 0 }}
+                    rules={[{ required: true, message: '请选择分摊方式' }]}
+                  >
+                    <Select
+                      style={{ width: 180 }}
+                      options={BASIS_OPTIONS}
+                      aria-label={`第 ${f.name + 1} 行分摊方式`}
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    noStyle
+                    shouldUpdate={(a, b) =>
+                      a.overheadRates?.[f.name]?.basis !== b.overheadRates?.[f.name]?.basis
+                    }
+                  >
+                    {({ getFieldValue }) => (
+                      <Form.Item
+                        name={[f.name, 'rate']}
+                        style={{ margin: 0 }}
+                        rules={amountRules('制造费用分摊率', 6)}
+                      >
+                        <Input
+                          style={{ width: 180 }}
+                          placeholder="分摊率"
+                          addonAfter={
+                            getFieldValue(['overheadRates', f.name, 'basis']) === 'hour'
+                              ? '元/小时'
+                              : '元/分钟'
+                          }
+                          aria-label={`第 ${f.name + 1} 行分摊率`}
+                        />
+                      </Form.Item>
+                    )}
+                  </Form.Item>
+                  <Button
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(f.name)}
+                    aria-label={`删除第 ${f.name + 1} 行`}
+                  />
+                </Space>
+              ))}
+              <Button onClick={() => add({ basis: 'standard-minute' })}>添加车间</Button>
+            </Space>
+          )}
+        </Form.List>
+      </Form.Item>
+      <Form.Item
+        label="废料回收价（元/kg）"
+        name="scrapPricePerKg"
+        extra="工废、料废按产品单重折算公斤数，从生产订单成本中扣减；不填则不扣减"
+        rules={amountRules('废料回收价', 4, false)}
+        normalize={(v?: string) => (v === '' ? null : v)}
+      >
+        <Input style={{ width: 200 }} aria-label="废料回收价" />
+      </Form.Item>
+    </>
+  );
+}
+
 const pct = (name: string, label: string, help: string) => (
   <Form.Item label={label} name={name} rules={PERCENT_RULES} extra={help}>
     <InputNumber<string>
@@ -518,6 +645,15 @@ export function SystemSettingPage() {
           >
             <Switch aria-label="收付款确认人不得为制单人" />
           </Form.Item>
+        </SettingsForm>
+      ),
+    },
+    {
+      key: 'costing',
+      label: '成本核算',
+      children: (
+        <SettingsForm group="costing" title="成本核算" saved="成本核算设置已保存" labelWidth={180}>
+          <CostingFields />
         </SettingsForm>
       ),
     },
