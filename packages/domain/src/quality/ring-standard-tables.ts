@@ -11,10 +11,26 @@
  *
  * NOTHING HERE IS INVENTED: a cell that could not be found in a published reproduction is absent
  * (undefined), and the derivation reports it as 「标准数据缺失」. Known gaps (see docs/api.md):
- *  - 6 级 (P6) outer rings above 150 mm: the one reproduction found ends at 150 mm;
- *  - P4 inner rings over 50 mm: ΔBs and VBs absent; over 80 mm: Kia absent; P4 outer rings: VCs absent;
+ *  - 6, 5 and 4 级 (P6/P5/P4) outer rings above 150 mm: the reproductions found end at 150 mm, or
+ *    show the rows without legible values (xmvbbearing.com's outer-ring table);
+ *  - P4 inner rings over 50 mm: ΔBs and VBs absent; over 80 mm: Kia absent; P4 outer rings: VCs absent
+ *    (manv.in ABEC-7 prints ΔCs "identical to ΔBs" and no VCs column);
+ *  - P2 inner rings 0.6–2.5 mm: TPI prints only VBs (1.5) for class 2, no Δdmp/Vdsp — absent;
+ *  - P4 inner rings over 80 mm: Vdsp for diameter series 4 (lily-bearing.com gives 0, 1, 2, 3 only);
  *  - P2 outer rings: VDsp of capped (sealed/shielded) bearings has no value in the standard;
  *  - ranges above the last row of each table below are absent.
+ *
+ * Cells filled for issue 38 §3 (each row's `source.note` names its page):
+ *  - P0 inner, 2.5–80 mm: Vdsp of diameter series 7 and 8 — xmvbbearing.com's 「Dimension series 7,8,9」
+ *    column (10, 10, 13, 15, 19; gld-bearing.com/radial.htm prints the same table), so d = 30, series 8
+ *    has its 13 μm like d = 90 has its 25;
+ *  - P6 and P5 inner, 0.6–2.5 mm: TPI CAT. NO. 2202/TE Appendix I (1) row 0.6–2.5, checked against
+ *    hchbearing.com ABEC-3 (P6) and manv.in ABEC-5 (P5) — the same values;
+ *  - P4 inner, 0.6–80 mm: Vdsp of diameter series 4 — TPI Appendix I (1) prints class 4 under
+ *    「diameter series 0,1」 and 「2,3,4」 (3, 3, 3, 4, 5, 5: lily-bearing.com's 0,1,2,3 values);
+ *  - P6 outer, capped bearings: VDsp for diameter series 0 and 1 — xmvbbearing.com's outer-ring table
+ *    heads the 「Close type」 VDp columns 「2,3,4」 for P0 and 「0,1,2,3,4」 for P6 (as ISO 492 does);
+ *    the values are TPI's.
  */
 
 import {
@@ -139,6 +155,7 @@ const S89: DiameterSeries[] = ['8', '9'];
 const S01: DiameterSeries[] = ['0', '1'];
 const S234: DiameterSeries[] = ['2', '3', '4'];
 const S01234: DiameterSeries[] = ['0', '1', '2', '3', '4'];
+const S0123: DiameterSeries[] = ['0', '1', '2', '3'];
 const ALL: DiameterSeries[] = [...DIAMETER_SERIES];
 
 const dev = (lower: number, upper = 0): Deviation => ({ upper, lower });
@@ -197,7 +214,7 @@ const P0_INNER: RingStandardRow[] = [
       ...(over === 0.6 ? { overIncluded: true } : {}),
       meanDeviation: dev(dmp),
       diameterVariation: vs([
-        [S9, s9],
+        [over === 0.6 ? S9 : S789, s9],
         [S01, s01],
         [S234, s234],
       ]),
@@ -205,7 +222,14 @@ const P0_INNER: RingStandardRow[] = [
       radialRunout: kia,
       widthDeviation: dev(bs),
       widthVariation: vbs,
-      source: src('inner', 'P0', URL.manvAbec1),
+      source: src(
+        'inner',
+        'P0',
+        URL.manvAbec1,
+        over === 0.6
+          ? undefined
+          : `Vdsp 直径系列 7、8 取自 ${URL.xmvb}（「Dimension series 7,8,9」列，与系列 9 同值）`,
+      ),
     }),
   ),
   ...xmvbInner('P0', [
@@ -243,6 +267,44 @@ const P0_INNER: RingStandardRow[] = [
   ),
 ];
 
+/**
+ * The 0.6–2.5 mm row of P6 and P5 inner rings: TPI CAT. NO. 2202/TE Appendix I (1) (Vdsp series 7,8,9 |
+ * 0,1 | 2,3,4, Vdmp, Kia, ΔBs, VBs), the same values as hchbearing.com ABEC-3 and manv.in ABEC-5.
+ */
+function smallInner(
+  cls: 'P6' | 'P5',
+  [dmp, s789, s01, s234, vdmp, kia, bs, vbs]: [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ],
+  checkedAgainst: string,
+): RingStandardRow {
+  return {
+    ringType: 'inner',
+    toleranceClass: cls,
+    over: 0.6,
+    incl: 2.5,
+    overIncluded: true,
+    meanDeviation: dev(dmp),
+    diameterVariation: vs([
+      [S789, s789],
+      [S01, s01],
+      [S234, s234],
+    ]),
+    meanDiameterVariation: vdmp,
+    radialRunout: kia,
+    widthDeviation: dev(bs),
+    widthVariation: vbs,
+    source: src('inner', cls, URL.tpi, `与 ${checkedAgainst} 的 0.6–2.5 行核对一致`),
+  };
+}
+
 const P6_INNER = xmvbInner(
   'P6',
   [
@@ -258,6 +320,7 @@ const P6_INNER = xmvbInner(
   ],
   { 10: XMVB_10_18_NOTE },
 );
+P6_INNER.unshift(smallInner('P6', [-7, 9, 7, 5, 5, 5, -40, 12], URL.hch));
 
 const P5_INNER = xmvbInner('P5', [
   [2.5, 10, -5, 5, 4, 4, 3, 4, -40, 5],
@@ -270,6 +333,7 @@ const P5_INNER = xmvbInner('P5', [
   [150, 180, -13, 13, 10, 10, 7, 8, -250, 8],
   [180, 250, -15, 15, 12, 12, 8, 10, -300, 10],
 ]);
+P5_INNER.unshift(smallInner('P5', [-5, 5, 4, 4, 3, 4, -40, 5], URL.manvAbec5));
 
 /**
  * P4 inner rings: Δdmp, Vdsp (series 7,8,9 | 0,1,2,3) and Vdmp from lily-bearing.com (0.6–180);
@@ -294,9 +358,10 @@ const P4_INNER: RingStandardRow[] = (
   incl,
   ...(over === 0.6 ? { overIncluded: true } : {}),
   meanDeviation: dev(dmp),
+  // TPI Appendix I (1) gives class 4 for diameter series 0,1 and 2,3,4 up to 80 mm; lily-bearing.com 0,1,2,3.
   diameterVariation: vs([
     [S789, s789],
-    [['0', '1', '2', '3'], s0123],
+    [incl <= 80 ? S01234 : S0123, s0123],
   ]),
   meanDiameterVariation: vdmp,
   ...(kia === undefined ? {} : { radialRunout: kia }),
@@ -307,10 +372,10 @@ const P4_INNER: RingStandardRow[] = (
     'P4',
     URL.lily,
     over < 50
-      ? `ΔBs、VBs、Kia 取自 ${URL.yctoo}`
+      ? `ΔBs、VBs、Kia 取自 ${URL.yctoo}；Vdsp 直径系列 4 取自 ${URL.tpi}`
       : over < 80
-        ? `Kia 取自 ${URL.manvAbec7}；ΔBs、VBs 未找到公开转载，缺失`
-        : 'Kia、ΔBs、VBs 未找到公开转载，缺失',
+        ? `Kia 取自 ${URL.manvAbec7}；Vdsp 直径系列 4 取自 ${URL.tpi}；ΔBs、VBs 未找到公开转载，缺失`
+        : 'Kia、ΔBs、VBs 及直径系列 4 的 Vdsp 未找到公开转载，缺失',
   ),
 }));
 
@@ -427,10 +492,15 @@ const P6_OUTER: RingStandardRow[] = (
     [S01, s01],
     [S234, s234],
   ]),
-  diameterVariationCapped: vs([[S234, capped]]),
+  diameterVariationCapped: vs([[S01234, capped]]),
   meanDiameterVariation: vdmp,
   radialRunout: kea,
-  source: src('outer', 'P6', URL.tpi),
+  source: src(
+    'outer',
+    'P6',
+    URL.tpi,
+    `带密封/防尘盖轴承的 VDsp 适用直径系列 0、1、2、3、4：${URL.xmvb}「Close type」列 P6 表头（TPI 印作 2,3,4）`,
+  ),
 }));
 
 /** P5 outer rings: manv.in ABEC-5 (2.5–150). VDsp: series 9 | 0,1,2,3,4; no values for capped bearings. */

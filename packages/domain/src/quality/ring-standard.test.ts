@@ -151,6 +151,56 @@ describe('hand-copied values: outer rings', () => {
   });
 });
 
+describe('cells filled for issue 38 §3 (sources beside the tables)', () => {
+  // xmvbbearing.com 「Dimension series 7,8,9」 P0 column, row 18–30: 13 (as row 80–120 gives 25 at d = 90).
+  it('P0, 61806 (d = 30, diameter series 8): Vdsp 13, like series 9; d = 90 series 8 still 25', () => {
+    const s = { toleranceClass: 'P0' as const, d: 30, D: 42, B: 7, diameterSeries: '8' as const };
+    expect(lim(s, 'Vdsp')).toMatchObject({ available: true, upper: 13 });
+    expect(lim({ ...s, d: 90, D: 110, B: 13 }, 'Vdsp').upper).toBe(25);
+    expect(lim({ ...s, d: 2, D: 5, B: 2 }, 'Vdsp').available).toBe(false); // 0.6–2.5: series 9 only
+  });
+  // TPI CAT. NO. 2202/TE Appendix I (2), class 6 capped, row 18–30: 10; xmvbbearing.com heads P6 「0,1,2,3,4」.
+  it('P6, 6000-2RS (d = 10, D = 26, series 0, sealed): VDsp 10; series 1 too; P0 capped series 0 still none', () => {
+    const s = {
+      toleranceClass: 'P6' as const,
+      d: 10,
+      D: 26,
+      B: 8,
+      diameterSeries: '0' as const,
+      capped: true,
+    };
+    expect(lim(s, 'VDsp')).toMatchObject({ available: true, upper: 10 });
+    expect(lim({ ...s, diameterSeries: '1' }, 'VDsp').upper).toBe(10);
+    expect(lim({ ...s, toleranceClass: 'P0' }, 'VDsp').available).toBe(false);
+  });
+  // TPI Appendix I (1), class 4 under 「diameter series 2,3,4」: 18–30 → 4, 50–80 → 5.
+  it('P4, 6404 (d = 20, series 4): Vdsp 4; d = 60 series 4: 5; d = 100 series 4: not found, missing', () => {
+    const s = { toleranceClass: 'P4' as const, d: 20, D: 72, B: 19, diameterSeries: '4' as const };
+    expect(lim(s, 'Vdsp').upper).toBe(4);
+    expect(lim({ ...s, d: 60, D: 150 }, 'Vdsp').upper).toBe(5);
+    expect(lim({ ...s, d: 100, D: 250 }, 'Vdsp').available).toBe(false);
+  });
+  // TPI Appendix I (1) row 0.6–2.5: class 6 Δdmp 0/−7, Vdsp 9/7/5, Vdmp 5, Kia 5, ΔBs 0/−40, VBs 12
+  // (hchbearing.com ABEC-3 the same); class 5 0/−5, 5/4/4, 3, 4, 0/−40, 5 (manv.in ABEC-5 the same).
+  it('P6 and P5 inner rings 0.6–2.5 mm (d = 1.5 included; 0.6 included)', () => {
+    const p6 = { toleranceClass: 'P6' as const, d: 1.5, D: 4, B: 1.2, diameterSeries: '9' as const };
+    expect(pair(p6, 'dmp')).toEqual([0, -7]);
+    expect(lim(p6, 'Vdsp').upper).toBe(9);
+    expect(lim({ ...p6, diameterSeries: '2' }, 'Vdsp').upper).toBe(5);
+    expect([lim(p6, 'Vdmp').upper, lim(p6, 'Kia').upper, lim(p6, 'VBs').upper]).toEqual([5, 5, 12]);
+    expect(pair(p6, 'Bs')).toEqual([0, -40]);
+    const p5 = { ...p6, toleranceClass: 'P5' as const, d: 0.6 };
+    expect(pair(p5, 'dmp')).toEqual([0, -5]);
+    expect([lim(p5, 'Vdsp').upper, lim(p5, 'Vdmp').upper, lim(p5, 'Kia').upper]).toEqual([5, 3, 4]);
+  });
+  it('what could not be sourced stays missing: P2 inner 0.6–2.5, P5/P4 outer over 150, P4 outer VCs', () => {
+    expect(lim({ toleranceClass: 'P2', d: 2, D: 6, B: 2.3 }, 'dmp').available).toBe(false);
+    expect(lim({ toleranceClass: 'P5', d: 100, D: 180, B: 34 }, 'Dmp').available).toBe(false);
+    expect(lim({ toleranceClass: 'P4', d: 100, D: 180, B: 34 }, 'Dmp').available).toBe(false);
+    expect(lim({ toleranceClass: 'P4', d: 20, D: 47, B: 14 }, 'VCs').available).toBe(false);
+  });
+});
+
 describe('range edges', () => {
   it('d exactly 18 is in 10–18; 18.001 falls in 18–30 (P0 Δdmp −8 / −10)', () => {
     expect(pair({ toleranceClass: 'P0', d: 18, D: 35, B: 10, diameterSeries: '0' }, 'dmp')).toEqual([0, -8]);
