@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkPlantSchedule,
+  type PlantProblem,
+  type PlantSchedule,
+  type ScheduledOperation,
+  schedulePlantSequence,
+  solvePlant,
+} from './plant.ts';
+import { generatePlantInstance } from './plant-instance.ts';
+import { createRng } from './random.ts';
+
+const DAY = 1440;
+const shifts = (days: number, minutes = 480): [number, number][] =>
+  Array.from({ length: days }, (_, d) => [d * DAY, d * DAY + minutes] as [number, number]);
+
+/** Every solver answer in this file goes through the checker. */
+function checked(problem: PlantProblem, s: PlantSchedule): PlantSchedule {
+  expect(checkPlantSchedule(problem, s.operations)).toEqual([]);
+  return s;
+}
+
+const op = (s: PlantSchedule, lotId: string, stepIndex: number) =>
+  s.operations.find((o) => o.lotId === lotId && o.stepIndex === stepIndex)!;
+
+/** All distinct orders of a multiset (each lot as often as it has steps). */
+function* multisetPermutations(counts: Map<string, number>, prefix: string[] = []): Generator<string[]> {
+  let any = false;
+  for (const [id, n] of counts) {
+    if (n === 0) continue;
+    any = true;
+    counts.set(id, n - 1);
+    prefix.push(id);
+    yield* multisetPermutations(counts, prefix);
+    prefix.pop();
+    counts.set(id, n);
+  }
+  if (!any) yield [...prefix];
+}
+
+describe('plant scheduling model', () => {
+  it('pauses an operation at the end of the shift and resumes it the next day', () => {
+    const problem: PlantProblem = {
+      machines: [{ id: 'L1', group: 'lathe', calendar: shifts(3) }],
+      lots: [
+        {
+          id: 'A',
+          quantity: 10,
+          due: 3 * DAY,
+          steps: [{ stepId: 'a1', group: 'lathe', minutesPerPiece: 60 }],
+        },
+      ],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 10 }));
+    // 600 minutes: 480 on day 0, 120 on day 1.
+    expect(op(s, 'A', 0)).toMatchObject({ machineId: 'L1', start: 0, end: DAY + 120 });
+    expect(s.kpis).toMatchObject({ lateLots: 0, makespan: DAY + 120 });
+  });
+
+  it('waits for the outsourced lead time and the material, and pauses over maintenance', () => {
+    const problem: PlantProblem = {
+      machines: [
+        { id: 'L1', group: 'lathe', calendar: shifts(10), speed: 2 },
+        { id: 'G1', group: 'grind', calendar: shifts(10) },
+      ],
+      maintenance: [{ machineId: 'G1', start: 2 * DAY + 100, end: 2 * DAY + 200 }],
+      lots: [
+        {
+          id: 'A',
+          quantity: 100,
+          due: 10 * DAY,
+          release: 60,
+          steps: [
+            { stepId: 'turn', group: 'lathe', minutesPerPiece: 2, setupMinutes: 30, family: 'x' },
+            { stepId: 'ht', outsourceLeadMinutes: 2 * DAY },
+            { stepId: 'grind', group: 'grind', minutesPerPiece: 3, setupMinutes: 20, family: 'x' },
+          ],
+        },
+      ],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 10 }));
+    // Turning: 30 setup + 200/2 = 130 minutes from 60.
+    expect(op(s, 'A', 0)).toMatchObject({ start: 60, end: 190, setup: 30 });
+    expect(op(s, 'A', 1)).toMatchObject({ machineId: null, start: 190, end: 190 + 2 * DAY });
+    // Grinding: 20 + 300 = 320 minutes from day 2 + 190, of which 10 fall before the stop at
+    // +200... the stop (100–200) is before the start, so 190 + 320 = 510 > 480: 290 today, 30 tomorrow.
+    expect(op(s, 'A', 2)).toMatchObject({ machineId: 'G1', start: 2 * DAY + 200, end: 3 * DAY + 40 });
+  });
+
+  it('keeps a started dispatch and queues behind it', () => {
+    const problem: PlantProblem = {
+      machines: [{ id: 'L1', group: 'lathe', calendar: shifts(5), initialFamily: 'x' }],
+      lots: [
+        { id: 'A', quantity: 1, due: DAY, steps: [{ stepId: 'a', group: 'lathe', minutesPerPiece: 100 }] },
+        { id: 'B', quantity: 1, due: DAY, steps: [{ stepId: 'b', group: 'lathe', minutesPerPiece: 50 }] },
+      ],
+      frozen: [{ lotId: 'A', stepIndex: 0, machineId: 'L1', start: -30, end: 70 }],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 20 }));
+    expect(op(s, 'A', 0)).toMatchObject({ start: -30, end: 70, frozen: true });
+    expect(op(s, 'B', 0)).toMatchObject({ start: 70, end: 120 });
+  });
+
+  it('groups a changeover family when changeovers cost (brute-force optimum of one machine)', () => {
+    const problem: PlantProblem = {
+      machines: [{ id: 'L1', group: 'lathe', calendar: shifts(5) }],
+      lots: ['x', 'y', 'x', 'y'].map((family, i) => ({
+        id: `L${i}`,
+        quantity: 1,
+        due: 4 * DAY,
+        steps: [{ stepId: `s${i}`, group: 'lathe', minutesPerPiece: 30, setupMinutes: 45, family }],
+      })),
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 300, seed: 3 }));
+    expect(s.kpis.changeovers).toBe(2);
+  });
+
+  it('reaches the optimum over all operation orders of small instances', () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      const rng = createRng(seed);
+      const problem: PlantProblem = {
+        machines: [
+          { id: 'T1', group: 'turn', calendar: shifts(20), speed: 1 },
+          { id: 'T2', group: 'turn', calendar: shifts(20), speed: 1.25 },
+          { id: 'G1', group: 'grind', calendar: shifts(20, 960) },
+        ],
+        maintenance: [{ machineId: 'T1', start: 100, end: 300 }],
+        lots: Array.from({ length: 3 }, (_, i) => ({
+          id: `L${i}`,
+          quantity: 10 + rng.int(20),
+          due: 200 + rng.int(900),
+          weight: 1 + rng.int(3),
+          steps: [
+            {
+              stepId: 't',
+              group: 'turn',
+              minutesPerPiece: 5 + rng.int(10),
+              setupMinutes: 30,
+              family: `f${rng.int(2)}`,
+            },
+            { stepId: 'h', outsourceLeadMinutes: rng.int(2) * 120 },
+            {
+              stepId: 'g',
+              group: 'grind',
+              minutesPerPiece: 5 + rng.int(10),
+              setupMinutes: 40,
+              family: `f${rng.int(2)}`,
+            },
+          ],
+        })),
+      };
+      let best = Number.POSITIVE_INFINITY;
+      for (const seq of multisetPermutations(new Map(problem.lots.map((l) => [l.id, l.steps.length])))) {
+        const s = schedulePlantSequence(problem, seq);
+        expect(checkPlantSchedule(problem, s.operations)).toEqual([]);
+        best = Math.min(best, s.kpis.score);
+      }
+      const solved = checked(problem, solvePlant(problem, { maxIterations: 3000, seed }));
+      expect(solved.kpis.score).toBeCloseTo(best, 6);
+    }
+  });
+
+  it('explains a late lot by the machine and step that held it', () => {
+    const problem: PlantProblem = {
+      machines: [{ id: 'G1', group: 'grind', calendar: shifts(5) }],
+      lots: [
+        {
+          id: 'BIG',
+          quantity: 1,
+          due: 400,
+          weight: 5,
+          steps: [{ stepId: 'g', group: 'grind', minutesPerPiece: 400 }],
+        },
+        { id: 'LATE', quantity: 1, due: 420, steps: [{ stepId: 'g2', group: 'grind', minutesPerPiece: 60 }] },
+      ],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 50 }));
+    const late = s.lots.find((l) => l.late)!;
+    expect(late.lotId).toBe('LATE');
+    expect(late.heldBy).toMatchObject({ stepId: 'g2', machineId: 'G1', waited: 400, blockedBy: 'BIG' });
+  });
+
+  it('the checker finds what is wrong in a broken schedule', () => {
+    const problem = generatePlantInstance({ lots: 40, seed: 5 });
+    const good = checked(problem, solvePlant(problem, { maxIterations: 50 }));
+    const ops = () => good.operations.map((o) => ({ ...o }));
+    const kinds = (o: ScheduledOperation[]) => new Set(checkPlantSchedule(problem, o).map((v) => v.kind));
+    const machineOps = (o: ScheduledOperation[]) => o.filter((x) => x.machineId && !x.frozen);
+
+    let o = ops(); // two operations on one machine at once
+    const [a, b] = machineOps(o).filter((x) => x.machineId === machineOps(o)[0]!.machineId);
+    b!.start = a!.start;
+    b!.end = a!.end;
+    expect(kinds(o)).toContain('overlap');
+
+    o = ops(); // ends before its work is done
+    const c = machineOps(o).find((x) => x.end - x.start > 100)!;
+    c.end = c.start + 10;
+    expect(kinds(o)).toContain('calendar');
+
+    o = ops(); // grinding before heat treatment came back
+    const g = o.find((x) => x.stepIndex === 2 && !x.frozen)!;
+    const ht = o.find((x) => x.lotId === g.lotId && x.stepIndex === 1)!;
+    g.start = ht.end - 60;
+    expect(kinds(o)).toContain('precedence');
+
+    o = ops(); // a started dispatch moved
+    const f = o.find((x) => x.frozen)!;
+    f.start += 10;
+    expect(kinds(o)).toContain('frozen');
+
+    o = ops(); // a machine of the wrong group
+    const t = o.find((x) => x.stepIndex === 3)!;
+    t.machineId = 'assembly-01';
+    expect(kinds(o)).toContain('machine');
+
+    o = ops().slice(1);
+    expect(kinds(o)).toContain('missing');
+  });
+
+  it('is deterministic for a seed and an iteration cap', () => {
+    const problem = generatePlantInstance({ lots: 60, seed: 9 });
+    const a = checked(problem, solvePlant(problem, { maxIterations: 300, seed: 4 }));
+    const b = solvePlant(problem, { maxIterations: 300, seed: 4 });
+    expect(b.operations).toEqual(a.operations);
+    expect(a.kpis.score).toBeLessThanOrEqual(a.constructiveScore);
+  });
+
+  it('schedules the plant (500 lots, 4 workshops, 60 machines) within the time limit, violating nothing', () => {
+    const problem = generatePlantInstance();
+    expect(problem.lots).toHaveLength(500);
+    expect(problem.machines).toHaveLength(60);
+    const t0 = performance.now();
+    const s = checked(problem, solvePlant(problem, { timeLimitMs: 2000 }));
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(s.operations).toHaveLength(2500);
+    expect(s.kpis.score).toBeLessThanOrEqual(s.constructiveScore);
+  });
+});
