@@ -1,4 +1,5 @@
 import { LINE_UNIT } from '../resource/doc-fields.ts';
+import type { LifecycleDef, TransitionDef } from '../resource/lifecycle.ts';
 import type { EnumOption, FieldDef, LineDef, ResourceDef } from '../resource/types.ts';
 
 /** Document states of every stock document: 草稿 → 已过账 → 已冲销. */
@@ -7,6 +8,40 @@ export const STOCK_DOC_STATUS: EnumOption[] = [
   { value: 'posted', label: '已过账', color: 'green' },
   { value: 'reversed', label: '已冲销', color: 'red' },
 ];
+
+/** 过账: the stock moves (apps/server warehouse `postDocument`); the document can no longer be edited. */
+const POST: TransitionDef = {
+  name: 'post',
+  label: '过账',
+  from: ['draft'],
+  to: 'posted',
+  tone: 'primary',
+  confirm: '过账后库存立即变动，单据不能再修改。确定过账？',
+};
+
+/** 冲销: the opposite moves of the posted ones (红冲); refused when the goods received were issued. */
+const REVERSE: TransitionDef = {
+  name: 'reverse',
+  label: '冲销',
+  from: ['posted'],
+  to: 'reversed',
+  tone: 'danger',
+  confirm: '将按原单反向记账（红冲），此操作不可撤销。确定冲销？',
+};
+
+/**
+ * Lifecycle of 入库单, 出库单 and 调拨单: 草稿 → 已过账 (过账) → 已冲销 (冲销). Only drafts are edited
+ * and deleted. The transitions run through the lifecycle engine; their effect is the stock posting.
+ */
+export const STOCK_DOC_LIFECYCLE: LifecycleDef = {
+  states: STOCK_DOC_STATUS,
+  initial: 'draft',
+  editable: ['draft'],
+  transitions: [POST, REVERSE],
+};
+
+/** 盘点单: posted once, never reversed (a later count corrects it). */
+export const STOCKTAKE_LIFECYCLE: LifecycleDef = { ...STOCK_DOC_LIFECYCLE, transitions: [POST] };
 
 /** Quality status of stock: only 合格 stock can be issued to production or shipped. */
 export const QUALITY_STATUS: EnumOption[] = [
@@ -141,6 +176,7 @@ export const stockInboundResource: ResourceDef = {
   labelField: 'docNo',
   codeField: 'docNo',
   numbering: { prefix: 'RK' },
+  lifecycle: STOCK_DOC_LIFECYCLE,
   fields: [
     docNo('RK'),
     { name: 'type', label: '入库类型', kind: 'enum', options: INBOUND_TYPES, required: true, filter: 'eq' },

@@ -22,6 +22,11 @@ import { idParams } from '../../platform/http/validation.ts';
 import { once, withRetry } from '../../platform/idempotency.ts';
 import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
+import {
+  registerLifecycle,
+  type TransitionCtx,
+  type TransitionHandlers,
+} from '../../platform/resource/lifecycle.ts';
 import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
 import {
@@ -36,7 +41,13 @@ import {
   reversalMoves,
 } from './posting.ts';
 import { applySources, linkSources, postedLines, type StockKind, sourceColumns } from './sources.ts';
-import { type StockEvent, stockPostChecks, stockPosted, stockReversed } from './stock-events.ts';
+import {
+  inboundCosts,
+  type StockEvent,
+  stockPostChecks,
+  stockPosted,
+  stockReversed,
+} from './stock-events.ts';
 
 type Kind = DocRef['docKind'];
 
@@ -275,8 +286,13 @@ async function failTransition(db: Db, spec: DocSpec, id: number, from: 'draft' |
     .where('id', '=', id)
     .executeTakeFirst();
   if (!now) throw notFound(`${spec.def.label}不存在或已被删除`);
-  if (from === 'draft') throw conflict(`单据 ${now.docNo} ${STATUS_TEXT[now.status]}，不能重复过账`);
-  throw conflict(
+  throw wrongState(now, from);
+}
+
+/** Why a document in `now.status` cannot be posted (from draft) or reversed (from posted). */
+function wrongState(now: { docNo: string; status: string }, from: 'draft' | 'posted') {
+  if (from === 'draft') return conflict(`单据 ${now.docNo} ${STATUS_TEXT[now.status]}，不能重复过账`);
+  return conflict(
     now.status === 'reversed'
       ? `单据 ${now.docNo} 已冲销，不能重复冲销`
       : `单据 ${now.docNo} 还是草稿，不能冲销`,
@@ -285,7 +301,7 @@ async function failTransition(db: Db, spec: DocSpec, id: number, from: 'draft' |
 
 /** Header columns each kind needs for posting (snake case, as in the table). */
 const HEAD_COLUMNS: Record<Kind, string[]> = {
-  inbound: ['doc_no', 'biz_date', 'type', 'warehouse_id'],
+  inbound: ['doc_no', 'biz_date', 'type', 'warehouse_id', 'source_no'],
   outbound: ['doc_no', 'biz_date', 'type', 'warehouse_id'],
   transfer: ['doc_no', 'biz_date', 'from_warehouse_id', 'to_warehouse_id'],
   stocktake: ['doc_no', 'biz_date', 'warehouse_id'],
@@ -435,6 +451,34 @@ async function costFromOrder(db: Db, id: number, lines: any[], base: Decimal[]) 
              WHERE l.id = x.id`.execute(db);
 }
 
+/**
+ * Inbound lines without a typed price that a module above the warehouse costs (`inboundCosts`,
+ * stock-events.ts): a 生产入库 of an order's product at the order's actual cost. The price is
+ * written on the line (in the line's unit) as for 采购入库, and the move carries the exact amount.
+ */
+async function costFromModules(db: Db, id: number, doc: Record<string, any>, lines: any[], base: Decimal[]) {
+  const open = lines.flatMap((l, i) =>
+    l.unitPrice == null
+      ? [{ id: Number(l.id), materialId: Number(l.materialId), baseQuantity: base[i].toString() }]
+      : [],
+  );
+  const costs = await inboundCosts(db, { id, type: doc.type, sourceNo: doc.sourceNo ?? null }, open);
+  if (!costs.size) return new Map<number, { unitCost: string; amount: string }>();
+  const ids: number[] = [];
+  const prices: string[] = [];
+  lines.forEach((l, i) => {
+    const c = costs.get(Number(l.id));
+    if (!c) return;
+    l.unitPrice = new Decimal(c.unitCost).times(base[i]).dividedBy(l.quantity).toDecimalPlaces(6).toString();
+    ids.push(Number(l.id));
+    prices.push(l.unitPrice);
+  });
+  await sql`UPDATE stock_inbound_line l SET unit_price = x.price
+              FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(prices)}::numeric[]) AS x(id, price)
+             WHERE l.id = x.id`.execute(db);
+  return costs;
+}
+
 export async function postDocument(
   db: Db,
   spec: DocSpec,
@@ -464,6 +508,7 @@ export async function postDocument(
   if (spec.kind === 'inbound') {
     const base = baseQuantities(spec, lines);
     if (doc.type === 'purchase') await costFromOrder(db, id, lines, base);
+    const own = await costFromModules(db, id, doc, lines, base);
     const moves: Move[] = lines.map((l, i) => ({
       materialId: l.materialId,
       warehouseId: doc.warehouseId,
@@ -475,6 +520,8 @@ export async function postDocument(
         l.unitPrice != null
           ? new Decimal(l.unitPrice).times(l.quantity).dividedBy(base[i]).toDecimalPlaces(6).toString()
           : undefined,
+      // A module's cost (a 生产入库 at the order's actual cost): exactly this amount.
+      ...(own.has(Number(l.id)) ? own.get(Number(l.id)) : {}),
       lineId: l.id,
       // Counted in another unit: it becomes that unit's part of the row (10 kg ↔ 42.5530 套).
       unit: lineUnit(l),
@@ -693,9 +740,49 @@ export const DOC_HOOKS: Record<string, ResourceHooks> = Object.fromEntries(
   SPECS.map((s) => [s.def.name, docHooks(s)]),
 );
 
+/**
+ * 过账 and 冲销 as lifecycle transitions (`POST /api/v1/<document>/post|reverse/{id}`, the engine's
+ * route shape, which is the documented one): the engine locks the document, checks the scope of
+ * its kind and its state; the effect is the posting, which moves the state itself in its own
+ * statement and writes its own audit row.
+ */
+function stockTransitions(spec: DocSpec): Record<string, TransitionHandlers> {
+  const scope = spec.def.scopedPermissions?.field;
+  const read = async (db: Db, id: number) => {
+    const row = await db
+      .selectFrom(spec.def.table)
+      .select(['id', 'docNo', 'status', 'version', ...(scope ? [scope] : [])] as any)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw notFound(`${spec.def.label}不存在或已被删除`);
+    return row as Record<string, any>;
+  };
+  const handlers = (
+    from: 'draft' | 'posted',
+    run: (ctx: TransitionCtx) => Promise<{ status: string }>,
+  ): TransitionHandlers => ({
+    read,
+    movesState: true,
+    wrongState: (record) => wrongState(record as { docNo: string; status: string }, from),
+    async effect(ctx) {
+      ctx.settled = (await run(ctx)).status;
+      ctx.audited = true;
+    },
+  });
+  return {
+    post: handlers('draft', ({ db, record, user }) => postDocument(db, spec, Number(record.id), user)),
+    reverse: handlers('posted', ({ db, record, user }) => reverseDocument(db, spec, Number(record.id), user)),
+  };
+}
+
 export function documentRoutes(app: App) {
   const serialize = makeSerializer(app.ringmes.config.timeZone);
   for (const spec of SPECS) {
+    if (spec.def.lifecycle) {
+      registerLifecycle(app, spec.def, stockTransitions(spec));
+      continue;
+    }
     const perm = (a: string) => `${spec.def.permission}:${a}` as Permission;
     const action = (name: 'post' | 'reverse') =>
       route(app, {

@@ -70,6 +70,11 @@ export interface TransitionHandlers {
    * row, answer its columns camel-cased, and answer 404 when it is missing.
    */
   read?(db: Db, id: number): Promise<Record<string, any>>;
+  /**
+   * The refusal when the document is not in a state the transition starts from, in place of the
+   * runner's 「…当前为…，不能…」 (a stock document's 已过账，不能重复过账).
+   */
+  wrongState?(record: Record<string, any>): Error;
 }
 
 /** The answer of every transition: the document's new state. */
@@ -123,6 +128,7 @@ export async function runTransition(
   assertInScope(user, def, transitionAction(transition), record);
   if (input.version !== undefined && record.version !== input.version) throw conflict(STALE_VERSION);
   if (!transition.from.includes(record.status)) {
+    if (handlers.wrongState) throw handlers.wrongState(record);
     throw conflict(`${def.label}当前为「${stateLabel(lifecycle, record.status)}」，不能${transition.label}`);
   }
   if (!transitionApplies(transition, record)) throw conflict(transition.when?.message ?? '');
