@@ -213,6 +213,107 @@ describe('成本 of a production order', () => {
     expect(c.material.unitCost).toBe('14.693878'); // 1,440 ÷ 98 = 14.6938775…
   });
 
+  it('生产入库 at actual cost: each receipt takes the cost not yet received over the pieces still expected', async () => {
+    const x = await floor();
+    // The rates first this time, so that each receipt sees them (scrap price as before).
+    ok(
+      await t.call('PUT', '/api/v1/sysSetting/costing', {
+        token,
+        body: {
+          overheadRates: [
+            { workshopId: x.turning, basis: 'standard-minute', rate: '0.05' },
+            { workshopId: x.grinding, basis: 'hour', rate: '30' },
+          ],
+          scrapPricePerKg: '2.80',
+        },
+      }),
+    );
+    ok(
+      await w.post(
+        'stock-inbound',
+        (await w.inbound([{ materialId: x.S.id, quantity: 100, unitPrice: '12' }])).id,
+      ),
+    );
+    ok(
+      await w.post(
+        'stock-inbound',
+        (await w.inbound([{ materialId: x.B.id, quantity: 1000, unitPrice: '0.3' }])).id,
+      ),
+    );
+    for (const [m, q] of [
+      [x.S.id, 100],
+      [x.B.id, 800],
+    ])
+      ok(
+        await w.post(
+          'stock-outbound',
+          (await w.outbound([{ materialId: m, quantity: q }], { productionOrderId: x.order.id })).id,
+        ),
+      );
+    const report = (dispatchId: number, extra: Record<string, unknown>) =>
+      post('/api/v1/work-report/add', { dispatchId, flowCardId: x.card, reportDate: '2026-11-04', ...extra });
+    await approve(ok(await report(x.turnDispatch, { goodQuantity: 100, hours: '3.5' })).id);
+    const supplier = await f.create('supplier');
+    const out = (body: Record<string, unknown>) => post(`/api/v1/flow-card/outsource/${x.card}`, body);
+    ok(await out({ action: 'send', quantity: 100, supplierId: supplier.id, unitPrice: '0.904' }));
+    ok(await out({ action: 'return', quantity: 100 }));
+    // First receipt (60 finished): 1,440.00 + 15.00 + 12.00 + 80.00 + 10.00 + 1.5 h × 30 = 1,602.00
+    // spent; 100 expected, so 1,602.00 × 60 ÷ 100 = 961.20 (16.02 a piece), 640.80 stays in WIP.
+    const r2 = ok(await report(x.grindDispatch, { goodQuantity: 60, hours: '1.5' }));
+    await approve(r2.id);
+    // Second (38 more, 2 scrapped): 1,638.28 spent, 98 expected, 38 still to come: all that is
+    // left, 1,638.28 − 961.20 = 677.08 (17.817895 a piece).
+    const r3 = ok(
+      await report(x.grindDispatch, {
+        goodQuantity: 38,
+        workScrapQuantity: 2,
+        scrapReason: 'size',
+        hours: '1',
+      }),
+    );
+    await approve(r3.id);
+    const receipts = await t.database.db
+      .selectFrom('stockLedger as l')
+      .innerJoin('stockInbound as d', (j) =>
+        j.onRef('d.id', '=', 'l.docId').on('l.docType', '=', 'stock-inbound'),
+      )
+      .select(['l.quantity', 'l.unitCost', 'l.amount', 'd.sourceNo'])
+      .where('l.materialId', '=', x.order.productId)
+      .orderBy('l.id')
+      .execute();
+    expect(receipts.map((l) => [Number(l.quantity), String(l.unitCost), String(l.amount)])).toEqual([
+      [60, '16.020000', '961.20'],
+      [38, '17.817895', '677.08'],
+    ]);
+    expect(receipts.every((l) => l.sourceNo === x.order.docNo)).toBe(true);
+    // The finished stock holds the order's whole actual cost, and the 入库单 lines show the price.
+    const c = ok(await get(`/api/v1/production-order/cost/${x.order.id}`));
+    expect(c.total).toBe('1638.28');
+    const value = await t.database.db
+      .selectFrom('stockValue')
+      .select(({ fn }) => [fn.sum<string>('value').as('value'), fn.sum<string>('quantity').as('quantity')])
+      .where('materialId', '=', x.order.productId)
+      .executeTakeFirstOrThrow();
+    expect([Number(value.quantity), Number(value.value)]).toEqual([98, 1638.28]);
+    const lines = await t.database.db
+      .selectFrom('stockInboundLine as l')
+      .innerJoin('stockInbound as d', 'd.id', 'l.stockInboundId')
+      .select('l.unitPrice')
+      .where('l.materialId', '=', x.order.productId)
+      .where('d.type', '=', 'production')
+      .orderBy('l.id')
+      .execute();
+    expect(lines.map((l) => String(l.unitPrice))).toEqual(['16.020000', '17.817895']);
+    // Taking back the last report reverses its receipt at what it brought: 961.20 for 60 remain.
+    ok(await post(`/api/v1/work-report/unapprove/${r3.id}`, { reason: '数量录错' }));
+    const after = await t.database.db
+      .selectFrom('stockValue')
+      .select(({ fn }) => [fn.sum<string>('value').as('value')])
+      .where('materialId', '=', x.order.productId)
+      .executeTakeFirstOrThrow();
+    expect(Number(after.value)).toBe(961.2);
+  });
+
   it('answers 404 for an unknown order, 403 without 成本, and refuses bad rates with a Chinese message', async () => {
     const missing = await get('/api/v1/production-order/cost/999999999');
     expect(missing.status).toBe(404);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CostInputs, productionOrderCost } from './product-cost.ts';
+import { type CostInputs, productionOrderCost, receiptAtActualCost } from './product-cost.ts';
 
 const report = (
   docNo: string,
@@ -117,5 +117,39 @@ describe('actual cost of a production order', () => {
     });
     expect(c.total).toBe('0.30');
     expect(c.unitCost).toBe('0.100000');
+  });
+
+  it("values a 生产入库 at the order's actual cost: what is left over the pieces still expected", () => {
+    // 100 planned. First receipt: 60 finished, 1,602.00 spent (all the material, part of the
+    // work), nothing scrapped yet: 1,602.00 × 60 ÷ 100 = 961.20, 16.02 a piece; 640.80 stays in WIP.
+    const first = { total: '1602.00', plannedQuantity: '100', scrapQuantity: '0', finishedQuantity: '60' };
+    expect(receiptAtActualCost({ ...first, receivedQuantity: '0', receivedAmount: '0' }, '60')).toEqual({
+      unitCost: '16.020000',
+      amount: '961.20',
+    });
+    // Second: 38 more and 2 scrapped, 1,638.28 spent: 98 expected, 38 still to come, so the
+    // receipt takes all that is left, 1,638.28 − 961.20 = 677.08 (17.817895 a piece); the two
+    // receipts hold exactly the order's 1,638.28.
+    const second = { total: '1638.28', plannedQuantity: '100', scrapQuantity: '2', finishedQuantity: '98' };
+    expect(
+      receiptAtActualCost({ ...second, receivedQuantity: '60', receivedAmount: '961.20' }, '38'),
+    ).toEqual({
+      unitCost: '17.817895',
+      amount: '677.08',
+    });
+    // More finished than planned: the finished count is what is expected. 1/3 of 0.10 → 0.03.
+    const over = { total: '0.10', plannedQuantity: '2', scrapQuantity: '0', finishedQuantity: '3' };
+    expect(receiptAtActualCost({ ...over, receivedQuantity: '0', receivedAmount: '0' }, '1')).toEqual({
+      unitCost: '0.030000',
+      amount: '0.03',
+    });
+    // A cost taken back after a receipt leaves nothing for the next; nothing spent: no actual cost.
+    expect(receiptAtActualCost({ ...second, receivedQuantity: '60', receivedAmount: '1700' }, '38')).toEqual({
+      unitCost: '0.000000',
+      amount: '0.00',
+    });
+    expect(
+      receiptAtActualCost({ ...first, total: '0', receivedQuantity: '0', receivedAmount: '0' }, '60'),
+    ).toBeNull();
   });
 });

@@ -236,3 +236,50 @@ export function productionOrderCost(input: CostInputs): ProductionOrderCost {
     unratedWorkshops: unrated,
   };
 }
+
+/** What a 生产入库 needs of its order to value the pieces at actual cost (`receiptAtActualCost`). */
+export interface ReceiptCostInput {
+  /** The order's actual cost so far (`productionOrderCost(…).total`). */
+  total: string;
+  plannedQuantity: string;
+  /** Pieces scrapped on any step of the order's approved reports. */
+  scrapQuantity: string;
+  /** Finished so far, this receipt's pieces included. */
+  finishedQuantity: string;
+  /** What the order's earlier 生产入库 brought in (reversals netted). */
+  receivedQuantity: string;
+  receivedAmount: string;
+}
+
+/**
+ * 生产入库 at actual cost: the order's cost not yet received (work in progress, total − received)
+ * shared over the pieces still expected — the planned quantity less the scrapped, at least what is
+ * finished and what this receipt makes — so that the receipt of `quantity` pieces brings in
+ *
+ *   (total − received amount) × quantity ÷ (expected − received quantity), to the fen,
+ *
+ * and the receipt that completes the order brings in exactly what is left: once everything is
+ * received, the finished stock holds the order's whole actual cost. Unit cost = amount ÷ quantity
+ * (6 places). Null while nothing has been spent (the receipt is valued as any unpriced receipt, at
+ * the warehouse's average); what is left is never negative (a cost taken back after a receipt
+ * leaves the next one at 0).
+ */
+export function receiptAtActualCost(
+  input: ReceiptCostInput,
+  quantity: string,
+): { unitCost: string; amount: string } | null {
+  const q = new X(quantity);
+  if (!new X(input.total).gt(0) || !q.gt(0)) return null;
+  const received = new X(input.receivedQuantity);
+  const left = Decimal.max(new X(input.total).minus(input.receivedAmount), 0);
+  const expected = Decimal.max(
+    new X(input.plannedQuantity).minus(input.scrapQuantity),
+    input.finishedQuantity,
+    received.plus(q),
+  );
+  const amount = fen(left.times(q).div(expected.minus(received)));
+  return {
+    unitCost: amount.div(q).toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed(6),
+    amount: amount.toFixed(2),
+  };
+}

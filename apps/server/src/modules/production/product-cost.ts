@@ -3,13 +3,16 @@ import {
   type OverheadRate,
   type ProductionOrderCost,
   productionOrderCost,
+  receiptAtActualCost,
 } from '@ringmes/domain';
+import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import { type App, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
+import { costInboundBy, type InboundCost } from '../warehouse/stock-events.ts';
 
 /**
  * 成本 of a production order (issue 37 §4): gathers the order's source lines — posted 领料出库
@@ -131,6 +134,61 @@ export async function orderCost(db: Db, id: number): Promise<OrderCost> {
   });
   return { orderId: Number(o.id), docNo: o.docNo, productName: o.productName, status: o.status, ...cost };
 }
+
+/**
+ * 生产入库 at actual cost: a production receipt (type production, 来源单号 the order's number)
+ * brings the order's product in at the order's actual cost as it stands at posting — the cost not
+ * yet received over the pieces still expected (`receiptAtActualCost`) — instead of the
+ * warehouse's average. Lines of other materials, typed prices and orders with nothing spent are
+ * left alone. Runs inside the posting transaction (the order's cost read as it now stands).
+ */
+costInboundBy(async (db, doc, lines) => {
+  const out = new Map<number, InboundCost>();
+  if (doc.type !== 'production' || !doc.sourceNo) return out;
+  const r = await sql<{
+    id: number;
+    productId: number;
+    quantity: string;
+    scrap: string;
+    receivedQuantity: string;
+    receivedAmount: string;
+  }>`
+    SELECT o.id, o.product_id, o.quantity::text AS quantity,
+           (SELECT COALESCE(sum(r.work_scrap_quantity + r.material_scrap_quantity), 0) FROM work_report r
+             WHERE r.production_order_id = o.id AND r.status IN (${sql.join(COUNTED_REPORTS)}))::text AS scrap,
+           COALESCE(g.quantity, 0)::text AS received_quantity, COALESCE(g.amount, 0)::text AS received_amount
+      FROM production_order o
+      LEFT JOIN LATERAL (
+        SELECT sum(l.quantity) AS quantity, sum(l.amount) AS amount
+          FROM stock_inbound d JOIN stock_ledger l ON l.doc_type = 'stock-inbound' AND l.doc_id = d.id
+         WHERE d.type = 'production' AND d.source_no = o.doc_no AND d.id <> ${doc.id}
+           AND l.material_id = o.product_id) g ON true
+     WHERE o.doc_no = ${doc.sourceNo}`.execute(db);
+  const order = r.rows[0];
+  const mine = lines.filter((l) => order && l.materialId === Number(order.productId));
+  if (!order || !mine.length) return out;
+  const cost = await orderCost(db, Number(order.id));
+  let receivedQuantity = order.receivedQuantity;
+  let receivedAmount = order.receivedAmount;
+  for (const l of mine) {
+    const c = receiptAtActualCost(
+      {
+        total: cost.total,
+        plannedQuantity: order.quantity,
+        scrapQuantity: order.scrap,
+        finishedQuantity: cost.finishedQuantity,
+        receivedQuantity,
+        receivedAmount,
+      },
+      l.baseQuantity,
+    );
+    if (!c) continue;
+    out.set(l.id, c);
+    receivedQuantity = new Decimal(receivedQuantity).plus(l.baseQuantity).toString();
+    receivedAmount = new Decimal(receivedAmount).plus(c.amount).toString();
+  }
+  return out;
+});
 
 export function productCostRoutes(app: App) {
   route(app, {

@@ -11,15 +11,12 @@ import {
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { auditInsert } from '../../platform/audit.ts';
-import { type AuthUser, can } from '../../platform/auth/sessions.ts';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { App } from '../../platform/http/route.ts';
-import { type Permission, route } from '../../platform/http/route.ts';
-import { makeSerializer } from '../../platform/http/serialize.ts';
+import { type App, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { once, withRetry } from '../../platform/idempotency.ts';
 import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
@@ -27,7 +24,6 @@ import {
   type TransitionCtx,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
-import { assertInScope, scopeGate } from '../../platform/resource/scope.ts';
 import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
@@ -56,7 +52,6 @@ interface DocSpec {
   kind: Kind;
   lineTable: string;
   parentColumn: string;
-  reversible: boolean;
 }
 
 const SPECS: DocSpec[] = [
@@ -65,28 +60,24 @@ const SPECS: DocSpec[] = [
     kind: 'inbound',
     lineTable: 'stock_inbound_line',
     parentColumn: 'stock_inbound_id',
-    reversible: true,
   },
   {
     def: stockOutboundResource,
     kind: 'outbound',
     lineTable: 'stock_outbound_line',
     parentColumn: 'stock_outbound_id',
-    reversible: true,
   },
   {
     def: stockTransferResource,
     kind: 'transfer',
     lineTable: 'stock_transfer_line',
     parentColumn: 'stock_transfer_id',
-    reversible: true,
   },
   {
     def: stocktakeResource,
     kind: 'stocktake',
     lineTable: 'stocktake_line',
     parentColumn: 'stocktake_id',
-    reversible: false,
   },
 ];
 
@@ -777,52 +768,7 @@ function stockTransitions(spec: DocSpec): Record<string, TransitionHandlers> {
 }
 
 export function documentRoutes(app: App) {
-  const serialize = makeSerializer(app.ringmes.config.timeZone);
-  for (const spec of SPECS) {
-    if (spec.def.lifecycle) {
-      registerLifecycle(app, spec.def, stockTransitions(spec));
-      continue;
-    }
-    const perm = (a: string) => `${spec.def.permission}:${a}` as Permission;
-    const action = (name: 'post' | 'reverse') =>
-      route(app, {
-        method: 'POST',
-        url: `/api/v1/${spec.def.name}/${name}/:id`,
-        permission: perm(name),
-        alsoAllowedBy: scopeGate(spec.def, name),
-        params: idParams,
-        async handler({ params, user, req, app: { db } }) {
-          const key = req.headers['idempotency-key'];
-          const scope = spec.def.scopedPermissions;
-          return withRetry(() =>
-            db.transaction().execute(async (trx) => {
-              // Holders of a kind's permission only (采购入库…): the document must be of that kind.
-              if (scope && !can(user, perm(name))) {
-                const row = await trx
-                  .selectFrom(spec.def.table)
-                  .select(scope.field as any)
-                  .where('id', '=', params.id)
-                  .forUpdate()
-                  .executeTakeFirst();
-                if (row) assertInScope(user, spec.def, name, row);
-              }
-              return once(
-                trx,
-                `${spec.def.name}:${name}:${params.id}`,
-                typeof key === 'string' ? key : undefined,
-                serialize,
-                () =>
-                  name === 'post'
-                    ? postDocument(trx, spec, params.id, user)
-                    : reverseDocument(trx, spec, params.id, user),
-              );
-            }),
-          );
-        },
-      });
-    action('post');
-    if (spec.reversible) action('reverse');
-  }
+  for (const spec of SPECS) registerLifecycle(app, spec.def, stockTransitions(spec));
 
   // Fills a draft stocktake with the warehouse's current book quantities (one line per stock key).
   route(app, {

@@ -43,3 +43,48 @@ async function emit(list: Listener[], db: Db, e: StockEvent) {
 export const stockPostChecks = (db: Db, e: StockEvent) => emit(BEFORE_POST, db, e);
 export const stockPosted = (db: Db, e: StockEvent) => emit(POSTED, db, e);
 export const stockReversed = (db: Db, e: StockEvent) => emit(REVERSED, db, e);
+
+/** An inbound line without a typed price, offered to the costers (`costInboundBy`). */
+export interface InboundCostLine {
+  id: number;
+  materialId: number;
+  /** Base-unit quantity the line brings in. */
+  baseQuantity: string;
+}
+
+/** A line's cost as a coster fixes it: per base unit (6 places) and the line's exact amount. */
+export interface InboundCost {
+  unitCost: string;
+  amount: string;
+}
+
+export interface InboundCostDoc {
+  id: number;
+  type: string;
+  sourceNo: string | null;
+}
+
+type InboundCoster = (
+  db: Db,
+  doc: InboundCostDoc,
+  lines: InboundCostLine[],
+) => Promise<Map<number, InboundCost>>;
+const COSTERS: InboundCoster[] = [];
+
+/**
+ * A module above the warehouse that knows what an inbound document's goods cost (production: a
+ * 生产入库 at the order's actual cost) registers here; posting asks it, inside the posting
+ * transaction, for the lines without a typed price. Lines no coster prices enter at the
+ * warehouse's average, as before.
+ */
+export const costInboundBy = (c: InboundCoster) => {
+  if (!COSTERS.includes(c)) COSTERS.push(c);
+};
+
+export async function inboundCosts(db: Db, doc: InboundCostDoc, lines: InboundCostLine[]) {
+  const out = new Map<number, InboundCost>();
+  if (!lines.length) return out;
+  for (const c of COSTERS)
+    for (const [id, cost] of await c(db, doc, lines)) if (!out.has(id)) out.set(id, cost);
+  return out;
+}
