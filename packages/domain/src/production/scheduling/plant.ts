@@ -170,6 +170,8 @@ export interface PlantSchedule {
   /** Busy minutes and working minutes of each machine up to the makespan. */
   machineLoads: { machineId: string; busy: number; available: number }[];
   constructiveScore: number;
+  /** The ATCS construction's figures before the local search. */
+  constructive: Pick<PlantKpis, 'lateLots' | 'weightedTardiness' | 'changeovers' | 'makespan' | 'score'>;
   iterations: number;
 }
 
@@ -614,8 +616,17 @@ export function solvePlant(problem: PlantProblem, options: PlantOptions = {}): P
 
   const cur = constructive(c, options.k1 ?? 2, options.k2 ?? 0.5);
   const curD = newDecoded(c);
+  const tDecode = clock();
   decode(c, cur, curD, free, fam, next);
-  const constructiveScore = curD.score;
+  // The answer is within the limit: the last decode and the answer's assembly are kept out of it.
+  const stop = deadline - 3 * (clock() - tDecode);
+  const start = {
+    lateLots: curD.late,
+    weightedTardiness: curD.weightedTardiness,
+    changeovers: curD.changeovers,
+    makespan: curD.makespan,
+    score: curD.score,
+  };
   const best = cur.slice();
   let bestScore = curD.score;
   let curScore = curD.score;
@@ -640,7 +651,7 @@ export function solvePlant(problem: PlantProblem, options: PlantOptions = {}): P
     return c.lotFirst[l]! + k;
   };
 
-  while (nOps > 1 && iterations < maxIter && clock() < deadline) {
+  while (nOps > 1 && iterations < maxIter && clock() < stop) {
     iterations++;
     trial.set(cur);
     const kind = rng.next();
@@ -719,7 +730,7 @@ export function solvePlant(problem: PlantProblem, options: PlantOptions = {}): P
   }
   const fin = newDecoded(c);
   decode(c, best, fin, free, fam, next);
-  return answer(c, fin, constructiveScore, iterations);
+  return answer(c, fin, start, iterations);
 }
 
 /**
@@ -740,10 +751,22 @@ export function schedulePlantSequence(
     throw new Error('顺序必须恰好列出每个批次的每道剩余工序');
   const d = newDecoded(c);
   decode(c, seq, d, new Float64Array(c.nMachines), new Int32Array(c.nMachines), new Int32Array(c.nLots));
-  return answer(c, d, d.score, 0);
+  const k = {
+    lateLots: d.late,
+    weightedTardiness: d.weightedTardiness,
+    changeovers: d.changeovers,
+    makespan: d.makespan,
+    score: d.score,
+  };
+  return answer(c, d, k, 0);
 }
 
-function answer(c: Compiled, d: Decoded, constructiveScore: number, iterations: number): PlantSchedule {
+function answer(
+  c: Compiled,
+  d: Decoded,
+  constructive: PlantSchedule['constructive'],
+  iterations: number,
+): PlantSchedule {
   const { problem } = c;
   const operations: ScheduledOperation[] = [];
   const machineOps = new Map<number, number[]>();
@@ -838,7 +861,8 @@ function answer(c: Compiled, d: Decoded, constructiveScore: number, iterations: 
       score: d.score,
     },
     machineLoads,
-    constructiveScore,
+    constructiveScore: constructive.score,
+    constructive,
     iterations,
   };
 }
