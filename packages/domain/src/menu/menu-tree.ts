@@ -166,6 +166,17 @@ const WORK_REPORT_RECORD = `${PROD_MANAGE}/work-report-record`;
 const PRODUCE_OUTSOURCING = `${PROD}/produce-outsourcing`;
 const PROD_STATS = `${PROD}/statisticalStatement`;
 
+/**
+ * 装配车间 › 选配 (issue 38 §4): size groups of the measured rings in stock, the matching proposal
+ * for a bearing and clearance group and its acceptance; 选配合格率 by month.
+ */
+function matchingPages(at: (segment: string) => string, res: (name: string) => string): MenuNode[] {
+  return [
+    list('选配', at('ring-matching'), res('Matching'), [['accept', '接受方案']]),
+    query('选配合格率', at('ring-matching-yield'), res('MatchingYield')),
+  ];
+}
+
 function workshop(w: WorkshopKind): MenuNode {
   const base = `${PROD_MANAGE}/${w.segment}`;
   const at = (segment: string) => `${base}/${segment}`;
@@ -198,6 +209,7 @@ function workshop(w: WorkshopKind): MenuNode {
     ]),
     ...reportRecords,
     list('半成品', at('semi-manufactures'), res('Semi'), ['export']),
+    ...(w.type === 'assembly' ? matchingPages(at, res) : []),
   ]);
 }
 

@@ -20,6 +20,10 @@
  * from a lot of thousands), so each accepted pair takes the grade that centres the clearance.
  */
 
+/** The 装配车间's 选配 page and its 选配合格率 report (menu tree: matchingPages). */
+export const RING_MATCHING_PATH = '/production-department/production-manage/assembly-workshop/ring-matching';
+export const RING_MATCHING_YIELD_PATH = `${RING_MATCHING_PATH}-yield`;
+
 /** Radial internal clearance groups of ISO 5753-1 / GB/T 4604.1, smallest first. */
 export const CLEARANCE_GROUPS = ['C2', 'CN', 'C3', 'C4', 'C5'] as const;
 export type ClearanceGroup = (typeof CLEARANCE_GROUPS)[number];

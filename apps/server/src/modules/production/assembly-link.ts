@@ -52,6 +52,8 @@ export async function linkAssembly(db: Db, orderId: number): Promise<void> {
         FROM s JOIN d ON d.material_id = s.material_id AND least(s.hi, d.hi) > greatest(s.lo, d.lo)
        GROUP BY s.card_id, d.card_id
       HAVING round(sum(least(s.hi, d.hi) - greatest(s.lo, d.lo)), 4) > 0
+      -- A ring card already linked to the bearing card by 选配 (kind matching) keeps that link.
+      ON CONFLICT (parent_id, child_id) DO NOTHING
       RETURNING 1)
     SELECT count(*)::int AS n FROM inserted`.execute(db);
   if (!linked.rows[0]?.n) return;

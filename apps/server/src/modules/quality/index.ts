@@ -29,6 +29,7 @@ import {
   resultsOf,
   saveResults,
 } from './inspection.ts';
+import { ringMatchingRoutes } from './ring-matching.ts';
 import { resumeSampling, taskSampling } from './sampling.ts';
 import {
   outboundForInspection,
@@ -112,6 +113,7 @@ function schedulePatrols(app: App) {
 export function qualityRoutes(app: App) {
   registerLifecycle(app, def, inspectionTaskTransitions);
   schedulePatrols(app);
+  ringMatchingRoutes(app);
 
   route(app, {
     method: 'GET',

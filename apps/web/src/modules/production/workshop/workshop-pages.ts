@@ -1,4 +1,4 @@
-import { WORKSHOP_KINDS, workshopPaths } from '@ringmes/domain';
+import { RING_MATCHING_PATH, RING_MATCHING_YIELD_PATH, WORKSHOP_KINDS, workshopPaths } from '@ringmes/domain';
 import type { PageLoader } from '../../../platform/resource/area-pages.ts';
 
 const tasks = () => import('./task-list.page.tsx');
@@ -29,5 +29,9 @@ export function workshopPages(): Record<string, PageLoader> {
       out[p.workshopReportRecord] = () => reports().then((m) => m.WorkshopReportRecordPage);
     }
   }
+  // 装配车间 › 选配 and 选配合格率 (issue 38 §4).
+  out[RING_MATCHING_PATH] = () => import('./ring-matching.page.tsx').then((m) => m.RingMatchingPage);
+  out[RING_MATCHING_YIELD_PATH] = () =>
+    import('./ring-matching-yield.page.tsx').then((m) => m.RingMatchingYieldPage);
   return out;
 }
