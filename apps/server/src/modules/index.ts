@@ -30,6 +30,7 @@ import {
 import { QUALITY_HOOKS, qualityRoutes } from './quality/index.ts';
 import { measurementHooks, measurementRoutes } from './quality/measurement.ts';
 import { measurementImportRoutes } from './quality/measurement-import.ts';
+import { ringGeometryRoutes } from './quality/ring-geometry.ts';
 import {
   ringStandardOverrideHooks,
   ringStandardRoutes,
@@ -107,6 +108,7 @@ export function registerModules(app: App) {
   qualityRoutes(app);
   measurementRoutes(app);
   measurementImportRoutes(app);
+  ringGeometryRoutes(app);
   downloadRoutes(app);
   dashboardRoutes(app);
   cockpitRoutes(app);

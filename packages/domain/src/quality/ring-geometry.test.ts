@@ -4,6 +4,7 @@ import {
   GeometryInputError,
   judgeGeometry,
   racewayGeometry,
+  ringGeometry,
   widthGeometry,
 } from './ring-geometry.ts';
 import { deriveRingLimits } from './ring-standard.ts';
@@ -147,5 +148,72 @@ describe('limits the tables lack, and bad input', () => {
       deviation: 4,
       variation: 4,
     });
+  });
+});
+
+describe('ringGeometry: one reading set, what its subgroup plots and its verdict', () => {
+  it("bore: the value is the mean of the planes' d_mp (29.99225), judged as above", () => {
+    const g = ringGeometry({
+      characteristic: 'bore-diameter',
+      ringType: 'inner',
+      readings: [
+        [29.995, 29.993, 29.996, 29.994],
+        [29.991, 29.988, 29.99, 29.992],
+      ],
+      nominal: 30,
+      limits,
+    });
+    expect([g.value, g.meanDeviation, g.variation, g.meanVariation, g.verdict]).toEqual([
+      29.99225,
+      -7.75,
+      4,
+      4.5,
+      'pass',
+    ]);
+  });
+  it('width of an outer ring: C judged by ΔCs/VCs', () => {
+    const g = ringGeometry({
+      characteristic: 'ring-height',
+      ringType: 'outer',
+      readings: [[15.99, 15.985, 15.992, 15.988]],
+      nominal: 16,
+      limits,
+    });
+    expect([g.value, g.meanDeviation, g.variation, g.checks.map((c) => c.code)]).toEqual([
+      15.98875,
+      -11.25,
+      7,
+      ['Cs', 'VCs'],
+    ]);
+  });
+  it('raceway: judged by the typed limits in mm when there are some, else incomplete', () => {
+    const readings = [[35.806, 35.802, 35.804, 35.808]];
+    const base = {
+      characteristic: 'raceway-diameter',
+      ringType: 'inner' as const,
+      readings,
+      nominal: null,
+      limits,
+    };
+    expect(ringGeometry(base)).toMatchObject({ value: 35.805, variation: 6, verdict: 'incomplete' });
+    expect(ringGeometry({ ...base, spec: { lsl: 35.79, usl: 35.804 } }).checks[0]).toMatchObject({
+      value: 35.805,
+      ok: false,
+      unit: 'mm',
+    });
+  });
+  it('refuses an angle and a diameter without nominal size', () => {
+    expect(() =>
+      ringGeometry({ characteristic: 'rib-angle', ringType: 'inner', readings: [[1]], nominal: 1, limits }),
+    ).toThrow(/不按套圈读数组/);
+    expect(() =>
+      ringGeometry({
+        characteristic: 'bore-diameter',
+        ringType: 'inner',
+        readings: [[30]],
+        nominal: null,
+        limits,
+      }),
+    ).toThrow(/公称尺寸/);
   });
 });

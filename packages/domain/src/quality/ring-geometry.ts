@@ -27,15 +27,25 @@ export interface ReadingPlan {
 export const MAX_READING_POINTS = 24;
 export const MAX_READING_PLANES = 5;
 
-/** What a reading set measures on a ring. */
-export type GeometryKind = 'diameter' | 'width' | 'raceway-diameter' | 'raceway-position';
+/** What a characteristic's reading set is: diameters by plane, single widths, or raceway readings. */
+export type GeometryKind = 'diameter' | 'width' | 'raceway';
 
-export const GEOMETRY_KINDS: { value: GeometryKind; label: string; plan: ReadingPlan }[] = [
-  { value: 'diameter', label: '内径/外径', plan: { points: 4, planes: 2 } },
-  { value: 'width', label: '宽度', plan: { points: 4, planes: 1 } },
-  { value: 'raceway-diameter', label: '沟道直径', plan: { points: 4, planes: 1 } },
-  { value: 'raceway-position', label: '沟道位置', plan: { points: 4, planes: 1 } },
-];
+/**
+ * The measured characteristics entered as a reading set per ring, with the default plan (the
+ * migration seeds it; 系统 keeps one editable plan per characteristic). Angles stay single values.
+ */
+export const READING_CHARACTERISTICS: Record<
+  string,
+  { kind: GeometryKind; dimension: 'd/D' | 'B/C' | null; plan: ReadingPlan }
+> = {
+  'bore-diameter': { kind: 'diameter', dimension: 'd/D', plan: { points: 4, planes: 2 } },
+  'outside-diameter': { kind: 'diameter', dimension: 'd/D', plan: { points: 4, planes: 2 } },
+  'ring-height': { kind: 'width', dimension: 'B/C', plan: { points: 4, planes: 1 } },
+  'raceway-diameter': { kind: 'raceway', dimension: null, plan: { points: 4, planes: 1 } },
+  'raceway-position': { kind: 'raceway', dimension: null, plan: { points: 2, planes: 1 } },
+};
+
+export const takesReadingSet = (characteristic: string) => characteristic in READING_CHARACTERISTICS;
 
 const nm = (mm: number) => Math.round(mm * 1_000_000);
 /** nanometres → micrometres, 4 decimals at most (a d_mp may end in half a nanometre). */
@@ -199,6 +209,8 @@ export interface GeometryCheck {
   lower: number | null;
   ok: boolean | null;
   missing?: string;
+  /** μm unless said (a raceway reading against typed limits: mm). */
+  unit?: 'mm';
 }
 
 export type GeometryVerdict = 'pass' | 'fail' | 'incomplete';
@@ -274,4 +286,107 @@ export function judgeGeometry(
       ? 'incomplete'
       : 'pass';
   return { checks, verdict };
+}
+
+/** Everything a reading set makes: the ring's value (what its subgroup plots), figures, checks. */
+export interface RingGeometry {
+  kind: GeometryKind;
+  ringType: RingType;
+  /** mm: mean of the planes' d_mp, mean width, or mean raceway reading. */
+  value: number;
+  nominal: number | null;
+  /** μm from nominal (null without one). */
+  meanDeviation: number | null;
+  deviationMin: number | null;
+  deviationMax: number | null;
+  /** μm: largest V_dsp (diameters), V_Bs (width) or spread (raceway). */
+  variation: number;
+  /** μm: V_dmp, diameters over two planes or more. */
+  meanVariation: number | null;
+  planes: PlaneGeometry[] | null;
+  checks: GeometryCheck[];
+  verdict: GeometryVerdict;
+}
+
+/**
+ * One ring's reading set, computed and judged: diameters and widths against the ring standard's
+ * limits of the ring's class and sizes (`limits`: deriveRingLimits / productLimits), raceway
+ * readings against the subgroup's typed limits (`spec`, mm) when there are some.
+ */
+export function ringGeometry(input: {
+  characteristic: string;
+  ringType: RingType;
+  readings: number[][];
+  nominal: number | null;
+  limits: Parameters<typeof judgeGeometry>[2];
+  spec?: { lsl?: number | null; usl?: number | null };
+}): RingGeometry {
+  const c = READING_CHARACTERISTICS[input.characteristic];
+  if (!c) throw new GeometryInputError('characteristic', '该测量特性不按套圈读数组录入');
+  const { ringType, readings, nominal } = input;
+  if (c.kind === 'diameter' || c.kind === 'width') {
+    if (nominal == null) throw new GeometryInputError('productId', '产品未填写公称尺寸，不能计算偏差');
+    if (c.kind === 'diameter') {
+      const g = diameterGeometry(readings, nominal);
+      const j = judgeGeometry(ringType, { diameter: g }, input.limits);
+      return {
+        kind: c.kind,
+        ringType,
+        value: g.mean,
+        nominal,
+        meanDeviation: g.meanDeviation,
+        deviationMin: g.deviationMin,
+        deviationMax: g.deviationMax,
+        variation: g.planeVariation,
+        meanVariation: g.planes.length > 1 ? g.meanVariation : null,
+        planes: g.planes,
+        ...j,
+      };
+    }
+    const w = widthGeometry(readings.flat(), nominal);
+    const j = judgeGeometry(ringType, { width: w }, input.limits);
+    return {
+      kind: c.kind,
+      ringType,
+      value: w.mean,
+      nominal,
+      meanDeviation: um(nm(w.mean) - nm(nominal)),
+      deviationMin: w.deviationMin,
+      deviationMax: w.deviationMax,
+      variation: w.variation,
+      meanVariation: null,
+      planes: null,
+      ...j,
+    };
+  }
+  const r = racewayGeometry(readings, nominal);
+  const lsl = input.spec?.lsl ?? null;
+  const usl = input.spec?.usl ?? null;
+  const has = lsl != null || usl != null;
+  const label = input.characteristic === 'raceway-diameter' ? '沟道直径' : '沟道位置';
+  const check: GeometryCheck = {
+    code: input.characteristic,
+    symbol: label,
+    label: `${label}（读数均值）`,
+    value: r.mean,
+    upper: usl,
+    lower: lsl,
+    unit: 'mm',
+    ok: has ? (lsl == null || r.mean >= lsl) && (usl == null || r.mean <= usl) : null,
+    ...(has ? {} : { missing: '未设规格限' }),
+  };
+  return {
+    kind: c.kind,
+    ringType,
+    value: r.mean,
+    nominal,
+    meanDeviation: r.deviation,
+    deviationMin: null,
+    deviationMax: null,
+    variation: r.variation,
+    meanVariation: null,
+    planes: null,
+    checks: [check],
+    verdict: check.ok === false ? 'fail' : check.ok === null ? 'incomplete' : 'pass',
+  };
 }
