@@ -304,6 +304,81 @@ describe('成本 of a production order', () => {
       .orderBy('l.id')
       .execute();
     expect(lines.map((l) => String(l.unitPrice))).toEqual(['16.020000', '17.817895']);
+
+    // 成本差异: standard S 12.50, B 0.28 (BOM 1 S + 8 B: 14.74), 工资 0.15 + 0.20, 委外 0.80 (the
+    // 委外订单's 0.904 without VAT), overhead 2 × 0.05 + 1.5 ÷ 60 × 30 = 0.85. For 98: 1,444.52,
+    // 34.30, 78.40, 83.30 = 1,640.52. Actual 1,440.00 − 1.32, 34.60, 80.00, 85.00 = 1,638.28.
+    await t.database.db
+      .updateTable('material')
+      .set({ standardCost: '12.5' })
+      .where('id', '=', x.S.id)
+      .execute();
+    await t.database.db
+      .updateTable('material')
+      .set({ standardCost: '0.28' })
+      .where('id', '=', x.B.id)
+      .execute();
+    const P = x.order.productId;
+    const variance = ok(await get(`/api/v1/finance-report/cost-variance?groupBy=order&materialId=${P}`));
+    expect(variance.rows).toHaveLength(1);
+    expect(variance.rows[0]).toMatchObject({
+      key: String(x.order.id),
+      label: x.order.docNo,
+      produced: '98.0000',
+      standardTotal: '1640.52',
+      actualTotal: c.total, // the roll-up gives what the 成本 tab adds up: 1,638.28
+      materialVariance: '-5.84',
+      labourVariance: '0.30',
+      outsourcingVariance: '1.60',
+      overheadVariance: '1.70',
+      totalVariance: '-2.24',
+      varianceRate: '-0.14', // −2.24 ÷ 1,640.52
+    });
+    const byMonth = ok(
+      await get(
+        `/api/v1/finance-report/cost-variance?groupBy=month&materialId=${P}&from=2026-11-01&to=2026-11-30`,
+      ),
+    );
+    expect(byMonth.rows.map((r: any) => [r.key, r.totalVariance])).toEqual([['2026-11', '-2.24']]);
+    const none = ok(
+      await get(`/api/v1/finance-report/cost-variance?groupBy=order&materialId=${P}&from=2026-12-01`),
+    );
+    expect(none.rows).toEqual([]);
+    const detail = ok(
+      await get(
+        `/api/v1/finance-report/cost-variance/detail?groupBy=order&materialId=${P}&pageNum=1&pageSize=10`,
+      ),
+    );
+    expect(detail.total).toBe(1);
+    expect(detail.rows[0]).toMatchObject({
+      docNo: x.order.docNo,
+      day: '2026-11-04',
+      docResource: 'production-order',
+    });
+
+    // 产品成本: the month's receipts, 98 for 1,638.28, 16.717143 a piece.
+    const pc = ok(await get(`/api/v1/finance-report/product-cost?groupBy=month&materialId=${P}`));
+    expect(pc.rows.map((r: any) => [r.key, r.produced, r.totalCost, r.unitCost])).toEqual([
+      ['2026-11', '98.0000', '1638.28', '16.717143'],
+    ]);
+    const pcDetail = ok(
+      await get(`/api/v1/finance-report/product-cost/detail?groupBy=month&materialId=${P}&key=2026-11`),
+    );
+    expect(pcDetail.rows.map((r: any) => [r.produced, r.totalCost, r.orderNo])).toEqual([
+      ['38.0000', '677.08', x.order.docNo],
+      ['60.0000', '961.20', x.order.docNo],
+    ]);
+    const exported = ok(
+      await get(`/api/v1/finance-report/product-cost/export?groupBy=materialMonth&materialId=${P}`),
+    );
+    expect(exported.rows).toBe(1);
+    const clerk = await t.userWith(['finance:salesReport:query']);
+    expect((await get('/api/v1/finance-report/cost-variance?groupBy=order', clerk.token)).status).toBe(403);
+    expect((await get('/api/v1/finance-report/product-cost?groupBy=month', clerk.token)).status).toBe(403);
+    const bad = await get('/api/v1/finance-report/product-cost?groupBy=week');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/汇总方式/);
+
     // Taking back the last report reverses its receipt at what it brought: 961.20 for 60 remain.
     ok(await post(`/api/v1/work-report/unapprove/${r3.id}`, { reason: '数量录错' }));
     const after = await t.database.db

@@ -20,6 +20,8 @@ export interface ReportMeasureDef {
   name: string;
   label: string;
   kind: ReportValueKind;
+  /** A quotient of two summed measures (num / den, 6 places: a unit cost), computed after summing. */
+  per?: [string, string];
   /** A ratio of two summed measures in percent (num / den × 100), computed after summing. */
   ratio?: [string, string];
   /** Drawn in the chart: bars on the left axis, or a line on the right axis. */
@@ -150,6 +152,51 @@ export const FINANCE_REPORTS: FinanceReportDef[] = [
       c('statusLabel', '状态'),
     ],
     docResource: 'production-order',
+  },
+  {
+    name: 'cost-variance',
+    title: '成本差异',
+    route: `${FIN}/cost-variance`,
+    permission: 'finance:costVariance',
+    filters: [range('完工入库日期'), ref('materialId', '产品', 'material-info')],
+    groups: [{ value: 'order', label: '按生产订单' }, { value: 'material', label: '按产品' }, MONTH],
+    measures: [
+      m('produced', '完工数量', 'quantity', { perUnit: true }),
+      m('standardTotal', '标准成本(元)', 'money', { chart: 'bar' }),
+      m('actualTotal', '实际成本(元)', 'money', { chart: 'bar' }),
+      m('materialVariance', '材料差异(元)', 'money'),
+      m('labourVariance', '人工差异(元)', 'money'),
+      m('outsourcingVariance', '委外差异(元)', 'money'),
+      m('overheadVariance', '制造费用差异(元)', 'money'),
+      m('totalVariance', '总差异(元)', 'money'),
+      m('varianceRate', '差异率(%)', 'percent', { ratio: ['totalVariance', 'standardTotal'], chart: 'line' }),
+    ],
+    detail: [c('docNo', '生产订单'), c('day', '完工入库', 'date'), c('materialName', '产品')],
+    docResource: 'production-order',
+  },
+  {
+    name: 'product-cost',
+    title: '产品成本',
+    route: `${FIN}/product-cost`,
+    permission: 'finance:productCost',
+    filters: [range('入库日期'), ref('materialId', '产品', 'material-info')],
+    groups: [
+      MONTH,
+      { value: 'material', label: '按产品' },
+      { value: 'materialMonth', label: '按产品和月份' },
+    ],
+    measures: [
+      m('produced', '完工入库数量', 'quantity', { perUnit: true }),
+      m('totalCost', '总成本(元)', 'money'),
+      m('unitCost', '单位成本(元)', 'money', { per: ['totalCost', 'produced'], chart: 'line' }),
+    ],
+    detail: [
+      c('docNo', '入库单号'),
+      c('day', '入库日期', 'date'),
+      c('materialName', '产品'),
+      c('orderNo', '生产订单'),
+    ],
+    docResource: 'stock-inbound',
   },
   {
     name: 'inventory-report',

@@ -425,6 +425,8 @@ describe('spec routes', () => {
       'sales-report',
       'purchase-report',
       'production-report',
+      'cost-variance',
+      'product-cost',
       'inventory-report',
       'job-booking',
       'work-order',

@@ -531,6 +531,8 @@ const finance = dir('财务部', FIN, 'AccountBookOutlined', [
   query('销售报表', `${FIN}/sales-report`, 'finance:salesReport'),
   query('采购报表', `${FIN}/purchase-report`, 'finance:purchaseReport'),
   query('生产报表', `${FIN}/production-report`, 'finance:productionReport'),
+  query('成本差异', `${FIN}/cost-variance`, 'finance:costVariance'),
+  query('产品成本', `${FIN}/product-cost`, 'finance:productCost'),
   query('库存报表', `${FIN}/inventory-report`, 'finance:inventoryReport'),
   query('报工统计', `${FIN}/job-booking`, 'finance:jobBooking'),
   query('工单统计', `${FIN}/work-order`, 'finance:workOrder'),

@@ -17,6 +17,12 @@ import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { attachUnits } from '../../platform/report-units.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
+import {
+  type CostingContext,
+  costingContext,
+  costRollupSql,
+  standardsSql,
+} from '../production/cost-rollup.ts';
 import { taken } from '../production/pieces.ts';
 import { exactText } from './wages.ts';
 
@@ -38,7 +44,9 @@ export interface ReportQuery {
 }
 
 interface Facts {
-  sql(q: ReportQuery): RawBuilder<unknown>;
+  sql(q: ReportQuery, ctx?: any): RawBuilder<unknown>;
+  /** What the facts need besides SQL, read first (the cost reports: rates and standard costs). */
+  prepare?: (db: Db, q: ReportQuery) => Promise<unknown>;
   /** Summed measures a ratio needs but the report does not show. */
   hidden?: string[];
 }
@@ -128,6 +136,42 @@ const FACTS: Record<string, Facts> = {
                             WHERE o.production_order_id = p.id AND o.status = 'posted' AND s.reversal_of IS NULL) mc ON true
         LEFT JOIN LATERAL (SELECT sum(amount) AS amount FROM piece_wage WHERE production_order_id = p.id) w ON true
        WHERE p.status <> 'draft'`,
+  },
+  // 成本差异 (issue 37 §4): one fact per production order, in the month of its last 生产入库 — the
+  // actual cost rolled up (production/cost-rollup.ts) against its product's standard × finished.
+  'cost-variance': {
+    prepare: (db, q) => costingContext(db, { productId: q.refs.materialId }),
+    sql: (q, ctx: CostingContext) => sql`
+      SELECT a.day, a.id AS doc_id, a.doc_no, a.product_id AS material_id,
+             a.id::text AS order_key, a.doc_no AS order_label, a.product_id::text AS material_key,
+             mt.name AS material_label, mt.name AS material_name, un.name AS unit_name, a.produced,
+             v.std_material + v.std_labour + v.std_outsourcing + v.std_overhead AS standard_total,
+             a.material - a.scrap + a.labour + a.outsourcing + a.overhead AS actual_total,
+             a.material - a.scrap - v.std_material AS material_variance, a.labour - v.std_labour AS labour_variance,
+             a.outsourcing - v.std_outsourcing AS outsourcing_variance, a.overhead - v.std_overhead AS overhead_variance,
+             a.material - a.scrap + a.labour + a.outsourcing + a.overhead
+               - (v.std_material + v.std_labour + v.std_outsourcing + v.std_overhead) AS total_variance
+        FROM (${costRollupSql({ from: q.from, to: q.to, productId: q.refs.materialId }, ctx)}) a
+        JOIN material mt ON mt.id = a.product_id ${UNIT}
+        LEFT JOIN ${standardsSql(ctx.standards)} ON s.product_id = a.product_id
+        CROSS JOIN LATERAL (SELECT round(COALESCE(s.material, 0) * a.produced, 2) AS std_material,
+                                   round(COALESCE(s.labour, 0) * a.produced, 2) AS std_labour,
+                                   round(COALESCE(s.outsourcing, 0) * a.produced, 2) AS std_outsourcing,
+                                   round(COALESCE(s.overhead, 0) * a.produced, 2) AS std_overhead) v`,
+  },
+  // 产品成本 (issue 37 §4): one fact per posted 生产入库 row of a product, at what it brought into
+  // stock (the order's actual cost, production/product-cost.ts): units and cost per product and month.
+  'product-cost': {
+    sql: () => sql`
+      SELECT d.biz_date AS day, d.id AS doc_id, d.doc_no, g.material_id, d.source_no AS order_no,
+             g.material_id::text AS material_key, mt.name AS material_label, mt.name AS material_name,
+             g.material_id::text || '|' || to_char(d.biz_date, 'YYYY-MM') AS material_month_key,
+             mt.name || ' ' || to_char(d.biz_date, 'YYYY-MM') AS material_month_label,
+             g.quantity AS produced, g.amount AS total_cost, un.name AS unit_name
+        FROM stock_inbound d
+        JOIN stock_ledger g ON g.doc_type = 'stock-inbound' AND g.doc_id = d.id AND g.reversal_of IS NULL AND g.quantity <> 0
+        JOIN material mt ON mt.id = g.material_id ${UNIT}
+       WHERE d.type = 'production' AND d.status = 'posted'`,
   },
   'inventory-report': {
     sql: (q) => sql`
@@ -223,7 +267,7 @@ const FACTS: Record<string, Facts> = {
 
 /** The summed measures of a report (ratios are computed from them). */
 const summed = (def: FinanceReportDef) => [
-  ...def.measures.filter((x) => !x.ratio).map((x) => x.name),
+  ...def.measures.filter((x) => !x.ratio && !x.per).map((x) => x.name),
   ...(FACTS[def.name].hidden ?? []),
 ];
 
@@ -238,6 +282,12 @@ const summedAs = (def: FinanceReportDef, n: string) =>
 
 function ratios(def: FinanceReportDef, row: Record<string, any>) {
   for (const x of def.measures) {
+    if (x.per) {
+      const den = new Decimal(row[x.per[1]] ?? 0);
+      row[x.name] = den.isZero()
+        ? null
+        : new Decimal(row[x.per[0]] ?? 0).div(den).toFixed(6, Decimal.ROUND_HALF_UP);
+    }
     if (!x.ratio) continue;
     const den = new Decimal(row[x.ratio[1]] ?? 0);
     row[x.name] = den.isZero()
@@ -270,13 +320,13 @@ export async function readReport(db: Db, def: FinanceReportDef, q: ReportQuery) 
     names.map((n) => summedAs(def, n)),
     sql`, `,
   );
-  const facts = sql`SELECT * FROM (${FACTS[def.name].sql(q)}) f WHERE ${factsWhere(def, q)}`;
+  const facts = sql`SELECT * FROM (${FACTS[def.name].sql(q, await FACTS[def.name].prepare?.(db, q))}) f WHERE ${factsWhere(def, q)}`;
   const g = groupKey(q);
-  const firstMoney = def.measures.find((x) => x.kind === 'money' && !x.ratio) ?? def.measures[0];
+  const firstMoney = def.measures.find((x) => x.kind === 'money' && !x.ratio && !x.per) ?? def.measures[0];
   const order = ['month', 'day'].includes(q.groupBy)
     ? sql`1`
     : sql`sum(${sql.ref(snake(firstMoney.name))}) DESC NULLS LAST, 2`;
-  const perUnit = def.measures.filter((x) => x.perUnit && !x.ratio).map((x) => x.name);
+  const perUnit = def.measures.filter((x) => x.perUnit && !x.ratio && !x.per).map((x) => x.name);
   const [rows, totals, units] = await Promise.all([
     sql<Record<string, any>>`
       SELECT ${g.key}::text AS key, max(${g.label}) AS label, count(*)::int AS fact_count, ${sums}
@@ -309,7 +359,7 @@ export async function reportDetail(
   page: { pageNum: number; pageSize: number },
 ) {
   const g = groupKey(q);
-  const facts = sql`SELECT * FROM (${FACTS[def.name].sql(q)}) f WHERE ${factsWhere(def, q)}`;
+  const facts = sql`SELECT * FROM (${FACTS[def.name].sql(q, await FACTS[def.name].prepare?.(db, q))}) f WHERE ${factsWhere(def, q)}`;
   const cond = q.key === undefined ? sql`true` : sql`${g.key}::text = ${q.key}`;
   const names = summed(def);
   const cols = sql.join(

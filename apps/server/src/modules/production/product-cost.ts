@@ -22,7 +22,7 @@ import { costInboundBy, type InboundCost } from '../warehouse/stock-events.ts';
  */
 
 /** Reports whose good pieces moved on and were paid (approved, or inspected and posted); not 待检验. */
-const COUNTED_REPORTS = ['approved', 'inspected', 'posted'];
+export const COUNTED_REPORTS = ['approved', 'inspected', 'posted'];
 
 /** The 成本核算 settings as stored (system/setting.routes.ts validates them on the way in). */
 export async function costingSettings(db: Db) {
