@@ -126,7 +126,8 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
   const option = useMemo<EChartOption>(() => {
     const timeline = groupBy === 'month' || groupBy === 'day';
     const rows = (data?.rows ?? []).slice(0, timeline ? 400 : 15);
-    const line = charted.some((m) => m.chart === 'line');
+    // The right axis is for percentages; a line of amounts (单位成本) shares the left one.
+    const line = charted.some((m) => m.chart === 'line' && m.kind === 'percent');
     return {
       tooltip: { trigger: 'axis' },
       legend: { top: 0 },
