@@ -17,6 +17,7 @@ import { seedDemoMeasurements } from './demo-measure.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoQuality } from './demo-quality.ts';
+import { seedDemoRingMatching } from './demo-ring-matching.ts';
 import { seedDemoRingStandard } from './demo-ring-standard.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, seedRushShipment, seedTracedShipments, stampStockDocuments } from './demo-stock.ts';
@@ -347,6 +348,8 @@ export async function seed(
       await seedDemoRingStandard(trx, admin.id);
       await seedDemoQuality(trx, seedUser(admin.id));
       await seedDemoMeasurements(trx, seedUser(admin.id));
+      // 选配: measured 6204 ring lots in stock, one bearing card matched in CN.
+      await seedDemoRingMatching(trx, seedUser(admin.id));
     });
     // The wage months close last, over every report the steps above posted.
     await step(9, '工序工资结账', () => seedDemoWageMonths(trx, admin.id));

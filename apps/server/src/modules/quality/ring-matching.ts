@@ -206,6 +206,7 @@ export async function ringGroups(db: Db, bearingId: number, widthUm: number) {
 }
 
 type ProposeBody = z.infer<typeof proposeBody>;
+export type AcceptBody = z.infer<typeof acceptBody>;
 
 async function computeProposal(db: Db, body: ProposeBody) {
   const bearing = await bearingOf(db, body.bearingId);
@@ -274,7 +275,7 @@ function proposalView(p: Awaited<ReturnType<typeof computeProposal>>, clearanceG
  * card's row lock; each ring card is linked to the bearing card (kind `matching`) so the genealogy
  * reaches the rings' measurements. A ring taken meanwhile by another acceptance is a 409.
  */
-async function accept(db: Db, user: AuthUser, body: z.infer<typeof acceptBody>) {
+export async function acceptRingMatch(db: Db, user: AuthUser, body: AcceptBody) {
   const card = await sql<{
     id: number;
     docNo: string;
@@ -308,9 +309,14 @@ async function accept(db: Db, user: AuthUser, body: z.infer<typeof acceptBody>) 
   const p = await computeProposal(db, body);
   if (!p.result.assembled)
     throw conflict('在库的已测套圈配不出该游隙组的轴承，请调整游隙组别、钢球规值或分组宽度');
-  // The card takes what it still needs: the sets in proposal order.
+  // The card takes what it still needs: the best-centred sets first (clearance nearest the middle
+  // of the group's limits), the rest stay on offer.
   let left = room;
-  const sets = p.result.sets
+  const middle = p.clearance.min + p.clearance.max;
+  const off = (s: { clearanceLowUm: number; clearanceHighUm: number }) =>
+    Math.abs(s.clearanceLowUm + s.clearanceHighUm - middle);
+  const sets = [...p.result.sets]
+    .sort((a, b) => off(a) - off(b))
     .map((s) => {
       const n = Math.min(s.count, left);
       left -= n;
@@ -508,7 +514,8 @@ export function ringMatchingRoutes(app: App) {
     url: '/api/v1/ring-matching/accept',
     permission: MATCHING_ACCEPT,
     body: acceptBody,
-    handler: ({ body, user, app: { db } }) => db.transaction().execute((trx) => accept(trx, user, body)),
+    handler: ({ body, user, app: { db } }) =>
+      db.transaction().execute((trx) => acceptRingMatch(trx, user, body)),
   });
 
   route(app, {

@@ -273,6 +273,7 @@ export function RingMatchingPage(_: PageProps) {
             <Space wrap style={{ marginBottom: 16 }}>
               <span>装配流转卡</span>
               <Select
+                id="flowCardId"
                 aria-label="装配流转卡"
                 style={{ width: 320 }}
                 value={cardId}
