@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { MENU_TREE } from '../menu/menu-tree.ts';
+import { allPermissions, findByPath } from '../menu/menu-utils.ts';
 import {
   gradeForPair,
   type MatchRing,
   matchingYield,
   matchRings,
   maxGroupFlow,
+  RING_MATCHING_PATH,
+  RING_MATCHING_YIELD_PATH,
   RingMatchingError,
   radialClearanceLimits,
   radialClearanceUm,
@@ -268,5 +272,21 @@ describe('optimality against brute force on small instances', () => {
     const ms = performance.now() - t0;
     expect(r.assembled).toBeGreaterThan(4000);
     expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe('menu', () => {
+  it('puts 选配 and 选配合格率 under 装配车间 with their permissions', () => {
+    expect(findByPath(MENU_TREE, RING_MATCHING_PATH)).toMatchObject({
+      name: '选配',
+      permission: 'production:assemblyMatching:list',
+    });
+    expect(findByPath(MENU_TREE, RING_MATCHING_YIELD_PATH)).toMatchObject({
+      name: '选配合格率',
+      permission: 'production:assemblyMatchingYield:query',
+    });
+    const granted = allPermissions(MENU_TREE);
+    expect(granted).toContain('production:assemblyMatching:accept');
+    expect(granted).toContain('production:assemblyMatchingYield:export');
   });
 });
