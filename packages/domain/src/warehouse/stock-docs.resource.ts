@@ -281,6 +281,7 @@ export const stockOutboundResource: ResourceDef = {
   labelField: 'docNo',
   codeField: 'docNo',
   numbering: { prefix: 'CK' },
+  lifecycle: STOCK_DOC_LIFECYCLE,
   fields: [
     docNo('CK'),
     { name: 'type', label: '出库类型', kind: 'enum', options: OUTBOUND_TYPES, required: true, filter: 'eq' },
@@ -382,6 +383,7 @@ export const stockTransferResource: ResourceDef = {
   labelField: 'docNo',
   codeField: 'docNo',
   numbering: { prefix: 'DB' },
+  lifecycle: STOCK_DOC_LIFECYCLE,
   fields: [
     docNo('DB'),
     {
@@ -439,6 +441,7 @@ export const stocktakeResource: ResourceDef = {
   labelField: 'docNo',
   codeField: 'docNo',
   numbering: { prefix: 'PD' },
+  lifecycle: STOCKTAKE_LIFECYCLE,
   fields: [
     docNo('PD'),
     {
