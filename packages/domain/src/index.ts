@@ -10,6 +10,7 @@ export * from './production/mrp.ts';
 export * from './production/product-cost.ts';
 export * from './production/production-order.resource.ts';
 export * from './production/production-reports.ts';
+export * from './production/scheduling/plant.ts';
 export * from './production/standard-cost.ts';
 export * from './production/trace.ts';
 export * from './production/work-report.resource.ts';

@@ -1,4 +1,5 @@
 import type { App } from '../../platform/http/route.ts';
+import { autoScheduleRoutes } from './auto-schedule.ts';
 import { flowCardRoutes } from './flow-card.ts';
 import './issue.ts';
 import { planRoutes } from './plan.ts';
@@ -29,6 +30,7 @@ export function productionRoutes(app: App) {
   workshopTaskRoutes(app);
   workReportRoutes(app);
   planRoutes(app);
+  autoScheduleRoutes(app);
   flowCardRoutes(app);
   traceRoutes(app);
   productionReportRoutes(app);

@@ -137,7 +137,7 @@ export interface ScheduledOperation {
   frozen: boolean;
 }
 
-export interface LotOutcome {
+export interface PlantLotOutcome {
   lotId: string;
   orderId?: string;
   completion: number;
@@ -165,7 +165,7 @@ export interface PlantKpis {
 
 export interface PlantSchedule {
   operations: ScheduledOperation[];
-  lots: LotOutcome[];
+  lots: PlantLotOutcome[];
   kpis: PlantKpis;
   /** Busy minutes and working minutes of each machine up to the makespan. */
   machineLoads: { machineId: string; busy: number; available: number }[];
@@ -798,10 +798,10 @@ function answer(
     list.sort((a, b) => d.opStart[a]! - d.opStart[b]!);
     for (let i = 1; i < list.length; i++) before.set(list[i]!, list[i - 1]!);
   }
-  const lots: LotOutcome[] = problem.lots.map((lot, l) => {
+  const lots: PlantLotOutcome[] = problem.lots.map((lot, l) => {
     const completion = d.lotEnd[l]!;
     const tardiness = Math.max(0, completion - lot.due);
-    const out: LotOutcome = {
+    const out: PlantLotOutcome = {
       lotId: lot.id,
       orderId: lot.orderId,
       completion,
