@@ -4,9 +4,23 @@ import {
   MAX_SUBGROUP_SIZE,
   MEASURE_CHARACTERISTICS,
   type ResourceDef,
+  takesReadingSet,
 } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Tag } from 'antd';
+import {
+  Alert,
+  Button,
+  Col,
+  DatePicker,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Tag,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { http } from '../../platform/api/client.ts';
@@ -21,6 +35,7 @@ import { useUser } from '../../platform/session.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { FlowCardPicker } from './flow-card-picker.tsx';
 import { MeasureImportModal } from './measure-import.tsx';
+import { RingReadingsEntry } from './ring-geometry.tsx';
 
 /** The subgroup's header: what every value of the grid was measured on. */
 export interface EntryHeader {
@@ -98,6 +113,9 @@ export function MeasureEntryPage(props: ResourcePageProps) {
     (lsl !== Number(standard.lsl) || usl !== Number(standard.usl));
   const [values, setValues] = useState<string[]>(() => Array(5).fill(''));
   const [importing, setImporting] = useState(false);
+  // Reading sets per ring (points × planes, issue 38 §3) for the characteristics that take them.
+  const [bySet, setBySet] = useState(false);
+  const readingSets = bySet && takesReadingSet(characteristic ?? '');
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const canAdd = can(`${def.permission}:add`);
   // Flow cards are production documents: their readers include measurement entry (the server's
@@ -307,61 +325,83 @@ export function MeasureEntryPage(props: ResourcePageProps) {
               />
             )
           )}
-          <div className="rm-measure-grid" data-testid="measure-grid">
-            {slots.map((slot, i) => {
-              const v = cells[i];
-              return (
-                <div key={slot} style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 6 }}>
-                  <span style={{ width: 56, color: '#8c8c8c' }}>第 {i + 1} 件</span>
-                  <Input
-                    ref={(el) => {
-                      inputs.current[i] = el?.input ?? null;
-                    }}
-                    value={v}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    data-testid={`measure-value-${i}`}
-                    status={v.trim() && !NUMBER.test(v.trim()) ? 'error' : outside(v) ? 'warning' : ''}
-                    style={{ width: 180, ...(outside(v) ? { color: '#cf1322', fontWeight: 600 } : {}) }}
-                    onChange={(e) => setValues((old) => Object.assign([...old], { [i]: e.target.value }))}
-                    onKeyDown={(e) => onKey(i, e)}
-                  />
-                  {standard && NUMBER.test(v.trim()) && (
-                    <span className="rm-muted" data-testid={`measure-deviation-${i}`}>
-                      {signedUm(Math.round((Number(v) - Number(standard.nominal)) * 10_000) / 10)} μm
-                    </span>
-                  )}
-                  {outside(v) && <Tag color="red">超差</Tag>}
-                </div>
-              );
-            })}
-          </div>
-          <Space size={24} style={{ marginTop: 8 }}>
-            <span>
-              均值：<b data-testid="measure-mean">{mean === undefined ? '-' : mean.toFixed(4)}</b>
-            </span>
-            <span>
-              极差：<b>{range === undefined ? '-' : range.toFixed(4)}</b>
-            </span>
-            <span data-testid="measure-limits">
-              规格限：
-              <b>
-                {lsl == null && usl == null
-                  ? '未设'
-                  : `${lsl?.toFixed(4) ?? '—'} ~ ${usl?.toFixed(4) ?? '—'}`}
-              </b>
-            </span>
-            <Button
-              type="primary"
-              icon={<SaveOutlined />}
-              loading={save.isPending}
-              onClick={() => save.mutate()}
-              data-testid="measure-save"
-            >
-              保存子组
-            </Button>
-            <span className="rm-muted">回车跳到下一件，最后一件回车即保存</span>
-          </Space>
+          {takesReadingSet(characteristic ?? '') && (
+            <Space style={{ marginBottom: 12 }}>
+              <Switch checked={bySet} onChange={setBySet} data-testid="measure-by-set" />
+              <span>按读数组录入（每件多截面、多点，计算 d_mp、V_dsp、V_dmp 并按 ISO 492 判定）</span>
+            </Space>
+          )}
+          {readingSets ? (
+            <RingReadingsEntry
+              header={form}
+              productId={productId}
+              characteristic={characteristic}
+              size={size}
+              overridden={overridden}
+              onSaved={() => queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.name) })}
+            />
+          ) : (
+            <>
+              <div className="rm-measure-grid" data-testid="measure-grid">
+                {slots.map((slot, i) => {
+                  const v = cells[i];
+                  return (
+                    <div
+                      key={slot}
+                      style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 6 }}
+                    >
+                      <span style={{ width: 56, color: '#8c8c8c' }}>第 {i + 1} 件</span>
+                      <Input
+                        ref={(el) => {
+                          inputs.current[i] = el?.input ?? null;
+                        }}
+                        value={v}
+                        inputMode="decimal"
+                        autoComplete="off"
+                        data-testid={`measure-value-${i}`}
+                        status={v.trim() && !NUMBER.test(v.trim()) ? 'error' : outside(v) ? 'warning' : ''}
+                        style={{ width: 180, ...(outside(v) ? { color: '#cf1322', fontWeight: 600 } : {}) }}
+                        onChange={(e) => setValues((old) => Object.assign([...old], { [i]: e.target.value }))}
+                        onKeyDown={(e) => onKey(i, e)}
+                      />
+                      {standard && NUMBER.test(v.trim()) && (
+                        <span className="rm-muted" data-testid={`measure-deviation-${i}`}>
+                          {signedUm(Math.round((Number(v) - Number(standard.nominal)) * 10_000) / 10)} μm
+                        </span>
+                      )}
+                      {outside(v) && <Tag color="red">超差</Tag>}
+                    </div>
+                  );
+                })}
+              </div>
+              <Space size={24} style={{ marginTop: 8 }}>
+                <span>
+                  均值：<b data-testid="measure-mean">{mean === undefined ? '-' : mean.toFixed(4)}</b>
+                </span>
+                <span>
+                  极差：<b>{range === undefined ? '-' : range.toFixed(4)}</b>
+                </span>
+                <span data-testid="measure-limits">
+                  规格限：
+                  <b>
+                    {lsl == null && usl == null
+                      ? '未设'
+                      : `${lsl?.toFixed(4) ?? '—'} ~ ${usl?.toFixed(4) ?? '—'}`}
+                  </b>
+                </span>
+                <Button
+                  type="primary"
+                  icon={<SaveOutlined />}
+                  loading={save.isPending}
+                  onClick={() => save.mutate()}
+                  data-testid="measure-save"
+                >
+                  保存子组
+                </Button>
+                <span className="rm-muted">回车跳到下一件，最后一件回车即保存</span>
+              </Space>
+            </>
+          )}
         </PageCard>
       )}
       <ResourceList def={props.def} hiddenFilters={seesCards ? [] : ['flowCardId']} />

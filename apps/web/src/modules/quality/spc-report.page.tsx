@@ -13,6 +13,7 @@ import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { EChart, type EChartOption } from '../../platform/ui/echart.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm } from '../../platform/ui/search-form.tsx';
+import { RingGeometryPanel } from './ring-geometry.tsx';
 import { controlChart, fmt, histogramChart, type SpcChart, type Violation } from './spc-charts.ts';
 import { SpcLimitsPanel } from './spc-limits-panel.tsx';
 
@@ -203,6 +204,14 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
           </Form.Item>
         </SearchForm>
       </PageCard>
+      <RingGeometryPanel
+        family={family}
+        characteristic={filters.characteristic}
+        productId={filters.productId}
+        equipmentId={filters.equipmentId}
+        from={query.from}
+        to={query.to}
+      />
       {!filters.equipmentId ? (
         <PageCard>
           <Empty description="请选择测量特性、机台和期间后查询" />
