@@ -228,6 +228,11 @@ describe('选配', () => {
     const trace = ok(await t.call('GET', `/api/v1/trace/card/${bearingCard.id}`, { token }));
     const ringCards = trace.cards.filter((c: any) => c.depth === 1).map((c: any) => c.docNo);
     expect(ringCards.sort()).toEqual(['LZ-IR-0001', 'LZ-OR-0001']);
+    const own = trace.cards.find((c: any) => c.id === bearingCard.id);
+    expect(own.ringMatches.reduce((s: number, x: any) => s + x.count, 0)).toBe(2);
+    expect(own.ringMatches[0]).toMatchObject({ clearanceGroup: 'CN', ballGradeUm: 2 });
+    expect(own.ringMatches[0].lots).toMatch(/LZ-IR-0001×\d、LZ-OR-0001×\d/);
+    expect(trace.links.filter((l: any) => l.kind === 'matching')).toHaveLength(2);
     const measured = trace.cards.find((c: any) => c.docNo === 'LZ-OR-0001').measurements;
     expect(measured[0].values).toBe('41.454 / 41.4571 / 41.47');
     // The matched rings are no longer on offer: one of each side is, and they make no set.

@@ -28,4 +28,6 @@ export const FLOW_CARD_LINK_KINDS: { value: string; label: string; color: string
   { value: 'split', label: '拆分', color: 'purple' },
   { value: 'merge', label: '合并', color: 'orange' },
   { value: 'assembly', label: '装配领用', color: 'cyan' },
+  // 选配 (issue 38 §4): the ring cards whose measured rings an accepted matching put into the bearing card.
+  { value: 'matching', label: '选配', color: 'geekblue' },
 ];

@@ -148,6 +148,25 @@ async function measurementRows(db: Db, ids: number[]) {
 }
 
 /**
+ * 选配 (issue 38 §4) of bearing cards: each accepted matching's sets — inner group × outer group,
+ * ball grade, clearance span, count — with the ring lots they took (ring_match tables, written by
+ * the quality module's 接受方案; read here as the measurements are).
+ */
+async function ringMatchRows(db: Db, ids: number[]) {
+  const r = await sql<any>`
+    SELECT m.flow_card_id, m.id AS match_id, m.created_at, m.clearance_group, s.id, s.line_no, s.inner_group,
+           s.outer_group, s.ball_grade_um::float8 AS ball_grade_um, s.clearance_low_um::float8 AS clearance_low_um,
+           s.clearance_high_um::float8 AS clearance_high_um, s.count,
+           (SELECT string_agg(x.doc_no || '×' || x.n, '、' ORDER BY x.role, x.doc_no)
+              FROM (SELECT rr.role, c.doc_no, count(*) AS n FROM ring_match_ring rr JOIN flow_card c ON c.id = rr.card_id
+                     WHERE rr.set_id = s.id GROUP BY 1, 2) x) AS lots
+      FROM ring_match m JOIN ring_match_set s ON s.ring_match_id = m.id
+     WHERE m.flow_card_id = ANY(${sql.val(ids)}::bigint[])
+     ORDER BY m.id, s.line_no LIMIT ${PER_CARD * 10}`.execute(db);
+  return r.rows;
+}
+
+/**
  * The receipts of batches (inbound, posted: 采购入库, 委外入库, 期初/其他入库…) by batch number and,
  * when given, material: document, type, date, supplier, quantity, and the 来料检验 of each.
  */
@@ -249,7 +268,7 @@ export async function traceCard(db: Db, cardId: number) {
     throw notFound('流转卡不存在或已被删除');
   const ids = up.map((x) => x.id);
   const depth = new Map(up.map((x) => [x.id, x.depth]));
-  const [heads, steps, reports, inspections, measurements, links, down] = await Promise.all([
+  const [heads, steps, reports, inspections, measurements, links, down, matches] = await Promise.all([
     cardRows(db, ids),
     stepRows(db, ids),
     reportRows(db, ids),
@@ -257,6 +276,7 @@ export async function traceCard(db: Db, cardId: number) {
     measurementRows(db, ids),
     linksAmong(db, ids),
     walk(db, [cardId], 'down'),
+    ringMatchRows(db, ids),
   ]);
   const cards = heads
     .map((c) => {
@@ -269,6 +289,7 @@ export async function traceCard(db: Db, cardId: number) {
         reports: byCard(reports, id),
         inspections: byCard(inspections, id),
         measurements: byCard(measurements, id),
+        ringMatches: byCard(matches, id),
       };
     })
     .sort((a, b) => a.depth - b.depth || a.id - b.id);

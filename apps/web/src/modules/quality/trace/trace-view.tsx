@@ -422,6 +422,38 @@ function CardPanel({
           <span className="rm-muted">无测量记录</span>
         )}
       </Sub>
+      {!!card.ringMatches?.length && (
+        <Sub title="选配" count={card.ringMatches.length}>
+          <Table
+            size="small"
+            rowKey="id"
+            pagination={false}
+            dataSource={card.ringMatches}
+            scroll={{ x: 'max-content' }}
+            data-testid="trace-ring-matches"
+            columns={[
+              { title: '选配时间', dataIndex: 'createdAt', width: 150, render: (v) => formatTime(v) },
+              { title: '游隙组别', dataIndex: 'clearanceGroup', width: 80 },
+              { title: '内圈组（mm）', dataIndex: 'innerGroup', width: 140 },
+              { title: '外圈组（mm）', dataIndex: 'outerGroup', width: 140 },
+              {
+                title: '钢球规值(µm)',
+                dataIndex: 'ballGradeUm',
+                width: 100,
+                render: (v: number) => (v > 0 ? `+${v}` : v),
+              },
+              {
+                title: '游隙(µm)',
+                key: 'clearance',
+                width: 100,
+                render: (_, m) => `${m.clearanceLowUm} ~ ${m.clearanceHighUm}`,
+              },
+              { title: '套数', dataIndex: 'count', width: 70 },
+              { title: '套圈批次', dataIndex: 'lots', width: 260 },
+            ]}
+          />
+        </Sub>
+      )}
       {materials && (
         <Sub title={`领料（生产订单 ${card.orderNo}）`} count={materials.length}>
           {materials.length ? (

@@ -73,6 +73,22 @@ export interface TraceMeasurement {
   values: string;
 }
 
+/** A set line of an accepted 选配 on a bearing card (issue 38 §4). */
+export interface TraceRingMatch {
+  id: number;
+  matchId: number;
+  createdAt: string;
+  clearanceGroup: string;
+  lineNo: number;
+  innerGroup: string;
+  outerGroup: string;
+  ballGradeUm: number;
+  clearanceLowUm: number;
+  clearanceHighUm: number;
+  count: number;
+  lots: string;
+}
+
 export interface TraceCard {
   id: number;
   docNo: string;
@@ -95,6 +111,7 @@ export interface TraceCard {
   reports?: TraceReport[];
   inspections?: TraceInspection[];
   measurements?: TraceMeasurement[];
+  ringMatches?: TraceRingMatch[];
 }
 
 export interface TraceLink {
