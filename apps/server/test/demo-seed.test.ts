@@ -195,7 +195,8 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
         JOIN (SELECT measurement_subgroup_id AS id, count(*)::int AS n, avg(value) AS m, max(value) - min(value) AS r,
                      sum(value * value) - sum(value) * sum(value) / count(*) AS ss
                 FROM measurement_value GROUP BY 1) a ON a.id = s.id`.execute(db);
-    expect(bad.rows[0]).toEqual({ n: 0, subgroups: 4200 });
+    // 4,100 single-value subgroups, 400 of the 选配 ring lots (issue 38 §4) and 240 of reading sets (§3).
+    expect(bad.rows[0]).toEqual({ n: 0, subgroups: 4740 });
     const span = await sql<{ days: number; late: boolean }>`
       SELECT (max(measured_at)::date - min(measured_at)::date)::int AS days,
              max(measured_at) > now() - interval '3 hours' AS late
@@ -207,6 +208,30 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     );
     expect(spc.rows.length).toBeGreaterThan(0);
     for (const m of spc.rows) expect(m.title).toMatch(/^SPC 失控：无心磨床 外径/);
+  });
+
+  it('has ring reading sets (issue 38 §3): 6206 bore and OD 4 × 2, width 4 × 1, a few oval rings 超差, no 挡边角度', async () => {
+    const r = await sql<{ characteristic: string; rings: number; fail: number; shape: string }>`
+      SELECT s.characteristic, count(*)::int AS rings, count(*) FILTER (WHERE r.verdict = 'fail')::int AS fail,
+             min(r.points || '×' || r.planes) AS shape
+        FROM ring_reading_set r JOIN measurement_subgroup s ON s.id = r.measurement_subgroup_id
+       GROUP BY 1 ORDER BY 1`.execute(t.database.db);
+    expect(r.rows.map((x) => [x.characteristic, x.rings, x.shape])).toEqual([
+      ['bore-diameter', 600, '4×2'],
+      ['outside-diameter', 300, '4×2'],
+      ['ring-height', 300, '4×1'],
+    ]);
+    expect(r.rows[0].fail).toBeGreaterThan(0);
+    // Each set's value is its ring's value in the subgroup.
+    const off = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM ring_reading_set r JOIN measurement_value v ON v.id = r.measurement_value_id
+       WHERE round(r.mean_mm, 6) <> v.value`.execute(t.database.db);
+    expect(off.rows[0].n).toBe(0);
+    const angles = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM measurement_subgroup WHERE characteristic = 'rib-angle'`.execute(
+      t.database.db,
+    );
+    expect(angles.rows[0].n).toBe(0);
   });
 
   it('has no work report stamped after the moment it was seeded (the 看板 lists the latest first)', async () => {

@@ -1,6 +1,8 @@
-import { STANDARD_CHARACTERISTIC } from '@ringmes/domain';
+import { ringGeometry, STANDARD_CHARACTERISTIC } from '@ringmes/domain';
+import Decimal from 'decimal.js';
 import { sql } from 'kysely';
-import { evaluateAlarms } from '../modules/quality/measurement.ts';
+import { evaluateAlarms, refreshSubgroupStats, standardSpec } from '../modules/quality/measurement.ts';
+import { productLimits } from '../modules/quality/ring-standard.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 
@@ -11,11 +13,127 @@ const SERIES: [string, string, string, number, number, number, number, number, n
   ['EQ-MJ-005', 'SF-6204-IR-P6', 'raceway-diameter', 300, 25.98, 26.0, 25.99, 0.0025, 0],
   ['EQ-MJ-006', 'SF-6206-OR-P0', 'raceway-position', 300, 7.97, 8.03, 8.0, 0.008, 0],
   ['EQ-MJ-001', 'SF-6204-IR-P6', 'ring-height', 300, 13.88, 14.0, 13.95, 0.015, 0],
-  ['EQ-MJ-007', 'SF-6206-IR-P0', 'rib-angle', 100, 89.95, 90.05, 90.0, 0.01, 0],
+];
+
+/**
+ * Rings measured as reading sets (issue 38 §3), 5 rings a subgroup: [equipment, product,
+ * characteristic, subgroups, readings per plane, planes, target deviation from nominal (μm), σ of
+ * the ring's size (μm), typical half out-of-roundness (μm), share of rings ground oval].
+ * A 6206 of normal class: bore d = 30 (Δdmp 0/−10, Vdsp 8, Vdmp 8), OD D = 62 (ΔDmp 0/−13, VDsp 10,
+ * VDmp 10), width B = 16 (ΔBs 0/−120, VBs 20). A deep-groove ring has no rib: no 挡边角度.
+ */
+const READING_SERIES: [string, string, string, number, number, number, number, number, number, number][] = [
+  ['EQ-MJ-007', 'SF-6206-IR-P0', 'bore-diameter', 120, 4, 2, -5, 1.2, 1.5, 0.03],
+  ['EQ-MJ-006', 'SF-6206-OR-P0', 'outside-diameter', 60, 4, 2, -6.5, 1.5, 1.8, 0.03],
+  ['EQ-MJ-007', 'SF-6206-IR-P0', 'ring-height', 60, 4, 1, -40, 10, 1.5, 0],
 ];
 
 /** The rings the demo measures (their cards get the subgroups measured while they were ground). */
-export const MEASURED_PRODUCTS = [...new Set(SERIES.map((x) => x[1]))];
+export const MEASURED_PRODUCTS = [...new Set([...SERIES, ...READING_SERIES].map((x) => x[1]))];
+
+/** A seeded generator (mulberry32): the demo's reading sets are the same on every seed. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+  return { next, normal };
+}
+
+/**
+ * The reading-set series: each ring's size, a taper between its planes and an oval (two-point
+ * readings round the ring: size ± the half out-of-roundness), gauge noise 0.2 μm, read to 0.1 μm.
+ * Each ring is computed and judged as entry does (ringGeometry against the product's limits),
+ * stored as its subgroup's value with the set beside it.
+ */
+async function seedDemoReadingSets(db: Db, admin: AuthUser, operators: number[]) {
+  const rnd = prng(38);
+  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  const subgroupIds: number[] = [];
+  for (const [
+    eq,
+    code,
+    characteristic,
+    count,
+    points,
+    planes,
+    target,
+    sigma,
+    oval,
+    ovalShare,
+  ] of READING_SERIES) {
+    const ids = await sql<{ equipmentId: number; productId: number }>`
+      SELECT (SELECT id FROM equipment WHERE code = ${eq}) AS equipment_id,
+             (SELECT id FROM material WHERE code = ${code}) AS product_id`.execute(db);
+    const { equipmentId, productId } = ids.rows[0];
+    if (!equipmentId || !productId) continue;
+    const { product, limits } = await productLimits(db, Number(productId));
+    const width = characteristic === 'ring-height';
+    const nominal = width ? product.B : characteristic === 'outside-diameter' ? product.D : product.d;
+    const ringType = characteristic === 'outside-diameter' ? 'outer' : 'inner';
+    const std = await standardSpec(db, Number(productId), characteristic);
+    const widthLimit = limits.find((l) => l.code === 'Bs');
+    const lsl = std?.lsl ?? (width && widthLimit?.lower != null ? nominal + widthLimit.lower / 1000 : null);
+    const usl = std?.usl ?? (width && widthLimit?.upper != null ? nominal + widthLimit.upper / 1000 : null);
+    for (let i = 0; i < count; i++) {
+      const at = new Date(hour - 42 * 86_400_000 + Math.floor((i * (42 * 24 * 60 - 90)) / count) * 60_000);
+      const rings = Array.from({ length: 5 }, () => {
+        const size = nominal + (target + sigma * rnd.normal()) / 1000;
+        const taper = (0.8 * rnd.normal()) / 1000;
+        const half = (rnd.next() < ovalShare ? 4.6 : Math.abs(oval + 0.6 * rnd.normal())) / 1000;
+        const phase = rnd.next() * Math.PI;
+        const readings = Array.from({ length: planes }, (_, p) =>
+          Array.from({ length: points }, (_, k) => {
+            const angle = phase + (k * Math.PI) / points;
+            const x = width
+              ? size + half * Math.cos(angle * 2) + (0.2 * rnd.normal()) / 1000
+              : size +
+                (p - (planes - 1) / 2) * taper +
+                half * Math.cos(2 * angle) +
+                (0.2 * rnd.normal()) / 1000;
+            return Math.round(x * 10_000) / 10_000;
+          }),
+        );
+        return { readings, g: ringGeometry({ characteristic, ringType, readings, nominal, limits }) };
+      });
+      const sub = await sql<{ id: number }>`
+        INSERT INTO measurement_subgroup (product_id, characteristic, equipment_id, operator_id, measured_at, lsl, usl,
+                                          spec_source, created_by, updated_by, created_at, updated_at)
+        VALUES (${productId}, ${characteristic}, ${equipmentId}, ${operators[i % operators.length]}, ${at},
+                ${lsl == null ? null : new Decimal(lsl).toFixed(4)}, ${usl == null ? null : new Decimal(usl).toFixed(4)},
+                ${std ? 'standard' : 'typed'}, ${admin.id}, ${admin.id}, ${at}, ${at})
+        RETURNING id`.execute(db);
+      const subgroupId = Number(sub.rows[0].id);
+      subgroupIds.push(subgroupId);
+      const values = await sql<{ id: number }>`
+        INSERT INTO measurement_value (measurement_subgroup_id, line_no, value)
+        SELECT ${subgroupId}, k, v FROM unnest(${sql.val(rings.map((r) => new Decimal(r.g.value).toFixed(6)))}::numeric[])
+          WITH ORDINALITY AS u(v, k)
+        RETURNING id, line_no`.execute(db);
+      const byLine = new Map(values.rows.map((v: any) => [Number(v.lineNo), Number(v.id)]));
+      for (let k = 0; k < rings.length; k++) {
+        const { readings, g } = rings[k];
+        const d = (v: number | null, n: number) => (v == null ? null : new Decimal(v).toFixed(n));
+        await sql`
+          INSERT INTO ring_reading_set (measurement_value_id, measurement_subgroup_id, ring_type, points, planes, readings,
+            nominal, mean_mm, mean_deviation_um, deviation_min_um, deviation_max_um, variation_um, mean_variation_um,
+            plane_means, checks, verdict)
+          VALUES (${byLine.get(k + 1)}, ${subgroupId}, ${ringType}, ${points}, ${planes},
+            ${sql.val(readings.flat().map((x) => x.toFixed(4)))}::numeric[], ${d(nominal, 4)}, ${new Decimal(g.value).toFixed(7)},
+            ${d(g.meanDeviation, 4)}, ${d(g.deviationMin, 4)}, ${d(g.deviationMax, 4)}, ${d(g.variation, 4)},
+            ${d(g.meanVariation, 4)},
+            ${g.planes ? sql`${sql.val(g.planes.map((p) => new Decimal(p.mp).toFixed(7)))}::numeric[]` : null},
+            ${JSON.stringify(g.checks)}::jsonb, ${g.verdict})`.execute(db);
+      }
+    }
+  }
+  await refreshSubgroupStats(db, subgroupIds);
+}
 
 /**
  * Demo 测量记录 over the last six weeks on the grinding machines (about 20,000 values, set-based):
@@ -23,7 +141,10 @@ export const MEASURED_PRODUCTS = [...new Set(SERIES.map((x) => x[1]))];
  * - EQ-MJ-003 外径 of SF-6205-OR-P6 (0/−11 µm): in control for four weeks, then (the last four days) the
  *   wheel wears and the mean drifts upwards (Western Electric rule 2 runs, later rule 1), which raised the SPC
  *   messages to the grinding workshop head and the quality inspector;
- * - EQ-MJ-005 沟道直径, EQ-MJ-006 沟道位置, EQ-MJ-001 套圈高度 and EQ-MJ-007 挡边角度 in control.
+ * - EQ-MJ-005 沟道直径, EQ-MJ-006 沟道位置 and EQ-MJ-001 套圈高度 in control;
+ * - reading sets (issue 38 §3): EQ-MJ-007 内径 (4 points × 2 planes) and 套圈高度 (4 points) of
+ *   SF-6206-IR-P0, EQ-MJ-006 外径 of SF-6206-OR-P0, a few rings in each hundred ground oval (V_dsp over
+ *   its limit: 超差). No 挡边角度: a deep-groove ring has no rib.
  * Values are normal (Box–Muller on a fixed seed), rounded to 0.1 µm as a gauge reads them. A
  * subgroup measured while a card of its ring was being ground names that card (the genealogy of a
  * shipped bearing reaches them); the last subgroups of EQ-MJ-002 name open cards of the ring. The
@@ -35,6 +156,7 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
     SELECT id FROM app_user WHERE user_name IN ('op02', 'qc01') ORDER BY user_name`.execute(db);
   const operators = ops.rows.map((r) => Number(r.id));
   if (!operators.length) operators.push(admin.id);
+  await seedDemoReadingSets(db, admin, operators);
   for (const [eq, product, characteristic, count, lsl, usl, mean, sigma, drift] of SERIES) {
     const ids = await sql<{ equipmentId: number; productId: number }>`
       SELECT (SELECT id FROM equipment WHERE code = ${eq}) AS equipment_id,
