@@ -319,6 +319,10 @@ describe('成本 of a production order', () => {
       .where('id', '=', x.B.id)
       .execute();
     const P = x.order.productId;
+    // An order's variance is taken once it is finished: nothing while it is in production.
+    const open = ok(await get(`/api/v1/finance-report/cost-variance?groupBy=order&materialId=${P}`));
+    expect(open.rows).toEqual([]);
+    ok(await post(`/api/v1/production-order/complete/${x.order.id}`, { reason: '短缺 2 件报废，完工' }));
     const variance = ok(await get(`/api/v1/finance-report/cost-variance?groupBy=order&materialId=${P}`));
     expect(variance.rows).toHaveLength(1);
     expect(variance.rows[0]).toMatchObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costVariance, type StandardCostInput, standardCost } from './standard-cost.ts';
+import { costVariance, rollStandardCosts, type StandardCostInput, standardCost } from './standard-cost.ts';
 
 /**
  * Bearing P (the actual-cost example of product-cost.test.ts and docs/costing.md). By hand:
@@ -110,5 +110,53 @@ describe('standard cost and variance', () => {
       variance: { material: '-10.23', labour: '0.30', outsourcing: '1.60', overhead: '1.70', total: '-6.63' },
       rate: '-0.40',
     });
+  });
+
+  it('rolls a ring made in house into the bearing at its own standard, not at its 标准成本', () => {
+    // Ring R (id 2): 0.3 kg of steel (id 3) at 8.00 = 2.40, turned 0.25 a piece, 3 min × 0.05 = 0.15:
+    // 2.80. Bearing P (id 1): 2 R + 8 balls (id 4) at 0.03, assembled 0.10, 1 min × 0.05 = 0.05:
+    // material 2 × 2.80 + 0.24 = 5.84, total 5.99 — R's own 标准成本 (0.89) is not used.
+    const step = (processName: string, pieceRate: string, minutes: string) => ({
+      seq: 10,
+      processName,
+      workshopId: 1,
+      outsourced: false,
+      standardMinutes: minutes,
+      pieceRate,
+      outsourcingPrice: null,
+    });
+    const line = (materialId: number, materialName: string, quantity: string) => ({
+      materialId,
+      materialName,
+      quantity,
+      ratio: '1',
+      lossRate: '0',
+    });
+    const rolled = rollStandardCosts(
+      new Map([
+        [1, { bom: [line(2, 'R', '2'), line(4, 'B', '8')], steps: [step('装配', '0.10', '1')] }],
+        [2, { bom: [line(3, 'S', '0.3')], steps: [step('车削', '0.25', '3')] }],
+      ]),
+      new Map([
+        [2, '0.89'],
+        [3, '8'],
+        [4, '0.03'],
+      ]),
+      [{ workshopId: 1, basis: 'standard-minute', rate: '0.05' }],
+    );
+    expect(rolled.get(2)?.total).toBe('2.800000');
+    expect(rolled.get(1)).toMatchObject({
+      material: '5.840000',
+      labour: '0.100000',
+      overhead: '0.050000',
+      total: '5.990000',
+    });
+    // A BOM that contains itself counts the loop 0 and names it.
+    const loop = rollStandardCosts(
+      new Map([[1, { bom: [line(1, 'P', '1'), line(4, 'B', '8')], steps: [] }]]),
+      new Map([[4, '0.03']]),
+      [],
+    );
+    expect(loop.get(1)).toMatchObject({ material: '0.240000', missing: ['P循环引用'] });
   });
 });

@@ -102,6 +102,48 @@ export function standardCost(input: StandardCostInput): StandardCost {
   };
 }
 
+export interface StandardProduct {
+  bom: (Omit<StandardBomLine, 'standardPrice'> & { materialId: number })[];
+  steps: StandardStep[];
+}
+
+/**
+ * Standard costs rolled up the BOM levels: a component made in house (one with a BOM or route of
+ * its own here) enters its parent at its own rolled standard (its material, labour, outsourcing
+ * and overhead per piece), a bought one at its 标准成本 (`prices`; absent: none). A component
+ * that would contain itself counts 0 and is named. Answers every product of `products`.
+ */
+export function rollStandardCosts(
+  products: Map<number, StandardProduct>,
+  prices: Map<number, string | null>,
+  overheadRates: OverheadRate[],
+): Map<number, StandardCost> {
+  const done = new Map<number, StandardCost>();
+  const visiting = new Set<number>();
+  const roll = (id: number): StandardCost => {
+    const known = done.get(id);
+    if (known) return known;
+    const p = products.get(id) as StandardProduct;
+    visiting.add(id);
+    const cycle: string[] = [];
+    const bom = p.bom.map((l) => {
+      if (!products.has(l.materialId)) return { ...l, standardPrice: prices.get(l.materialId) ?? null };
+      if (visiting.has(l.materialId)) {
+        cycle.push(`${l.materialName}循环引用`);
+        return { ...l, standardPrice: '0' };
+      }
+      return { ...l, standardPrice: roll(l.materialId).total };
+    });
+    visiting.delete(id);
+    const c = standardCost({ bom, steps: p.steps, overheadRates });
+    const out = { ...c, missing: [...cycle, ...c.missing] };
+    done.set(id, out);
+    return out;
+  };
+  for (const id of products.keys()) roll(id);
+  return done;
+}
+
 export interface ActualComponents {
   material: string;
   labour: string;

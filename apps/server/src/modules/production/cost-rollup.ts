@@ -1,9 +1,9 @@
 import {
   type OverheadRate,
-  type StandardBomLine,
+  rollStandardCosts,
   type StandardCost,
+  type StandardProduct,
   type StandardStep,
-  standardCost,
 } from '@ringmes/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
@@ -14,8 +14,9 @@ import { COUNTED_REPORTS, costingSettings } from './product-cost.ts';
  * The cost roll-up of many production orders at once (成本差异, issue 37 §4): the same components
  * as an order's 成本 tab (`orderCost` / `productionOrderCost`), summed in set-based SQL with the
  * same rounding — each 委外 line's gross and VAT to the fen, each workshop's overhead to the fen,
- * each report's scrap to the fen — so a month of a million 报工 is one statement. An order belongs
- * to the month of its last posted 生产入库. docs/costing.md.
+ * each report's scrap to the fen, each report's wage lines to the fen — so a month of a million
+ * 报工 is one statement. The variance of an order is taken once it is finished (完工 or 关闭), in the
+ * month of its last posted 生产入库. docs/costing.md.
  */
 
 export interface RollupQuery {
@@ -49,7 +50,7 @@ export function costRollupSql(
         FROM production_order p
         JOIN LATERAL (SELECT max(d.biz_date) AS day FROM stock_inbound d
                        WHERE d.type = 'production' AND d.status = 'posted' AND d.source_no = p.doc_no) rc ON rc.day IS NOT NULL
-       WHERE p.produced_quantity > 0 ${range.length ? sql`AND ${sql.join(range, sql` AND `)}` : sql``}),
+       WHERE p.status IN ('completed', 'closed') AND p.produced_quantity > 0 ${range.length ? sql`AND ${sql.join(range, sql` AND `)}` : sql``}),
     rt AS (SELECT * FROM unnest(${sql.val(rates.map((r) => r.workshopId))}::bigint[], ${sql.val(rates.map((r) => r.basis))}::text[],
                                  ${sql.val(rates.map((r) => r.rate))}::numeric[]) AS r(workshop_id, basis, rate)),
     mat AS (
@@ -58,8 +59,9 @@ export function costRollupSql(
         JOIN stock_ledger g ON g.doc_type = 'stock-outbound' AND g.doc_id = d.id AND g.reversal_of IS NULL AND g.quantity <> 0
        WHERE d.production_order_id IN (SELECT id FROM o) AND d.type = 'requisition' AND d.status = 'posted'
        GROUP BY 1),
-    lab AS (SELECT production_order_id AS id, sum(amount) AS amount FROM piece_wage
-             WHERE production_order_id IN (SELECT id FROM o) GROUP BY 1),
+    lab AS (SELECT id, sum(round(amount, 2)) AS amount
+              FROM (SELECT production_order_id AS id, work_report_id, sum(amount) AS amount FROM piece_wage
+                     WHERE production_order_id IN (SELECT id FROM o) GROUP BY 1, 2) w GROUP BY 1),
     od AS (
       SELECT d.id AS doc_id, 'in' AS side, d.outsourcing_order_id,
              COALESCE((SELECT c.production_order_id FROM flow_card_outsourcing fo JOIN flow_card c ON c.id = fo.flow_card_id
@@ -108,56 +110,72 @@ export function costRollupSql(
 }
 
 /**
- * Standard cost per piece of the given products (`standardCost`, packages/domain): the active
- * BOM's lines at the materials' 标准成本, the active route's steps — 工序工资 in force today (the
- * product's own rate before the process's, else the process's piece rate), the last approved
- * 委外订单 price of the product and process without VAT (amount − amount × rate ÷ (100 + rate), as the actual cost takes it), the overhead rates.
+ * Standard cost per piece of the given products (`rollStandardCosts`, packages/domain): the active
+ * BOM's lines — a part made here (one with an active BOM or route) at its own rolled standard, a
+ * bought one at its 标准成本 — and the active route's steps: 工序工资 in force today (the product's
+ * own rate before the process's, else the process's piece rate), the last approved 委外订单 price of
+ * the product and process without VAT (amount − amount × rate ÷ (100 + rate), as the actual cost
+ * takes it), and the overhead rates. Components are read level by level until none is made here.
  */
 export async function standardCostsOf(db: Db, productIds: number[], rates: OverheadRate[]) {
-  const out = new Map<number, StandardCost>();
-  if (!productIds.length) return out;
-  const ids = sql.val(productIds);
+  const products = new Map<number, StandardProduct>();
+  const prices = new Map<number, string | null>();
   const today = businessDay();
-  const [bom, steps] = await Promise.all([
-    sql<StandardBomLine & { productId: number }>`
-      SELECT b.product_id, m.name AS material_name, l.quantity::text AS quantity,
-             (CASE WHEN l.unit_id = m.unit_id THEN 1
-                   ELSE COALESCE(c.base_quantity / c.unit_quantity, c.factor, 1) END)::text AS ratio,
-             l.loss_rate::text AS loss_rate, m.standard_cost::text AS standard_price
-        FROM bom b JOIN bom_line l ON l.bom_id = b.id JOIN material m ON m.id = l.material_id
-        LEFT JOIN material_unit_conversion c ON c.material_id = l.material_id AND c.unit_id = l.unit_id
-       WHERE b.product_id = ANY(${ids}::bigint[]) AND b.status = 'active'
-         AND b.id = (SELECT max(b2.id) FROM bom b2 WHERE b2.product_id = b.product_id AND b2.status = 'active')
-       ORDER BY b.product_id, l.line_no`.execute(db),
-    sql<StandardStep & { productId: number }>`
-      SELECT r.product_id, s.seq, pr.name AS process_name, COALESCE(s.workshop_id, pr.workshop_id) AS workshop_id,
-             s.outsourced, COALESCE(s.standard_minutes, pr.standard_minutes)::text AS standard_minutes,
-             COALESCE((SELECT w.piece_rate FROM process_wage w
-                        WHERE w.process_id = s.process_id AND (w.product_id = r.product_id OR w.product_id IS NULL)
-                          AND w.valid_from <= ${today}::date
-                        ORDER BY w.product_id IS NULL, w.valid_from DESC, w.id DESC LIMIT 1), pr.piece_rate)::text AS piece_rate,
-             (SELECT ((ol.amount - round(ol.amount * x.tax_rate / (100 + x.tax_rate), 2))
-                       / ol.base_quantity)::text
-                FROM outsourcing_order x JOIN outsourcing_order_line ol ON ol.outsourcing_order_id = x.id
-               WHERE x.process_id = s.process_id AND ol.material_id = r.product_id AND x.status <> 'draft'
-                 AND ol.amount IS NOT NULL AND ol.base_quantity > 0
-               ORDER BY x.order_date DESC, x.id DESC LIMIT 1) AS outsourcing_price
-        FROM process_route r JOIN process_route_step s ON s.process_route_id = r.id JOIN process pr ON pr.id = s.process_id
-       WHERE r.product_id = ANY(${ids}::bigint[]) AND r.status = 'active'
-       ORDER BY r.product_id, s.seq`.execute(db),
-  ]);
-  for (const id of productIds)
-    out.set(
-      id,
-      standardCost({
-        bom: bom.rows.filter((l) => Number(l.productId) === id),
+  let wanted = [...new Set(productIds)];
+  for (let level = 0; wanted.length && level < 20; level++) {
+    const ids = sql.val(wanted);
+    const [made, bom, steps] = await Promise.all([
+      sql<{ id: number; standardCost: string | null; made: boolean }>`
+        SELECT m.id, m.standard_cost::text AS standard_cost,
+               (EXISTS (SELECT 1 FROM bom b WHERE b.product_id = m.id AND b.status = 'active')
+                OR EXISTS (SELECT 1 FROM process_route r WHERE r.product_id = m.id AND r.status = 'active')) AS made
+          FROM material m WHERE m.id = ANY(${ids}::bigint[])`.execute(db),
+      sql<StandardProduct['bom'][number] & { productId: number }>`
+        SELECT b.product_id, l.material_id, m.name AS material_name, l.quantity::text AS quantity,
+               (CASE WHEN l.unit_id = m.unit_id THEN 1
+                     ELSE COALESCE(c.base_quantity / c.unit_quantity, c.factor, 1) END)::text AS ratio,
+               l.loss_rate::text AS loss_rate
+          FROM bom b JOIN bom_line l ON l.bom_id = b.id JOIN material m ON m.id = l.material_id
+          LEFT JOIN material_unit_conversion c ON c.material_id = l.material_id AND c.unit_id = l.unit_id
+         WHERE b.product_id = ANY(${ids}::bigint[]) AND b.status = 'active'
+           AND b.id = (SELECT max(b2.id) FROM bom b2 WHERE b2.product_id = b.product_id AND b2.status = 'active')
+         ORDER BY b.product_id, l.line_no`.execute(db),
+      sql<StandardStep & { productId: number }>`
+        SELECT r.product_id, s.seq, pr.name AS process_name, COALESCE(s.workshop_id, pr.workshop_id) AS workshop_id,
+               s.outsourced, COALESCE(s.standard_minutes, pr.standard_minutes)::text AS standard_minutes,
+               COALESCE((SELECT w.piece_rate FROM process_wage w
+                          WHERE w.process_id = s.process_id AND (w.product_id = r.product_id OR w.product_id IS NULL)
+                            AND w.valid_from <= ${today}::date
+                          ORDER BY w.product_id IS NULL, w.valid_from DESC, w.id DESC LIMIT 1), pr.piece_rate)::text AS piece_rate,
+               (SELECT ((ol.amount - round(ol.amount * x.tax_rate / (100 + x.tax_rate), 2)) / ol.base_quantity)::text
+                  FROM outsourcing_order x JOIN outsourcing_order_line ol ON ol.outsourcing_order_id = x.id
+                 WHERE x.process_id = s.process_id AND ol.material_id = r.product_id AND x.status <> 'draft'
+                   AND ol.amount IS NOT NULL AND ol.base_quantity > 0
+                 ORDER BY x.order_date DESC, x.id DESC LIMIT 1) AS outsourcing_price
+          FROM process_route r JOIN process_route_step s ON s.process_route_id = r.id JOIN process pr ON pr.id = s.process_id
+         WHERE r.product_id = ANY(${ids}::bigint[]) AND r.status = 'active'
+         ORDER BY r.product_id, s.seq`.execute(db),
+    ]);
+    const next = new Set<number>();
+    for (const m of made.rows) {
+      const id = Number(m.id);
+      prices.set(id, m.standardCost);
+      if (!m.made && !productIds.includes(id)) continue;
+      const lines = bom.rows
+        .filter((l) => Number(l.productId) === id)
+        .map((l) => ({ ...l, materialId: Number(l.materialId) }));
+      products.set(id, {
+        bom: lines,
         steps: steps.rows
           .filter((s) => Number(s.productId) === id)
           .map((s) => ({ ...s, workshopId: s.workshopId == null ? null : Number(s.workshopId) })),
-        overheadRates: rates,
-      }),
-    );
-  return out;
+      });
+      for (const l of lines) if (!prices.has(l.materialId)) next.add(l.materialId);
+    }
+    wanted = [...next];
+  }
+  const rolled = rollStandardCosts(products, prices, rates);
+  return new Map(productIds.map((id) => [id, rolled.get(id) as StandardCost]));
 }
 
 /** What the cost reports need besides their SQL: the 成本核算 settings and the products' standards. */
