@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import { storageOf } from '../platform/attachments/attachments.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
+import { seedDemoCosting } from './demo-costing.ts';
 import { seedDemoEquipment } from './demo-equipment.ts';
 import { seedDemoFinance } from './demo-finance.ts';
 import { seedDemoMasterData } from './demo-master.ts';
@@ -324,6 +325,7 @@ export async function seed(
     await step(2, '工厂、物料、工艺与客商', async () => {
       await seedDemoMasterData(trx);
       await seedDemoWageRates(trx);
+      await seedDemoCosting(trx);
     });
     await step(3, '入库、出库、调拨与盘点', () => seedDemoStock(trx, admin.id));
     await step(4, '销售订单、发货与备货单', async () => {
