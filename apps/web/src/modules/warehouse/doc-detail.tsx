@@ -7,14 +7,14 @@ import { Alert, Button, Descriptions, Result, Skeleton, Space, Table, Tag } from
 import { type ReactNode, useState } from 'react';
 import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
 import { formatTime } from '../../platform/lib/time.ts';
+import { LifecycleActions } from '../../platform/resource/lifecycle-actions.tsx';
 import { leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { type PrintColumn, PrintView } from '../../platform/ui/print-view.tsx';
 import { DeliveryNotePrint } from './delivery-note.tsx';
-import { PostReverseButtons } from './doc-actions.tsx';
 import { useConversions } from './line-cells.tsx';
 import { totalsByUnit } from './quantities.ts';
-import { Dash, QualityTag, SignedQty, StatusTag, UnitTotals } from './shared.tsx';
+import { Dash, QualityTag, SignedQty, StatusTag, UnitTotals, useRefreshDocs } from './shared.tsx';
 import { docApi, qty, type Row, stockApi } from './warehouse.api.ts';
 
 export interface DocDetailProps {
@@ -99,6 +99,7 @@ export function DocDetail(props: DocDetailProps) {
   const seesLedger = usePermission()('warehouse:stock:list');
   const [printing, setPrinting] = useState(false);
   const [failure, setFailure] = useState<{ action: string; message: string }>();
+  const refresh = useRefreshDocs(def);
   const record = useQuery({
     queryKey: ['resource', def.name, 'info', id],
     queryFn: () => docApi(def).info(id as number),
@@ -151,11 +152,14 @@ export function DocDetail(props: DocDetailProps) {
               </Button>
             )}
             {props.extra?.(row)}
-            <PostReverseButtons
+            <LifecycleActions
               def={def}
-              row={row}
-              onDone={() => setFailure(undefined)}
-              onError={(action, message) => setFailure({ action, message })}
+              record={row}
+              onDone={() => {
+                refresh();
+                setFailure(undefined);
+              }}
+              onError={(t, message) => setFailure({ action: t.label, message })}
             />
             <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
               {deliveryNote ? '打印送货单' : '打印'}

@@ -22,14 +22,14 @@ import { useRecordPermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import { ExportButton } from '../../platform/resource/export-button.tsx';
+import { LifecycleActions } from '../../platform/resource/lifecycle-actions.tsx';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { fitColumns, useNarrow } from '../../platform/ui/responsive.ts';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
-import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
-import { Dash, STATUS_OPTIONS, StatusTag } from './shared.tsx';
+import { Dash, STATUS_OPTIONS, StatusTag, useRefreshDocs } from './shared.tsx';
 import { docApi, type Row } from './warehouse.api.ts';
 
 export interface DocListConfig {
@@ -195,7 +195,7 @@ export function DocList(config: DocListConfig) {
                 </Button>
               </Popconfirm>
             )}
-            <PostReverseButtons def={def} row={row} size="small" link />
+            <LifecycleActions def={def} record={row} link onDone={refresh} />
           </Space>
         );
       },

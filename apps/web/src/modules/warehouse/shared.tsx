@@ -1,4 +1,5 @@
-import { QUALITY_STATUS, STOCK_DOC_STATUS } from '@ringmes/domain';
+import { QUALITY_STATUS, type ResourceDef, STOCK_DOC_STATUS } from '@ringmes/domain';
+import { useQueryClient } from '@tanstack/react-query';
 import { Tag } from 'antd';
 import { totalsByUnit } from './quantities.ts';
 import { qty } from './warehouse.api.ts';
@@ -12,6 +13,15 @@ const tagOf = (options: typeof STOCK_DOC_STATUS, value: unknown) => {
 export const StatusTag = ({ value }: { value: unknown }) => tagOf(STOCK_DOC_STATUS, value);
 /** 合格 / 待检 / 不合格 */
 export const QualityTag = ({ value }: { value: unknown }) => tagOf(QUALITY_STATUS, value);
+
+/** Refreshes every list and record of the document, and the stock views (after 过账, 冲销, 删除). */
+export function useRefreshDocs(def: ResourceDef) {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: ['resource', def.name] });
+    void client.invalidateQueries({ queryKey: ['warehouse'] });
+  };
+}
 
 export const Dash = () => <span className="rm-muted">-</span>;
 

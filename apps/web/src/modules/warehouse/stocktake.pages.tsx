@@ -34,14 +34,14 @@ import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import type { PageProps } from '../../platform/page.ts';
+import { LifecycleActions } from '../../platform/resource/lifecycle-actions.tsx';
 import { idFromSearch, leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { PrintView } from '../../platform/ui/print-view.tsx';
-import { PostReverseButtons, useRefreshDocs } from './doc-actions.tsx';
 import { DocLedger } from './doc-detail.tsx';
 import { DocList } from './doc-list.tsx';
-import { Dash, QualityTag, SignedQty, StatusTag } from './shared.tsx';
+import { Dash, QualityTag, SignedQty, StatusTag, useRefreshDocs } from './shared.tsx';
 import { docApi, qty, type Row, STOCKTAKE_PATHS, stockApi, stocktakeResource } from './warehouse.api.ts';
 
 const api = docApi(stocktakeResource);
@@ -143,6 +143,7 @@ export function StocktakeDetailPage({ path }: PageProps) {
   const id = idFromSearch(search);
   const can = usePermission();
   const client = useQueryClient();
+  const refresh = useRefreshDocs(stocktakeResource);
   const [counts, setCounts] = useState<Counts>({});
   const [busy, setBusy] = useState<string | undefined>();
   const [printing, setPrinting] = useState(false);
@@ -333,7 +334,14 @@ export function StocktakeDetailPage({ path }: PageProps) {
                 过账
               </Button>
             ) : (
-              <PostReverseButtons def={stocktakeResource} row={row} onDone={() => void reload()} />
+              <LifecycleActions
+                def={stocktakeResource}
+                record={row}
+                onDone={() => {
+                  refresh();
+                  void reload();
+                }}
+              />
             )}
             <Button icon={<FileSearchOutlined />} onClick={() => void report()} disabled={!lines.length}>
               差异报告

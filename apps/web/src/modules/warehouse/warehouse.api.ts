@@ -179,12 +179,6 @@ export interface AvailableKey {
   qualityStatus?: string;
 }
 
-/** A fresh key per click: a replay of the same click (network retry) moves stock once. */
-export function idempotencyKey(): string {
-  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
-
 export function docApi(def: ResourceDef) {
   const base = `/api/v1/${def.name}`;
   return {
@@ -195,18 +189,6 @@ export function docApi(def: ResourceDef) {
     edit: (id: number, body: Record<string, unknown>) =>
       request<Row>({ url: `${base}/edit/${id}`, method: 'PUT', data: body, silent: true }),
     remove: (id: number) => request<null>({ url: `${base}/delete/${id}`, method: 'DELETE' }),
-    post: (id: number) =>
-      request<Row>({
-        url: `${base}/post/${id}`,
-        method: 'POST',
-        headers: { 'Idempotency-Key': idempotencyKey() },
-      }),
-    reverse: (id: number) =>
-      request<Row>({
-        url: `${base}/reverse/${id}`,
-        method: 'POST',
-        headers: { 'Idempotency-Key': idempotencyKey() },
-      }),
   };
 }
 

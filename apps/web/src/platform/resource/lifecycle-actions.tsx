@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { request } from '../api/client.ts';
+import { isApiError } from '../api/errors.ts';
+import { idempotencyKey } from '../api/idempotency.ts';
 import { useRecordAction } from '../auth/permission.tsx';
 import { confirm, toast } from '../feedback.ts';
 import { useOpenedOnce } from './dialogs.tsx';
@@ -23,18 +25,26 @@ export function isEditable(def: ResourceDef, row: ResourceRow): boolean {
  * The buttons of a document's lifecycle that start from its current state and that the user may
  * run (审核, 反审核, 关闭…), from the declaration. A transition that needs a reason or declares
  * input fields (派工的维修人) asks for them in a dialog; one with a confirmation text asks first. Each sends the record's version (a stale one is a 409).
+ * Each run sends its own Idempotency-Key and the button stays busy until the answer, so a
+ * replayed click (a network retry) runs the transition once (a stock document's 过账 moves stock once).
  */
 export function LifecycleActions({
   def,
   record,
   size,
   link,
+  onDone,
+  onError,
 }: {
   def: ResourceDef;
   record: ResourceRow;
   size?: 'small' | 'middle';
   /** Render as link buttons (list rows). */
   link?: boolean;
+  /** After a transition ran (beyond refreshing the resource: the stock views of a stock document). */
+  onDone?: (t: TransitionDef) => void;
+  /** The server's reason when a transition is refused (库存不足…), for the page to keep on screen. */
+  onError?: (t: TransitionDef, message: string) => void;
 }) {
   const mayOn = useRecordAction(def);
   const client = useQueryClient();
@@ -46,6 +56,7 @@ export function LifecycleActions({
       request<{ status: string }>({
         url: `/api/v1/${def.name}/${t.name}/${record.id}`,
         method: 'POST',
+        headers: { 'Idempotency-Key': idempotencyKey() },
         data: { version: record.version, ...values },
       }),
     onSuccess: (_, { t }) => {
@@ -53,7 +64,10 @@ export function LifecycleActions({
       setAsking(undefined);
       form.resetFields();
       invalidateResource(client, def.name);
+      onDone?.(t);
     },
+    // The client has toasted the server's message; the page may keep it.
+    onError: (e, { t }) => onError?.(t, isApiError(e) ? e.message : String(e)),
   });
   if (!def.lifecycle) return null;
   const start = (t: TransitionDef) => {
