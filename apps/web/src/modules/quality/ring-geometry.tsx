@@ -1,4 +1,4 @@
-import { SaveOutlined } from '@ant-design/icons';
+import { SaveOutlined, UploadOutlined } from '@ant-design/icons';
 import {
   characteristicLabel,
   type GeometryCheck,
@@ -8,7 +8,20 @@ import {
   type SpcFamily,
 } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Empty, type FormInstance, Input, Space, Statistic, Table, Tag, Tooltip } from 'antd';
+import {
+  Alert,
+  Button,
+  Empty,
+  type FormInstance,
+  Input,
+  Modal,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Tooltip,
+  Upload,
+} from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useRef, useState } from 'react';
 import { http } from '../../platform/api/client.ts';
@@ -38,6 +51,9 @@ interface Plan {
 export const um = (v: number | null | undefined) =>
   v == null ? '—' : v > 0 ? `+${+v.toFixed(2)}` : v === 0 ? '0' : `−${+Math.abs(v).toFixed(2)}`;
 
+/** A variation or maximum (never negative): 3, 4.5. */
+export const plain = (v: number | null | undefined) => (v == null ? '—' : String(+v.toFixed(2)));
+
 const limitText = (c: Pick<GeometryCheck, 'lower' | 'upper' | 'unit' | 'missing'>) =>
   c.upper == null && c.lower == null
     ? (c.missing ?? '无限值')
@@ -50,9 +66,11 @@ const limitText = (c: Pick<GeometryCheck, 'lower' | 'upper' | 'unit' | 'missing'
 const valueText = (c: GeometryCheck) =>
   c.unit === 'mm'
     ? `${c.value} mm`
-    : c.valueMin != null && c.valueMin !== c.value
-      ? `${um(c.valueMin)} … ${um(c.value)} μm`
-      : `${um(c.value)} μm`;
+    : c.valueMin != null
+      ? c.valueMin !== c.value
+        ? `${um(c.valueMin)} … ${um(c.value)} μm`
+        : `${um(c.value)} μm`
+      : `${plain(c.value)} μm`;
 
 export function VerdictTag({ verdict, testId }: { verdict: string; testId?: string }) {
   const [color, text] =
@@ -112,6 +130,7 @@ export function RingReadingsEntry({
       ? { characteristic, ...READING_CHARACTERISTICS[characteristic].plan }
       : undefined);
   const [cells, setCells] = useState<Record<string, string>>({});
+  const [importing, setImporting] = useState(false);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const points = plan?.points ?? 0;
   const planes = plan?.planes ?? 0;
@@ -286,18 +305,160 @@ export function RingReadingsEntry({
         >
           保存读数组
         </Button>
+        <Button
+          icon={<UploadOutlined />}
+          onClick={() => setImporting(true)}
+          data-testid="ring-readings-import"
+        >
+          导入读数组
+        </Button>
         <span className="rm-muted">
           回车跳到下一个读数，最后一个读数回车即保存；每件的 d_mp 为子组的测量值
         </span>
       </Space>
+      {importing && (
+        <ReadingImportModal
+          header={header}
+          plan={plan}
+          size={size}
+          onClose={() => setImporting(false)}
+          onDone={onSaved}
+        />
+      )}
     </div>
+  );
+}
+
+/**
+ * 导入读数组: a gauge's file (CSV or tab separated, one ring a line: an optional 件号, then the
+ * readings plane by plane) pasted or chosen, checked first (the number of every bad line, rings,
+ * subgroups, 超差 count), then imported all or nothing with the header's product, machine and time.
+ */
+function ReadingImportModal({
+  header,
+  plan,
+  size,
+  onClose,
+  onDone,
+}: {
+  header: FormInstance;
+  plan: Plan;
+  size: number;
+  onClose(): void;
+  onDone(): void;
+}) {
+  const [text, setText] = useState('');
+  const [checked, setChecked] = useState<{ rings: number; subgroups: number; fail: number } | null>(null);
+  const [errors, setErrors] = useState<{ field: string; message: string }[]>([]);
+  const send = useMutation({
+    mutationFn: async (dryRun: boolean) => {
+      const h = await header.validateFields();
+      return http.post<{ rings: number; subgroups: number; fail: number; imported: number }>(
+        '/api/v1/ring-geometry/import',
+        {
+          productId: h.productId,
+          characteristic: h.characteristic,
+          equipmentId: h.equipmentId,
+          operatorId: h.operatorId,
+          measuredAt: (h.measuredAt ?? dayjs()).format('YYYY-MM-DD HH:mm:ss'),
+          flowCardId: h.flowCardId ?? null,
+          lsl: h.lsl ?? null,
+          usl: h.usl ?? null,
+          subgroupSize: size,
+          text,
+          dryRun,
+        },
+        { silent: true },
+      );
+    },
+    onSuccess: (r, dryRun) => {
+      setErrors([]);
+      if (dryRun) {
+        setChecked(r);
+        return;
+      }
+      toast.success(
+        `已导入 ${r.rings} 件（${r.subgroups} 个子组）${r.fail ? `，其中 ${r.fail} 件超差` : ''}`,
+      );
+      onDone();
+      onClose();
+    },
+    onError: (e) => {
+      setChecked(null);
+      if (e instanceof ApiError) setErrors(e.errors?.length ? e.errors : [{ field: '', message: e.message }]);
+    },
+  });
+  return (
+    <Modal
+      open
+      title="导入读数组"
+      width={720}
+      onCancel={onClose}
+      okText={checked ? '导入' : '检查'}
+      okButtonProps={{ disabled: !text.trim(), loading: send.isPending }}
+      onOk={() => send.mutate(!checked)}
+    >
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 12 }}
+        title={`每行一件：可先写件号，再按截面顺序写 ${plan.planes * plan.points} 个读数（${plan.planes} 个截面 × ${plan.points} 点），逗号或制表符分隔；首行可为表头；每 ${size} 件为一个子组`}
+      />
+      <Upload
+        accept=".csv,.txt"
+        showUploadList={false}
+        beforeUpload={(f) => {
+          f.text().then((t) => {
+            setText(t);
+            setChecked(null);
+          });
+          return false;
+        }}
+      >
+        <Button icon={<UploadOutlined />}>选择文件</Button>
+      </Upload>
+      <Input.TextArea
+        value={text}
+        rows={8}
+        style={{ marginTop: 8, fontFamily: 'monospace' }}
+        placeholder="件号,Ⅰ1,Ⅰ2,Ⅰ3,Ⅰ4,Ⅱ1,Ⅱ2,Ⅱ3,Ⅱ4"
+        data-testid="ring-import-text"
+        onChange={(e) => {
+          setText(e.target.value);
+          setChecked(null);
+        }}
+      />
+      {checked && (
+        <Alert
+          type={checked.fail ? 'warning' : 'success'}
+          showIcon
+          style={{ marginTop: 12 }}
+          data-testid="ring-import-checked"
+          title={`共 ${checked.rings} 件、${checked.subgroups} 个子组，${checked.fail} 件超差；确认后导入`}
+        />
+      )}
+      {errors.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginTop: 12 }}
+          data-testid="ring-import-errors"
+          title="有错误，未导入任何数据"
+          description={errors.slice(0, 20).map((e) => (
+            <div key={`${e.field}-${e.message}`}>
+              {e.field} {e.message}
+            </div>
+          ))}
+        />
+      )}
+    </Modal>
   );
 }
 
 function PlaneFigures({ plane, testId }: { plane: PlaneGeometry; testId: string }) {
   return (
     <span className="rm-muted" style={{ lineHeight: '32px', marginLeft: 6 }} data-testid={testId}>
-      d_mp {plane.mp}（{um(plane.deviation)}）V_dsp {um(plane.variation)} μm
+      d_mp {plane.mp}（{um(plane.deviation)}）V_dsp {plain(plane.variation)} μm
     </span>
   );
 }
@@ -395,14 +556,14 @@ function familyColumns(family: SpcFamily) {
         title: '圆度 V_dsp μm',
         key: 'vdsp',
         render: (_: unknown, r: RingSetRow) => (
-          <CheckCell c={checkOf(r, ['Vdsp', 'VDsp'])} value={um(r.variationUm)} />
+          <CheckCell c={checkOf(r, ['Vdsp', 'VDsp'])} value={plain(r.variationUm)} />
         ),
       },
       {
         title: '锥度 V_dmp μm',
         key: 'vdmp',
         render: (_: unknown, r: RingSetRow) => (
-          <CheckCell c={checkOf(r, ['Vdmp', 'VDmp'])} value={um(r.meanVariationUm)} />
+          <CheckCell c={checkOf(r, ['Vdmp', 'VDmp'])} value={plain(r.meanVariationUm)} />
         ),
       },
       verdict,
@@ -425,7 +586,7 @@ function familyColumns(family: SpcFamily) {
         title: '宽度变动 V_Bs / V_Cs μm',
         key: 'vbs',
         render: (_: unknown, r: RingSetRow) => (
-          <CheckCell c={checkOf(r, ['VBs', 'VCs'])} value={um(r.variationUm)} />
+          <CheckCell c={checkOf(r, ['VBs', 'VCs'])} value={plain(r.variationUm)} />
         ),
       },
       verdict,
@@ -440,7 +601,7 @@ function familyColumns(family: SpcFamily) {
         <CheckCell c={checkOf(r, ['raceway-diameter', 'raceway-position'])} value={Number(v).toFixed(5)} />
       ),
     },
-    { title: '读数变动 μm', dataIndex: 'variationUm', width: 110, render: (v: number) => um(v) },
+    { title: '读数变动 μm', dataIndex: 'variationUm', width: 110, render: (v: number) => plain(v) },
     verdict,
   ];
 }
@@ -519,11 +680,11 @@ export function RingGeometryPanel({
                 <Statistic title="合格 / 超差" value={`${s.pass} / ${s.fail}`} />
                 {family === 'neiwaijing' && (
                   <>
-                    <Statistic title="最大 V_dsp μm" value={um(s.maxVariationUm)} />
-                    <Statistic title="最大 V_dmp μm" value={um(s.maxMeanVariationUm)} />
+                    <Statistic title="最大 V_dsp μm" value={plain(s.maxVariationUm)} />
+                    <Statistic title="最大 V_dmp μm" value={plain(s.maxMeanVariationUm)} />
                   </>
                 )}
-                {family === 'height' && <Statistic title="最大 V_Bs μm" value={um(s.maxVariationUm)} />}
+                {family === 'height' && <Statistic title="最大 V_Bs μm" value={plain(s.maxVariationUm)} />}
               </Space>
             ))}
           </Space>
@@ -555,7 +716,7 @@ export function RingGeometryPanel({
                       {r.planeMeans?.[p] && (
                         <span className="rm-muted">
                           {'  '}d_mp {Number(r.planeMeans[p])}，V_dsp{' '}
-                          {um((Math.max(...plane) - Math.min(...plane)) * 1000)} μm
+                          {plain((Math.max(...plane) - Math.min(...plane)) * 1000)} μm
                         </span>
                       )}
                     </div>
