@@ -141,6 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     logLevel: env.LOG_LEVEL || 'info',
     pgPoolMax: int('PG_POOL_MAX', 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    heavyReadsPerUser: Math.max(1, int('HEAVY_READS_PER_USER', 2)),
+    heavyReadsPerUser: Math.max(1, int('HEAVY_READS_PER_USER', 1)),
   };
 }

@@ -43,14 +43,14 @@ const count = (answers: { status: number }[]) => {
 };
 
 describe('heavy reads per user', () => {
-  it('a burst of 12 listAll from one user: two run, four wait, the rest answer 429; another user is served', async () => {
+  it('a burst of 12 listAll from one user: one runs, four wait, the rest answer 429; another user is served', async () => {
     const started = performance.now();
     const [burst, others] = await Promise.all([
       Promise.all(Array.from({ length: 12 }, () => get('/api/v1/customer/listAll', reader.token))),
       Promise.all(Array.from({ length: 2 }, () => get('/api/v1/customer/listAll', other.token))),
     ]);
     const n = count(burst);
-    expect(n[200]).toBeGreaterThanOrEqual(6);
+    expect(n[200]).toBeGreaterThanOrEqual(5);
     expect(n[429]).toBeGreaterThanOrEqual(1);
     expect(n[200] + n[429]).toBe(12);
     for (const r of burst.filter((a) => a.status === 429))
@@ -100,22 +100,21 @@ describe('heavy reads per user', () => {
     expect(count(pages)).toEqual({ 200: 8 });
   });
 
-  it("an export counts as heavy; a user's third heavy read waits for a place, the seventh is refused", async () => {
+  it("an export counts as heavy; a user's second heavy read waits for a place, the sixth is refused", async () => {
     const { heavyReads } = t.app.ringmes;
     const me = String(reader.userId);
-    const held = [await heavyReads.enter(me), await heavyReads.enter(me)];
-    // A page loading three trees at once: the third waits for one of the first two.
-    const third = get('/api/v1/customer/page?pageNum=0', reader.token);
+    const held = await heavyReads.enter(me);
+    // A page loading two trees at once: the second waits for the first.
+    const second = get('/api/v1/customer/page?pageNum=0', reader.token);
     for (let i = 0; i < 100 && heavyReads.stats().waiting < 1; i++)
       await new Promise((r) => setTimeout(r, 10));
     const queued = [heavyReads.enter(me), heavyReads.enter(me), heavyReads.enter(me)];
-    expect(heavyReads.stats()).toMatchObject({ running: 2, waiting: 4 });
+    expect(heavyReads.stats()).toMatchObject({ running: 1, waiting: 4 });
     const r = await get('/api/v1/customer/export', reader.token);
     expect(r).toMatchObject({ status: 429, body: { code: '429', message: '您的查询请求过多，请稍后再试' } });
     expect((await get('/api/v1/customer/page?pageNum=1', reader.token)).status).toBe(200);
-    held[0]();
-    expect((await third).status).toBe(200);
-    held[1]();
+    held();
+    expect((await second).status).toBe(200);
     await Promise.all(queued.map((q) => q.then((release) => release())));
     await settled();
     expect((await get('/api/v1/customer/export', reader.token)).status).toBe(200);
@@ -154,8 +153,9 @@ describe('the pool share of heavy reads', () => {
       expect(way).not.toHaveBeenCalled();
       const all = await get('/api/v1/customer/listAll', other.token);
       expect(all.body.result).toHaveLength(3000);
-      // Once on entering, then before each of the 15 slices of 200 rows.
-      expect(way.mock.calls.length).toBeGreaterThanOrEqual(16);
+      // Once on entering, then before each of the 3 slices of 1,000 rows (written by the database
+      // as JSON: all-rows-json.ts).
+      expect(way.mock.calls.length).toBeGreaterThanOrEqual(4);
       expect(started.mock.calls.length).toBe(1);
     } finally {
       vi.restoreAllMocks();
@@ -211,7 +211,7 @@ describe('the pool share of heavy reads', () => {
 
   it('takes all but two connections of the pool on PostgreSQL', () => {
     const { heavyReads } = t.app.ringmes;
-    expect(heavyReads.perUser).toBe(2);
+    expect(heavyReads.perUser).toBe(1);
     expect(heavyReads.slots).toBe(t.database.kind === 'postgres' ? t.config.pgPoolMax - 2 : 2);
   });
 

@@ -82,6 +82,30 @@ export interface PageArgs {
  */
 const ROWS_PER_FETCH = 500;
 
+/** How a list is ordered: the asked sort field if it is sortable, else the default; the id breaks ties. */
+export interface ListOrder {
+  args: Pick<PageArgs, 'sortField' | 'sortOrder'>;
+  sortable: Record<string, string>;
+  defaultSort: { column: string; desc: boolean };
+  idColumn: string;
+  totalOrder?: ReadonlySet<string>;
+}
+
+/** `query` in the list's order (`reverse`: the other way round). */
+export function orderedBy<Q extends SelectQueryBuilder<any, any, any>>(
+  query: Q,
+  o: ListOrder,
+  reverse = false,
+): Q {
+  const { args, sortable, defaultSort, idColumn, totalOrder } = o;
+  const column = (args.sortField && sortable[args.sortField]) || defaultSort.column;
+  const desc =
+    args.sortField && sortable[args.sortField] ? !!args.sortOrder?.startsWith('desc') : defaultSort.desc;
+  const dir = desc !== reverse ? 'desc' : 'asc';
+  const q = query.orderBy(sql.ref(column), dir);
+  return (column !== idColumn && !totalOrder?.has(column) ? q.orderBy(sql.ref(idColumn), dir) : q) as Q;
+}
+
 export async function paginate<T>(
   query: SelectQueryBuilder<any, any, any>,
   args: PageArgs,
@@ -97,14 +121,8 @@ export async function paginate<T>(
    */
   totalOrder?: ReadonlySet<string>,
 ): Promise<Page<T>> {
-  const column = (args.sortField && sortable[args.sortField]) || defaultSort.column;
-  const desc =
-    args.sortField && sortable[args.sortField] ? !!args.sortOrder?.startsWith('desc') : defaultSort.desc;
-  const ordered = (reverse: boolean) => {
-    const dir = desc !== reverse ? 'desc' : 'asc';
-    const q = query.orderBy(sql.ref(column), dir);
-    return column !== idColumn && !totalOrder?.has(column) ? q.orderBy(sql.ref(idColumn), dir) : q;
-  };
+  const ordered = (reverse: boolean) =>
+    orderedBy(query, { args, sortable, defaultSort, idColumn, totalOrder }, reverse);
   const count = async () =>
     Number(
       ((await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as any)?.n ?? 0,

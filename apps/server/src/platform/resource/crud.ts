@@ -12,6 +12,7 @@ import { makeSerializer } from '../http/serialize.ts';
 import { refuseChanged, zx } from '../http/validation.ts';
 import { once } from '../idempotency.ts';
 import { paginate } from '../paging.ts';
+import { allRowsAsJson } from './all-rows-json.ts';
 import { registerOptions } from './options.ts';
 import { checkRecordPrecision } from './precision.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns, totalOrderColumns } from './query.ts';
@@ -324,7 +325,15 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     url: `${base}/${def.api?.page ?? 'page'}`,
     ...gate(def, 'list'),
     query: schemas.query,
-    async handler({ query, user, app: { db } }) {
+    async handler({ query, user, app: { db, config, heavyReads } }) {
+      if ((query as any).pageNum === 0) {
+        const q = inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'list');
+        const order = { args: query as any, sortable, defaultSort, idColumn: 't.id', totalOrder };
+        const list = await allRowsAsJson(db, q, def, user, order, config.timeZone, () =>
+          heavyReads.giveWay(),
+        );
+        if (list) return { list, total: list.length, pageNum: 0, pageSize: list.length };
+      }
       const page = await paginate<Record<string, any>>(
         inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'list'),
         query as any,
@@ -347,10 +356,13 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     method: 'GET',
     url: `${base}/listAll`,
     ...gate(def, 'list'),
-    async handler({ user, app: { db } }) {
+    async handler({ user, app: { db, config, heavyReads } }) {
       const t = targetOfResource(def);
       let q = inScope(baseQuery(db, def), user, def, 'list');
       if (t.active) q = q.where(sql.ref(`t.${t.active.column}`), '=', t.active.value);
+      const order = { args: {}, sortable, defaultSort, idColumn: 't.id' };
+      const rows = await allRowsAsJson(db, q, def, user, order, config.timeZone, () => heavyReads.giveWay());
+      if (rows) return rows;
       const all = await paginate(q, { pageNum: 0, pageSize: 1 }, sortable, defaultSort, 't.id');
       return hideFields(user, def, all.list as Record<string, any>[]);
     },
