@@ -157,7 +157,7 @@ describe('自动排产: the plant model from the database, a checked proposal, �
     });
     expect(over.status).toBe(409);
     expect(over.body.message).toContain('超出任务可派工数量');
-  });
+  }, 180_000);
 
   it('needs the plan permission; a planner of no workshop is refused', async () => {
     const u = await t.userWith([], `as-none-${Date.now()}`);

@@ -33,7 +33,8 @@ import { dispatchTask } from './workshop-task.ts';
  * between two of them (heat treatment) waits `outsourceLeadDays`. Existing open dispatches stay
  * where they are (locked): they take their machine's time in their day and shift, and an order's
  * remaining steps start after its last one. Calendar: 白班 08:00–16:00, 夜班 20:00–04:00, every
- * day of the horizon; an active maintenance plan due in the horizon takes its machine's 白班 that
+ * day (a year past the horizon, so that work beyond it is placed and counted; only lines inside
+ * the horizon are answered for 发布, the rest is planned again by the next run); an active maintenance plan due in the horizon takes its machine's 白班 that
  * day. Due: the sales order's delivery date when the order has one, else the order's due date
  * (end of day). Changeovers: between products, `setupMinutes` each. Weights: 紧急 4, 高 2, 普通 1,
  * 低 0.5. Speed factors are 1 (the equipment master has none yet).
@@ -42,6 +43,7 @@ import { dispatchTask } from './workshop-task.ts';
 const DAY = 1440;
 const DAY_SHIFT = [480, 960] as const;
 const NIGHT_SHIFT = [1200, 1680] as const;
+const CALENDAR_TAIL_DAYS = 366;
 const PRIORITY_WEIGHT: Record<string, number> = { urgent: 4, high: 2, normal: 1, low: 0.5 };
 
 export const autoScheduleBody = z.strictObject({
@@ -203,7 +205,10 @@ export async function buildPlantModel(db: Db, body: AutoScheduleBody): Promise<B
   for (const e of equipment) {
     const id = `E${e.id}`;
     const calendar: [number, number][] = [];
-    for (let d = 0; d < body.horizonDays; d++) calendar.push(window(d, DAY_SHIFT), window(d, NIGHT_SHIFT));
+    // The calendar runs a year past the horizon, so that work beyond it is placed (and counted
+    // late) rather than left out; only the horizon's lines are answered for 发布.
+    for (let d = 0; d < body.horizonDays + CALENDAR_TAIL_DAYS; d++)
+      calendar.push(window(d, DAY_SHIFT), window(d, NIGHT_SHIFT));
     machines.push({ id, group: `W${e.workshopId}`, workshop: e.workshopType, calendar });
     machineInfo.set(id, {
       id: Number(e.id),
@@ -433,10 +438,12 @@ function kpisOf(b: Built, s: PlantSchedule) {
               behindOrderNo: blocker,
             }
           : null,
-        explanation: held
-          ? `工序「${step?.processName ?? ''}」在设备 ${m?.code ?? ''} ${m?.name ?? ''} 上等待 ${Math.round(held.waited)} 分钟` +
-            (blocker ? `（排在订单 ${blocker} 之后）` : '')
-          : '剩余工时超过交期前的可用班次',
+        explanation: !held
+          ? '剩余工时超过交期前的可用班次'
+          : held.waited >= 1
+            ? `工序「${step?.processName ?? ''}」在设备 ${m?.code ?? ''} ${m?.name ?? ''} 上等待 ${Math.round(held.waited)} 分钟` +
+              (blocker ? `（排在订单 ${blocker} 之后）` : '')
+            : `工序「${step?.processName ?? ''}」在设备 ${m?.code ?? ''} ${m?.name ?? ''} 上立即开工，仍需 ${Math.round(held.took)} 分钟（含班次间隔），交期前完不成`,
       };
     });
   return {
@@ -489,7 +496,10 @@ export async function autoSchedule(db: Db, user: AuthUser, body: AutoScheduleBod
     weights,
   );
   const violations = checkPlantSchedule(b.problem, proposal.operations);
-  const { lines, bars } = linesOf(b, proposal, b.problem, q);
+  const all = linesOf(b, proposal, b.problem, q);
+  const lastDay = addDays(b.today, body.horizonDays - 1);
+  const lines = all.lines.filter((l) => l.workDate <= lastDay);
+  const bars = all.bars;
   for (const l of lines) if (l.operatorId == null) l.operatorId = Number(user.id);
   return {
     today: b.today,
@@ -504,6 +514,7 @@ export async function autoSchedule(db: Db, user: AuthUser, body: AutoScheduleBod
     proposal: kpisOf(b, proposal),
     baseline: kpisOf(b, baseline),
     lines,
+    beyondHorizon: all.lines.length - lines.length,
     bars,
   };
 }

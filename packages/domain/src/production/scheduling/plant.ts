@@ -150,6 +150,8 @@ export interface PlantLotOutcome {
     stepId: string;
     machineId: string | null;
     waited: number;
+    /** Minutes from the step's start to its end there (work, setup and the hours off shift between). */
+    took: number;
     blockedBy?: string;
   };
 }
@@ -830,6 +832,7 @@ function answer(
           stepId: lot.steps[worst]!.stepId,
           machineId: problem.machines[d.opMachine[op]!]?.id ?? null,
           waited: Math.max(0, worstWait),
+          took: d.opEnd[op]! - d.opStart[op]!,
           blockedBy: b === undefined ? undefined : problem.lots[c.opLot[b]!]!.id,
         };
       }
