@@ -17,7 +17,8 @@ const LOTS: [string, string, number, number, number, string, number, number][] =
 
 /**
  * 选配 demo (issue 38 §4): four 6204 ring lots (two of inner rings, two of outer rings, 250 each)
- * finished, every ring measured by the 套圈内外径测量仪 (EQ-JC-002) on its groove and on its bore
+ * finished on the latest completed order of their ring (an order under way keeps its cards adding
+ * up to its quantity), every ring measured by the 套圈内外径测量仪 (EQ-JC-002) on its groove and on its bore
  * or outside diameter (subgroups of five, normal on a fixed seed, read to 0.1 µm), received into
  * the 半成品仓 under their card numbers; then the first open 6204-2RS bearing card is matched in CN
  * (2 µm groups, balls Φ7.938 −2 … +2 µm). The rest stays on offer, so 装配车间 › 选配 proposes
@@ -43,7 +44,8 @@ export async function seedDemoRingMatching(db: Db, user: AuthUser): Promise<void
       SELECT m.id, o.id AS order_id,
              (SELECT c.heat_no FROM flow_card c WHERE c.product_id = m.id AND c.heat_no IS NOT NULL ORDER BY c.id DESC LIMIT 1) AS heat_no
         FROM material m
-        LEFT JOIN LATERAL (SELECT id FROM production_order WHERE product_id = m.id ORDER BY id DESC LIMIT 1) o ON true
+        LEFT JOIN LATERAL (SELECT id FROM production_order WHERE product_id = m.id AND status IN ('completed', 'closed')
+                            ORDER BY id DESC LIMIT 1) o ON true
        WHERE m.code = ${code}`.execute(db);
     const row = m.rows[0];
     if (!row?.orderId) continue;
@@ -90,7 +92,7 @@ export async function seedDemoRingMatching(db: Db, user: AuthUser): Promise<void
     {
       type: 'other',
       warehouseId: Number(warehouseId),
-      bizDate: day(-2),
+      bizDate: day(0),
       remark: '检测车间送装配：逐件测量的 6204 套圈（选配）',
       lines,
     },
