@@ -41,6 +41,7 @@ import { toast } from '../../../platform/feedback.ts';
 import type { PageProps } from '../../../platform/page.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
+import { AutoScheduleButton } from './auto-schedule.tsx';
 import { kindOf, type Row, screenPermission } from './workshop.api.ts';
 import './workshop.css';
 import './plan.css';
@@ -186,6 +187,7 @@ export function WorkshopPlanPage({ path }: PageProps) {
           <Tooltip title="刷新">
             <Button icon={<ReloadOutlined />} aria-label="刷新排产计划" onClick={() => plan.refetch()} />
           </Tooltip>
+          <AutoScheduleButton kind={kind} mayPublish={mayEdit} onPublished={() => plan.refetch()} />
           {mayExport && (
             <Button
               icon={<DownloadOutlined />}
