@@ -75,6 +75,16 @@ export function stockAt(date: string, warehouseId?: number) {
     ) s GROUP BY material_id, warehouse_id`;
 }
 
+/** The cost roll-up's rows (production/cost-rollup.ts) as the relation `a`. */
+function rolledUp(rows: Record<string, any>[]) {
+  const col = (k: string) => sql.val(rows.map((r) => (r[k] == null ? null : String(r[k]))));
+  return sql`unnest(${sql.val(rows.map((r) => Number(r.id)))}::bigint[], ${col('docNo')}::text[],
+                    ${sql.val(rows.map((r) => Number(r.productId)))}::bigint[], ${col('day')}::date[],
+                    ${col('produced')}::numeric[], ${col('material')}::numeric[], ${col('labour')}::numeric[],
+                    ${col('outsourcing')}::numeric[], ${col('overhead')}::numeric[], ${col('scrap')}::numeric[])
+             AS a(id, doc_no, product_id, day, produced, material, labour, outsourcing, overhead, scrap)`;
+}
+
 const FACTS: Record<string, Facts> = {
   'sales-report': {
     sql: () => sql`
@@ -139,9 +149,17 @@ const FACTS: Record<string, Facts> = {
   },
   // 成本差异 (issue 37 §4): one fact per production order, in the month of its last 生产入库 — the
   // actual cost rolled up (production/cost-rollup.ts) against its product's standard × finished.
+  // The roll-up runs once per request (in `prepare`); the report's queries read its rows.
   'cost-variance': {
-    prepare: (db, q) => costingContext(db, { productId: q.refs.materialId }),
-    sql: (q, ctx: CostingContext) => sql`
+    prepare: async (db, q) => {
+      const ctx = await costingContext(db, { productId: q.refs.materialId });
+      const rolled = await costRollupSql(
+        { from: q.from, to: q.to, productId: q.refs.materialId },
+        ctx,
+      ).execute(db);
+      return { ctx, rows: rolled.rows as Record<string, any>[] };
+    },
+    sql: (_q, { ctx, rows }: { ctx: CostingContext; rows: Record<string, any>[] }) => sql`
       SELECT a.day, a.id AS doc_id, a.doc_no, a.product_id AS material_id,
              a.id::text AS order_key, a.doc_no AS order_label, a.product_id::text AS material_key,
              mt.name AS material_label, mt.name AS material_name, un.name AS unit_name, a.produced,
@@ -151,7 +169,7 @@ const FACTS: Record<string, Facts> = {
              a.outsourcing - v.std_outsourcing AS outsourcing_variance, a.overhead - v.std_overhead AS overhead_variance,
              a.material - a.scrap + a.labour + a.outsourcing + a.overhead
                - (v.std_material + v.std_labour + v.std_outsourcing + v.std_overhead) AS total_variance
-        FROM (${costRollupSql({ from: q.from, to: q.to, productId: q.refs.materialId }, ctx)}) a
+        FROM ${rolledUp(rows)}
         JOIN material mt ON mt.id = a.product_id ${UNIT}
         LEFT JOIN ${standardsSql(ctx.standards)} ON s.product_id = a.product_id
         CROSS JOIN LATERAL (SELECT round(COALESCE(s.material, 0) * a.produced, 2) AS std_material,

@@ -101,7 +101,7 @@ export function costRollupSql(
        GROUP BY 1, 2),
     ovh AS (SELECT id, sum(CASE WHEN rate IS NULL THEN 0 ELSE round(driver * rate, 2) END) AS amount,
                    sum(scrap) AS scrap FROM ws GROUP BY 1)
-    SELECT o.id, o.doc_no, o.product_id, o.day, o.produced,
+    SELECT o.id, o.doc_no, o.product_id, o.day::text AS day, o.produced::text AS produced,
            COALESCE(mat.amount, 0) AS material, COALESCE(lab.amount, 0) AS labour,
            COALESCE(outs.amount, 0) AS outsourcing, COALESCE(ovh.amount, 0) AS overhead,
            COALESCE(ovh.scrap, 0) AS scrap
