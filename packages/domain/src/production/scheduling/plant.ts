@@ -621,7 +621,7 @@ export function solvePlant(problem: PlantProblem, options: PlantOptions = {}): P
   const tDecode = clock();
   decode(c, cur, curD, free, fam, next);
   // The answer is within the limit: the last decode and the answer's assembly are kept out of it.
-  const stop = deadline - 3 * (clock() - tDecode);
+  const stop = deadline - Math.min(Math.max(200, 5 * (clock() - tDecode)), 0.1 * (deadline - t0));
   const start = {
     lateLots: curD.late,
     weightedTardiness: curD.weightedTardiness,
