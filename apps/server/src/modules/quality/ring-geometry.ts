@@ -223,6 +223,9 @@ export const readingImportBody = readingSetBody.omit({ rings: true }).extend({
   dryRun: z.boolean().default(false),
 });
 
+/** Rings one import takes: every subgroup is saved through the kit in one transaction. */
+export const MAX_IMPORT_RINGS = 2_000;
+
 export async function importReadingSets(db: Db, user: AuthUser, body: z.infer<typeof readingImportBody>) {
   const plan = await planOf(db, body.characteristic);
   const need = plan.points * plan.planes;
@@ -258,6 +261,8 @@ export async function importReadingSets(db: Db, user: AuthUser, body: z.infer<ty
     });
   });
   if (!rings.length && !errors.length) throw fieldError('text', '文件中没有读数');
+  if (rings.length > MAX_IMPORT_RINGS)
+    throw fieldError('text', `一次最多导入 ${MAX_IMPORT_RINGS} 件，请分批导入`);
   if (errors.length)
     throw new AppError(
       400,
