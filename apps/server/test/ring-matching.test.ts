@@ -188,6 +188,26 @@ describe('选配', () => {
     });
     expect(notBearing.status).toBe(400);
     expect(notBearing.body.message).toMatch(/不是轴承成品/);
+    // The 报工 a matching is recorded by must be an assembly report on that card.
+    expect(
+      ok(
+        await t.call('GET', '/api/v1/ring-matching/reports', {
+          token,
+          query: { flowCardId: bearingCard.id },
+        }),
+      ),
+    ).toEqual([]);
+    const noReport = await t.call('POST', '/api/v1/ring-matching/accept', {
+      token,
+      body: {
+        bearingId: bearing.id,
+        clearanceGroup: 'CN',
+        flowCardId: bearingCard.id,
+        workReportId: 999_999,
+      },
+    });
+    expect(noReport.status).toBe(400);
+    expect(noReport.body.message).toMatch(/报工单不存在/);
     const reader = await t.userWith(['production:assemblyMatching:list']);
     const denied = await t.call('POST', '/api/v1/ring-matching/accept', {
       token: reader.token,

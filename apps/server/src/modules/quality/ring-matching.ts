@@ -475,7 +475,25 @@ async function bearingCards(db: Db, bearingId: number) {
   return r.rows;
 }
 
+/** The assembly 报工 on a bearing card that a matching can be recorded by (not cancelled). */
+async function cardReports(db: Db, flowCardId: number) {
+  const r = await sql<any>`
+    SELECT w.id, w.doc_no, w.status, w.report_date, w.good_quantity::float8 AS good_quantity
+      FROM work_report w
+     WHERE w.flow_card_id = ${flowCardId} AND w.workshop_type = 'assembly'
+     ORDER BY w.id DESC LIMIT 100`.execute(db);
+  return r.rows;
+}
+
 export function ringMatchingRoutes(app: App) {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/ring-matching/reports',
+    permission: MATCHING_PERMISSION,
+    query: z.strictObject({ flowCardId: zx.id }),
+    handler: ({ query, app: { db } }) => cardReports(db, query.flowCardId),
+  });
+
   route(app, {
     method: 'GET',
     url: '/api/v1/ring-matching/bearings',

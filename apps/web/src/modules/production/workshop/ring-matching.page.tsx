@@ -101,6 +101,7 @@ export function RingMatchingPage(_: PageProps) {
   const [form] = Form.useForm<Params>();
   const [params, setParams] = useState<Params>();
   const [cardId, setCardId] = useState<number>();
+  const [reportId, setReportId] = useState<number>();
   const bearings = useQuery({
     queryKey: ['ring-matching', 'bearings'],
     queryFn: () => http.get<BearingOption[]>('/api/v1/ring-matching/bearings'),
@@ -119,6 +120,15 @@ export function RingMatchingPage(_: PageProps) {
         { bearingId: params?.bearingId },
       ),
   });
+  const reports = useQuery({
+    queryKey: ['ring-matching', 'reports', cardId],
+    enabled: !!cardId,
+    queryFn: () =>
+      http.get<{ id: number; docNo: string; reportDate: string; goodQuantity: number }[]>(
+        '/api/v1/ring-matching/reports',
+        { flowCardId: cardId },
+      ),
+  });
   const history = useQuery({
     queryKey: ['ring-matching', 'page', params?.bearingId],
     enabled: !!params?.bearingId,
@@ -133,6 +143,7 @@ export function RingMatchingPage(_: PageProps) {
       http.post<{ id: number; assembled: number }>('/api/v1/ring-matching/accept', {
         ...params,
         flowCardId: cardId,
+        ...(reportId ? { workReportId: reportId } : {}),
       }),
     onSuccess: (r) => {
       toast.success(`已接受选配方案：${r.assembled} 套`);
@@ -277,12 +288,29 @@ export function RingMatchingPage(_: PageProps) {
                 aria-label="装配流转卡"
                 style={{ width: 320 }}
                 value={cardId}
-                onChange={setCardId}
+                onChange={(v) => {
+                  setCardId(v);
+                  setReportId(undefined);
+                }}
                 placeholder="选择该轴承的装配流转卡"
                 loading={cards.isFetching}
                 options={(cards.data ?? []).map((c) => ({
                   value: c.id,
                   label: `${c.docNo}（${c.orderNo}，${c.quantity} 套，已选配 ${c.matched}）`,
+                }))}
+              />
+              <Select
+                id="workReportId"
+                aria-label="装配报工"
+                style={{ width: 260 }}
+                allowClear
+                value={reportId}
+                onChange={setReportId}
+                placeholder="记入装配报工（可选）"
+                disabled={!cardId}
+                options={(reports.data ?? []).map((r) => ({
+                  value: r.id,
+                  label: `${r.docNo}（${r.reportDate}，良品 ${r.goodQuantity}）`,
                 }))}
               />
               <Button
@@ -306,6 +334,7 @@ export function RingMatchingPage(_: PageProps) {
             columns={[
               { title: '时间', dataIndex: 'createdAt', render: (v) => formatTime(v) },
               { title: '流转卡', dataIndex: 'cardNo' },
+              { title: '装配报工', dataIndex: 'workReportNo', render: (v) => v ?? '—' },
               { title: '游隙组别', dataIndex: 'clearanceGroup', render: (v) => <Tag>{v}</Tag> },
               { title: '内圈/外圈', render: (_, r) => `${r.innerOffered} / ${r.outerOffered}` },
               { title: '配成套数', dataIndex: 'assembled', align: 'right' },
