@@ -110,7 +110,9 @@ const planPerms = (action: string) =>
   WORKSHOP_KINDS.map((k) => `${workshopPermission(k, 'Plan')}:${action}` as Permission);
 const opened = (action: string) => {
   const [permission, ...alsoAllowedBy] = planPerms(action);
-  return { permission, alsoAllowedBy: [...alsoAllowedBy, `production:workDispatch:${action}` as Permission] };
+  // As the plan's own routes (plan.ts): the route opens to a workshop's plan permission; the
+  // resource-wide one of 派工单 (not in the menu) is honoured by mayPlan.
+  return { permission, alsoAllowedBy };
 };
 const mayPlan = (user: AuthUser, workshopType: string, action: string) => {
   const k = WORKSHOP_KINDS.find((x) => x.type === workshopType);
