@@ -536,7 +536,11 @@ test.describe('the whole story', () => {
         const page = await as('qc01');
         await nav(page, '质量检测', group, list);
         const task = rows(page).filter({ hasText: reportNo });
-        await expect(task).toHaveCount(1);
+        // The tab kept from the last visit shows the list as it was: 刷新列表 until the new task is in.
+        await expect(async () => {
+          await activePage(page).getByRole('button', { name: '刷新列表' }).first().click();
+          await expect(task).toHaveCount(1, { timeout: 5_000 });
+        }).toPass({ timeout: 60_000 });
         await expect(task).toContainText('待检验');
         await task.getByRole('button', { name: '录入结果' }).click();
         const entry = activePage(page);
@@ -602,7 +606,8 @@ test.describe('the whole story', () => {
           await approve('车加工车间', reportNo);
         }
       });
-      // Not green yet (issue 35): qc01's 车加工报工检验 list did not show the task by the report's number.
+      // Not green yet (issue 35): in the last run the outer ring's 首检 passed, then qc01's kept 车加工报工检验
+      // tab did not show the inner ring's new task (now refreshed with 刷新列表; not yet run green).
       await test.step
         .skip('车外圈 / 车内圈 with 首检: 1 piece first, 待检验 after 审核; qc01 passes the outer, fails the inner (返工, 复检, 合格); then the other 49', async () => {
           for (const docNo of [outer, inner]) {
