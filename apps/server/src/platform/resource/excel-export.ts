@@ -206,20 +206,22 @@ export async function runExport(
       .then(() => {});
   void inTurn(() => write(progress))
     .then(
-      async (rows) => {
-        await db
-          .updateTable('exportJob')
-          .set({ done: rows, status: 'done', finishedAt: sql`now()` })
-          .where('id', '=', jobId)
-          .execute();
-        if (background)
-          await notify(db, [userId], {
-            title: `导出完成：${spec.title}（${rows} 行）`,
-            content: `文件保留 7 天，点击下载。`,
-            kind: 'export',
-            link: `/common/download?fileName=${encodeURIComponent(fileName)}`,
-          });
-      },
+      // The job is done and its message sent in one transaction: whoever sees 'done' finds the message.
+      (rows) =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('exportJob')
+            .set({ done: rows, status: 'done', finishedAt: sql`now()` })
+            .where('id', '=', jobId)
+            .execute();
+          if (background)
+            await notify(trx, [userId], {
+              title: `导出完成：${spec.title}（${rows} 行）`,
+              content: `文件保留 7 天，点击下载。`,
+              kind: 'export',
+              link: `/common/download?fileName=${encodeURIComponent(fileName)}`,
+            });
+        }),
       async (err) => {
         app.log.error({ err, jobId }, 'export failed');
         await db
