@@ -71,16 +71,10 @@ export interface PageArgs {
 }
 
 /**
- * Runs a filtered query as a page: `pageNum = 0` answers every row, up to ALL_ROWS_MAX. `sortable` maps the API's
- * sort fields to columns (anything else is refused by the schema or ignored); the id breaks ties
- * so pages are stable (unless the column is in `totalOrder`). Pages past the middle are read from
- * the other end in reverse order, so the last page of a long list costs what the first does.
- */
-/**
  * A read of every row is fetched this many rows at a time (a portal on PostgreSQL): parsed batch by
  * batch, with turns of the event loop between, not as one long stretch.
  */
-const ROWS_PER_FETCH = 500;
+export const ROWS_PER_FETCH = 500;
 
 /** How a list is ordered: the asked sort field if it is sortable, else the default; the id breaks ties. */
 export interface ListOrder {
@@ -106,6 +100,19 @@ export function orderedBy<Q extends SelectQueryBuilder<any, any, any>>(
   return (column !== idColumn && !totalOrder?.has(column) ? q.orderBy(sql.ref(idColumn), dir) : q) as Q;
 }
 
+/** The number of rows `query` selects. */
+export async function countRows(query: SelectQueryBuilder<any, any, any>): Promise<number> {
+  return Number(
+    ((await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as any)?.n ?? 0,
+  );
+}
+
+/**
+ * Runs a filtered query as a page: `pageNum = 0` answers every row, up to ALL_ROWS_MAX. `sortable` maps the API's
+ * sort fields to columns (anything else is refused by the schema or ignored); the id breaks ties
+ * so pages are stable (unless the column is in `totalOrder`). Pages past the middle are read from
+ * the other end in reverse order, so the last page of a long list costs what the first does.
+ */
 export async function paginate<T>(
   query: SelectQueryBuilder<any, any, any>,
   args: PageArgs,
@@ -123,10 +130,7 @@ export async function paginate<T>(
 ): Promise<Page<T>> {
   const ordered = (reverse: boolean) =>
     orderedBy(query, { args, sortable, defaultSort, idColumn, totalOrder }, reverse);
-  const count = async () =>
-    Number(
-      ((await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as any)?.n ?? 0,
-    );
+  const count = () => countRows(query);
   if (args.pageNum === 0) {
     // One row over the cap tells that there are too many; only then are they counted.
     const list: T[] = [];

@@ -4,7 +4,14 @@ import type { AuthUser } from '../auth/sessions.ts';
 import { can } from '../auth/sessions.ts';
 import { type Db, inColumnNames } from '../db/db.ts';
 import { JsonRows } from '../http/serialize.ts';
-import { ALL_ROWS_MAX, checkAllRows, type ListOrder, orderedBy } from '../paging.ts';
+import {
+  ALL_ROWS_MAX,
+  checkAllRows,
+  countRows,
+  type ListOrder,
+  orderedBy,
+  ROWS_PER_FETCH,
+} from '../paging.ts';
 import { refTarget } from './refs.ts';
 
 /**
@@ -48,14 +55,9 @@ export async function allRowsAsJson(
     if (turn && out.length && out.length % ROWS_PER_FETCH === 0) await turn();
     out.push((row as { j: string }).j);
   }
-  if (out.length > ALL_ROWS_MAX)
-    checkAllRows(
-      Number(((await query.clearSelect().select(sql`count(*)`.as('n')).executeTakeFirst()) as any)?.n ?? 0),
-    );
+  if (out.length > ALL_ROWS_MAX) checkAllRows(await countRows(query));
   return new JsonRows(out);
 }
-
-const ROWS_PER_FETCH = 500;
 
 /** One output column: its key, its value from the subquery `x`, and the field it shows. */
 interface OutColumn {
