@@ -1,4 +1,5 @@
 export * from './equipment/equipment-care.resource.ts';
+export * from './equipment/oee.ts';
 export * from './finance/finance-reports.ts';
 export * from './finance/process-wage.resource.ts';
 export * from './finance/receivable.resource.ts';
