@@ -2,9 +2,12 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  addWorkdays,
+  isPlanningDay,
   leadDays,
   lotSize,
   lowLevelCodes,
+  type MrpCalendar,
   MrpCycleError,
   type MrpInput,
   type MrpItem,
@@ -15,6 +18,7 @@ import {
   runMrp,
   SAFETY_PEG,
   STOCK_PEG,
+  workdayOnOrAfter,
 } from './mrp.ts';
 
 const row = (r: MrpResult, itemId: number) => r.rows.find((x) => x.itemId === itemId);
@@ -500,5 +504,117 @@ describe('invariants over random plans', () => {
     });
     expect(row(r, 3)?.planned).toBe('115.5');
     expect(row(r, 4)?.planned).toBe('804');
+  });
+});
+
+describe('issue 37 §1: 备货单 demands and lead times on the factory calendar', () => {
+  // A five-day week; 国庆 2026-10-01 (Thu) … 10-07 (Wed) off, Saturday 10-10 worked (调休).
+  const cal: MrpCalendar = {
+    weekdays: [1, 2, 3, 4, 5],
+    holidays: ['2026-10-01', '2026-10-02', '2026-10-05', '2026-10-06', '2026-10-07'],
+    workdays: ['2026-10-10'],
+  };
+
+  it('counts working days: weekends and holidays skipped, the 调休 Saturday worked', () => {
+    expect(isPlanningDay('2026-10-03', cal)).toBe(false); // a Saturday
+    expect(isPlanningDay('2026-10-05', cal)).toBe(false); // a Monday in the holiday
+    expect(isPlanningDay('2026-10-10', cal)).toBe(true); // the 调休 Saturday
+    // 3 working days before Monday 10-12: Sat 10-10 (1), Fri 10-09 (2), Thu 10-08 (3).
+    expect(addWorkdays('2026-10-12', -3, cal)).toBe('2026-10-08');
+    // 5 before Thu 10-08: 10-07 … 10-01 are off; Wed 09-30 (1), 09-29 (2), 09-28 (3), Fri 09-25 (4), Thu 09-24 (5).
+    expect(addWorkdays('2026-10-08', -5, cal)).toBe('2026-09-24');
+    // Forward: 2 after Wed 09-30 → Thu 10-08 (1), Fri 10-09 (2).
+    expect(addWorkdays('2026-09-30', 2, cal)).toBe('2026-10-09');
+    expect(addWorkdays('2026-10-12', 0, cal)).toBe('2026-10-12');
+    expect(workdayOnOrAfter('2026-10-03', cal)).toBe('2026-10-08');
+    // Without a calendar every day works (the calendar days of before).
+    expect(addWorkdays('2026-10-12', -3)).toBe('2026-10-09');
+    expect(() => addWorkdays('2026-10-12', -1, { weekdays: [], holidays: [], workdays: [] })).toThrow(
+      '生产日历中没有工作日',
+    );
+  });
+
+  it('plans a sales order and a 备货单 together, offset in working days', () => {
+    // Bearing P (made in 3 days) needs 2 rings S (bought, 5 days). 40 P in stock. Sales order
+    // XS: 100 P on Mon 10-12; 备货单 BH: 50 P on Fri 10-16. Today is Fri 09-25.
+    const P = 1;
+    const S = 2;
+    const XS: MrpPegRef = { type: 'sale-order', id: 7, lineId: 70, label: 'XS20260901-0001' };
+    const BH: MrpPegRef = { type: 'stock-up-order', id: 8, lineId: 80, label: 'BH20260910-0001' };
+    const input: MrpInput = {
+      today: '2026-09-25',
+      calendar: cal,
+      items: [
+        { id: P, source: 'make', leadTimeDays: 3, precision: 0, onHand: '40' },
+        { id: S, source: 'buy', leadTimeDays: 5, precision: 0 },
+      ],
+      bom: [{ parentId: P, childId: S, quantityPer: '2' }],
+      demands: [
+        { itemId: P, quantity: '100', date: '2026-10-12', peg: XS },
+        { itemId: P, quantity: '50', date: '2026-10-16', peg: BH },
+      ],
+      coverShortfalls: true,
+    };
+    const r = runMrp(input);
+    // P: 150 gross, 40 on hand → 60 for XS on 10-12, 50 for BH on 10-16 = 110 planned.
+    expect(row(r, P)).toMatchObject({
+      gross: '150',
+      onHand: '40',
+      net: '110',
+      planned: '110',
+      projected: '0',
+    });
+    const [p1, p2] = orders(r, P);
+    // 10-12 less 3 working days = Thu 10-08 (calendar days: Fri 10-09).
+    expect(p1).toMatchObject({
+      quantity: '60',
+      needDate: '2026-10-12',
+      startDate: '2026-10-08',
+      late: false,
+    });
+    expect(pegsOf(p1)).toEqual({ 'XS20260901-0001': '60' });
+    // 10-16 less 3: 10-15, 10-14, 10-13.
+    expect(p2).toMatchObject({
+      quantity: '50',
+      needDate: '2026-10-16',
+      startDate: '2026-10-13',
+      late: false,
+    });
+    expect(pegsOf(p2)).toEqual({ 'BH20260910-0001': '50' });
+    // S: 120 needed 10-08 (2 × 60) and 100 needed 10-13 (2 × 50).
+    const [s1, s2] = orders(r, S);
+    // 10-08 less 5 working days across 国庆 = Thu 09-24, before today: late (calendar days: 10-03, in time).
+    expect(s1).toMatchObject({
+      quantity: '120',
+      needDate: '2026-10-08',
+      startDate: '2026-09-24',
+      late: true,
+    });
+    // 10-13 less 5: 10-12 (1), Sat 10-10 调休 (2), 10-09 (3), 10-08 (4), 09-30 (5).
+    expect(s2).toMatchObject({
+      quantity: '100',
+      needDate: '2026-10-13',
+      startDate: '2026-09-30',
+      late: false,
+    });
+    expect(pegsOf(s2)).toEqual({ 'BH20260910-0001': '100' });
+    expect(row(r, S)?.late).toBe(true);
+    // On calendar days nothing is late.
+    expect(runMrp({ ...input, calendar: null }).plannedOrders.some((o) => o.late)).toBe(false);
+  });
+
+  it('dates a production order in working days', () => {
+    // Needed Mon 10-12, 3 working days: finish Sat 10-10 (调休), start Thu 10-08.
+    expect(orderDates('2026-10-12', 3, '2026-09-25', cal)).toEqual({
+      plannedStartDate: '2026-10-08',
+      dueDate: '2026-10-10',
+      late: false,
+    });
+    // Today Sat 10-03 is in the holiday: it cannot start before Thu 10-08 anyway.
+    expect(orderDates('2026-10-09', 3, '2026-10-03', cal)).toEqual({
+      plannedStartDate: '2026-10-08',
+      dueDate: '2026-10-10',
+      late: true,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { isWorkday } from '../equipment/oee.ts';
 import { SHIFT_MINUTES } from './workshop-task.resource.ts';
 
 /**
@@ -14,11 +15,12 @@ import { SHIFT_MINUTES } from './workshop-task.resource.ts';
  *    unit's precision) → the next level's gross requirement from the planned order's quantity
  *    × quantity per × (1 + loss rate/100), dated at the planned order's start.
  * 3. Offsetting: a planned order is needed on its need date (the parent's start, or the
- *    demand's date) and starts its lead time earlier; one that should have started before today
- *    is late. Open orders due later than needed are brought in before anything new is planned
- *    (Orlicky's rescheduling assumption) and reported to be expedited (`rescheduled`).
+ *    demand's date) and starts its lead time earlier, counted in the factory calendar's working
+ *    days (`addWorkdays`); one that should have started before today is late. Open orders due
+ *    later than needed are brought in before anything new is planned (Orlicky's rescheduling
+ *    assumption) and reported to be expedited (`rescheduled`).
  * 4. Pegging: each gross requirement is split into pieces, each naming the demand it serves
- *    (a sales order line, a production order) or stock (lot-size surplus, safety stock). Supply
+ *    (a sales order line, a 备货单 line, a production order) or stock (lot-size surplus, safety stock). Supply
  *    covers the pieces in order; a planned order carries the pieces it covers, and its
  *    components inherit them scaled. No division anywhere, so the pegs add up exactly.
  *
@@ -123,6 +125,8 @@ export interface MrpFirmOrder {
 export interface MrpInput {
   /** Today (YYYY-MM-DD): a planned order that should have started earlier is late. */
   today: string;
+  /** The factory's working days: lead times are counted in them. Without one, every day works. */
+  calendar?: MrpCalendar | null;
   items: MrpItem[];
   bom: MrpBomLine[];
   demands: MrpDemand[];
@@ -254,17 +258,59 @@ export const shiftDate = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * A production order's dates from a planned order: it finishes the day before it is needed and
- * starts its lead time earlier — never before today; when that is too late, `late` says so and
- * the dates are the earliest possible.
+ * The factory's planning calendar (系统设置 › 生产日历): the weekdays it works (1 = Monday … 7 =
+ * Sunday), holidays, and extra working days (调休, a Saturday worked before a holiday week). Lead
+ * times are counted in its working days, as an MRP's shop calendar does.
  */
-export function orderDates(needDate: string, days: number, today: string) {
-  const finishBy = shiftDate(needDate, -1);
-  let start = shiftDate(finishBy, -(days - 1));
+export interface MrpCalendar {
+  weekdays: number[];
+  holidays: string[];
+  workdays: string[];
+}
+
+/** Whether the factory works on `day` (a listed 调休 day, else a weekday that is not a holiday); every day without a calendar. */
+export const isPlanningDay = (day: string, calendar?: MrpCalendar | null) =>
+  !calendar || isWorkday({ shifts: [], ...calendar }, day);
+
+/** Ten years of days without a working one: the calendar is unusable. */
+const CALENDAR_REACH = 3660;
+
+/**
+ * `day` moved by `n` working days (n < 0: earlier; 0: the day itself). Each step goes to the next
+ * (or previous) working day, so a lead time of 3 days needed on a Monday starts the Thursday before
+ * in a five-day week. Without a calendar these are calendar days.
+ */
+export function addWorkdays(day: string, n: number, calendar?: MrpCalendar | null): string {
+  if (!calendar) return shiftDate(day, n);
+  const step = n < 0 ? -1 : 1;
+  let left = Math.abs(n);
+  let d = day;
+  for (let seen = 0; left > 0; seen++) {
+    if (seen > CALENDAR_REACH) throw new Error('生产日历中没有工作日');
+    d = shiftDate(d, step);
+    if (isPlanningDay(d, calendar)) left--;
+  }
+  return d;
+}
+
+/** `day` itself when the factory works on it, else the next working day. */
+export function workdayOnOrAfter(day: string, calendar?: MrpCalendar | null): string {
+  return isPlanningDay(day, calendar) ? day : addWorkdays(day, 1, calendar);
+}
+
+/**
+ * A production order's dates from a planned order of `days` working days: it finishes the working
+ * day before it is needed and starts `days − 1` working days before that — never before today;
+ * when that is too late, `late` says so and the dates are the earliest possible (from the first
+ * working day from today on).
+ */
+export function orderDates(needDate: string, days: number, today: string, calendar?: MrpCalendar | null) {
+  const finishBy = addWorkdays(needDate, -1, calendar);
+  let start = addWorkdays(finishBy, -(days - 1), calendar);
   let due = finishBy;
   if (start < today) {
-    start = today;
-    due = shiftDate(today, Math.max(days - 1, 0));
+    start = workdayOnOrAfter(today, calendar);
+    due = addWorkdays(start, Math.max(days - 1, 0), calendar);
   }
   return { plannedStartDate: start, dueDate: due < start ? start : due, late: due >= needDate };
 }
@@ -581,7 +627,7 @@ export function runMrp(input: MrpInput): MrpResult {
             const surplus = made.minus(need);
             if (surplus.gt(0)) netPieces.push({ ref: STOCK_PEG, quantity: surplus });
             const lead = itemLeadDays(it, made);
-            const start = shiftDate(date, -lead);
+            const start = addWorkdays(date, -lead, input.calendar);
             const isLate = start < input.today;
             late ||= isLate;
             planned.push({
