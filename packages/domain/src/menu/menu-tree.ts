@@ -612,6 +612,13 @@ const factory = dir('工厂信息', FI, 'BankOutlined', [
     hidden('点检信息', `${SPOT_CHECK}-info`, SPOT_CHECK),
     hidden('点检详情', `${SPOT_CHECK}-detail`, SPOT_CHECK),
     hidden('查看点检', `${SPOT_CHECK}-view`, SPOT_CHECK),
+    // Issue 42: OEE by plant, workshop and machine; 设置 edits shift calendars, targets and signal
+    // mappings; 机器信号 is what a signed third-party app (a site without a broker) is granted.
+    query('设备OEE', `${EQUIPMENT}/oee`, 'factory:oee', [
+      'export',
+      ['setting', 'OEE设置'],
+      ['signal', '机器信号'],
+    ]),
   ]),
   dir('生产班组', TEAM, 'TeamOutlined', [
     list('班组管理', `${TEAM}/production-team-index`, 'factory:team', CRUD),

@@ -1,9 +1,11 @@
 import type { App } from '../../platform/http/route.ts';
 import { equipmentAlertRoutes } from './equipment-alerts.ts';
 import { equipmentCareRoutes } from './equipment-care.ts';
+import { oeeRoutes } from './oee.ts';
 
-/** 设备管理: records (报修, 保养, 点检), their alerts and spare-part issue. */
+/** 设备管理: records (报修, 保养, 点检), their alerts and spare-part issue; machine time and OEE. */
 export function equipmentRoutes(app: App) {
   equipmentCareRoutes(app);
   equipmentAlertRoutes(app);
+  oeeRoutes(app);
 }

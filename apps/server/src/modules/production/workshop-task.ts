@@ -27,6 +27,7 @@ import { createRecord, getRecord, type ResourceHooks } from '../../platform/reso
 import {
   lifecycleHooks,
   registerLifecycle,
+  type TransitionCtx,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
 import { resourceFieldSchema } from '../../platform/resource/schema.ts';
@@ -308,6 +309,23 @@ const recount: TransitionHandlers['effect'] = async ({ db, record }) => {
   await recountTask(db, Number(record.taskId));
 };
 
+/**
+ * The operator's event on the dispatch, with the machine it runs on (issue 42: the machine's
+ * states come from these); a pause keeps its reason, the declared label first (STOP_REASONS).
+ */
+const logEvent = async ({ db, record, transition, reason, user }: TransitionCtx) => {
+  await sql`INSERT INTO dispatch_event (dispatch_id, equipment_id, kind, reason, user_id)
+            VALUES (${record.id}, ${record.equipmentId ?? null}, ${transition.name}, ${reason ?? null}, ${user.id})`.execute(
+    db,
+  );
+};
+
+/** Counts the task again and logs the operator's event. */
+const recountAndLog: TransitionHandlers['effect'] = async (ctx) => {
+  await recount(ctx);
+  await logEvent(ctx);
+};
+
 export const workDispatchTransitions: Record<string, TransitionHandlers> = {
   start: {
     async guard({ db, record }) {
@@ -320,23 +338,32 @@ export const workDispatchTransitions: Record<string, TransitionHandlers> = {
       // The first work on the floor puts a released order into production.
       await sql`UPDATE production_order SET status = 'producing', updated_at = now(), version = version + 1
                  WHERE id = ${ctx.record.productionOrderId} AND status = 'released'`.execute(ctx.db);
-      await recount(ctx);
+      await recountAndLog(ctx);
     },
   },
-  pause: { effect: recount },
+  pause: {
+    async effect(ctx) {
+      // The reason shows on the sheet and the dispatch list as the status reason.
+      if (ctx.reason)
+        await sql`UPDATE work_dispatch SET status_reason = ${ctx.reason} WHERE id = ${ctx.record.id}`.execute(
+          ctx.db,
+        );
+      await recountAndLog(ctx);
+    },
+  },
   resume: {
     async guard({ db, record }) {
       assertDispatchable(await taskRow(db, Number(record.taskId)));
     },
-    effect: recount,
+    effect: recountAndLog,
   },
   complete: {
     async effect(ctx) {
       await sql`UPDATE work_dispatch SET finished_at = now() WHERE id = ${ctx.record.id}`.execute(ctx.db);
-      await recount(ctx);
+      await recountAndLog(ctx);
     },
   },
-  close: { effect: recount },
+  close: { effect: recountAndLog },
 };
 
 export const workshopTaskTransitions: Record<string, TransitionHandlers> = {

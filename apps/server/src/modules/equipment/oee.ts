@@ -1,0 +1,807 @@
+import {
+  calendarProblems,
+  type DispatchTrack,
+  emptyStateMinutes,
+  localDay,
+  localMidnight,
+  MACHINE_STATE_OPTIONS,
+  type MachineSignal,
+  type MachineState,
+  machineStateLabel,
+  machineTimeline,
+  type OeeInput,
+  oee,
+  type ShiftInterval,
+  SIX_BIG_LOSSES,
+  STATE_LOSS,
+  shiftIntervals,
+  stateMinutes,
+  stopReasonOf,
+  sumOeeInputs,
+  type TimelineSegment,
+  type WorkCalendar,
+} from '@ringmes/domain';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../platform/db/db.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import { exceljs } from '../../platform/excel-lib.ts';
+import { newExportFile } from '../../platform/export-files.ts';
+import type { App } from '../../platform/http/route.ts';
+import { route } from '../../platform/http/route.ts';
+import { idParams, zx } from '../../platform/http/validation.ts';
+import { neutralise } from '../../platform/resource/excel.ts';
+import { getBusinessTimeZone } from '../../platform/resource/query.ts';
+
+/**
+ * Machine time and OEE (issue 42; docs/oee.md): each machine's states per day from the operator's
+ * dispatch events, repairs, maintenance, machine signals and its workshop's shift calendar
+ * (packages/domain/src/equipment/oee.ts), and OEE = availability × performance × quality with
+ * the pieces of approved 报工 at their task's standard minutes. Workshops and the plant sum their
+ * machines' minutes and pieces.
+ */
+
+export const OEE_QUERY = 'factory:oee:query';
+export const OEE_EXPORT = 'factory:oee:export';
+export const OEE_SETTING = 'factory:oee:setting';
+export const OEE_SIGNAL = 'factory:oee:signal';
+
+/** The calendar of a workshop that has none of its own: one day shift, Monday to Saturday. */
+export const DEFAULT_CALENDAR: WorkCalendar = {
+  shifts: [
+    {
+      code: 'day',
+      name: '白班',
+      start: '08:00',
+      end: '17:00',
+      breaks: [{ start: '12:00', end: '13:00', name: '午休' }],
+    },
+  ],
+  weekdays: [1, 2, 3, 4, 5, 6],
+  holidays: [],
+  workdays: [],
+};
+
+const DAY_MS = 86_400_000;
+/** At most this many days in one OEE request (a quarter): the timelines are computed per request. */
+const MAX_DAYS = 93;
+const APPROVED = sql.join(['approved', 'inspecting', 'inspected', 'posted'].map((s) => sql.lit(s)));
+
+/** The business time zone's offset from UTC at an instant, in minutes. */
+function offsetAt(at: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: getBusinessTimeZone(),
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  }).formatToParts(new Date(at));
+  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  return (
+    (Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute')) -
+      Math.floor(at / 60_000) * 60_000) /
+    60_000
+  );
+}
+
+const dayPattern = (label: string) =>
+  z
+    .string({ error: `${label}必须是日期` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label}格式应为 YYYY-MM-DD`)
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), `${label}不是有效日期`);
+
+const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+const rangeQuery = z
+  .strictObject({
+    from: dayPattern('开始日期'),
+    to: dayPattern('结束日期'),
+    workshopId: zx.id.optional(),
+    equipmentId: zx.id.optional(),
+  })
+  .refine((q) => q.from <= q.to, { message: '开始日期不能晚于结束日期', path: ['to'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / DAY_MS < MAX_DAYS, {
+    message: `一次最多查询 ${MAX_DAYS} 天`,
+    path: ['to'],
+  });
+
+const summaryQuery = z
+  .strictObject({
+    from: dayPattern('开始日期'),
+    to: dayPattern('结束日期'),
+    workshopId: zx.id.optional(),
+    equipmentId: zx.id.optional(),
+    level: z
+      .enum(['plant', 'workshop', 'machine'], { error: '层级只能是 plant、workshop 或 machine' })
+      .default('machine'),
+    period: z
+      .enum(['all', 'day', 'week', 'month'], { error: '周期只能是 all、day、week 或 month' })
+      .default('all'),
+  })
+  .refine((q) => q.from <= q.to, { message: '开始日期不能晚于结束日期', path: ['to'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / DAY_MS < MAX_DAYS, {
+    message: `一次最多查询 ${MAX_DAYS} 天`,
+    path: ['to'],
+  });
+
+type Range = z.infer<typeof rangeQuery>;
+
+interface Machine {
+  id: number;
+  code: string;
+  name: string;
+  workshopId: number;
+  workshopName: string;
+  oeeTarget: number | null;
+}
+
+/** One machine's one day: its timeline and the figures OEE is computed from. */
+export interface MachineDay {
+  machine: Machine;
+  day: string;
+  segments: TimelineSegment[];
+  input: OeeInput;
+  signalParts: number;
+}
+
+async function machinesOf(db: Db, q: { workshopId?: number; equipmentId?: number }): Promise<Machine[]> {
+  const r = await sql<Machine>`
+    SELECT e.id::int AS id, e.code, e.name, e.workshop_id::int AS workshop_id, w.name AS workshop_name,
+           s.oee_target::float8 AS oee_target
+      FROM equipment e JOIN workshop w ON w.id = e.workshop_id
+      LEFT JOIN machine_setting s ON s.equipment_id = e.id
+     WHERE e.status <> 'scrapped'
+       ${q.workshopId ? sql`AND e.workshop_id = ${q.workshopId}` : sql``}
+       ${q.equipmentId ? sql`AND e.id = ${q.equipmentId}` : sql``}
+     ORDER BY w.id, e.code`.execute(db);
+  return r.rows;
+}
+
+export async function calendarOf(db: Db, workshopId: number): Promise<WorkCalendar> {
+  const r = await sql<{ calendar: WorkCalendar }>`
+    SELECT calendar FROM work_calendar WHERE workshop_id = ${workshopId}`.execute(db);
+  return r.rows[0]?.calendar ?? DEFAULT_CALENDAR;
+}
+
+const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`));
+
+/**
+ * Every machine day of the range: the machines' facts read in a few statements, each machine's
+ * timeline computed once over the range and cut at the local midnights.
+ */
+export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
+  const machines = await machinesOf(db, q);
+  if (!machines.length) return [];
+  const from = localMidnight(q.from, offsetAt(Date.parse(`${q.from}T00:00:00Z`)));
+  const end = nextDay(q.to);
+  const to = localMidnight(end, offsetAt(Date.parse(`${end}T00:00:00Z`)));
+  const ids = idList(machines.map((m) => m.id));
+  const fromTs = new Date(from).toISOString();
+  const toTs = new Date(to).toISOString();
+  const [calendars, events, repairs, maintenance, signals, reports] = await Promise.all([
+    sql<{ workshopId: number; calendar: WorkCalendar }>`
+      SELECT workshop_id::int AS workshop_id, calendar FROM work_calendar`.execute(db),
+    // The events of every dispatch on these machines that is open at some time in the range.
+    sql<{
+      equipmentId: number;
+      dispatchId: number;
+      kind: DispatchTrack['events'][number]['kind'];
+      reason: string | null;
+      at: Date;
+    }>`
+      SELECT e.equipment_id::int AS equipment_id, e.dispatch_id::int AS dispatch_id, e.kind, e.reason, e.at
+        FROM dispatch_event e
+       WHERE e.equipment_id IN (${ids}) AND e.at < ${toTs}::timestamptz
+         AND e.dispatch_id IN (
+           SELECT x.dispatch_id FROM dispatch_event x
+            WHERE x.equipment_id IN (${ids}) AND x.at < ${toTs}::timestamptz
+            GROUP BY x.dispatch_id
+           HAVING max(x.at) >= ${fromTs}::timestamptz OR bool_and(x.kind NOT IN ('complete', 'close')))
+       ORDER BY e.dispatch_id, e.at, e.id`.execute(db),
+    sql<{ id: number; equipmentId: number; from: Date; to: Date | null }>`
+      SELECT r.id::int AS id, r.equipment_id::int AS equipment_id, COALESCE(r.reported_at, r.created_at) AS from,
+             r.repaired_at AS to
+        FROM equipment_repair r
+       WHERE r.equipment_id IN (${ids})
+         AND (r.repaired_at IS NOT NULL OR r.status IN ('reported', 'dispatched', 'repairing'))
+         AND COALESCE(r.reported_at, r.created_at) < ${toTs}::timestamptz
+         AND (r.repaired_at IS NULL OR r.repaired_at > ${fromTs}::timestamptz)`.execute(db),
+    sql<{ id: number; equipmentId: number; day: string; minutes: number }>`
+      SELECT m.id::int AS id, m.equipment_id::int AS equipment_id, to_char(m.done_date, 'YYYY-MM-DD') AS day,
+             m.minutes
+        FROM maintenance_record m
+       WHERE m.equipment_id IN (${ids}) AND m.minutes > 0
+         AND m.done_date BETWEEN ${q.from}::date AND ${q.to}::date`.execute(db),
+    sql<{ equipmentId: number; at: Date; state: MachineSignal['state'] | null; partCount: number | null }>`
+      SELECT s.equipment_id::int AS equipment_id, s.at, s.state, s.part_count
+        FROM machine_signal s
+       WHERE s.equipment_id IN (${ids}) AND s.at >= ${fromTs}::timestamptz AND s.at < ${toTs}::timestamptz
+      UNION ALL
+      SELECT p.equipment_id, p.at, p.state, NULL
+        FROM (SELECT DISTINCT ON (s.equipment_id) s.equipment_id::int AS equipment_id, s.at, s.state
+                FROM machine_signal s
+               WHERE s.equipment_id IN (${ids}) AND s.at < ${fromTs}::timestamptz AND s.state IS NOT NULL
+               ORDER BY s.equipment_id, s.at DESC) p
+       ORDER BY 1, 2`.execute(db),
+    sql<{
+      equipmentId: number;
+      day: string;
+      good: number;
+      scrap: number;
+      idealGood: number;
+      idealScrap: number;
+    }>`
+      SELECT w.equipment_id::int AS equipment_id, to_char(w.report_date, 'YYYY-MM-DD') AS day,
+             sum(w.good_quantity)::float8 AS good,
+             sum(w.work_scrap_quantity + w.material_scrap_quantity)::float8 AS scrap,
+             sum(w.good_quantity * COALESCE(t.standard_minutes, 0))::float8 AS ideal_good,
+             sum((w.work_scrap_quantity + w.material_scrap_quantity) * COALESCE(t.standard_minutes, 0))::float8 AS ideal_scrap
+        FROM work_report w LEFT JOIN workshop_task t ON t.id = w.task_id
+       WHERE w.equipment_id IN (${ids}) AND w.status IN (${APPROVED})
+         AND w.report_date BETWEEN ${q.from}::date AND ${q.to}::date
+       GROUP BY 1, 2`.execute(db),
+  ]);
+  const calendar = new Map(calendars.rows.map((c) => [c.workshopId, c.calendar]));
+  const by = <T extends { equipmentId: number }>(rows: T[]) => {
+    const m = new Map<number, T[]>();
+    for (const r of rows) {
+      const l = m.get(r.equipmentId);
+      if (l) l.push(r);
+      else m.set(r.equipmentId, [r]);
+    }
+    return m;
+  };
+  const eventsBy = by(events.rows);
+  const repairsBy = by(repairs.rows);
+  const maintBy = by(maintenance.rows);
+  const signalsBy = by(signals.rows);
+  const reportsBy = new Map(reports.rows.map((r) => [`${r.equipmentId}:${r.day}`, r]));
+  const days: string[] = [];
+  for (let d = q.from; d <= q.to; d = nextDay(d)) days.push(d);
+  const shiftCache = new Map<number, ShiftInterval[]>();
+  const out: MachineDay[] = [];
+  for (const m of machines) {
+    let shifts = shiftCache.get(m.workshopId);
+    if (!shifts) {
+      const cal = calendar.get(m.workshopId) ?? DEFAULT_CALENDAR;
+      // The day before too: a night shift that began then runs into the range.
+      const before = new Date(Date.parse(`${q.from}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+      shifts = shiftIntervals(cal, before, end, offsetAt(from));
+      shiftCache.set(m.workshopId, shifts);
+    }
+    const tracks = new Map<number, DispatchTrack>();
+    for (const e of eventsBy.get(m.id) ?? []) {
+      const t = tracks.get(e.dispatchId) ?? { dispatchId: e.dispatchId, events: [] };
+      tracks.set(e.dispatchId, t);
+      t.events.push({ at: new Date(e.at).getTime(), kind: e.kind, reason: e.reason });
+    }
+    // Planned maintenance: its minutes from the start of the day's first shift (a record keeps the day, not the hour).
+    const maint = (maintBy.get(m.id) ?? []).map((r) => {
+      const first = shifts.find((s) => s.day === r.day);
+      const start = first?.from ?? localMidnight(r.day, offsetAt(from)) + 8 * 3_600_000;
+      return { recordId: r.id, from: start, to: start + r.minutes * 60_000 };
+    });
+    const sigRows = signalsBy.get(m.id) ?? [];
+    const timeline = machineTimeline({
+      window: { from, to },
+      shifts,
+      dispatches: [...tracks.values()],
+      repairs: (repairsBy.get(m.id) ?? []).map((r) => ({
+        repairId: r.id,
+        from: new Date(r.from).getTime(),
+        to: r.to ? new Date(r.to).getTime() : to,
+      })),
+      maintenance: maint,
+      signals: sigRows
+        .filter((s) => s.state)
+        .map((s) => ({ at: new Date(s.at).getTime(), state: s.state as MachineSignal['state'] })),
+    });
+    const parts = new Map<string, number>();
+    for (const s of sigRows)
+      if (s.partCount) {
+        const d = localDay(new Date(s.at).getTime(), offsetAt(from));
+        parts.set(d, (parts.get(d) ?? 0) + s.partCount);
+      }
+    let k = 0;
+    for (const day of days) {
+      const dayFrom = localMidnight(day, offsetAt(from));
+      const dayTo = dayFrom + DAY_MS;
+      const segments: TimelineSegment[] = [];
+      while (k < timeline.length && timeline[k].to <= dayFrom) k++;
+      for (let j = k; j < timeline.length && timeline[j].from < dayTo; j++) {
+        const s = timeline[j];
+        segments.push({ ...s, from: Math.max(s.from, dayFrom), to: Math.min(s.to, dayTo) });
+      }
+      const rep = reportsBy.get(`${m.id}:${day}`);
+      out.push({
+        machine: m,
+        day,
+        segments,
+        signalParts: parts.get(day) ?? 0,
+        input: {
+          minutes: stateMinutes(segments),
+          idealGoodMinutes: rep?.idealGood ?? 0,
+          idealScrapMinutes: rep?.idealScrap ?? 0,
+          good: rep?.good ?? 0,
+          scrap: rep?.scrap ?? 0,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** The period a day falls in: the day, its ISO week's Monday, its month, or the whole range. */
+function periodOf(day: string, period: 'all' | 'day' | 'week' | 'month', range: Range): string {
+  if (period === 'day') return day;
+  if (period === 'month') return day.slice(0, 7);
+  if (period === 'week') {
+    const t = Date.parse(`${day}T00:00:00Z`);
+    const wd = new Date(t).getUTCDay() || 7;
+    return new Date(t - (wd - 1) * DAY_MS).toISOString().slice(0, 10);
+  }
+  return `${range.from}~${range.to}`;
+}
+
+const pct = (v: number | null) => (v === null ? null : Math.round(v * 10_000) / 100);
+const min1 = (v: number) => Math.round(v * 10) / 10;
+
+/** One row of the OEE report: the figures of a group of machine days. */
+function figures(input: OeeInput, target: number | null) {
+  const r = oee(input);
+  const oeePercent = pct(r.oee);
+  const targetPercent = pct(target);
+  return {
+    plannedMinutes: min1(r.plannedMinutes),
+    runMinutes: min1(r.runMinutes),
+    stopMinutes: min1(r.plannedMinutes - r.runMinutes),
+    good: input.good,
+    scrap: input.scrap,
+    availability: pct(r.availability),
+    performance: pct(r.performance),
+    quality: pct(r.quality),
+    oee: oeePercent,
+    target: targetPercent,
+    gap:
+      oeePercent !== null && targetPercent !== null
+        ? Math.round((oeePercent - targetPercent) * 100) / 100
+        : null,
+    losses: Object.fromEntries(Object.entries(r.losses).map(([k, v]) => [k, min1(v)])),
+    states: Object.fromEntries(Object.entries(input.minutes).map(([k, v]) => [k, min1(v)])),
+  };
+}
+
+export async function oeeSummary(db: Db, q: z.infer<typeof summaryQuery>) {
+  const days = await machineDays(db, q);
+  const groups = new Map<
+    string,
+    {
+      key: string;
+      level: string;
+      id: number | null;
+      name: string;
+      workshopName: string | null;
+      period: string;
+      inputs: OeeInput[];
+      target: number | null;
+    }
+  >();
+  for (const d of days) {
+    const period = periodOf(d.day, q.period, q);
+    const [id, name, workshopName, target] =
+      q.level === 'machine'
+        ? [d.machine.id, `${d.machine.code} ${d.machine.name}`, d.machine.workshopName, d.machine.oeeTarget]
+        : q.level === 'workshop'
+          ? [d.machine.workshopId, d.machine.workshopName, null, null]
+          : [null, '全厂', null, null];
+    const key = `${id ?? 'plant'}:${period}`;
+    const g = groups.get(key) ?? { key, level: q.level, id, name, workshopName, period, inputs: [], target };
+    groups.set(key, g);
+    g.inputs.push(d.input);
+  }
+  const rows = [...groups.values()].map((g) => ({
+    key: g.key,
+    level: g.level,
+    id: g.id,
+    name: g.name,
+    workshopName: g.workshopName,
+    period: g.period,
+    ...figures(sumOeeInputs(g.inputs), g.target),
+  }));
+  return { rows, total: figures(sumOeeInputs(days.map((d) => d.input)), null) };
+}
+
+/**
+ * The loss Pareto: stop minutes by state and declared reason, then the speed and defect losses,
+ * largest first with the cumulative share; the six big losses; the machines that lose most.
+ */
+export async function oeeLosses(db: Db, q: Range) {
+  const days = await machineDays(db, q);
+  const byReason = new Map<string, { state: MachineState; reason: string; minutes: number }>();
+  for (const d of days)
+    for (const s of d.segments) {
+      if (!STATE_LOSS[s.state]) continue;
+      const reason =
+        ['setup', 'material', 'labour', 'other'].includes(s.state) && s.reason
+          ? stopReasonOf(s.reason).label
+          : s.reason === '短停(信号)'
+            ? '短停(信号)'
+            : machineStateLabel(s.state);
+      const key = `${s.state}:${reason}`;
+      const row = byReason.get(key) ?? { state: s.state, reason, minutes: 0 };
+      row.minutes += (s.to - s.from) / 60_000;
+      byReason.set(key, row);
+    }
+  const all = oee(sumOeeInputs(days.map((d) => d.input)));
+  const items = [
+    ...[...byReason.values()].map((r) => ({ ...r, label: r.reason, loss: STATE_LOSS[r.state] as string })),
+    { state: null, reason: '速度损失', label: '速度损失', loss: 'speed', minutes: all.losses.speed },
+    { state: null, reason: '不良损失', label: '不良损失', loss: 'defects', minutes: all.losses.defects },
+  ]
+    .filter((r) => r.minutes > 0)
+    .sort((a, b) => b.minutes - a.minutes);
+  const sum = items.reduce((a, r) => a + r.minutes, 0);
+  let acc = 0;
+  const pareto = items.map((r) => {
+    acc += r.minutes;
+    return {
+      ...r,
+      minutes: min1(r.minutes),
+      cumulativePercent: sum > 0 ? Math.round((acc / sum) * 1000) / 10 : 0,
+    };
+  });
+  const perMachine = new Map<number, { machine: Machine; inputs: OeeInput[] }>();
+  for (const d of days) {
+    const g = perMachine.get(d.machine.id) ?? { machine: d.machine, inputs: [] };
+    g.inputs.push(d.input);
+    perMachine.set(d.machine.id, g);
+  }
+  const machines = [...perMachine.values()]
+    .map(({ machine, inputs }) => {
+      const r = oee(sumOeeInputs(inputs));
+      const lost = Object.values(r.losses).reduce((a, b) => a + b, 0);
+      return {
+        equipmentId: machine.id,
+        name: `${machine.code} ${machine.name}`,
+        workshopName: machine.workshopName,
+        lossMinutes: min1(lost),
+        oee: pct(r.oee),
+        losses: Object.fromEntries(Object.entries(r.losses).map(([k, v]) => [k, min1(v)])),
+      };
+    })
+    .sort((a, b) => b.lossMinutes - a.lossMinutes)
+    .slice(0, 10);
+  return {
+    pareto,
+    bigLosses: SIX_BIG_LOSSES.map((l) => ({ ...l, minutes: min1(all.losses[l.value]) })),
+    topMachines: machines,
+  };
+}
+
+const timelineQuery = z.strictObject({ equipmentId: zx.id, day: dayPattern('日期') });
+
+/** A machine's day: its states with the dispatches and repairs behind them, and the day's OEE. */
+export async function machineDayDetail(db: Db, q: z.infer<typeof timelineQuery>) {
+  const [d] = await machineDays(db, { from: q.day, to: q.day, equipmentId: q.equipmentId });
+  if (!d) throw notFound('设备不存在或已报废');
+  const dispatchIds = [...new Set(d.segments.flatMap((s) => s.dispatchIds))];
+  const repairIds = [...new Set(d.segments.flatMap((s) => s.repairIds))];
+  const [dispatches, repairs, reports] = await Promise.all([
+    dispatchIds.length
+      ? sql<any>`
+          SELECT d.id::int AS id, d.doc_no, d.status, d.quantity::float8 AS quantity, d.reported_quantity::float8 AS reported_quantity,
+                 m.name AS product_name, p.name AS process_name, u.first_name AS operator_name, d.started_at, d.finished_at,
+                 d.workshop_type
+            FROM work_dispatch d LEFT JOIN material m ON m.id = d.product_id
+            LEFT JOIN process p ON p.id = d.process_id LEFT JOIN app_user u ON u.id = d.operator_id
+           WHERE d.id IN (${idList(dispatchIds)}) ORDER BY d.id`.execute(db)
+      : { rows: [] },
+    repairIds.length
+      ? sql<any>`
+          SELECT r.id::int AS id, r.doc_no, r.status, r.fault_description, r.reported_at, r.repaired_at, r.downtime_minutes
+            FROM equipment_repair r WHERE r.id IN (${idList(repairIds)}) ORDER BY r.id`.execute(db)
+      : { rows: [] },
+    sql<any>`
+      SELECT w.id::int AS id, w.doc_no, w.status, w.good_quantity::float8 AS good_quantity,
+             (w.work_scrap_quantity + w.material_scrap_quantity)::float8 AS scrap_quantity,
+             t.standard_minutes::float8 AS standard_minutes, w.dispatch_id::int AS dispatch_id
+        FROM work_report w LEFT JOIN workshop_task t ON t.id = w.task_id
+       WHERE w.equipment_id = ${q.equipmentId} AND w.report_date = ${q.day}::date AND w.status IN (${APPROVED})
+       ORDER BY w.id`.execute(db),
+  ]);
+  return {
+    equipmentId: d.machine.id,
+    name: `${d.machine.code} ${d.machine.name}`,
+    workshopName: d.machine.workshopName,
+    day: d.day,
+    segments: d.segments.map((s) => ({
+      from: new Date(s.from).toISOString(),
+      to: new Date(s.to).toISOString(),
+      minutes: min1((s.to - s.from) / 60_000),
+      state: s.state,
+      stateLabel: machineStateLabel(s.state),
+      reason: s.reason,
+      dispatchIds: s.dispatchIds,
+      repairIds: s.repairIds,
+    })),
+    signalParts: d.signalParts,
+    dispatches: dispatches.rows,
+    repairs: repairs.rows,
+    reports: reports.rows,
+    ...figures(d.input, d.machine.oeeTarget),
+  };
+}
+
+// ------------------------------------------------------------------ settings
+
+const hm = z.string().regex(/^([01]\d|2[0-4]):[0-5]\d$/, '时间格式应为 HH:mm');
+const calendarBody = z.strictObject({
+  shifts: z
+    .array(
+      z.strictObject({
+        code: zx.required(20),
+        name: zx.required(20),
+        start: hm,
+        end: hm,
+        breaks: z.array(z.strictObject({ start: hm, end: hm, name: zx.text(20).optional() })).max(10),
+      }),
+    )
+    .min(1, '至少一个班次')
+    .max(4, '最多 4 个班次'),
+  weekdays: z.array(z.number().int().min(1, '星期为 1–7').max(7, '星期为 1–7')).max(7),
+  holidays: z.array(dayPattern('节假日')).max(366),
+  workdays: z.array(dayPattern('调休工作日')).max(366),
+});
+
+const mappingSchema = z.strictObject({
+  stateField: zx.required(60),
+  runValues: z.array(z.union([z.string().max(40), z.number()])).max(20),
+  stopValues: z.array(z.union([z.string().max(40), z.number()])).max(20),
+  faultValues: z.array(z.union([z.string().max(40), z.number()])).max(20),
+  countField: zx.text(60).optional(),
+  timeField: zx.text(60).optional(),
+});
+export type SignalMapping = z.infer<typeof mappingSchema>;
+
+const settingBody = z.strictObject({
+  oeeTarget: z
+    .number({ error: 'OEE 目标必须是数字' })
+    .gt(0, 'OEE 目标应大于 0')
+    .max(100, 'OEE 目标不能超过 100%')
+    .nullable(),
+  signalTopic: zx.text(200).nullable().optional(),
+  signalMapping: mappingSchema.nullable().optional(),
+});
+
+const signalBody = z.strictObject({
+  signals: z
+    .array(
+      z.strictObject({
+        equipmentId: zx.id,
+        at: z.iso.datetime({ offset: true, error: '时间应为 ISO 8601（带时区）' }),
+        state: z.enum(['run', 'stop', 'fault'], { error: '状态只能是 run、stop 或 fault' }).optional(),
+        partCount: z.number().int().min(0).max(1_000_000).optional(),
+      }),
+    )
+    .min(1, '至少一条信号')
+    .max(1000, '一次最多 1000 条信号'),
+});
+
+/** Stores machine signals (MQTT or the signed API); unknown machines are a 400 naming the line. */
+export async function recordSignals(
+  db: Db,
+  source: 'mqtt' | 'api',
+  rows: z.infer<typeof signalBody>['signals'],
+) {
+  const ids = [...new Set(rows.map((r) => r.equipmentId))];
+  const known = await sql<{ id: number }>`
+    SELECT id::int AS id FROM equipment WHERE id IN (${idList(ids)}) AND status <> 'scrapped'`.execute(db);
+  const ok = new Set(known.rows.map((r) => r.id));
+  const bad = rows.findIndex((r) => !ok.has(r.equipmentId));
+  if (bad >= 0) throw badRequest(`第 ${bad + 1} 条信号的设备不存在或已报废`);
+  const values = rows.map(
+    (r) =>
+      sql`(${r.equipmentId}, ${r.at}::timestamptz, ${r.state ?? null}, ${r.partCount ?? null}, ${source})`,
+  );
+  await sql`INSERT INTO machine_signal (equipment_id, at, state, part_count, source) VALUES ${sql.join(values)}`.execute(
+    db,
+  );
+  return { accepted: rows.length };
+}
+
+export function oeeRoutes(app: App) {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/summary',
+    permission: OEE_QUERY,
+    query: summaryQuery,
+    handler: ({ query, app: { db } }) => oeeSummary(db, query),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/losses',
+    permission: OEE_QUERY,
+    query: rangeQuery,
+    handler: ({ query, app: { db } }) => oeeLosses(db, query),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/timeline',
+    permission: OEE_QUERY,
+    query: timelineQuery,
+    handler: ({ query, app: { db } }) => machineDayDetail(db, query),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/states',
+    permission: OEE_QUERY,
+    handler: async () => ({
+      states: MACHINE_STATE_OPTIONS,
+      bigLosses: SIX_BIG_LOSSES,
+      emptyMinutes: emptyStateMinutes(),
+    }),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/export',
+    permission: OEE_EXPORT,
+    query: summaryQuery,
+    async handler({ query, user, app: { db, config } }) {
+      const data = await oeeSummary(db, query);
+      const wb = new (await exceljs()).Workbook();
+      const ws = wb.addWorksheet('设备OEE');
+      ws.addRow([`设备OEE ${query.from} 至 ${query.to}`]);
+      const head = [
+        '对象',
+        '车间',
+        '期间',
+        '计划生产(分钟)',
+        '运行(分钟)',
+        '停机(分钟)',
+        '良品',
+        '不良',
+        '时间开动率(%)',
+        '性能开动率(%)',
+        '合格品率(%)',
+        'OEE(%)',
+        '目标(%)',
+        '差距(%)',
+      ];
+      ws.addRow(head);
+      ws.getRow(2).font = { bold: true };
+      for (const r of data.rows)
+        ws.addRow(
+          [
+            r.name,
+            r.workshopName ?? '',
+            r.period,
+            r.plannedMinutes,
+            r.runMinutes,
+            r.stopMinutes,
+            r.good,
+            r.scrap,
+            r.availability,
+            r.performance,
+            r.quality,
+            r.oee,
+            r.target,
+            r.gap,
+          ].map(neutralise),
+        );
+      const t = data.total;
+      ws.addRow([
+        '合计',
+        '',
+        '',
+        t.plannedMinutes,
+        t.runMinutes,
+        t.stopMinutes,
+        t.good,
+        t.scrap,
+        t.availability,
+        t.performance,
+        t.quality,
+        t.oee,
+        null,
+        null,
+      ]);
+      ws.columns.forEach((c) => {
+        c.width = 14;
+      });
+      const { file, fileName } = newExportFile(config.exportDir, user.id, '设备OEE');
+      await wb.xlsx.writeFile(file);
+      return { fileName, rows: data.rows.length };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/calendar/:id',
+    permission: OEE_QUERY,
+    alsoAllowedBy: [OEE_SETTING],
+    params: idParams,
+    handler: async ({ params, app: { db } }) => {
+      const r = await sql<{ calendar: WorkCalendar; version: number }>`
+        SELECT calendar, version FROM work_calendar WHERE workshop_id = ${params.id}`.execute(db);
+      return { workshopId: params.id, calendar: r.rows[0]?.calendar ?? DEFAULT_CALENDAR, own: !!r.rows[0] };
+    },
+  });
+
+  route(app, {
+    method: 'PUT',
+    url: '/api/v1/oee/calendar/:id',
+    permission: OEE_SETTING,
+    params: idParams,
+    body: calendarBody,
+    async handler({ params, body, user, app: { db } }) {
+      const problems = calendarProblems(body);
+      if (problems.length) throw badRequest(problems.join('；'));
+      const ws = await sql`SELECT 1 FROM workshop WHERE id = ${params.id}`.execute(db);
+      if (!ws.rows.length) throw notFound('车间不存在');
+      await sql`
+        INSERT INTO work_calendar (workshop_id, calendar, updated_by) VALUES (${params.id}, ${JSON.stringify(body)}::jsonb, ${user.id})
+        ON CONFLICT (workshop_id) DO UPDATE SET calendar = EXCLUDED.calendar, updated_by = EXCLUDED.updated_by,
+          updated_at = now(), version = work_calendar.version + 1`.execute(db);
+      return { workshopId: params.id, calendar: body };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/oee/machine-setting/:id',
+    permission: OEE_QUERY,
+    alsoAllowedBy: [OEE_SETTING],
+    params: idParams,
+    handler: async ({ params, app: { db } }) => {
+      const r = await sql<any>`
+        SELECT e.id::int AS equipment_id, (s.oee_target * 100)::float8 AS oee_target, s.signal_topic, s.signal_mapping
+          FROM equipment e LEFT JOIN machine_setting s ON s.equipment_id = e.id WHERE e.id = ${params.id}`.execute(
+        db,
+      );
+      if (!r.rows[0]) throw notFound('设备不存在');
+      return r.rows[0];
+    },
+  });
+
+  route(app, {
+    method: 'PUT',
+    url: '/api/v1/oee/machine-setting/:id',
+    permission: OEE_SETTING,
+    params: idParams,
+    body: settingBody,
+    async handler({ params, body, user, app: { db } }) {
+      const e = await sql`SELECT 1 FROM equipment WHERE id = ${params.id}`.execute(db);
+      if (!e.rows.length) throw notFound('设备不存在');
+      if (body.signalTopic && !body.signalMapping) throw badRequest('配置信号主题时请同时配置报文映射');
+      if (body.signalTopic) {
+        const taken = await sql<{ code: string }>`
+          SELECT e.code FROM machine_setting s JOIN equipment e ON e.id = s.equipment_id
+           WHERE s.signal_topic = ${body.signalTopic} AND s.equipment_id <> ${params.id}`.execute(db);
+        if (taken.rows[0]) throw badRequest(`信号主题已被设备 ${taken.rows[0].code} 使用`);
+      }
+      const target = body.oeeTarget === null ? null : body.oeeTarget / 100;
+      await sql`
+        INSERT INTO machine_setting (equipment_id, oee_target, signal_topic, signal_mapping, updated_by)
+        VALUES (${params.id}, ${target}, ${body.signalTopic ?? null},
+                ${body.signalMapping ? JSON.stringify(body.signalMapping) : null}::jsonb, ${user.id})
+        ON CONFLICT (equipment_id) DO UPDATE SET oee_target = EXCLUDED.oee_target, signal_topic = EXCLUDED.signal_topic,
+          signal_mapping = EXCLUDED.signal_mapping, updated_by = EXCLUDED.updated_by, updated_at = now(),
+          version = machine_setting.version + 1`.execute(db);
+      return { equipmentId: params.id, oeeTarget: body.oeeTarget, signalTopic: body.signalTopic ?? null };
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/oee/signals',
+    permission: OEE_SIGNAL,
+    body: signalBody,
+    handler: ({ body, app: { db } }) => recordSignals(db, 'api', body.signals),
+  });
+}
