@@ -364,7 +364,7 @@ function documentKind(
 const warehouse = dir('仓储物流', WL, 'TruckOutlined', [
   list('成品仓库', FINISHED, 'warehouse:finished', ['export']),
   hidden('成品仓库详情', `${FINISHED}-detail`, FINISHED),
-  list('库存盘点', STOCKTAKE, 'warehouse:stocktake', ['add', 'edit', 'delete', 'post', 'export']),
+  list('库存盘点', STOCKTAKE, 'warehouse:stocktake', DOCUMENT_ACTIONS),
   hidden('盘点单详情', `${STOCKTAKE}-detail`, STOCKTAKE),
   hidden('盘点差异报告', `${WL}/inventory-detail`, STOCKTAKE),
   list('调拨', TRANSFER, 'warehouse:transfer', DOCUMENT_ACTIONS),

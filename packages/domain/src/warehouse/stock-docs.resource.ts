@@ -40,8 +40,22 @@ export const STOCK_DOC_LIFECYCLE: LifecycleDef = {
   transitions: [POST, REVERSE],
 };
 
-/** 盘点单: posted once, never reversed (a later count corrects it). */
-export const STOCKTAKE_LIFECYCLE: LifecycleDef = { ...STOCK_DOC_LIFECYCLE, transitions: [POST] };
+/**
+ * 盘点单: 过账 books the differences; 冲销 takes them back at the amounts they were booked at (盘盈
+ * out of stock again, 盘亏 back in), refused when the 盘盈 stock has been issued since or a later
+ * posted count of the warehouse counted the same stock (that count is the books' truth now; it is
+ * reversed first). docs/architecture.md, "Valuation and reversals".
+ */
+export const STOCKTAKE_LIFECYCLE: LifecycleDef = {
+  ...STOCK_DOC_LIFECYCLE,
+  transitions: [
+    POST,
+    {
+      ...REVERSE,
+      confirm: '将按原盘点差异反向记账（盘盈冲回、盘亏补回，按过账时的金额），此操作不可撤销。确定冲销？',
+    },
+  ],
+};
 
 /** Quality status of stock: only 合格 stock can be issued to production or shipped. */
 export const QUALITY_STATUS: EnumOption[] = [

@@ -662,6 +662,7 @@ export async function reverseDocument(
   if (!opts.owner) for (const guard of REVERSAL_GUARDS) await guard(db, spec.def.name, id);
   const doc = await claimForReversal(db, spec, id, user);
   const moves = await reversalMoves(db, spec.def.name, id);
+  if (spec.kind === 'stocktake') await refuseIfCountedSince(db, id, moves);
   const audited = auditInsert(user, {
     entity: spec.def.name,
     entityId: id,
@@ -694,11 +695,40 @@ export async function reverseDocument(
     }
   } catch (e) {
     if (e instanceof AppError && e.code === '409' && e.message.startsWith('库存不足')) {
-      throw conflict(`${e.message}；入库的货物已被发出，无法冲销`);
+      throw conflict(`${e.message}；${spec.kind === 'stocktake' ? '盘盈' : '入库'}的货物已被发出，无法冲销`);
     }
     throw e;
   }
   return { id, docNo: doc.docNo, status: 'reversed', version: doc.version };
+}
+
+/**
+ * A stocktake's reversal (冲销, issue 37 §2) takes its differences back at the amounts they were
+ * booked at. A later posted count of the same stock in the warehouse made the books agree with the
+ * shelf again: reversing the earlier one would undo that, so it is refused until the later count
+ * is reversed. The pairs' valuation rows are locked first (every posting's order), so a count
+ * posted meanwhile is either seen here or counts after this reversal.
+ */
+async function refuseIfCountedSince(db: Db, id: number, moves: Move[]) {
+  if (!moves.length) return;
+  await lockValuation(db, moves);
+  const later = await sql<{ docNo: string; laterNo: string; name: string }>`
+    SELECT s.doc_no, s2.doc_no AS later_no, m.name
+      FROM stocktake s
+      JOIN stock_ledger g ON g.doc_type = 'stocktake' AND g.doc_id = s.id AND g.reversal_of IS NULL AND g.quantity <> 0
+      JOIN stocktake s2 ON s2.warehouse_id = s.warehouse_id AND s2.status = 'posted' AND s2.id <> s.id
+                       AND (s2.posted_at, s2.id) > (s.posted_at, s.id)
+      JOIN stocktake_line l2 ON l2.stocktake_id = s2.id AND l2.counted_quantity IS NOT NULL
+                            AND l2.material_id = g.material_id AND l2.location_id IS NOT DISTINCT FROM g.location_id
+                            AND coalesce(l2.batch_no, '') = g.batch_no AND l2.quality_status = g.quality_status
+      JOIN material m ON m.id = g.material_id
+     WHERE s.id = ${id}
+     ORDER BY s2.posted_at, s2.id LIMIT 1`.execute(db);
+  const x = later.rows[0];
+  if (x)
+    throw conflict(
+      `盘点单 ${x.docNo} 之后，盘点单 ${x.laterNo} 又盘点了物料「${x.name}」，请先冲销 ${x.laterNo}`,
+    );
 }
 
 /** Posts a document of the named kind inside the caller's transaction (commands and tests). */
