@@ -191,6 +191,23 @@ export async function startServer(ctx, env, { nodeArgs = [] } = {}) {
   return { ...proc, port, base, readyMs };
 }
 
+/**
+ * Starts the server once on `env` (a fresh PostgreSQL database with `SEED: 'demo'`) and waits for
+ * the demo factory to be seeded: on a busy machine that can take minutes. Answers the process
+ * (stop it before changing the data under it) with `readyMs`.
+ */
+export async function seedDemo(ctx, env) {
+  ensureServerBuilt(ctx.log);
+  const port = await freePort();
+  const proc = startProcess(ctx, {
+    args: [SERVER_MAIN],
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
+    label: 'server',
+  });
+  const readyMs = await waitHealthy(proc, `http://127.0.0.1:${port}/api/health`, 600_000);
+  return { ...proc, readyMs };
+}
+
 /** One JSON call; answers `{ status, body }`. */
 export async function call(base, method, url, { token, body, timeoutMs = 30_000 } = {}) {
   const headers = {};

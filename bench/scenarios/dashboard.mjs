@@ -3,36 +3,9 @@
 // PostgreSQL, demo seed, through the API and the Server-Sent Events stream.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import {
-  call,
-  childEnv,
-  ensureServerBuilt,
-  freePort,
-  freshPgDatabase,
-  login,
-  median,
-  pgExec,
-  ROOT,
-  SERVER_MAIN,
-  startProcess,
-  startServer,
-  waitHealthy,
-} from '../lib.mjs';
+import { call, freshPgDatabase, login, median, pgExec, ROOT, seedDemo, startServer } from '../lib.mjs';
 
 const { chromium } = createRequire(path.join(ROOT, 'e2e/package.json'))('playwright-core');
-
-/** The first start seeds the demo factory: on a busy machine that can take minutes. */
-async function seedDemo(ctx, env) {
-  ensureServerBuilt(ctx.log);
-  const port = await freePort();
-  const proc = startProcess(ctx, {
-    args: [SERVER_MAIN],
-    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
-    label: 'server',
-  });
-  const readyMs = await waitHealthy(proc, `http://127.0.0.1:${port}/api/health`, 600_000);
-  return { ...proc, readyMs };
-}
 
 const OPERATORS = 16;
 const PER_OPERATOR = 5;

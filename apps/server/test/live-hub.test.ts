@@ -50,4 +50,38 @@ describe('LiveHub', () => {
     expect(res.frames.at(-1)).toContain(`"v":${value}`);
     await hub.stop();
   });
+  it('debounces changes that come between computations too: one computation per interval, not per posting', async () => {
+    const hub = new LiveHub(
+      async () => async () => undefined,
+      () => undefined,
+    );
+    let value = 0;
+    const starts: number[] = [];
+    const view = {
+      key: 'quick',
+      affects: () => true,
+      // Done long before the next change: only the debounce spaces the computations.
+      compute: async () => {
+        starts.push(Date.now());
+        return { v: value };
+      },
+    };
+    const res = stream();
+    await hub.subscribe(view, res);
+    await new Promise((r) => setTimeout(r, 20));
+    // A posting every 70 ms for 1 s: one computation each (≈ 14) without the debounce.
+    const until = Date.now() + 1_000;
+    while (Date.now() < until) {
+      value += 1;
+      hub.changed({ t: 'report', w: 'machine' } as never);
+      await new Promise((r) => setTimeout(r, 70));
+    }
+    await new Promise((r) => setTimeout(r, MIN_INTERVAL_MS + 100));
+    expect(starts.length).toBeLessThanOrEqual(1 + Math.ceil(1_100 / MIN_INTERVAL_MS));
+    for (let i = 2; i < starts.length; i++) {
+      expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(MIN_INTERVAL_MS - 5);
+    }
+    expect(res.frames.at(-1)).toContain(`"v":${value}`);
+    await hub.stop();
+  });
 });

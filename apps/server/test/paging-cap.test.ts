@@ -303,4 +303,55 @@ describe('capped counts on resource lists', () => {
     expect(mixed.status).toBe(400);
     expect(mixed.body.message).toContain('beforeId');
   });
+  it('reads a business-date range of the ledger by business date, newest first, by page and by keyset', async () => {
+    const db = t.database.db;
+    const ids = await sql<{ m: number; w: number }>`
+      WITH m AS (INSERT INTO material (code, name, material_type_id, unit_id)
+                 VALUES ('DATE-LEDGER', '日期台账物料', (SELECT min(id) FROM material_type), (SELECT min(id) FROM material_unit))
+                 RETURNING id),
+           w AS (INSERT INTO warehouse (code, name, type) VALUES ('DATE-WH', '日期台账仓', 'raw') RETURNING id)
+      SELECT (SELECT id FROM m) AS m, (SELECT id FROM w) AS w`.execute(db);
+    const { m, w } = ids.rows[0];
+    // 30 moves a day in 2001-03, dates growing with the ids as in a real ledger, then one move
+    // booked late for 2001-03-02 (a higher id, an earlier business date).
+    await sql`INSERT INTO stock_ledger (material_id, warehouse_id, quantity, doc_type, doc_kind, doc_id, doc_no, biz_date)
+      SELECT ${m}, ${w}, 1, 'stock-inbound', 'purchase', i, 'RK-DATE-' || i, DATE '2001-03-01' + (i / 30)
+        FROM generate_series(0, 299) i`.execute(db);
+    await sql`INSERT INTO stock_ledger (material_id, warehouse_id, quantity, doc_type, doc_kind, doc_id, doc_no, biz_date)
+      VALUES (${m}, ${w}, 1, 'stock-inbound', 'purchase', 999, 'RK-DATE-LATE', DATE '2001-03-02')`.execute(
+      db,
+    );
+    const expected = (
+      await sql<{ id: number }>`SELECT id FROM stock_ledger
+        WHERE biz_date BETWEEN DATE '2001-03-02' AND DATE '2001-03-04' ORDER BY biz_date DESC, id DESC`.execute(
+        db,
+      )
+    ).rows.map((r) => Number(r.id));
+    expect(expected).toHaveLength(91);
+    const range = { bizDateFrom: '2001-03-02', bizDateTo: '2001-03-04', pageSize: 20 };
+    const page = async (query: Record<string, unknown>) => {
+      const r = await t.call('GET', '/api/v1/stock-ledger/page', { token, query: { ...range, ...query } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.result;
+    };
+    const p1 = await page({ pageNum: 1 });
+    expect(p1.total).toBe(91);
+    expect(p1.list.map((x: { id: number }) => x.id)).toEqual(expected.slice(0, 20));
+    // The late move heads its day's moves (page 4), not the range's.
+    const p4 = await page({ pageNum: 4 });
+    expect(p4.list.map((x: { id: number }) => x.id)).toEqual(expected.slice(60, 80));
+    expect(p4.list[0].docNo).toBe('RK-DATE-LATE');
+    expect(p1.list.some((x: { docNo: string }) => x.docNo === 'RK-DATE-LATE')).toBe(false);
+    const last = await page({ pageNum: 5 });
+    expect(last.list.map((x: { id: number }) => x.id)).toEqual(expected.slice(80));
+    // By keyset in the same order, to the end.
+    const seen: number[] = [];
+    let beforeId: number | null = expected[4];
+    while (beforeId != null) {
+      const r = await page({ beforeId });
+      seen.push(...r.list.map((x: { id: number }) => x.id));
+      beforeId = r.nextBeforeId;
+    }
+    expect(seen).toEqual(expected.slice(5));
+  });
 });

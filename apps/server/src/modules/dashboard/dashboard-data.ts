@@ -42,6 +42,8 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
   const day = businessDay(new Date(startedAt), timeZone);
   const w = scope === 'whole' ? null : scope;
   const kinds = WORKSHOP_KINDS.filter((k) => !w || k.type === w);
+  // A workshop's rollup rows: those of its workshops (the rollup keys reports by workshop id).
+  const inScope = w ? sql`JOIN workshop ws ON ws.id = r.workshop_id AND ws.type = ${w}` : sql``;
 
   const [plan, actual, orders, orderCounts, pareto, week, equipment, ranking, recent] = await Promise.all([
     prepared(sql<{ workshopType: string; shift: string; planned: string }>`
@@ -82,22 +84,24 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
          AND (${w}::text IS NULL OR EXISTS (
                SELECT 1 FROM workshop_task t WHERE t.production_order_id = p.id AND t.workshop_type = ${w}
                   AND t.status NOT IN ('completed', 'closed')))`).execute(db),
+    // The week's figures from the day rollup's every-product rows (product_id 0): a few rows a day
+    // whatever the history, where summing work_report's rows grew with it.
     prepared(sql<{ scrapReason: string; quantity: string }>`
-      SELECT scrap_reason, sum(work_scrap_quantity + material_scrap_quantity)::text AS quantity
-        FROM work_report
-       WHERE status = 'posted' AND scrap_reason IS NOT NULL
-         AND report_date > ${day}::date - ${PARETO_DAYS}::int AND report_date <= ${day}::date
-         AND (${w}::text IS NULL OR workshop_type = ${w})
-       GROUP BY scrap_reason
-      HAVING sum(work_scrap_quantity + material_scrap_quantity) > 0
-       ORDER BY sum(work_scrap_quantity + material_scrap_quantity) DESC, scrap_reason`).execute(db),
+      SELECT r.scrap_reason, sum(r.work_scrap_quantity + r.material_scrap_quantity)::text AS quantity
+        FROM work_report_day_rollup r ${inScope}
+       WHERE r.product_id = 0 AND r.scrap_reason <> ''
+         AND r.day > ${day}::date - ${PARETO_DAYS}::int AND r.day <= ${day}::date
+       GROUP BY r.scrap_reason
+      HAVING sum(r.work_scrap_quantity + r.material_scrap_quantity) > 0
+       ORDER BY sum(r.work_scrap_quantity + r.material_scrap_quantity) DESC, r.scrap_reason`).execute(db),
     prepared(sql<{ good: string; scrap: string; rework: string }>`
-      SELECT COALESCE(sum(good_quantity), 0)::text AS good,
-             COALESCE(sum(work_scrap_quantity + material_scrap_quantity), 0)::text AS scrap,
-             COALESCE(sum(rework_quantity), 0)::text AS rework
-        FROM work_report
-       WHERE status = 'posted' AND report_date > ${day}::date - ${PARETO_DAYS}::int AND report_date <= ${day}::date
-         AND (${w}::text IS NULL OR workshop_type = ${w})`).execute(db),
+      SELECT COALESCE(sum(r.good_quantity), 0)::text AS good,
+             COALESCE(sum(r.work_scrap_quantity + r.material_scrap_quantity), 0)::text AS scrap,
+             COALESCE(sum(r.rework_quantity), 0)::text AS rework
+        FROM work_report_day_rollup r ${inScope}
+       WHERE r.product_id = 0 AND r.day > ${day}::date - ${PARETO_DAYS}::int AND r.day <= ${day}::date`).execute(
+      db,
+    ),
     prepared(sql<Record<string, any>>`
       SELECT e.id, e.code, e.name, ws.type AS workshop_type, e.status AS ledger_status,
              r.doc_no AS repair_no, r.status AS repair_status,
@@ -134,7 +138,7 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
         LEFT JOIN app_user u ON u.id = r.operator_id
         LEFT JOIN material m ON m.id = r.product_id
         LEFT JOIN process pr ON pr.id = r.process_id
-       WHERE r.status = 'posted' AND r.posted_at IS NOT NULL AND (${w}::text IS NULL OR r.workshop_type = ${w})
+       WHERE r.status = 'posted' AND r.posted_at IS NOT NULL ${w ? sql`AND r.workshop_type = ${w}` : sql``}
        ORDER BY r.posted_at DESC, r.id DESC
        LIMIT 10`).execute(db),
   ]);

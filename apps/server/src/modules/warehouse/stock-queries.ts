@@ -290,13 +290,30 @@ async function scopedPage(
   return { list: rows, total, pageNum: q.pageNum, pageSize: size, summary, ...next(q, idList) };
 }
 
-/** A keyset page's bound: the moves older than `beforeId`. */
-const before = (q: z.infer<typeof ledgerQuery>) =>
-  q.beforeId != null ? sql`AND s.id < ${q.beforeId}` : sql``;
+/**
+ * The order of a ledger page, newest first: by id, or by business date then id when the page is
+ * filtered by business date (and by nothing narrower: a document number or a material has its own
+ * index ending in id). A real ledger's dates grow with its ids, so a date range a year back read
+ * newest-id-first walks every newer move before the first match; read by `(biz_date, id)` it
+ * starts at the range (issue 39 §1).
+ */
+type LedgerOrder = 'id' | 'date';
+const ledgerOrder = (q: z.infer<typeof ledgerQuery>): LedgerOrder =>
+  !q.materialId && !q.docNo && (q.bizDateFrom || q.bizDateTo) ? 'date' : 'id';
+const orderBy = (order: LedgerOrder, dir: 'ASC' | 'DESC') =>
+  order === 'date' ? sql`s.biz_date ${sql.raw(dir)}, s.id ${sql.raw(dir)}` : sql`s.id ${sql.raw(dir)}`;
 
-/** A keyset page's continuation: the oldest move on a full page, else null (no older moves). */
+/** A keyset page's bound: the moves older than `beforeId` in the page's order. */
+const before = (q: z.infer<typeof ledgerQuery>, order: LedgerOrder = 'id') =>
+  q.beforeId == null
+    ? sql``
+    : order === 'date'
+      ? sql`AND (s.biz_date, s.id) < (SELECT b.biz_date, b.id FROM stock_ledger b WHERE b.id = ${q.beforeId})`
+      : sql`AND s.id < ${q.beforeId}`;
+
+/** A keyset page's continuation: the last move of a full page (the oldest in its order), else null. */
 const next = (q: z.infer<typeof ledgerQuery>, ids: number[]) =>
-  q.beforeId == null ? {} : { nextBeforeId: ids.length === q.pageSize ? Math.min(...ids.map(Number)) : null };
+  q.beforeId == null ? {} : { nextBeforeId: ids.length === q.pageSize ? Number(ids[ids.length - 1]) : null };
 
 /**
  * The whole ledger (not scoped to a material), newest first, counted as resource lists are: exact
@@ -314,14 +331,15 @@ async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBui
   ).rows[0].n;
   const { total, exact } = cappedTotal(counted);
   const { size, fromEnd, take, skip } = ledgerWindow(q, total, exact);
+  const order = ledgerOrder(q);
   const list = (
     await sql<any>`
       ${LEDGER_ROWS}
-        FROM (SELECT s.id FROM stock_ledger s WHERE ${cond} ${before(q)}
-               ORDER BY s.id ${fromEnd ? sql`ASC` : sql`DESC`} LIMIT ${take} OFFSET ${skip}) p
+        FROM (SELECT s.id FROM stock_ledger s WHERE ${cond} ${before(q, order)}
+               ORDER BY ${orderBy(order, fromEnd ? 'ASC' : 'DESC')} LIMIT ${take} OFFSET ${skip}) p
         JOIN stock_ledger s ON s.id = p.id
         ${LEDGER_JOINS}
-       ORDER BY s.id DESC`.execute(db)
+       ORDER BY ${orderBy(order, 'DESC')}`.execute(db)
   ).rows;
   return {
     list,

@@ -31,6 +31,8 @@ interface Channel {
   running: boolean;
   /** A change arrived while computing: compute once more afterwards. */
   again: boolean;
+  /** When the last computation began (epoch ms; 0 before the first). */
+  lastStart: number;
   computations: number;
 }
 
@@ -78,12 +80,18 @@ export class LiveHub {
     return this.started;
   }
 
-  /** A change: every affected channel with open streams recomputes once. `undefined`: all of them. */
+  /**
+   * A change: every affected channel with open streams recomputes once. `undefined`: all of them.
+   * Debounced per channel: at most one computation per MIN_INTERVAL_MS from one start to the next,
+   * whether the changes come during a computation or between two, so a steady stream of postings
+   * costs each scope a few snapshots a second, not one per posting.
+   */
   changed(event: LiveEvent | undefined): void {
     for (const ch of this.channels.values()) {
       if (event && !ch.view.affects(event)) continue;
       ch.frame = undefined;
-      if (ch.clients.size > 0) this.schedule(ch);
+      if (ch.clients.size > 0)
+        this.schedule(ch, Math.max(COALESCE_MS, ch.lastStart + MIN_INTERVAL_MS - Date.now()));
     }
   }
 
@@ -92,7 +100,7 @@ export class LiveHub {
     await this.start();
     let ch = this.channels.get(view.key);
     if (!ch) {
-      ch = { view, clients: new Set(), seq: 0, running: false, again: false, computations: 0 };
+      ch = { view, clients: new Set(), seq: 0, running: false, again: false, lastStart: 0, computations: 0 };
       this.channels.set(view.key, ch);
     }
     const channel = ch;
@@ -123,6 +131,7 @@ export class LiveHub {
     ch.running = true;
     ch.again = false;
     const started = Date.now();
+    ch.lastStart = started;
     try {
       ch.computations += 1;
       const data = await ch.view.compute();
