@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from './helpers.ts';
 let t: TestApp;
 let token: string;
 let f: Factory;
-let machine: { id: number; code: string };
+let machine: Record<string, any>;
 let workshopId: number;
 let dispatchId: number;
 
