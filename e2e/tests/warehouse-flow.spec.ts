@@ -155,7 +155,7 @@ test.describe('warehouse flow', () => {
 
     // 4. 调拨 100 kg to 半成品仓.
     await page.goto('/warehouse-logistics/warehouse-allot-panel');
-    const tf = 'wh-stock-transfer';
+    const tf = 'rk-stock-transfer';
     await pick(page, `${tf}_fromWarehouseId`, 'WH-RM');
     await pick(page, `${tf}_toWarehouseId`, 'WH-SF');
     await pick(page, `${tf}_lines_0_materialId`, steel.code);

@@ -1,4 +1,6 @@
+import { stockTransferResource } from '@ringmes/domain';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
+import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 import {
   ALERT_PATH,
   FINISHED_PATHS,
@@ -6,7 +8,6 @@ import {
   INVENTORY_DETAILS_PATH,
   OUTBOUND,
   STOCKTAKE_PATHS,
-  TRANSFER_PATHS,
   typePaths,
 } from './warehouse.api.ts';
 
@@ -37,9 +38,13 @@ export const WAREHOUSE_PAGES: Record<string, PageLoader> = {
   [FINISHED_PATHS.list]: () => stock().then((m) => m.FinishedGoodsPage),
   [FINISHED_PATHS.detail]: () => stock().then((m) => m.MaterialLedgerPage),
   [ALERT_PATH]: () => stock().then((m) => m.InventoryAlertPage),
-  [TRANSFER_PATHS.list]: () => transfer().then((m) => m.TransferListPage),
-  [TRANSFER_PATHS.panel]: () => transfer().then((m) => m.TransferFormPage),
-  [TRANSFER_PATHS.detail]: () => transfer().then((m) => m.TransferDetailPage),
+  // 调拨单: the kit's list, form (the -panel page) and detail with the warehouse's line cells.
+  ...resourcePageLoaders(stockTransferResource, {
+    list: () => transfer().then((m) => m.TransferListPage),
+    listOpensOnFirstPage: true,
+    form: () => transfer().then((m) => m.TransferFormPage),
+    detail: () => transfer().then((m) => m.TransferDetailPage),
+  }),
   [STOCKTAKE_PATHS.list]: () => stocktake().then((m) => m.StocktakeListPage),
   [STOCKTAKE_PATHS.detail]: () => stocktake().then((m) => m.StocktakeDetailPage),
   [STOCKTAKE_PATHS.report]: () => import('./stocktake-report.tsx').then((m) => m.StocktakeReportPage),

@@ -6,6 +6,7 @@ import {
   productBomResource,
   productGroupResource,
   RESOURCES,
+  stockTransferResource,
   supplierResource,
 } from '@ringmes/domain';
 import type { FormInstance } from 'antd';
@@ -47,6 +48,16 @@ describe('routes from the menu tree', () => {
     expect(resourceRoutes(productGroupResource)).toMatchObject({
       add: '/factory-info/material-manage/product-add',
       formOnPage: false,
+    });
+  });
+
+  it('uses a -panel page for both add and edit (调拨单编辑)', () => {
+    expect(resourceRoutes(stockTransferResource)).toEqual({
+      list: '/warehouse-logistics/warehouse-allot',
+      add: '/warehouse-logistics/warehouse-allot-panel',
+      edit: '/warehouse-logistics/warehouse-allot-panel',
+      detail: '/warehouse-logistics/warehouse-allot-detail',
+      formOnPage: true,
     });
   });
 

@@ -8,6 +8,7 @@ import {
 import type { FieldDef, LineDef, ResourceDef } from '@ringmes/domain';
 import type { FormListFieldData } from 'antd';
 import { Button, Form, type FormInstance, Table, type TableColumnsType, Tooltip } from 'antd';
+import type { ComponentType, ReactNode } from 'react';
 import { FieldInput, fieldRules } from './field-input.tsx';
 import { defaultsOf, isNumeric, refLabelKey } from './fields.ts';
 import { FieldValue } from './format.tsx';
@@ -49,6 +50,25 @@ export function ColumnTitle({ field }: { field: FieldDef }) {
   );
 }
 
+/**
+ * A module's own input for one line cell (the 库位 of the header's warehouse, the units of the
+ * line's material), rendered inside the cell's Form.Item, which passes `value`, `onChange` and `id`.
+ */
+export type LineCellOverride = ComponentType<{
+  form: FormInstance;
+  line: LineDef;
+  field: FieldDef;
+  /** The line's index in the form list. */
+  index: number;
+  ariaLabel: string;
+  value?: any;
+  onChange?: (value: any) => void;
+  id?: string;
+}>;
+
+/** Line cell overrides by `<line>.<field>` (`lines.locationId`). */
+export type LineCellOverrides = Record<string, LineCellOverride>;
+
 /** The accessible name of a line cell's input: the row and the column (「第2行数量」, as the warehouse lines). */
 export const cellLabel = (index: number, f: FieldDef) => `第${index + 1}行${f.label}`;
 
@@ -62,12 +82,18 @@ export function LineTableEditor({
   form,
   disabled,
   def,
+  cells = {},
+  footer,
 }: {
   line: LineDef;
   form: FormInstance;
   disabled?: boolean;
   /** The document, when its lines can be imported from Excel (导入明细). */
   def?: ResourceDef;
+  /** A module's own inputs for some cells. */
+  cells?: LineCellOverrides;
+  /** Shown under the table (the totals of what was typed). */
+  footer?: ReactNode;
 }) {
   const max = line.max ?? 1000;
   return (
@@ -99,9 +125,16 @@ export function LineTableEditor({
               key: f.name,
               width: cellWidth(f),
               align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
-              render: (_: unknown, row: FormListFieldData, i: number) =>
+              render: (_: unknown, row: FormListFieldData, i: number) => {
+                const Cell = cells[`${line.name}.${f.name}`];
+                if (Cell)
+                  return (
+                    <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
+                      <Cell form={form} line={line} field={f} index={row.name} ariaLabel={cellLabel(i, f)} />
+                    </Form.Item>
+                  );
                 // Computed by the server (amounts, base quantities): shown as saved, not typed.
-                f.readonly ? (
+                return f.readonly ? (
                   <Form.Item noStyle shouldUpdate>
                     {() => (
                       <span className="rk-cell-readonly">
@@ -128,7 +161,8 @@ export function LineTableEditor({
                       placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
                     />
                   </Form.Item>
-                ),
+                );
+              },
             })),
           {
             title: '操作',
@@ -187,6 +221,7 @@ export function LineTableEditor({
               scroll={{ x: width }}
               locale={{ emptyText: `暂无${line.label}，点击下方「添加一行」` }}
             />
+            {footer}
             <div className="rk-lines-foot">
               <Button
                 type="dashed"

@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@ringmes/domain';
-import { Button, Result, Skeleton, Space } from 'antd';
+import { Alert, Button, Result, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../api/errors.ts';
@@ -32,11 +32,17 @@ export function ResourceDetailPage({
   sections,
   actions,
   routes: givenRoutes,
+  onTransition,
+  keepsRefusal,
 }: ResourcePageProps & {
   sections?: (record: ResourceRow) => ReactNode;
   actions?: (record: ResourceRow) => ReactNode;
   /** The list and edit pages when not the definition's own (a workshop's screens). */
   routes?: ResourceRoutes;
+  /** After a transition ran (beyond refreshing the resource: a stock document's stock views). */
+  onTransition?: () => void;
+  /** A refused transition's reason stays on the page (库存不足 of a 过账), not only in a toast. */
+  keepsRefusal?: boolean;
 }) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
@@ -45,6 +51,7 @@ export function ResourceDetailPage({
   const record = useRecord(def, id);
   const [editing, setEditing] = useState(false);
   const [printing, setPrinting] = useState(false);
+  const [refusal, setRefusal] = useState<{ action: string; message: string }>();
   const row = record.data;
   const back = () => leavePage(path, routes.list);
 
@@ -75,7 +82,9 @@ export function ResourceDetailPage({
         title={
           row ? (
             <span className="rk-page-title">
-              {String(row[labelFieldOf(def)] ?? '')}
+              <span data-testid={def.numbering ? 'doc-no' : 'record-label'}>
+                {String(row[labelFieldOf(def)] ?? '')}
+              </span>
               {code && code !== labelFieldOf(def) && <span className="rk-title-code">{row[code]}</span>}
               {status && <FieldValue field={status} row={row} />}
             </span>
@@ -86,7 +95,17 @@ export function ResourceDetailPage({
         extra={
           <Space>
             {row && actions?.(row)}
-            {row && <LifecycleActions def={def} record={row} />}
+            {row && (
+              <LifecycleActions
+                def={def}
+                record={row}
+                onDone={() => {
+                  setRefusal(undefined);
+                  onTransition?.();
+                }}
+                onError={keepsRefusal ? (t, message) => setRefusal({ action: t.label, message }) : undefined}
+              />
+            )}
             {row && mayOn('edit', row) && !def.readonlyApi && isEditable(def, row) && (
               <Button type="primary" icon={<EditOutlined />} onClick={edit}>
                 编辑
@@ -103,6 +122,17 @@ export function ResourceDetailPage({
           </Space>
         }
       >
+        {refusal && (
+          <Alert
+            type="error"
+            showIcon
+            closable={{ onClose: () => setRefusal(undefined) }}
+            className="rk-form-alert"
+            title={`${refusal.action}失败`}
+            description={refusal.message}
+            data-testid="transition-error"
+          />
+        )}
         {row ? (
           <ResourceDetailView def={def} record={row} extra={sections?.(row)} />
         ) : (

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { usePermission } from '../auth/permission.tsx';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
+import type { LineCellOverrides } from './line-table.tsx';
 import { idFromSearch, leavePage } from './nav.ts';
 import type { ResourceRow } from './resource-api.ts';
 import { type FieldOverrides, formTitle, ResourceFormBody, useResourceForm } from './resource-form.tsx';
@@ -22,6 +23,9 @@ export function ResourceFormPage({
   initialValues,
   extra,
   afterSave,
+  cells,
+  lineFooter,
+  opensDetail,
 }: ResourcePageProps & {
   overrides?: FieldOverrides;
   initialValues?: Record<string, unknown>;
@@ -29,6 +33,15 @@ export function ResourceFormPage({
   extra?: ReactNode;
   /** Runs after a successful save, before leaving (uploads the files chosen in `extra`). */
   afterSave?: (saved: ResourceRow) => Promise<void> | void;
+  /** A module's own inputs for some line cells (`lines.locationId`). */
+  cells?: LineCellOverrides;
+  /** Shown under a line table (the totals of what was typed). */
+  lineFooter?: (line: string) => ReactNode;
+  /**
+   * Saving opens the saved record's detail page instead of the list, and there is no 保存并新增:
+   * a stock document is saved as a draft and posted from its detail.
+   */
+  opensDetail?: boolean;
 }) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
@@ -78,6 +91,7 @@ export function ResourceFormPage({
     if (!saved) return;
     await afterSave?.(saved);
     if (andNew) state.startNew();
+    else if (opensDetail && routes.detail) leavePage(path, `${routes.detail}?id=${saved.id}`);
     else leave();
   };
 
@@ -125,6 +139,8 @@ export function ResourceFormPage({
             def={def}
             state={state}
             overrides={overrides}
+            cells={cells}
+            lineFooter={lineFooter}
             lineTitle={(title, content, key) => (
               <div key={key} className="rk-form-section">
                 <div className="rk-form-section-title">{title}</div>
@@ -140,7 +156,7 @@ export function ResourceFormPage({
           <Button icon={<ArrowLeftOutlined />} onClick={back} disabled={false}>
             返回
           </Button>
-          {!editing && (
+          {!editing && !opensDetail && (
             <Button onClick={() => void save(true)} loading={state.saving}>
               保存并新增
             </Button>

@@ -23,7 +23,7 @@ import {
   recordTitle,
   refLabelKey,
 } from './fields.ts';
-import { LineTableEditor } from './line-table.tsx';
+import { type LineCellOverrides, LineTableEditor } from './line-table.tsx';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
 import { countsInUnit, UnitQuantityItem } from './unit-precision.tsx';
 import { invalidateResource } from './use-options.ts';
@@ -371,6 +371,8 @@ export function ResourceFormBody({
   locked,
   columns = 3,
   lineTitle,
+  cells,
+  lineFooter,
 }: {
   def: ResourceDef;
   state: ReturnType<typeof useResourceForm>;
@@ -379,6 +381,10 @@ export function ResourceFormBody({
   columns?: 2 | 3;
   /** Wraps each line table (pages put them in cards). */
   lineTitle?: (title: string, content: ReactNode, key: string) => ReactNode;
+  /** A module's own inputs for some line cells (`lines.locationId`). */
+  cells?: LineCellOverrides;
+  /** Shown under a line table (the totals of what was typed). */
+  lineFooter?: (line: string) => ReactNode;
 }) {
   const lines = editableLines(def).map((line, i) => {
     const table = (
@@ -387,6 +393,8 @@ export function ResourceFormBody({
         line={line}
         form={state.form}
         def={i === 0 && !def.readonlyApi ? def : undefined}
+        cells={cells}
+        footer={lineFooter?.(line.name)}
       />
     );
     return lineTitle ? (

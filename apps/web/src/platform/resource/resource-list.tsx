@@ -98,6 +98,8 @@ export interface ResourceListProps {
   title?: ReactNode;
   /** Where 查看 / 编辑 / 新增 go when not the definition's own pages (a workshop's screens). */
   routes?: ResourceRoutes;
+  /** After a row's transition ran (beyond refreshing the list: a stock document's stock views). */
+  onTransition?: () => void;
 }
 
 /**
@@ -123,6 +125,7 @@ export function ResourceList({
   embedded,
   title,
   routes: givenRoutes,
+  onTransition,
 }: ResourceListProps) {
   const may = useRecordPermission(def);
   const mayOn = useRecordAction(def);
@@ -270,7 +273,7 @@ export function ResourceList({
             </Button>
           )}
           {rowActions?.(row, { refresh, def })}
-          <LifecycleActions def={def} record={row} link />
+          <LifecycleActions def={def} record={row} link onDone={onTransition} />
           {canDelete && isEditable(def, row) && mayOn('delete', row) && (
             <Popconfirm
               title={`删除${def.label}`}

@@ -32,7 +32,8 @@ export function resourceRoutes(def: ResourceDef): ResourceRoutes {
   if (!def.route) throw new Error(`资源 ${def.name} 没有列表路由`);
   const pages = hiddenPagesOf(def.route).map((n) => n.path as string);
   const ending = (suffix: string) => pages.find((p) => p.endsWith(suffix));
-  const info = ending('-info');
+  // A `-panel` page adds and edits as an `-info` page does (调拨单编辑).
+  const info = ending('-info') ?? ending('-panel');
   const add = ending('-add');
   const edit = ending('-edit') ?? info;
   const routes: ResourceRoutes = {
