@@ -100,6 +100,9 @@ const rangeQuery = z
     to: dayPattern('结束日期'),
     workshopId: zx.id.optional(),
     equipmentId: zx.id.optional(),
+    workshopType: z
+      .enum(['machine', 'grinding', 'inspect', 'assembly'], { error: '车间类型无效' })
+      .optional(),
   })
   .refine((q) => q.from <= q.to, { message: '开始日期不能晚于结束日期', path: ['to'] })
   .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / DAY_MS < MAX_DAYS, {
@@ -113,6 +116,9 @@ const summaryQuery = z
     to: dayPattern('结束日期'),
     workshopId: zx.id.optional(),
     equipmentId: zx.id.optional(),
+    workshopType: z
+      .enum(['machine', 'grinding', 'inspect', 'assembly'], { error: '车间类型无效' })
+      .optional(),
     level: z
       .enum(['plant', 'workshop', 'machine'], { error: '层级只能是 plant、workshop 或 machine' })
       .default('machine'),
@@ -146,7 +152,10 @@ export interface MachineDay {
   signalParts: number;
 }
 
-async function machinesOf(db: Db, q: { workshopId?: number; equipmentId?: number }): Promise<Machine[]> {
+async function machinesOf(
+  db: Db,
+  q: { workshopId?: number; equipmentId?: number; workshopType?: string },
+): Promise<Machine[]> {
   const r = await sql<Machine>`
     SELECT e.id::int AS id, e.code, e.name, e.workshop_id::int AS workshop_id, w.name AS workshop_name,
            s.oee_target::float8 AS oee_target
@@ -155,6 +164,7 @@ async function machinesOf(db: Db, q: { workshopId?: number; equipmentId?: number
      WHERE e.status <> 'scrapped'
        ${q.workshopId ? sql`AND e.workshop_id = ${q.workshopId}` : sql``}
        ${q.equipmentId ? sql`AND e.id = ${q.equipmentId}` : sql``}
+       ${q.workshopType ? sql`AND w.type = ${q.workshopType}` : sql``}
      ORDER BY w.id, e.code`.execute(db);
   return r.rows;
 }

@@ -2,8 +2,10 @@ import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
 import { Button, Spin, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { usePermission } from '../../platform/auth/permission.tsx';
 import type { PageProps } from '../../platform/page.ts';
 import { EChart } from '../../platform/ui/echart.tsx';
+import { DashboardOee } from '../factory/equipment/oee-board.tsx';
 import { DASHBOARD_PATHS, type LiveState, useLiveDashboard } from './dashboard.api.ts';
 import { BLUE, GREEN, ORANGE, outputOption, paretoOption, RED } from './dashboard-charts.ts';
 import './dashboard.css';
@@ -113,6 +115,7 @@ function Panel({
 export function WorkshopDashboardPage({ path }: PageProps) {
   const scope = DASHBOARD_PATHS[path] ?? 'whole';
   const { query, state } = useLiveDashboard(scope);
+  const can = usePermission();
   const box = useRef<HTMLDivElement>(null);
   const [full, setFull] = useState(false);
   useEffect(() => {
@@ -360,6 +363,12 @@ export function WorkshopDashboardPage({ path }: PageProps) {
                 </tbody>
               </table>
             </Panel>
+
+            {can('factory:oee:query') && (
+              <Panel title="设备OEE · 近 7 天" extra="时间开动率 × 性能开动率 × 合格品率">
+                <DashboardOee workshopType={s.scope === 'whole' ? undefined : s.scope} />
+              </Panel>
+            )}
 
             <Panel title="最新报工" className="dash-recent-panel">
               {s.recent.length === 0 ? (

@@ -83,6 +83,8 @@ export const FACTORY_PAGES: Record<string, PageLoader> = {
   [`${EQUIPMENT}/inspection-view`]: viewPage(inspectionChecklistResource, () =>
     inspection().then((m) => m.InspectionRecordsPage),
   ),
+  // 设备OEE (issue 42): the board and the report with its drill-down.
+  [`${EQUIPMENT}/oee`]: () => import('./equipment/oee.page.tsx').then((m) => m.OeePage),
   ...resourcePageLoaders(productionTeamResource),
   ...resourcePageLoaders(materialInfoResource, {
     list: () => material().then((m) => m.MaterialListPage),

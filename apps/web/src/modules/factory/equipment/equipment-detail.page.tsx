@@ -16,6 +16,7 @@ import { openResourcePage } from '../../../platform/resource/nav.ts';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
 import { ResourceDetailPage } from '../../../platform/resource/resource-detail.page.tsx';
 import { type ResourcePageProps, resourceRoutes } from '../../../platform/resource/routes.ts';
+import { MachineOee } from './oee-board.tsx';
 
 type Row = Record<string, any> & { id: number };
 
@@ -39,9 +40,20 @@ export function EnumTag({ options, value }: { options: EnumOption[]; value: stri
   return o ? <Tag color={o.color}>{o.label}</Tag> : <span className="rm-muted">-</span>;
 }
 
-/** 设备台账详情: the ledger fields, then its repairs, maintenance and checks with MTBF and MTTR. */
+/** 设备台账详情: the ledger fields, then its repairs, maintenance and checks with MTBF and MTTR, and its OEE. */
 export function EquipmentDetailPage(props: ResourcePageProps) {
-  return <ResourceDetailPage {...props} sections={(row) => <CareSection equipment={row} />} />;
+  const can = usePermission();
+  return (
+    <ResourceDetailPage
+      {...props}
+      sections={(row) => (
+        <>
+          <CareSection equipment={row} />
+          {can('factory:oee:query') && <MachineOee equipmentId={Number(row.id)} />}
+        </>
+      )}
+    />
+  );
 }
 
 function CareSection({ equipment }: { equipment: ResourceRow }) {

@@ -8,6 +8,7 @@ import {
 import {
   SCRAP_REASON_OPTIONS,
   SHIFT_OPTIONS,
+  STOP_REASONS,
   WORK_DISPATCH_LIFECYCLE,
   type WorkshopKind,
   workshopPaths,
@@ -22,6 +23,7 @@ import {
   Input,
   InputNumber,
   Modal,
+  Radio,
   Result,
   Select,
   Skeleton,
@@ -230,8 +232,8 @@ function SheetDetails({ row }: { row: Row }) {
 function useRun(id: number | undefined, after?: (name: string) => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, row }: { name: string; row: Row }) =>
-      workshopApi.transition(name, row.id, row.version),
+    mutationFn: ({ name, row, reason }: { name: string; row: Row; reason?: string }) =>
+      workshopApi.transition(name, row.id, row.version, reason),
     onSuccess: (_, { name }) => {
       const t = WORK_DISPATCH_LIFECYCLE.transitions.find((x) => x.name === name);
       toast.success(`${t?.label ?? ''}成功`);
@@ -339,6 +341,53 @@ function Elapsed({ since }: { since?: string | null }) {
   return <span className="op-elapsed">{hms.join(':')}</span>;
 }
 
+/**
+ * Why the machine stops: a reason from the declared list (issue 42: it becomes the machine's state
+ * and a bar of the OEE loss Pareto), with an optional note after it (「待料：外圈毛坯未到」).
+ */
+function PauseReason({
+  onOk,
+  onCancel,
+  busy,
+}: {
+  onOk: (reason: string) => void;
+  onCancel: () => void;
+  busy: boolean;
+}) {
+  const [reason, setReason] = useState<string>();
+  const [note, setNote] = useState('');
+  return (
+    <Modal
+      open
+      title="暂停原因"
+      okText="暂停"
+      onCancel={onCancel}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !reason, size: 'large' }}
+      cancelButtonProps={{ size: 'large' }}
+      onOk={() => reason && onOk(note.trim() ? `${reason}：${note.trim()}` : reason)}
+    >
+      <Radio.Group
+        data-testid="pause-reasons"
+        size="large"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        optionType="button"
+        buttonStyle="solid"
+        options={STOP_REASONS.map((r) => ({ label: r.label, value: r.label }))}
+      />
+      <Input
+        style={{ marginTop: 16 }}
+        size="large"
+        maxLength={200}
+        placeholder="说明（可选）"
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+      />
+    </Modal>
+  );
+}
+
 /** 工序任务单开工: the running sheet — time since the start, 暂停 / 继续 / 完工. */
 export function ProcessTaskSheetStartPage({ path }: PageProps) {
   const kind = kindOf(path);
@@ -349,6 +398,7 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
   const back = () => navigateTo(workshopPaths(kind).operatorTask);
   const run = useRun(id, (name) => name === 'complete' && back());
   const [reporting, setReporting] = useState(false);
+  const [pausing, setPausing] = useState(false);
   if (!id || info.error) return <Unavailable error={info.error} back={back} />;
   const row = info.data;
   // His own dispatch only, unless he dispatches in the workshop (the owner rule, as the server's).
@@ -390,10 +440,19 @@ export function ProcessTaskSheetStartPage({ path }: PageProps) {
                 size="large"
                 icon={<PauseCircleOutlined />}
                 loading={run.isPending}
-                onClick={() => go('pause')}
+                onClick={() => setPausing(true)}
               >
                 暂停
               </Button>
+            )}
+            {row && pausing && (
+              <PauseReason
+                onCancel={() => setPausing(false)}
+                busy={run.isPending}
+                onOk={(reason) =>
+                  run.mutate({ name: 'pause', row, reason }, { onSuccess: () => setPausing(false) })
+                }
+              />
             )}
             {can && row.status === 'paused' && (
               <Button
