@@ -1,5 +1,6 @@
 // `npm start`: build what is missing or older than its sources, then run the server
-// (which migrates, seeds an empty database and serves the web app and /api on PORT).
+// (which migrates, seeds an empty database and serves the web app and /api on PORT). In
+// production `npm run serve` (scripts/serve.mjs) runs what `npm run build` made, without building.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,22 +48,4 @@ for (const s of steps) {
     execSync(s.cmd, { cwd: root, stdio: 'inherit' });
   }
 }
-// `npm start` runs this file through `sh -c`; a SIGTERM to npm reaches that shell, which dies
-// without passing it on, and the server would live on as an orphan. So under npm: when our
-// parent goes away, stop as if signalled (the server closes the database and its lock).
-if (process.env.npm_lifecycle_event) {
-  const parent = process.ppid;
-  const alive = () => {
-    try {
-      process.kill(parent, 0);
-      return true;
-    } catch (err) {
-      return err.code === 'EPERM';
-    }
-  };
-  setInterval(() => {
-    if (!alive()) process.kill(process.pid, 'SIGTERM');
-  }, 250).unref();
-}
-process.chdir(root);
-await import(path.join(root, 'apps/server/dist/main.js'));
+await import('./run-server.mjs');

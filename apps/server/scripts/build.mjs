@@ -7,6 +7,17 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const path = (p) => new URL(p, import.meta.url).pathname;
+// The release in the bundle (platform/ops/version.ts): /api/health, /metrics and the log show it.
+const rootPkg = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+let commit = process.env.GIT_COMMIT ?? '';
+try {
+  commit ||= execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
+} catch {
+  // not a git checkout (a release tarball): GIT_COMMIT at run time, else "unknown"
+}
 const options = {
   bundle: true,
   platform: 'node',
@@ -15,6 +26,10 @@ const options = {
   sourcemap: true,
   external: Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@ringmes/')),
   logLevel: 'warning',
+  define: {
+    __RINGMES_VERSION__: JSON.stringify(rootPkg.version),
+    __RINGMES_COMMIT__: JSON.stringify(commit),
+  },
 };
 await build({ ...options, entryPoints: [path('../src/main.ts')], outfile: path('../dist/main.js') });
 await build({

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { type Config, trustProxyOption } from './config.ts';
 import { registerModules } from './modules/index.ts';
 import { SecretBox } from './platform/auth/api-clients.ts';
@@ -21,6 +21,7 @@ import {
 import { compressJson } from './platform/http/compress.ts';
 import {
   clientErrorHandler,
+  errorEnvelope,
   frameworkErrors,
   lazyChildLogger,
   logRedaction,
@@ -32,6 +33,9 @@ import { formFault } from './platform/http/multipart.ts';
 import type { AppContext } from './platform/http/route.ts';
 import { makeSerializer } from './platform/http/serialize.ts';
 import { jsonTooDeep, MAX_JSON_DEPTH, refuseNul } from './platform/http/validation.ts';
+import { accessLog } from './platform/ops/access-log.ts';
+import { checkHealth } from './platform/ops/health.ts';
+import { registerMetrics } from './platform/ops/metrics.ts';
 import { setBusinessTimeZone } from './platform/resource/query.ts';
 
 const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
@@ -39,11 +43,18 @@ const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
 export async function buildApp(
   database: Database,
   config: Config,
-  opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
+  opts: { logger?: boolean; logStream?: NodeJS.WritableStream; loggerInstance?: FastifyBaseLogger } = {},
 ) {
   const app = Fastify({
-    logger:
-      opts.logger === false ? false : { level: config.logLevel, stream: opts.logStream, ...logRedaction },
+    // main.ts hands over the process's one logger (made with logRedaction), so every line is JSON.
+    ...(opts.loggerInstance
+      ? { loggerInstance: opts.loggerInstance }
+      : {
+          logger:
+            opts.logger === false
+              ? false
+              : { level: config.logLevel, stream: opts.logStream, ...logRedaction },
+        }),
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
     bodyLimit: 1_048_576,
@@ -120,15 +131,8 @@ export async function buildApp(
   // Attachment uploads (platform/attachments): streamed part by part, never buffered; the size
   // limit is applied per route from the configuration.
   await app.register(fastifyMultipart, { limits: { fileSize: config.attachmentMaxBytes, files: 1 } });
-  app.addHook('onResponse', (req, reply, done) => {
-    if (reply.statusCode >= 500 || reply.elapsedTime > 1_000) {
-      req.log.warn(
-        { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
-    }
-    done();
-  });
+  accessLog(app);
+  registerMetrics(app, database, config.metrics);
 
   // The security headers helmet would set with this configuration, computed once (@fastify/helmet
   // rebuilds its middleware, CSP string included, on every request).
@@ -196,12 +200,24 @@ export async function buildApp(
     });
   }
 
-  app.get('/api/health', { exposeHeadRoute: true }, async () => ({
-    code: '200',
-    message: '操作成功',
-    result: { status: 'ok', db: database.kind },
-  }));
+  // Liveness with a look at the database (docs/operations.md, "Monitoring"): 503 when it does not
+  // answer. Readiness: also 503 while migrations of this release are pending.
+  app.get('/api/health', { exposeHeadRoute: true }, async (_req, reply) => {
+    const health = await checkHealth(database);
+    if (health.status !== 'ok') return reply.status(503).send(errorEnvelope('503', '数据库不可用'));
+    return { code: '200', message: '操作成功', result: health };
+  });
+  app.get('/api/ready', async (_req, reply) => {
+    const health = await checkHealth(database);
+    if (health.status !== 'ok') return reply.status(503).send(errorEnvelope('503', '数据库不可用'));
+    if (health.migrationsPending > 0)
+      return reply
+        .status(503)
+        .send(errorEnvelope('503', `数据库迁移未完成（${health.migrationsPending} 个待应用）`));
+    return { code: '200', message: '操作成功', result: health };
+  });
   app.ringmesRoutes.push({ method: 'GET', url: '/api/health', permission: 'public' });
+  app.ringmesRoutes.push({ method: 'GET', url: '/api/ready', permission: 'public' });
 
   registerModules(app);
   return app;

@@ -39,6 +39,28 @@ export interface Config {
   trustProxy: number | string[] | undefined;
   /** Heavy reads (all rows, exports, reports) one user may have in flight at once (HEAVY_READS_PER_USER). */
   heavyReadsPerUser: number;
+  /** Who may read `/metrics`: METRICS_TOKEN (bearer) when set, else the METRICS_ALLOW addresses. */
+  metrics: { token: string | undefined; allow: string[] };
+  /** Housekeeping (platform/ops/housekeeping.ts): days each kind of row is kept, 0 = for ever. */
+  retention: RetentionConfig;
+}
+
+export interface RetentionConfig {
+  /** Sessions, counted from their expiry or revocation (RETAIN_SESSIONS_DAYS). */
+  sessionDays: number;
+  /** Sign-in attempts (RETAIN_LOGIN_ATTEMPTS_DAYS). */
+  loginAttemptDays: number;
+  /** Replays of document actions by Idempotency-Key (RETAIN_IDEMPOTENCY_DAYS). */
+  idempotencyDays: number;
+  /** Messages once read (RETAIN_READ_MESSAGES_DAYS); unread ones stay. */
+  readMessageDays: number;
+  /** The audit log (RETAIN_AUDIT_DAYS). */
+  auditDays: number;
+  /** Export files and their jobs (RETAIN_EXPORTS_DAYS). */
+  exportDays: number;
+  /** Minutes between runs (HOUSEKEEPING_MINUTES); rows deleted per statement (HOUSEKEEPING_BATCH). */
+  everyMinutes: number;
+  batch: number;
 }
 
 export interface S3Config {
@@ -101,12 +123,45 @@ export function trustProxyOption(
   return tp;
 }
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+/** METRICS_ALLOW: comma-separated addresses and CIDR ranges. */
+export function parseAddressList(name: string, raw: string): string[] {
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    const [addr, bits, ...rest] = item.split('/');
+    const max = net.isIP(addr) === 6 ? 128 : 32;
+    if (
+      net.isIP(addr) === 0 ||
+      rest.length ||
+      (bits !== undefined && !(/^\d{1,3}$/.test(bits) && +bits <= max))
+    )
+      throw new Error(
+        `环境变量 ${name} 应为以逗号分隔的地址 / CIDR（如 127.0.0.1,10.0.0.0/8），当前为 "${raw}"`,
+      );
+  }
+  return list;
+}
+
+function int(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`环境变量 ${name} 必须是非负整数，当前为 "${raw}"`);
   return n;
+}
+
+/**
+ * What an empty database is seeded with when SEED is not set: the demo factory only for a try-out
+ * (`npm start` on the embedded database); on a PostgreSQL server or in production
+ * (`npm run serve` sets NODE_ENV=production) the minimal seed, whose admin password is generated.
+ */
+export function defaultSeed(
+  config: Pick<Config, 'seed' | 'databaseUrl'>,
+  env = process.env,
+): 'demo' | 'minimal' | 'none' {
+  return config.seed ?? (config.databaseUrl || env.NODE_ENV === 'production' ? 'minimal' : 'demo');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
@@ -142,5 +197,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     pgPoolMax: int('PG_POOL_MAX', 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     heavyReadsPerUser: Math.max(1, int('HEAVY_READS_PER_USER', 1)),
+    metrics: {
+      token: env.METRICS_TOKEN || undefined,
+      allow: parseAddressList('METRICS_ALLOW', env.METRICS_ALLOW || '127.0.0.1,::1'),
+    },
+    retention: {
+      sessionDays: int('RETAIN_SESSIONS_DAYS', 30, env),
+      loginAttemptDays: int('RETAIN_LOGIN_ATTEMPTS_DAYS', 90, env),
+      idempotencyDays: int('RETAIN_IDEMPOTENCY_DAYS', 7, env),
+      readMessageDays: int('RETAIN_READ_MESSAGES_DAYS', 180, env),
+      auditDays: int('RETAIN_AUDIT_DAYS', 1095, env),
+      exportDays: Math.max(1, int('RETAIN_EXPORTS_DAYS', 7, env)),
+      everyMinutes: Math.max(1, int('HOUSEKEEPING_MINUTES', 60, env)),
+      batch: Math.max(1, int('HOUSEKEEPING_BATCH', 5000, env)),
+    },
   };
 }

@@ -1,12 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { defaultSeed, loadConfig } from './config.ts';
 import { startMaintenanceScan } from './modules/equipment/equipment-alerts.ts';
 import { openDatabase } from './platform/db/db.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { startPgliteMaintenance } from './platform/db/pglite-maintenance.ts';
+import { logRedaction } from './platform/http/edge.ts';
+import { scheduleHousekeeping } from './platform/ops/housekeeping.ts';
+import { RELEASE } from './platform/ops/version.ts';
 import { DEMO_PASSWORD, seed } from './seed/index.ts';
+
+/** A generated admin password goes to a file only its owner reads, never to the log. */
+function keepInitialPassword(dataDir: string, password: string): string {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'initial-admin-password.txt');
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return file;
+}
 
 /** `npm start`: open the database, migrate, seed, serve. */
 export async function main() {
@@ -19,25 +33,29 @@ export async function main() {
   // latency reach the bare handler's (bench auth-overhead).
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
   const config = loadConfig();
+  // One JSON log for the whole process: these lines, Fastify's and the access log.
+  const log = pino({ level: config.logLevel, ...logRedaction });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     // Beside the bundle (dist/main.js); the source tree has none and runs initdb.
     template: fileURLToPath(new URL('./pgdata-template', import.meta.url)),
     poolMax: config.pgPoolMax,
-    log: (msg, err) => console.error(`[ringmes] ${msg}`, err),
+    log: (msg, err) => log.error({ err }, msg),
   });
   let closing = false;
   let stopMaintenance = () => {};
+  let stopHousekeeping = () => {};
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`[ringmes] 收到 ${signal}，正在关闭…`);
+    log.info({ signal }, `收到 ${signal}，正在关闭…`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
       stopMaintenance();
+      stopHousekeeping();
       await app?.close();
     } finally {
       await database.close();
@@ -50,15 +68,23 @@ export async function main() {
   let seeded: Awaited<ReturnType<typeof seed>>;
   try {
     const applied = await migrate(database.db);
-    if (applied.length) console.log(`[ringmes] 已应用迁移：${applied.join(', ')}`);
-    seeded = await seed(database.db, config, (msg) => console.log(`[ringmes] ${msg}`));
-    app = await buildApp(database, config);
+    if (applied.length) log.info({ migrations: applied }, `已应用迁移：${applied.join(', ')}`);
+    seeded = await seed(database.db, { ...config, seed: defaultSeed(config) }, (msg) => log.info(msg));
+    app = await buildApp(database, config, { loggerInstance: log });
     // 保养逾期 messages: at start and every 15 minutes (idempotent per plan and due date). Its
     // close hook has to be added before listening.
     startMaintenanceScan(app);
     await app.listen({ port: config.port, host: config.host });
     // Embedded mode: statistics for a database that has none, VACUUM (ANALYZE) every six hours.
     stopMaintenance = startPgliteMaintenance(database, app.log);
+    const jobRuns = app.ringmesMetrics.jobRuns;
+    stopHousekeeping = scheduleHousekeeping(
+      database.db,
+      config.retention,
+      config.exportDir,
+      app.log,
+      (outcome) => jobRuns.inc({ job: 'housekeeping', outcome }),
+    );
     // From here the old generation grows to 1.3 × what lives after a full collection before the
     // next one (V8's own factor lets it grow several times over). A big export or report makes
     // hundreds of MB of short-lived rows that outlive a scavenge; with V8's factor they piled up in
@@ -71,24 +97,33 @@ export async function main() {
     throw err;
   }
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  console.log('');
-  console.log(
-    `  RingMES 已启动：http://${shown}:${config.port}   （数据库：${database.kind === 'pglite' ? `内嵌 PGlite，${config.dataDir}` : 'PostgreSQL'}，用时 ${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
+  const url = `http://${shown}:${config.port}`;
+  log.info(
+    {
+      url,
+      db: database.kind,
+      dataDir: database.kind === 'pglite' ? config.dataDir : undefined,
+      seed: seeded.mode,
+      ...RELEASE,
+      startMs: Date.now() - started,
+    },
+    `RingMES ${RELEASE.version} 已启动：${url}（数据库：${database.kind === 'pglite' ? `内嵌 PGlite，${config.dataDir}` : 'PostgreSQL'}，用时 ${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
   );
   if (seeded.generatedAdminPassword) {
-    console.log(
-      `  管理员账号：admin，初始密码（只显示这一次，请登录后修改）：${seeded.generatedAdminPassword}`,
+    const file = keepInitialPassword(config.dataDir, seeded.generatedAdminPassword);
+    log.warn(
+      { file },
+      `管理员账号 admin 的初始密码已写入 ${file}（仅本用户可读）；登录后请修改密码并删除该文件`,
     );
-  } else if (seeded.mode !== 'minimal') {
-    console.log(`  演示登录：admin / ${config.adminPassword || 'admin123'}`);
-    console.log(
-      `  各角色演示账号 sales01、plan01、head01、op01、wh01、qc01、fin01、buy01，密码 ${DEMO_PASSWORD}`,
-    );
+  } else if (seeded.mode === 'demo') {
+    log.info(`演示登录：admin / ${config.adminPassword || 'admin123'}`);
+    log.info(`各角色演示账号 sales01、plan01、head01、op01、wh01、qc01、fin01、buy01，密码 ${DEMO_PASSWORD}`);
   }
-  console.log('');
 }
 
 main().catch((err) => {
-  console.error(`[ringmes] 启动失败：${err instanceof Error ? err.message : err}`);
+  // The logger may not exist yet (a bad configuration): one JSON line by hand.
+  const msg = `启动失败：${err instanceof Error ? err.message : err}`;
+  process.stderr.write(`${JSON.stringify({ level: 60, time: Date.now(), msg })}\n`);
   process.exit(1);
 });

@@ -37,6 +37,7 @@ describe('authorization matrix', { timeout: 240_000 }, () => {
     const publicOnes = routes.filter((r) => r.permission === 'public').map((r) => `${r.method} ${r.url}`);
     expect(publicOnes.sort()).toEqual([
       'GET /api/health',
+      'GET /api/ready',
       // The live dashboard stream: opened with a stream ticket (EventSource sends no headers).
       'GET /api/v1/dashboard/stream',
       'GET /api/v1/sso/getUserByToken',

@@ -10,14 +10,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('HTTP contract', () => {
-  it('answers health with the database kind', async () => {
+  it('answers health with the database kind, the release and the schema it holds', async () => {
     const r = await t.call('GET', '/api/health');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({
+    expect(r.body).toMatchObject({
       code: '200',
       message: '操作成功',
-      result: { status: 'ok', db: t.database.kind },
+      result: { status: 'ok', db: t.database.kind, migrationsPending: 0 },
     });
+    expect(r.body.result.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(r.body.result.schema).toMatch(/^\d{4}_\w+\.sql$/);
   });
 
   it('answers an unknown route with a 404 envelope', async () => {

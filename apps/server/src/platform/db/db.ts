@@ -49,6 +49,8 @@ export interface Database {
   liveDb?: Db;
   /** PGlite only: the data directory as a tarball, to open copies of it (`loadDataDir`). */
   dumpDataDir?(): Promise<Blob>;
+  /** PostgreSQL only: the request pool's connections now (for `/metrics`). */
+  poolStats?(): { max: number; total: number; idle: number; waiting: number };
 }
 
 export interface OpenOptions {
@@ -226,6 +228,7 @@ const RANDOM_PAGE_COST = 1.1;
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const plugins = [new RowCamelCase({ maintainNestedObjectKeys: true })];
   if (opts.databaseUrl) {
+    const pools = new Map<string, pg.Pool>();
     const poolOf = (max: number, name: string) => {
       const pool = new pg.Pool({
         connectionString: opts.databaseUrl,
@@ -243,6 +246,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         options: `-c random_page_cost=${RANDOM_PAGE_COST}`,
         types: { getTypeParser: pgParser as any },
       });
+      pools.set(name, pool);
       // A database restart must not kill the process: idle clients that die emit here.
       pool.on('error', (err) => opts.log?.('PostgreSQL 连接池中的空闲连接出错', err));
       // A client that is checked out when its connection dies emits 'error' too, and pg-pool only
@@ -264,6 +268,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       db,
       liveDb,
       kind: 'postgres',
+      poolStats() {
+        const p = pools.get('ringmes') as pg.Pool;
+        return { max: p.options.max, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount };
+      },
       close: async () => {
         await Promise.all([db.destroy(), liveDb.destroy(), listener.close()]);
       },
