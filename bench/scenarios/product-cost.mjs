@@ -54,14 +54,17 @@ const LOAD_SQL = [
   `INSERT INTO flow_card (doc_no, production_order_id, product_id, quantity)
    SELECT 'LZK1', min(id), (SELECT product_id FROM production_order ORDER BY id LIMIT 1), 1 FROM production_order`,
   // ${REPORTS} approved reports spread over the orders' steps and the month's days; 1 in 50 with a 工废.
+  // Posted as the server posts them: the report keeps its wage line to the fen (wage_amount).
   `INSERT INTO work_report (doc_no, dispatch_id, flow_card_id, production_order_id, order_step_id, workshop_id,
-                            product_id, process_id, good_quantity, work_scrap_quantity, hours, report_date, status)
+                            product_id, process_id, good_quantity, work_scrap_quantity, hours, report_date, status,
+                            piece_rate, wage_amount)
    SELECT 'BG' || i, (SELECT min(id) FROM work_dispatch), (SELECT min(id) FROM flow_card), o.id, st.id, st.workshop_id,
           o.product_id, st.process_id, 2, CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END, 0.1,
-          DATE '${MONTH}-01' + (i % 28), 'posted'
+          DATE '${MONTH}-01' + (i % 28), 'posted', p.piece_rate, round(2 * p.piece_rate, 2)
      FROM generate_series(1, ${REPORTS}) i
      JOIN production_order o ON o.doc_no = 'SCB' || lpad((1 + i % ${ORDERS})::text, 6, '0')
-     JOIN production_order_step st ON st.production_order_id = o.id AND st.line_no = 1 + (i / ${ORDERS}) % 4`,
+     JOIN production_order_step st ON st.production_order_id = o.id AND st.line_no = 1 + (i / ${ORDERS}) % 4
+     JOIN process p ON p.id = st.process_id`,
   `INSERT INTO piece_wage (work_report_id, operator_id, work_date, process_id, product_id, production_order_id,
                            quantity, piece_rate, amount, period)
    SELECT r.id, (SELECT min(id) FROM app_user), r.report_date, r.process_id, r.product_id, r.production_order_id,
@@ -126,6 +129,14 @@ export default {
     const labourVar = report.totals.labourVariance;
     if (rows !== ORDERS || expected.reports !== REPORTS) {
       throw new Error(`成本差异 wrong: ${rows} orders (want ${ORDERS}), ${expected.reports} reports`);
+    }
+    // The standard labour of a piece is Σ piece rates (0.1 + 0.2 + 0.3 + 0.4 = 1.00), 500 pieces an
+    // order: the labour variance is Σ wage lines − 1.00 × 500 × the orders.
+    const wantLabourVar = (Number(expected.labour) - ORDERS * 500).toFixed(2);
+    if (Number(labourVar).toFixed(2) !== wantLabourVar) {
+      throw new Error(
+        `成本差异 labour variance ${labourVar}, want ${wantLabourVar} (wage lines ${expected.labour})`,
+      );
     }
     const p50 = median(ms);
     return [

@@ -153,10 +153,12 @@ const FACTS: Record<string, Facts> = {
   'cost-variance': {
     prepare: async (db, q) => {
       const ctx = await costingContext(db, { productId: q.refs.materialId });
-      const rolled = await costRollupSql(
-        { from: q.from, to: q.to, productId: q.refs.materialId },
-        ctx,
-      ).execute(db);
+      // One pass over a month's 报工 and a few sums: compiling the statement (JIT) took longer
+      // than it saved, so the roll-up runs in a transaction of its own without it.
+      const rolled = await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL jit = off`.execute(trx);
+        return costRollupSql({ from: q.from, to: q.to, productId: q.refs.materialId }, ctx).execute(trx);
+      });
       return { ctx, rows: rolled.rows as Record<string, any>[] };
     },
     sql: (_q, { ctx, rows }: { ctx: CostingContext; rows: Record<string, any>[] }) => sql`

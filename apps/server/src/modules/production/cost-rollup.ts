@@ -17,6 +17,11 @@ import { COUNTED_REPORTS, costingSettings } from './product-cost.ts';
  * each report's scrap to the fen, each report's wage lines to the fen — so a month of a million
  * 报工 is one statement. The variance of an order is taken once it is finished (完工 or 关闭), in the
  * month of its last posted 生产入库. docs/costing.md.
+ *
+ * The 报工 are read once: per order, workshop and step, their good pieces, hours, scrap value and
+ * wages — a report's wage lines to the fen are its `wage_amount`, written with its lines when it
+ * is posted (NULL once taken back, when its lines net to nothing), so the million wage lines are
+ * not read and summed per report again. Steps and rates join the few thousand groups afterwards.
  */
 
 export interface RollupQuery {
@@ -46,8 +51,9 @@ export function costRollupSql(
   ];
   return sql`
     WITH o AS MATERIALIZED (
-      SELECT p.id, p.doc_no, p.product_id, p.produced_quantity AS produced, rc.day
+      SELECT p.id, p.doc_no, p.product_id, p.produced_quantity AS produced, rc.day, m.weight
         FROM production_order p
+        JOIN material m ON m.id = p.product_id
         JOIN LATERAL (SELECT max(d.biz_date) AS day FROM stock_inbound d
                        WHERE d.type = 'production' AND d.status = 'posted' AND d.source_no = p.doc_no) rc ON rc.day IS NOT NULL
        WHERE p.status IN ('completed', 'closed') AND p.produced_quantity > 0 ${range.length ? sql`AND ${sql.join(range, sql` AND `)}` : sql``}),
@@ -59,9 +65,6 @@ export function costRollupSql(
         JOIN stock_ledger g ON g.doc_type = 'stock-outbound' AND g.doc_id = d.id AND g.reversal_of IS NULL AND g.quantity <> 0
        WHERE d.production_order_id IN (SELECT id FROM o) AND d.type = 'requisition' AND d.status = 'posted'
        GROUP BY 1),
-    lab AS (SELECT id, sum(round(amount, 2)) AS amount
-              FROM (SELECT production_order_id AS id, work_report_id, sum(amount) AS amount FROM piece_wage
-                     WHERE production_order_id IN (SELECT id FROM o) GROUP BY 1, 2) w GROUP BY 1),
     od AS (
       SELECT d.id AS doc_id, 'in' AS side, d.outsourcing_order_id,
              COALESCE((SELECT c.production_order_id FROM flow_card_outsourcing fo JOIN flow_card c ON c.id = fo.flow_card_id
@@ -85,27 +88,30 @@ export function costRollupSql(
        WHERE od.order_id IN (SELECT id FROM o) AND l.base_quantity IS NOT NULL AND ol.amount IS NOT NULL
          AND ol.base_quantity > 0
        GROUP BY 1),
-    ws AS (
-      SELECT r.production_order_id AS id, r.workshop_id, max(rt.rate) AS rate,
-             sum(CASE WHEN rt.basis = 'hour' THEN COALESCE(r.hours, 0)
-                      ELSE r.good_quantity * COALESCE(st.standard_minutes, 0) END) AS driver,
-             sum(CASE WHEN m.weight > 0 AND ${price}::numeric > 0
-                      THEN round((r.work_scrap_quantity + r.material_scrap_quantity) * m.weight * ${price}::numeric, 2)
+    rep AS (
+      SELECT r.production_order_id AS id, r.workshop_id, r.order_step_id,
+             sum(r.good_quantity) AS good, sum(COALESCE(r.hours, 0)) AS hours, sum(COALESCE(r.wage_amount, 0)) AS wage,
+             sum(CASE WHEN o.weight > 0 AND ${price}::numeric > 0
+                      THEN round((r.work_scrap_quantity + r.material_scrap_quantity) * o.weight * ${price}::numeric, 2)
                       ELSE 0 END) AS scrap
-        FROM work_report r
-        JOIN o ON o.id = r.production_order_id
-        JOIN material m ON m.id = o.product_id
-        LEFT JOIN production_order_step st ON st.id = r.order_step_id
-        LEFT JOIN rt ON rt.workshop_id = r.workshop_id
+        FROM work_report r JOIN o ON o.id = r.production_order_id
        WHERE r.status IN (${sql.join(COUNTED_REPORTS)})
+       GROUP BY 1, 2, 3),
+    ws AS (
+      SELECT x.id, x.workshop_id, max(rt.rate) AS rate,
+             sum(CASE WHEN rt.basis = 'hour' THEN x.hours ELSE x.good * COALESCE(st.standard_minutes, 0) END) AS driver,
+             sum(x.scrap) AS scrap, sum(x.wage) AS labour
+        FROM rep x
+        LEFT JOIN production_order_step st ON st.id = x.order_step_id
+        LEFT JOIN rt ON rt.workshop_id = x.workshop_id
        GROUP BY 1, 2),
     ovh AS (SELECT id, sum(CASE WHEN rate IS NULL THEN 0 ELSE round(driver * rate, 2) END) AS amount,
-                   sum(scrap) AS scrap FROM ws GROUP BY 1)
+                   sum(scrap) AS scrap, sum(labour) AS labour FROM ws GROUP BY 1)
     SELECT o.id, o.doc_no, o.product_id, o.day::text AS day, o.produced::text AS produced,
-           COALESCE(mat.amount, 0) AS material, COALESCE(lab.amount, 0) AS labour,
+           COALESCE(mat.amount, 0) AS material, COALESCE(ovh.labour, 0) AS labour,
            COALESCE(outs.amount, 0) AS outsourcing, COALESCE(ovh.amount, 0) AS overhead,
            COALESCE(ovh.scrap, 0) AS scrap
-      FROM o LEFT JOIN mat ON mat.id = o.id LEFT JOIN lab ON lab.id = o.id
+      FROM o LEFT JOIN mat ON mat.id = o.id
       LEFT JOIN outs ON outs.id = o.id LEFT JOIN ovh ON ovh.id = o.id`;
 }
 
