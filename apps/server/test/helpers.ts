@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { seed } from '../src/seed/index.ts';
+import { contractChecker } from './contract-check.ts';
 
 export const ADMIN_PASSWORD = 'admin123';
 
@@ -156,6 +157,7 @@ export async function createTestApp(
   });
   const app = await buildApp(database, config, { logger: !!process.env.TEST_LOG || !!logStream, logStream });
   await app.ready();
+  const contract = contractChecker(app.ringmesRoutes);
 
   const call: TestApp['call'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -172,6 +174,7 @@ export async function createTestApp(
     } catch {
       body = { raw: res.body };
     }
+    contract.check(method, url, res.statusCode, body, res.headers['content-type']);
     return { status: res.statusCode, body, headers: res.headers };
   };
 
@@ -230,6 +233,10 @@ export async function createTestApp(
       await app.close();
       await drop();
       fs.rmSync(exportDir, { recursive: true, force: true });
+      if (contract.breaches.length)
+        throw new Error(
+          `${contract.breaches.length} answers break the OpenAPI document:\n${contract.breaches.slice(0, 5).join('\n')}`,
+        );
     },
   };
 }

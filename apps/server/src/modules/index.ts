@@ -1,6 +1,8 @@
 import { RESOURCES } from '@ringmes/domain';
 import { attachmentRoutes } from '../platform/attachments/attachments.ts';
+import { registerOpenApi } from '../platform/http/openapi.ts';
 import type { App } from '../platform/http/route.ts';
+import { RELEASE } from '../platform/ops/version.ts';
 import { type ResourceHooks, registerResource } from '../platform/resource/crud.ts';
 import { registerExcel } from '../platform/resource/excel.ts';
 import { downloadRoutes } from './common/download.routes.ts';
@@ -114,4 +116,6 @@ export function registerModules(app: App) {
   cockpitRoutes(app);
   // Files of every module's records: one owner per kind of record that carries files.
   attachmentRoutes(app, [revisionAttachmentOwner, repairPhotoOwner, saleOrderAttachmentOwner]);
+  // The contract of all the routes above (made when first asked for, so it sees every one).
+  registerOpenApi(app, RELEASE.version);
 }

@@ -58,6 +58,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
+  /** The shape of the envelope's `result` (the OpenAPI document's answer). */
+  response?: z.ZodType;
   /** The handler sends the reply itself (downloads); otherwise its result goes in the envelope. */
   raw?: boolean;
   /** Also accept the token from the `Admin-Token` cookie (GET downloads only). */
@@ -76,6 +78,14 @@ export interface RegisteredRoute {
   url: string;
   permission: Permission;
   alsoAllowedBy?: Permission[];
+  /** The schemas it validates with, for the OpenAPI document (`openapi.ts`). */
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  /** The shape of its envelope's `result`, where declared. */
+  response?: z.ZodType;
+  /** A download or a stream: the handler answers itself, not in the envelope. */
+  raw?: boolean;
 }
 
 declare module 'fastify' {
@@ -121,6 +131,11 @@ export function route<B = undefined, Q = undefined, P = undefined>(
     url: spec.url,
     permission: spec.permission,
     alsoAllowedBy: spec.alsoAllowedBy,
+    body: spec.body,
+    query: spec.query,
+    params: spec.params,
+    response: spec.response,
+    raw: spec.raw,
   });
   const heavy = spec.heavy ?? isHeavyUrl(spec.method, spec.url);
   const authorize = (user: AuthUser) => {

@@ -17,7 +17,7 @@ import { registerOptions } from './options.ts';
 import { checkRecordPrecision } from './precision.ts';
 import { applyFilters, baseQuery, loadLines, sortableColumns, totalOrderColumns } from './query.ts';
 import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
-import { lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
+import { answerPageSchema, answerRowSchema, lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
 import { assertInScope, gate, hideFields, inScope } from './scope.ts';
 
 export interface HookCtx {
@@ -319,12 +319,15 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     : { column: 't.id', desc: true };
   const idParam = z.strictObject({ id: zx.id });
   const serialize = makeSerializer(app.ringmes.config.timeZone);
+  // Answers' shapes, built when the OpenAPI document is first asked for.
+  const row = z.lazy(() => answerRowSchema(def));
 
   route(app, {
     method: 'GET',
     url: `${base}/${def.api?.page ?? 'page'}`,
     ...gate(def, 'list'),
     query: schemas.query,
+    response: z.lazy(() => answerPageSchema(answerRowSchema(def))),
     async handler({ query, user, app: { db, config, heavyReads } }) {
       if ((query as any).pageNum === 0) {
         const q = inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'list');
@@ -356,6 +359,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     method: 'GET',
     url: `${base}/listAll`,
     ...gate(def, 'list'),
+    response: z.array(row),
     async handler({ user, app: { db, config, heavyReads } }) {
       const t = targetOfResource(def);
       let q = inScope(baseQuery(db, def), user, def, 'list');
@@ -373,6 +377,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     url: `${base}/info/:id`,
     ...gate(def, 'list'),
     params: idParam,
+    response: row,
     async handler({ params, user, app: { db } }) {
       const row = await getRecord(db, def, params.id);
       assertInScope(user, def, 'list', row);
@@ -387,6 +392,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     url: `${base}/add`,
     ...gate(def, 'add'),
     body: schemas.create,
+    response: row,
     // A retried add with the same `Idempotency-Key` answers the record the first one made.
     async handler({ body, user, req, app: { db } }) {
       const key = req.headers['idempotency-key'];
@@ -413,6 +419,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       ...gate(def, 'edit'),
       params: idParam,
       body: schemas.update,
+      response: row,
       async handler({ params, body, user, req, app: { db } }) {
         await db
           .transaction()
@@ -426,6 +433,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       url: `${base}/${edit.path}`,
       ...gate(def, 'edit'),
       body: schemas.updateById,
+      response: row,
       async handler({ body, user, req, app: { db } }) {
         const { id, ...rest } = body as Record<string, any>;
         await db
@@ -443,6 +451,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
       url: `${base}/${del.path}/:id`,
       ...gate(def, 'delete'),
       params: z.strictObject({ id: z.string().max(6000) }),
+      response: z.null(),
       async handler({ params, user, req, app: { db } }) {
         const ids = parseIds(params.id);
         await db.transaction().execute((trx) => deleteRecords({ db: trx, user, def }, ids, hooks, req.id));
@@ -458,6 +467,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
         [z.strictObject({ id: zx.id }), z.strictObject({ ids: z.array(zx.id).min(1).max(500) })],
         { error: '请提供 id 或 ids' },
       ),
+      response: z.null(),
       async handler({ body, user, req, app: { db } }) {
         const ids = 'id' in body ? [body.id] : [...new Set(body.ids)];
         await db.transaction().execute((trx) => deleteRecords({ db: trx, user, def }, ids, hooks, req.id));

@@ -192,6 +192,9 @@ export function fieldSchema(f: FieldDef): z.ZodType {
   }
 }
 
+/** A field's label and help as its schema's title and description (the OpenAPI document shows them). */
+const described = (f: FieldDef) => ({ title: f.label, ...(f.help ? { description: f.help } : {}) });
+
 function bodyShape(fields: FieldDef[], mode: 'create' | 'update') {
   const shape: Record<string, z.ZodType> = {};
   for (const f of fields) {
@@ -199,12 +202,12 @@ function bodyShape(fields: FieldDef[], mode: 'create' | 'update') {
     let s = fieldSchema(f);
     if (mode === 'create' && f.required) {
       if (f.kind === 'text' || f.kind === 'textarea') s = (s as z.ZodString).min(1, `请输入${f.label}`);
-      shape[f.name] = s;
+      shape[f.name] = s.meta(described(f));
     } else {
       // Empty strings and null clear an optional value.
-      shape[f.name] = f.required
-        ? s.optional()
-        : z.union([z.literal('').transform(() => null), z.null(), s]).optional();
+      shape[f.name] = (
+        f.required ? s.optional() : z.union([z.literal('').transform(() => null), z.null(), s]).optional()
+      ).meta(described(f));
     }
   }
   return shape;
@@ -322,6 +325,73 @@ function buildSchemas(def: ResourceDef): ResourceSchemas {
   return { create, update, updateById, query: z.strictObject(q) };
 }
 
+/** One value of a field as answers carry it (numeric columns come back as exact decimal strings). */
+function answerValue(f: FieldDef): z.ZodType {
+  switch (f.kind) {
+    case 'int':
+      return z.number().int();
+    case 'decimal':
+    case 'quantity':
+    case 'money':
+    case 'price':
+      return z.union([z.string(), z.number()]);
+    case 'boolean':
+      return z.boolean();
+    case 'ref':
+      return z.number().int();
+    case 'refs':
+      return z.array(z.number().int());
+    case 'json':
+      return z.record(z.string(), z.unknown());
+    default:
+      return z.string();
+  }
+}
+
+/** The fields of a row in an answer: each may be null or left out (confidential values are hidden). */
+function answerShape(fields: FieldDef[]): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of fields) {
+    shape[f.name] = answerValue(f).nullable().optional().meta(described(f));
+    if (f.kind === 'ref' || f.kind === 'refs')
+      shape[refLabelKey(f)] = z
+        .union([z.string(), z.array(z.string())])
+        .nullable()
+        .optional()
+        .meta({ title: `${f.label}（名称）` });
+  }
+  return shape;
+}
+
+const rows = new WeakMap<ResourceDef, z.ZodType>();
+/** A record of the resource as `info`, `add`, `edit` and each row of `page` answer it (the OpenAPI document's shape). */
+export function answerRowSchema(def: ResourceDef): z.ZodType {
+  let row = rows.get(def);
+  if (!row) {
+    const lines = Object.fromEntries(
+      (def.lines ?? []).map((l) => [
+        l.name,
+        z.array(z.looseObject({ id: z.number().int().optional(), ...answerShape(l.fields) })).optional(),
+      ]),
+    );
+    row = z
+      .looseObject({ id: z.number().int(), ...answerShape(def.fields), ...lines })
+      .meta({ title: def.label });
+    rows.set(def, row);
+  }
+  return row;
+}
+
+/** A page of records: `{ list, total, pageNum, pageSize }`. */
+export function answerPageSchema(row: z.ZodType): z.ZodType {
+  return z.object({
+    list: z.array(row),
+    total: z.number().int(),
+    pageNum: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
 /** Query parameters of one filter: `<name>`, or `<name>From` / `<name>To` for a range. */
 function filterSchema(f: FieldDef, mode: NonNullable<FieldDef['filter']>): Record<string, z.ZodType> {
   const out: Record<string, z.ZodType> = {};
@@ -350,5 +420,6 @@ function filterSchema(f: FieldDef, mode: NonNullable<FieldDef['filter']>): Recor
       .max(f.max ?? 100)
       .optional();
   }
+  for (const k of Object.keys(out)) out[k] = out[k].meta(described(f));
   return out;
 }
