@@ -35,6 +35,11 @@ export const SETTING_KEYS = {
   costingOverheadRates: 'costing.overheadRates',
   /** 成本核算: what a kg of scrap brings back (yuan, decimal string); unset: nothing recovered. */
   costingScrapPricePerKg: 'costing.scrapPricePerKg',
+  /** 生产日历 (MRP lead times): the weekdays worked, 1 = Monday … 7 = Sunday; unset: every day. */
+  planningWeekdays: 'planning.weekdays',
+  /** 生产日历: holidays (YYYY-MM-DD) and extra working days (调休). */
+  planningHolidays: 'planning.holidays',
+  planningWorkdays: 'planning.workdays',
 } as const;
 
 /** The stored values of some keys (absent keys are missing from the map). */

@@ -9,7 +9,7 @@ import { zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
 import { createRecord } from '../../platform/resource/crud.ts';
 import { requisitionHooks } from '../purchase/requisition.ts';
-import { lockPlanning, planMrp, type SheetOrder, storePegs } from './mrp.ts';
+import { lockPlanning, type MrpSheet, planMrp, type SheetOrder, storePegs } from './mrp.ts';
 import { productionOrderHooks } from './production-order.ts';
 
 /**
@@ -74,12 +74,13 @@ export async function productionOrdersFor(
   user: AuthUser,
   planned: SheetOrder[],
   common: Record<string, unknown>,
-  requestId?: string,
+  requestId: string | undefined,
+  calendar: MrpSheet['calendar'],
 ) {
   const today = businessDay();
   const orders: { id: number; docNo: string; productId: number; late: boolean }[] = [];
   for (const x of planned) {
-    const dates = orderDates(x.needDate, x.leadTimeDays, today);
+    const dates = orderDates(x.needDate, x.leadTimeDays, today, calendar);
     const sales = [...new Set(x.pegs.filter((p) => p.ref.type === 'sale-order').map((p) => p.ref.id))];
     const id = await createRecord(
       { db, user, def: productionOrderResource },
@@ -162,7 +163,7 @@ export async function planToOrders(
     body?.materialIds,
   );
   if (!wanted.length) throw conflict('MRP 运算没有待生成的自制件计划订单');
-  return { orders: await productionOrdersFor(db, user, wanted, {}, requestId) };
+  return { orders: await productionOrdersFor(db, user, wanted, {}, requestId, sheet.calendar) };
 }
 
 export function mrpDocumentRoutes(app: App) {

@@ -1,4 +1,5 @@
 import {
+  type MrpCalendar,
   MrpCycleError,
   type MrpDemand,
   type MrpFirmOrder,
@@ -20,6 +21,7 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import { type App, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
+import { readSettings, SETTING_KEYS } from '../../platform/settings.ts';
 
 /**
  * MRP (物料需求计划) on the database's figures: this file gathers them, `runMrp` in
@@ -33,8 +35,12 @@ import { businessDay } from '../../platform/numbering.ts';
  *   requisitions its planned purchases. What the order already has counts as its own supply: what
  *   was issued to it, its 自制件订单 (drafts too), the requisitions and purchase orders open.
  * - **The plan** (`planMrp`, 「运算」): every open sales order line is a demand at its delivery
- *   date, every released order's open requirement one at its start, every draft order a firm
- *   planned order; released orders arrive at their due date. The plan restores safety stock.
+ *   date, every open 备货单 line one at its 完成日期, every released order's open requirement one
+ *   at its start, every draft order a firm planned order; released orders arrive at their due
+ *   date. The plan restores safety stock.
+ *
+ * Lead times are counted in the working days of the factory calendar (系统设置 › 生产日历,
+ * `planningCalendar`); without one, every day works.
  *
  * Open supply (scheduled receipts): released and producing orders (quantity − produced, at the due
  * date), requisitions not yet ordered, purchase orders not yet received (draft, approved, partly
@@ -47,6 +53,8 @@ export const lockPlanning = (db: Db) =>
   sql`SELECT pg_advisory_xact_lock(hashtext('production_order.release'))`.execute(db);
 
 const SALES_OPEN = ['approved', 'producing', 'partly-shipped'];
+/** 备货单 states whose lines are still to be made (as 从备货单生成 plans them). */
+const STOCK_UP_OPEN = ['approved', 'producing'];
 const REQUISITION_OPEN = ['draft', 'approved', 'partly-ordered'];
 const PURCHASE_OPEN = ['draft', 'approved', 'partly-received'];
 const OUTSOURCING_OPEN = ['approved', 'partly-received'];
@@ -102,6 +110,8 @@ export interface SheetOrder extends MrpPlannedOrder {
 export interface MrpSheet {
   scope: 'production-order' | 'plan';
   today: string;
+  /** The factory calendar lead times were counted in; null: every day works. */
+  calendar: MrpCalendar | null;
   order?: {
     id: number;
     docNo: string;
@@ -287,6 +297,27 @@ function itemOf(m: MaterialRow, allocated?: string): MrpItem {
   };
 }
 
+/**
+ * The factory calendar (系统设置 › 生产日历): the weekdays worked, holidays and 调休 days; null when
+ * every day works (nothing set, or all seven days without holidays), so dates are calendar days.
+ */
+export async function planningCalendar(db: Db): Promise<MrpCalendar | null> {
+  const s = await readSettings(db, [
+    SETTING_KEYS.planningWeekdays,
+    SETTING_KEYS.planningHolidays,
+    SETTING_KEYS.planningWorkdays,
+  ]);
+  const list = <T>(k: string) => {
+    const v = s.get(k);
+    return Array.isArray(v) ? (v as T[]) : null;
+  };
+  const weekdays = list<number>(SETTING_KEYS.planningWeekdays) ?? [1, 2, 3, 4, 5, 6, 7];
+  const holidays = list<string>(SETTING_KEYS.planningHolidays) ?? [];
+  const workdays = list<string>(SETTING_KEYS.planningWorkdays) ?? [];
+  if (!weekdays.length || (new Set(weekdays).size === 7 && !holidays.length)) return null;
+  return { weekdays, holidays, workdays };
+}
+
 /** Runs the domain's MRP, a BOM cycle answered as a 409 naming the materials. */
 function run(input: MrpInput, materials: Map<number, MaterialRow>) {
   try {
@@ -302,12 +333,13 @@ function run(input: MrpInput, materials: Map<number, MaterialRow>) {
 
 function sheetOf(
   scope: MrpSheet['scope'],
-  today: string,
+  input: MrpInput,
   result: ReturnType<typeof runMrp>,
   materials: Map<number, MaterialRow>,
   receipts: MrpReceipt[],
   demandCount: number,
 ): MrpSheet {
+  const today = input.today;
   const about = (id: number) => {
     const m = materials.get(id);
     return {
@@ -331,6 +363,7 @@ function sheetOf(
   return {
     scope,
     today,
+    calendar: input.calendar ?? null,
     demandCount,
     rows: result.rows.map((r) => {
       const m = materials.get(r.itemId);
@@ -465,11 +498,17 @@ export async function orderMrp(db: Db, orderId: number): Promise<OrderRun> {
     peg: orderPeg(head),
     bomLines: rootLines,
   };
-  const result = run(
-    { today, items, bom: below, demands: [], receipts, firmOrders: [firm], coverShortfalls: false },
-    materials,
-  );
-  const sheet = sheetOf('production-order', today, result, materials, receipts, 1);
+  const input: MrpInput = {
+    today,
+    calendar: await planningCalendar(db),
+    items,
+    bom: below,
+    demands: [],
+    receipts,
+    firmOrders: [firm],
+    coverShortfalls: false,
+  };
+  const sheet = sheetOf('production-order', input, run(input, materials), materials, receipts, 1);
   sheet.order = {
     id: head.id,
     docNo: head.docNo,
@@ -511,6 +550,27 @@ export async function planMrp(db: Db): Promise<MrpSheet> {
       FROM sale_order o JOIN sale_order_line l ON l.sale_order_id = o.id
      WHERE o.status = ANY(${sql.val(SALES_OPEN)}::text[]) AND COALESCE(l.base_quantity, l.quantity) > l.shipped_quantity
      ORDER BY 3, o.doc_no, l.line_no`.execute(db);
+  // A 备货单 line is made for stock: what its production orders have not produced yet is a demand
+  // at its 完成日期 (the line's, else the 备货单's); its orders are supply like any other.
+  const stockUp = await sql<{
+    materialId: number;
+    quantity: string;
+    date: string;
+    stockUpOrderId: number;
+    lineId: number;
+    docNo: string;
+  }>`
+    SELECT l.material_id,
+           greatest(COALESCE(l.base_quantity, l.quantity)
+                    - COALESCE((SELECT sum(p.produced_quantity) FROM production_order p WHERE p.stock_up_line_id = l.id), 0),
+                    0)::text AS quantity,
+           to_char(COALESCE(l.required_date, o.required_date), 'YYYY-MM-DD') AS date,
+           o.id AS stock_up_order_id, l.id AS line_id, o.doc_no
+      FROM stock_up_order o JOIN stock_up_order_line l ON l.stock_up_order_id = o.id
+     WHERE o.status = ANY(${sql.val(STOCK_UP_OPEN)}::text[])
+       AND COALESCE(l.base_quantity, l.quantity)
+           > COALESCE((SELECT sum(p.produced_quantity) FROM production_order p WHERE p.stock_up_line_id = l.id), 0)
+     ORDER BY 3, o.doc_no, l.line_no`.execute(db);
   const held = await sql<{ materialId: number; quantity: string; date: string; id: number; docNo: string }>`
     SELECT pm.material_id, greatest(pm.required_quantity - pm.issued_quantity, 0)::text AS quantity,
            to_char(p.planned_start_date, 'YYYY-MM-DD') AS date, p.id,
@@ -542,6 +602,7 @@ export async function planMrp(db: Db): Promise<MrpSheet> {
   );
   const seeds = [
     ...sales.rows.map((x) => Number(x.materialId)),
+    ...stockUp.rows.map((x) => Number(x.materialId)),
     ...held.rows.map((x) => Number(x.materialId)),
     ...drafts.rows.map((x) => Number(x.productId)),
     ...chosen.map((l) => l.childId),
@@ -556,6 +617,12 @@ export async function planMrp(db: Db): Promise<MrpSheet> {
       quantity: x.quantity,
       date: x.date,
       peg: { type: 'sale-order', id: Number(x.saleOrderId), lineId: Number(x.lineId), label: x.docNo },
+    })),
+    ...stockUp.rows.map((x) => ({
+      itemId: Number(x.materialId),
+      quantity: x.quantity,
+      date: x.date,
+      peg: { type: 'stock-up-order', id: Number(x.stockUpOrderId), lineId: Number(x.lineId), label: x.docNo },
     })),
     ...held.rows.map((x) => ({
       itemId: Number(x.materialId),
@@ -577,11 +644,17 @@ export async function planMrp(db: Db): Promise<MrpSheet> {
     const it = items.find((i) => i.id === f.itemId);
     if (it && f.bomLines?.length) it.source = 'make';
   }
-  const result = run(
-    { today, items, bom: below, demands, receipts, firmOrders, coverShortfalls: true },
-    materials,
-  );
-  return sheetOf('plan', today, result, materials, receipts, demands.length);
+  const input: MrpInput = {
+    today,
+    calendar: await planningCalendar(db),
+    items,
+    bom: below,
+    demands,
+    receipts,
+    firmOrders,
+    coverShortfalls: true,
+  };
+  return sheetOf('plan', input, run(input, materials), materials, receipts, demands.length);
 }
 
 // ------------------------------------------------------------------------------ documents
@@ -597,23 +670,30 @@ export async function storePegs(
       materialId: o.itemId,
       needDate: o.needDate,
       quantity: p.quantity,
-      type: ['sale-order', 'production-order', 'safety-stock'].includes(p.ref.type) ? p.ref.type : 'stock',
+      type: ['sale-order', 'stock-up-order', 'production-order', 'safety-stock'].includes(p.ref.type)
+        ? p.ref.type
+        : 'stock',
       saleOrderId: p.ref.type === 'sale-order' ? p.ref.id : null,
       saleOrderLineId: p.ref.type === 'sale-order' ? (p.ref.lineId ?? null) : null,
+      stockUpOrderId: p.ref.type === 'stock-up-order' ? p.ref.id : null,
+      stockUpLineId: p.ref.type === 'stock-up-order' ? (p.ref.lineId ?? null) : null,
       demandOrderId: p.ref.type === 'production-order' ? p.ref.id : null,
     })),
   );
   if (!rows.length) return;
   await sql`
     INSERT INTO mrp_peg (purchase_requisition_id, production_order_id, material_id, demand_type, sale_order_id,
-                         sale_order_line_id, demand_order_id, quantity, need_date)
+                         sale_order_line_id, stock_up_order_id, stock_up_order_line_id, demand_order_id, quantity, need_date)
     SELECT ${supply.requisitionId ?? null}::bigint, ${supply.productionOrderId ?? null}::bigint, x.material, x.type,
-           x.sale_order, x.sale_line, x.demand_order, x.quantity, x.need
+           x.sale_order, x.sale_line, x.stock_up, x.stock_up_line, x.demand_order, x.quantity, x.need
       FROM unnest(${sql.val(rows.map((r) => r.materialId))}::bigint[], ${sql.val(rows.map((r) => r.type))}::text[],
                   ${sql.val(rows.map((r) => r.saleOrderId))}::bigint[], ${sql.val(rows.map((r) => r.saleOrderLineId))}::bigint[],
+                  ${sql.val(rows.map((r) => r.stockUpOrderId))}::bigint[], ${sql.val(rows.map((r) => r.stockUpLineId))}::bigint[],
                   ${sql.val(rows.map((r) => r.demandOrderId))}::bigint[], ${sql.val(rows.map((r) => r.quantity))}::numeric[],
                   ${sql.val(rows.map((r) => r.needDate))}::date[])
-           AS x(material, type, sale_order, sale_line, demand_order, quantity, need)`.execute(db);
+           AS x(material, type, sale_order, sale_line, stock_up, stock_up_line, demand_order, quantity, need)`.execute(
+    db,
+  );
 }
 
 export const pegQuery = z
@@ -631,11 +711,13 @@ export async function pegsOf(db: Db, q: z.infer<typeof pegQuery>) {
   const r = await sql<Record<string, unknown>>`
     SELECT g.id, g.material_id, m.code AS material_code, m.name AS material_name, g.demand_type,
            g.sale_order_id, s.doc_no AS sale_order_doc_no, g.sale_order_line_id,
+           g.stock_up_order_id, su.doc_no AS stock_up_order_doc_no, g.stock_up_order_line_id,
            g.demand_order_id, p.doc_no AS demand_order_doc_no, g.quantity::text AS quantity,
            to_char(g.need_date, 'YYYY-MM-DD') AS need_date
       FROM mrp_peg g
       JOIN material m ON m.id = g.material_id
       LEFT JOIN sale_order s ON s.id = g.sale_order_id
+      LEFT JOIN stock_up_order su ON su.id = g.stock_up_order_id
       LEFT JOIN production_order p ON p.id = g.demand_order_id
      WHERE ${q.requisitionId ? sql`g.purchase_requisition_id = ${q.requisitionId}` : sql`g.production_order_id = ${q.productionOrderId}`}
      ORDER BY g.id`.execute(db);

@@ -120,7 +120,7 @@ async function partsOf(db: Db, orderId: number, today: string) {
       quantity: o.quantity,
       net: o.net,
       leadDays: o.leadTimeDays,
-      ...orderDates(o.needDate, o.leadTimeDays, today),
+      ...orderDates(o.needDate, o.leadTimeDays, today, run.sheet.calendar),
     }),
   );
   return { run, planned, parts };
@@ -176,7 +176,7 @@ export async function makeSubOrders(
   const why = await refusal(db, orderId, order);
   if (why) throw conflict(why);
   await lockPlanning(db);
-  const { planned } = await partsOf(db, orderId, businessDay());
+  const { planned, run } = await partsOf(db, orderId, businessDay());
   if (!planned.length)
     throw conflict('订单没有需要生成订单的自制件（带启用BOM的一级子件在库存和在途之外的净需求）');
   // The component's subtree leaves the parent's frozen BOM; the component becomes a leaf the
@@ -215,6 +215,7 @@ export async function makeSubOrders(
       ...dates,
     },
     requestId,
+    run.sheet.calendar,
   );
   await auditInsert(
     user,

@@ -254,7 +254,70 @@ const costing: Group<Costing> = {
   }),
 };
 
-const GROUPS = [company, session, allowances, inspection, sampling, segregation, costing] as Group<
+interface Planning extends Record<string, unknown> {
+  weekdays: number[];
+  holidays: string[];
+  workdays: string[];
+}
+const days = (label: string) =>
+  z
+    .array(
+      z
+        .string({ error: `${label}必须是日期` })
+        .regex(/^\d{4}-\d{2}-\d{2}$/, `${label}必须是 YYYY-MM-DD 格式的日期`)
+        .refine(
+          (d) =>
+            !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+            new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+          `${label}不是有效日期`,
+        ),
+      { error: `${label}必须是日期列表` },
+    )
+    .max(1000, `${label}不能超过 1000 天`)
+    .transform((v) => [...new Set(v)].sort());
+/**
+ * 生产日历 (modules/production/mrp.ts): the factory's working days, in which MRP counts lead times
+ * and dates planned orders — the weekdays worked, holidays and extra working days (调休). Unset,
+ * every day is a working day.
+ */
+const planning: Group<Planning> = {
+  name: 'planning',
+  label: '生产日历',
+  keys: {
+    weekdays: SETTING_KEYS.planningWeekdays,
+    holidays: SETTING_KEYS.planningHolidays,
+    workdays: SETTING_KEYS.planningWorkdays,
+  },
+  read: (s) => {
+    const list = (k: string) => {
+      const v = s.get(k);
+      return Array.isArray(v) ? v : null;
+    };
+    return {
+      weekdays: (list(SETTING_KEYS.planningWeekdays) as number[] | null) ?? [1, 2, 3, 4, 5, 6, 7],
+      holidays: (list(SETTING_KEYS.planningHolidays) as string[] | null) ?? [],
+      workdays: (list(SETTING_KEYS.planningWorkdays) as string[] | null) ?? [],
+    };
+  },
+  body: z
+    .strictObject({
+      weekdays: z
+        .array(z.number({ error: '工作日必须是 1（周一）到 7（周日）' }).int().min(1).max(7), {
+          error: '请选择工作日',
+        })
+        .min(1, '至少选择一个工作日')
+        .transform((v) => [...new Set(v)].sort()),
+      holidays: days('节假日'),
+      workdays: days('调休工作日'),
+    })
+    .superRefine((v, ctx) => {
+      const both = v.workdays.find((d) => v.holidays.includes(d));
+      if (both)
+        ctx.addIssue({ code: 'custom', path: ['workdays'], message: `${both} 不能既是节假日又是调休工作日` });
+    }),
+};
+
+const GROUPS = [company, session, allowances, inspection, sampling, segregation, costing, planning] as Group<
   Record<string, unknown>
 >[];
 
