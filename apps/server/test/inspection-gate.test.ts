@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoRolePermissions } from '../src/seed/index.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { shopFloor } from './shop-floor.ts';
 
 /**
  * The inspection gate of a work report (issue 35): a report waiting 待检验 is posted by its
@@ -31,79 +32,13 @@ const get = (url: string, as = token) => t.call('GET', url, { token: as }).then(
 
 /** Turning, then grinding flagged for inspection with one measured item (20 −0.010/0, n = 2). */
 async function floor(quantity: number) {
-  const turning = await f.create('workshop', { type: 'machine' });
-  const grinding = await f.create('workshop', { type: 'grinding' });
-  const P = await f.create('material-info');
-  const S = await f.create('material-info');
-  await f.create('product-bom', {
-    productId: P.id,
-    status: 'active',
-    lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
+  const { card, dispatches } = await shopFloor(t, f, token, {
+    quantity,
+    heatNo: 'H7',
+    operatorPermissions: ['production:grindingOperatorTask:list'],
+    inspection: { boreSamples: 2 },
   });
-  const turn = await f.create('process-manage', { pieceRate: '0.15' });
-  const grind = await f.create('process-manage', { pieceRate: '0.2' });
-  await f.create('process-route', {
-    productId: P.id,
-    status: 'active',
-    steps: [
-      { seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '2' },
-      {
-        seq: 20,
-        processId: grind.id,
-        workshopId: grinding.id,
-        standardMinutes: '1',
-        inspectionRequired: true,
-      },
-    ],
-  });
-  const bore = ok(
-    await post('/api/v1/inspection-item/add', {
-      code: `G${P.id}`,
-      name: '内径 d',
-      kind: 'measure',
-      nominal: '20',
-      upperTolerance: '0',
-      lowerTolerance: '-0.010',
-      unit: 'mm',
-      samplingMode: 'fixed',
-      sampleSize: 2,
-    }),
-  );
-  ok(
-    await post('/api/v1/inspection-template/add', {
-      code: `GT${P.id}`,
-      name: '磨内径报工检验',
-      productId: P.id,
-      processId: grind.id,
-      inspectionKind: 'reporting',
-      items: [{ itemId: bore.id }],
-    }),
-  );
-  const order = ok(
-    await post('/api/v1/production-order/add', {
-      productId: P.id,
-      quantity,
-      plannedStartDate: '2026-11-02',
-      dueDate: '2026-11-09',
-    }),
-  );
-  ok(await post(`/api/v1/production-order/release/${order.id}`));
-  const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
-  const { cards } = ok(
-    await post(`/api/v1/flow-card/open/${order.id}`, { batchSize: quantity, heatNo: 'H7' }),
-  );
-  const op = await t.userWith(['production:grindingOperatorTask:list']);
-  const dispatches: number[] = [];
-  for (const task of tasks) {
-    const { dispatches: made } = ok(
-      await post(`/api/v1/workshop-task/dispatch/${task.id}`, {
-        lines: [{ operatorId: op.userId, quantity, workDate: '2026-11-03', shift: 'day' }],
-      }),
-    );
-    ok(await post(`/api/v1/work-dispatch/start/${made[0].id}`));
-    dispatches.push(made[0].id);
-  }
-  return { card: cards[0].id as number, turn: dispatches[0], grind: dispatches[1] };
+  return { card, turn: dispatches[0], grind: dispatches[1] };
 }
 
 const report = (dispatchId: number, flowCardId: number, goodQuantity: number) =>

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { shopFloor } from './shop-floor.ts';
 
 let t: TestApp;
 let token: string;
@@ -72,89 +73,13 @@ describe('GB/T 2828.1 sampling tables', () => {
 
 /** A grinding step flagged for inspection with a template: one measured item (20 −0.010/0) and one OK/NG item. */
 async function floor(quantity = 100) {
-  const turning = await f.create('workshop', { type: 'machine' });
-  const grinding = await f.create('workshop', { type: 'grinding' });
-  const P = await f.create('material-info');
-  const S = await f.create('material-info');
-  await f.create('product-bom', {
-    productId: P.id,
-    status: 'active',
-    lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
+  const { P, card, dispatches, grind, grinding } = await shopFloor(t, f, token, {
+    quantity,
+    heatNo: 'H1',
+    operatorPermissions: ['production:lathingOperatorTask:list'],
+    inspection: { boreSamples: 3, look: true },
   });
-  const turn = await f.create('process-manage', { pieceRate: '0.15' });
-  const grind = await f.create('process-manage', { pieceRate: '0.2' });
-  await f.create('process-route', {
-    productId: P.id,
-    status: 'active',
-    steps: [
-      { seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '2' },
-      {
-        seq: 20,
-        processId: grind.id,
-        workshopId: grinding.id,
-        standardMinutes: '1',
-        inspectionRequired: true,
-      },
-    ],
-  });
-  const bore = ok(
-    await post('/api/v1/inspection-item/add', {
-      code: `D${P.id}`,
-      name: '内径 d',
-      kind: 'measure',
-      nominal: '20',
-      upperTolerance: '0',
-      lowerTolerance: '-0.010',
-      unit: 'mm',
-      instrument: '内径千分表',
-      samplingMode: 'fixed',
-      sampleSize: 3,
-    }),
-  );
-  const look = ok(
-    await post('/api/v1/inspection-item/add', {
-      code: `V${P.id}`,
-      name: '外观',
-      kind: 'count',
-      samplingMode: 'fixed',
-      sampleSize: 2,
-    }),
-  );
-  ok(
-    await post('/api/v1/inspection-template/add', {
-      code: `T${P.id}`,
-      name: '磨内径报工检验',
-      productId: P.id,
-      processId: grind.id,
-      inspectionKind: 'reporting',
-      items: [{ itemId: bore.id }, { itemId: look.id }],
-    }),
-  );
-  const order = ok(
-    await post('/api/v1/production-order/add', {
-      productId: P.id,
-      quantity,
-      plannedStartDate: '2026-11-02',
-      dueDate: '2026-11-09',
-    }),
-  );
-  ok(await post(`/api/v1/production-order/release/${order.id}`));
-  const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
-  const { cards } = ok(
-    await post(`/api/v1/flow-card/open/${order.id}`, { batchSize: quantity, heatNo: 'H1' }),
-  );
-  const op = await t.userWith(['production:lathingOperatorTask:list']);
-  const dispatches: number[] = [];
-  for (const task of tasks) {
-    const { dispatches: made } = ok(
-      await post(`/api/v1/workshop-task/dispatch/${task.id}`, {
-        lines: [{ operatorId: op.userId, quantity, workDate: '2026-11-03', shift: 'day' }],
-      }),
-    );
-    ok(await post(`/api/v1/work-dispatch/start/${made[0].id}`));
-    dispatches.push(made[0].id);
-  }
-  return { P, card: cards[0].id as number, dispatches, grind, grinding };
+  return { P, card, dispatches, grind, grinding };
 }
 
 const report = async (dispatchId: number, flowCardId: number, goodQuantity: number) =>

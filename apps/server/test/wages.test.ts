@@ -7,6 +7,7 @@ import { stockAt } from '../src/modules/finance/reports.ts';
 import { fen, wageAmountsSql } from '../src/modules/finance/wages.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
+import { shopFloor } from './shop-floor.ts';
 
 let t: TestApp;
 let token: string;
@@ -29,74 +30,8 @@ const put = (url: string, body: unknown = {}, as = token) => t.call('PUT', url, 
 const get = (url: string, query: Record<string, unknown> = {}, as = token) =>
   t.call('GET', url, { token: as, query }).then(ok);
 
-/**
- * A bearing made over turning (10, 0.15 a piece) and grinding (20, flagged for inspection),
- * ordered for `quantity`, released, split into tasks, one flow card, both tasks dispatched and
- * started: the ids a test needs.
- */
-async function floor(quantity = 100) {
-  const turning = await f.create('workshop', { type: 'machine' });
-  const grinding = await f.create('workshop', { type: 'grinding' });
-  const P = await f.create('material-info');
-  const S = await f.create('material-info');
-  await f.create('product-bom', {
-    productId: P.id,
-    status: 'active',
-    lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
-  });
-  const turn = await f.create('process-manage', { pieceRate: '0.15' });
-  const grind = await f.create('process-manage', { pieceRate: '0.2' });
-  await f.create('process-route', {
-    productId: P.id,
-    status: 'active',
-    steps: [
-      { seq: 10, processId: turn.id, workshopId: turning.id, standardMinutes: '2' },
-      {
-        seq: 20,
-        processId: grind.id,
-        workshopId: grinding.id,
-        standardMinutes: '1',
-        inspectionRequired: true,
-      },
-    ],
-  });
-  const order = ok(
-    await post('/api/v1/production-order/add', {
-      productId: P.id,
-      quantity,
-      plannedStartDate: '2026-11-02',
-      dueDate: '2026-11-09',
-    }),
-  );
-  ok(await post(`/api/v1/production-order/release/${order.id}`));
-  const { tasks } = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
-  const { cards } = ok(
-    await post(`/api/v1/flow-card/open/${order.id}`, { batchSize: quantity, heatNo: 'H2611' }),
-  );
-  const op = await t.userWith([
-    'production:lathingOperatorTask:list',
-    'production:lathingOperatorTask:report',
-  ]);
-  const dispatches: number[] = [];
-  for (const task of tasks) {
-    const { dispatches: made } = ok(
-      await post(`/api/v1/workshop-task/dispatch/${task.id}`, {
-        lines: [{ operatorId: op.userId, quantity, workDate: '2026-11-03', shift: 'day' }],
-      }),
-    );
-    ok(await post(`/api/v1/work-dispatch/start/${made[0].id}`));
-    dispatches.push(made[0].id);
-  }
-  return {
-    order,
-    P,
-    card: cards[0].id as number,
-    turnTask: tasks[0].id,
-    grindTask: tasks[1].id,
-    dispatches,
-    op,
-  };
-}
+/** The shop floor of these tests (test/shop-floor.ts): turning, then grinding flagged for inspection. */
+const floor = (quantity = 100) => shopFloor(t, f, token, { quantity });
 
 const report = (dispatchId: number, flowCardId: number, extra: Record<string, unknown> = {}, as = token) =>
   post(
