@@ -104,6 +104,8 @@ interface Reschedule {
 export interface MrpSheet {
   scope: 'production-order' | 'plan';
   today: string;
+  /** 系统设置 › 生产日历 the lead times were counted in; null: every day works. */
+  calendar: { weekdays: number[]; holidays: string[]; workdays: string[] } | null;
   order?: {
     id: number;
     docNo: string;
@@ -133,10 +135,22 @@ const SourceTag = ({ source }: { source: 'make' | 'buy' }) =>
   source === 'make' ? <Tag color="cyan">自制</Tag> : <Tag color="blue">外购</Tag>;
 const PEG_COLOR: Record<string, string> = {
   'sale-order': 'geekblue',
+  'stock-up-order': 'magenta',
   'production-order': 'purple',
   stock: 'default',
   'safety-stock': 'gold',
 };
+const WEEKDAY = ['', '一', '二', '三', '四', '五', '六', '日'];
+/** How the sheet counted lead times: the factory calendar's working days, or calendar days. */
+function calendarText(cal: MrpSheet['calendar']) {
+  if (!cal) return '提前期按日历日计';
+  const days = cal.weekdays.map((d) => WEEKDAY[d]).join('、');
+  const extra = [
+    cal.holidays.length ? `节假日 ${cal.holidays.length} 天` : '',
+    cal.workdays.length ? `调休上班 ${cal.workdays.length} 天` : '',
+  ].filter(Boolean);
+  return `提前期按工作日计（周${days}${extra.length ? `，${extra.join('，')}` : ''}）`;
+}
 const Pegs = ({ pegs }: { pegs: Peg[] }) => (
   <Space size={[4, 4]} wrap>
     {pegs.map((p) => (
@@ -170,6 +184,7 @@ export function MrpSheetView({
       <Space wrap style={{ marginBottom: 8 }} data-testid="mrp-summary">
         <Tag>运算日期 {sheet.today}</Tag>
         <Tag>需求 {sheet.demandCount} 项</Tag>
+        <Tag data-testid="mrp-calendar">{calendarText(sheet.calendar)}</Tag>
         <Tag>物料 {sheet.rows.length} 种</Tag>
         <Tag color="cyan">计划自制 {planned.filter((o) => o.source === 'make').length}</Tag>
         <Tag color="blue">计划采购 {planned.filter((o) => o.source === 'buy').length}</Tag>
@@ -498,7 +513,7 @@ export function MrpPlanPage() {
           {data && can('production:order:add') && (
             <Popconfirm
               title={`生成自制件订单（${makes} 张）？`}
-              description="自制件（一级及以下的自制物料）的计划订单各生成一张生产订单（草稿）；成品请从销售订单生成。"
+              description="自制件（一级及以下的自制物料）的计划订单各生成一张生产订单（草稿）；成品请从销售订单或备货单生成。"
               onConfirm={() => orders.mutate()}
               disabled={!makes}
             >
@@ -511,10 +526,11 @@ export function MrpPlanPage() {
       }
     >
       <Typography.Paragraph type="secondary">
-        对全部已审核、生产中、部分发货的销售订单未发货数量，连同已下达生产订单的未领物料和草稿生产订单，按BOM逐层净算：毛需求
+        对全部已审核、生产中、部分发货的销售订单未发货数量，已审核、生产中的备货单未完工数量，连同已下达生产订单的未领物料和草稿生产订单，按BOM逐层净算：毛需求
         − 现有库存 − 在途（已下达生产订单、请购单、采购订单、委外在途）−
         已确认订单，并保持安全库存，得净需求；按最小批量和批量倍数取整为计划订单，
-        再由计划订单展开下一层。计划订单在需求日期前按提前期开始，已来不及的标为延迟。
+        再由计划订单展开下一层。计划订单在需求日期前按提前期开始（按系统设置 ›
+        生产日历的工作日计），已来不及的标为延迟。
       </Typography.Paragraph>
       {!ran ? (
         <Alert type="info" showIcon title="点击「运算」计算物料需求计划" />

@@ -9,7 +9,7 @@ import {
   OVERHEAD_BASIS_LABEL,
 } from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tabs, Upload } from 'antd';
+import { Button, Checkbox, Form, Input, InputNumber, Select, Space, Switch, Table, Tabs, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { http } from '../../../platform/api/client.ts';
@@ -385,6 +385,53 @@ const amountRules = (label: string, places: number, required = true) => [
   },
 ];
 
+const WEEKDAYS = ['周一', '周二', '周三', '周四', '周五', '周六', '周日'].map((label, i) => ({
+  label,
+  value: i + 1,
+}));
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const dateList = (label: string) => ({
+  validator: (_: unknown, v?: string[]) => {
+    const bad = (v ?? []).find((d) => !DATE.test(d) || dayjs(d).format('YYYY-MM-DD') !== d);
+    return bad
+      ? Promise.reject(new Error(`${label}「${bad}」不是 YYYY-MM-DD 格式的日期`))
+      : Promise.resolve();
+  },
+});
+
+/**
+ * 生产日历 (issue 37 §1): the factory's working days — the weekdays worked, holidays and extra
+ * working days (调休). MRP counts lead times in them; without holidays and with all seven days
+ * ticked, every day works.
+ */
+function PlanningFields() {
+  const days = (name: string, label: string, extra: string) => (
+    <Form.Item label={label} name={name} extra={extra} rules={[dateList(label)]}>
+      <Select
+        mode="tags"
+        tokenSeparators={[',', '，', ' ', '\n']}
+        open={false}
+        placeholder="输入日期，如 2026-10-01，回车确认"
+        aria-label={label}
+      />
+    </Form.Item>
+  );
+  return (
+    <>
+      <Form.Item
+        label="工作日"
+        name="weekdays"
+        extra="每周上班的日子；MRP 的提前期按工作日倒排"
+        rules={[{ required: true, type: 'array', min: 1, message: '至少选择一个工作日' }]}
+      >
+        <Checkbox.Group options={WEEKDAYS} aria-label="工作日" />
+      </Form.Item>
+      {days('holidays', '节假日', '不上班的日子（法定节假日、厂休）')}
+      {days('workdays', '调休工作日', '原本休息、调休上班的日子（如国庆前的周六）')}
+    </>
+  );
+}
+
 /**
  * 成本核算 (issue 37 §4): the overhead rate of each workshop — per standard minute of the good
  * pieces reported, or per reported hour — and the scrap price per kg; the production order's
@@ -654,6 +701,15 @@ export function SystemSettingPage() {
       children: (
         <SettingsForm group="costing" title="成本核算" saved="成本核算设置已保存" labelWidth={180}>
           <CostingFields />
+        </SettingsForm>
+      ),
+    },
+    {
+      key: 'planning',
+      label: '生产日历',
+      children: (
+        <SettingsForm group="planning" title="生产日历" saved="生产日历已保存">
+          <PlanningFields />
         </SettingsForm>
       ),
     },
