@@ -4,6 +4,7 @@ import {
   confirmIn,
   expect,
   type Page,
+  pageAt,
   rows,
   sidebar,
   signIn,
@@ -109,11 +110,12 @@ test.describe('shipment inspection', () => {
       await openTop(page, '质量检测');
       await sidebar(page).getByRole('menuitem', { name: '出货检验' }).click();
       await expect(page).toHaveURL(/\/quality-testing\/shipment-inspection$/);
+      await pageAt(page, '/quality-testing/shipment-inspection');
       const task = rows(page).filter({ hasText: taskNo as string });
       await expect(task).toHaveCount(1);
       await task.getByRole('button', { name: '录入结果' }).click();
       await expect(page).toHaveURL(/\/quality-testing\/shipment-inspection-quality-testing\?id=\d+$/);
-      const entry = activePage(page);
+      const entry = await pageAt(page, '/quality-testing/shipment-inspection-quality-testing');
       await expect(entry).toContainText(`结果录入 ${taskNo}`);
       // The outbound it checks, read on the task (he has no warehouse pages).
       const checked = entry.getByTestId('checked-outbound');
@@ -157,13 +159,15 @@ async function openSalesOutbound(page: Page, docNo: string) {
   if (!(await item.isVisible())) await side.getByText('出库管理', { exact: true }).click();
   await item.click();
   await expect(page).toHaveURL(/\/sales-outbound$/);
-  const list = activePage(page);
+  // The landing page (出库单列表) has a 单据编号 search too: act only once 销售出库 is the page shown.
+  const list = await pageAt(page, '/warehouse-logistics/outbound-manage/sales-outbound');
   await list.getByTestId('search-docNo').fill(docNo);
   await list.getByRole('button', { name: /搜\s*索/ }).click();
   const row = rows(page).filter({ hasText: docNo });
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: docNo }).click();
   await expect(page).toHaveURL(/\/sales-outbound-detail\?id=\d+$/);
+  await pageAt(page, '/warehouse-logistics/outbound-manage/sales-outbound-detail');
 }
 
 /** A top-level menu entry, from 更多菜单 when the bar has no room for it. */

@@ -178,6 +178,19 @@ export async function date(page: Page, id: string, value: string): Promise<void>
 
 /** The page of the active tab (inactive tabs stay mounted, hidden). */
 export const activePage = (page: Page) => page.locator('.rm-page[data-active="true"]');
+/**
+ * The page of the active tab once it is the page at `path` (a pathname, or a pattern of one).
+ * After a click that navigates, the address changes before the router has shown the new page: until
+ * then the previous page is still the active one, and an element found in it (the same search
+ * field on both) is then hidden but stays attached, so an action on it waits out its timeout.
+ */
+export async function pageAt(page: Page, path: string | RegExp) {
+  const active = activePage(page);
+  await expect(active).toHaveAttribute('data-page', path);
+  return typeof path === 'string'
+    ? page.locator(`.rm-page[data-active="true"][data-page="${path}"]`)
+    : active;
+}
 export const rows = (page: Page) => activePage(page).locator('.ant-table-row');
 export const topMenu = (page: Page) => page.getByTestId('top-menu');
 export const sidebar = (page: Page) => page.getByTestId('sidebar');
