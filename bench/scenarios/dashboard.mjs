@@ -17,7 +17,7 @@ const pct = (xs, p) => {
 };
 
 /** 16 one-step orders in the turning workshop, each with its task, started dispatch and card. */
-const LOAD_SQL = [
+export const LOAD_SQL = [
   `INSERT INTO material (code, name, material_type_id, unit_id, status)
      VALUES ('DBENCH-R', '看板压测内圈', (SELECT min(id) FROM material_type), (SELECT min(id) FROM material_unit), '1')`,
   `INSERT INTO process (code, name, piece_rate, standard_minutes, status) VALUES ('GXDB10', '压测车削', 0.1, 1, '1')`,
@@ -52,7 +52,7 @@ const LOAD_SQL = [
 ];
 
 /** A stream: every frame with its arrival time. */
-async function openStream(base, token, scope) {
+export async function openStream(base, token, scope) {
   const t = await call(base, 'POST', '/api/v1/dashboard/ticket', { token, body: { scope } });
   if (t.status !== 200) throw new Error(`ticket answered ${t.status}: ${JSON.stringify(t.body)}`);
   const res = await fetch(
