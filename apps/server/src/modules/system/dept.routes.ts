@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { audit } from '../../platform/audit.ts';
+import { refuseWhileReferenced } from '../../platform/db/referenced.ts';
 import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
@@ -164,18 +165,16 @@ export function deptRoutes(app: App) {
           .forUpdate()
           .executeTakeFirst();
         if (!before) throw notFound('部门不存在');
-        const child = await trx
-          .selectFrom('dept')
-          .select('id')
-          .where('parentId', '=', query.id)
-          .executeTakeFirst();
-        if (child) throw conflict('该部门下还有下级部门，无法删除');
-        const member = await trx
-          .selectFrom('appUser')
-          .select('id')
-          .where('deptId', '=', query.id)
-          .executeTakeFirst();
-        if (member) throw conflict('该部门下还有用户，无法删除');
+        await refuseWhileReferenced(
+          trx,
+          { table: 'dept', column: 'parentId', id: query.id },
+          '该部门下还有下级部门，无法删除',
+        );
+        await refuseWhileReferenced(
+          trx,
+          { table: 'appUser', column: 'deptId', id: query.id },
+          '该部门下还有用户，无法删除',
+        );
         await trx.deleteFrom('dept').where('id', '=', query.id).execute();
         await audit(trx, user, { entity: 'dept', entityId: query.id, action: 'delete', before }, req.id);
       });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { audit } from '../../platform/audit.ts';
+import { refuseWhileReferenced } from '../../platform/db/referenced.ts';
 import { conflict, fieldError, notFound, STALE_VERSION } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
@@ -176,12 +177,11 @@ export function menuRoutes(app: App) {
           .forUpdate()
           .executeTakeFirst();
         if (!before) throw notFound('菜单不存在');
-        const child = await trx
-          .selectFrom('menu')
-          .select('id')
-          .where('parentId', '=', params.id)
-          .executeTakeFirst();
-        if (child) throw conflict('该菜单下还有子节点，请先删除子节点');
+        await refuseWhileReferenced(
+          trx,
+          { table: 'menu', column: 'parentId', id: params.id },
+          '该菜单下还有子节点，请先删除子节点',
+        );
         assertHolds(user, [before.menuPermissions], '不能删除自己没有的权限');
         await trx.deleteFrom('menu').where('id', '=', params.id).execute();
         await audit(trx, user, { entity: 'menu', entityId: params.id, action: 'delete', before }, req.id);
