@@ -168,7 +168,7 @@ describe('OEE of the worked shift', () => {
 });
 
 describe('machine signals (the signed third-party API path)', () => {
-  it('a machine running after the shift with no dispatch open is 运行(无派工) and extends the planned time', async () => {
+  it('a machine running after a shift it had no work in is 运行(无派工); only that hour is planned time', async () => {
     const day = '2026-11-03';
     ok(
       await t.call('POST', '/api/v1/oee/signals', {
@@ -185,7 +185,9 @@ describe('machine signals (the signed third-party API path)', () => {
     const run = d.segments.filter((s: any) => s.state === 'runNoDispatch');
     expect(run.map((s: any) => s.minutes)).toEqual([60]);
     expect(d.signalParts).toBe(12);
-    expect(d.plannedMinutes).toBe(480); // 420 in the shift + 60 of overtime
+    // No dispatch for the 11-03 shift and no run in it: the shift is 计划停机 (无生产任务).
+    expect(d.segments.find((s: any) => s.reason === '无生产任务')?.minutes).toBe(480);
+    expect(d.plannedMinutes).toBe(60);
   });
 
   it('refuses a signal for a machine that does not exist, naming the line', async () => {

@@ -15,6 +15,7 @@ import { seedDemoEquipment } from './demo-equipment.ts';
 import { seedDemoFinance } from './demo-finance.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoMeasurements } from './demo-measure.ts';
+import { seedDemoOee } from './demo-oee.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoQuality } from './demo-quality.ts';
@@ -344,7 +345,11 @@ export async function seed(
     });
     // 应收/应付 from the posted documents above: terms, receipts and payments.
     await step(6, '应收、应付、收款与付款', () => seedDemoFinance(trx, seedUser(admin.id)));
-    await step(7, '设备报修、保养与点检', () => seedDemoEquipment(trx, seedUser(admin.id)));
+    await step(7, '设备报修、保养与点检', async () => {
+      await seedDemoEquipment(trx, seedUser(admin.id));
+      // 设备OEE: calendars, the dispatches' operator events with pauses, signals of one grinder.
+      await seedDemoOee(trx, admin.id);
+    });
     await step(8, '检验、轴承套圈标准、测量记录与 SPC', async () => {
       // 轴承套圈标准: bearing sizes and classes on the demo products, one customer tightening.
       await seedDemoRingStandard(trx, admin.id);

@@ -191,6 +191,24 @@ describe('signals and operator entries reconciled', () => {
       ['fault', 10, null],
     ]);
   });
+  it('a shift with no work for the machine is 计划停机 (无生产任务), not a loss; a run signal in it still counts', () => {
+    const t = machineTimeline({
+      window,
+      shifts: shifts.map((s) => ({ ...s, scheduled: false })),
+      dispatches: [],
+      repairs: [{ repairId: 1, from: at('08:00'), to: at('08:30') }],
+      maintenance: [],
+      signals: [
+        { at: at('09:00'), state: 'run' },
+        { at: at('09:20'), state: 'stop' },
+      ],
+    });
+    expect(t.map((s) => [s.state, (s.to - s.from) / 60_000, s.reason])).toEqual([
+      ['planned', 60, '无生产任务'],
+      ['runNoDispatch', 20, null],
+      ['planned', 40, '无生产任务'],
+    ]);
+  });
   it('planned maintenance is 计划停机 even with a dispatch open; a pause with an undeclared reason is 其他', () => {
     const t = machineTimeline({
       window,
@@ -249,7 +267,7 @@ describe('properties', () => {
   const arbSignals = fc
     .array(fc.tuple(minute, fc.constantFrom('run', 'stop', 'fault' as const)), { maxLength: 10 })
     .map((s) => s.sort((a, b) => a[0] - b[0]).map(([m, state]) => ({ at: day0 + m * 60_000, state })));
-  const shifts: ShiftInterval[] = shiftIntervals(
+  const shiftsAll: ShiftInterval[] = shiftIntervals(
     {
       ...dayShift,
       shifts: [...dayShift.shifts, { code: 'night', name: '夜班', start: '20:00', end: '04:00', breaks: [] }],
@@ -258,6 +276,7 @@ describe('properties', () => {
     '2026-11-03',
     CST,
   );
+  const shifts = shiftsAll.map((s, i) => ({ ...s, scheduled: i % 3 !== 1 }));
 
   it('the states tile the window, the minutes add up to the calendar time, and 0 ≤ A, P, Q, OEE ≤ 1', () => {
     fc.assert(

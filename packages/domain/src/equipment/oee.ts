@@ -11,7 +11,8 @@ import type { EnumOption } from '../resource/types.ts';
  *   a dispatch paused with a reason           → that reason's state (换型/调机, 待料, 缺人, 其他 …)
  *   nothing                                   → 待机
  * outside the shifts or in a break, only a run signal counts (overtime extends the planned time);
- * anything else there is 非工作时间 / 计划停机 (休息) and no loss.
+ * anything else there is 非工作时间 / 计划停机 (休息) and no loss. A shift in which the machine has
+ * no work (ShiftInterval.scheduled false) is 计划停机 (无生产任务): no planned production time.
  */
 
 export type MachineState =
@@ -105,6 +106,11 @@ export interface ShiftInterval extends Interval {
   day: string;
   shift: string;
   breaks: Interval[];
+  /**
+   * Whether the machine has work in this shift (false: no dispatch for it and no run signal, so
+   * the shift is no planned production time for it — 计划停机 (无生产任务)). Default true.
+   */
+  scheduled?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -233,6 +239,7 @@ type Mark = { at: number; apply: (s: Sweep) => void };
 
 interface Sweep {
   shift: number;
+  unscheduled: number;
   brk: number;
   maint: number;
   repairs: Map<number, number>;
@@ -253,6 +260,15 @@ export function machineTimeline(input: TimelineInput): TimelineSegment[] {
     marks.push({ at: a, apply: on }, { at: b, apply: off });
   };
   for (const s of input.shifts) {
+    if (s.scheduled === false) {
+      span(
+        s.from,
+        s.to,
+        (x) => x.unscheduled++,
+        (x) => x.unscheduled--,
+      );
+      continue;
+    }
     span(
       s.from,
       s.to,
@@ -351,6 +367,7 @@ export function machineTimeline(input: TimelineInput): TimelineSegment[] {
   marks.sort((a, b) => a.at - b.at || (ends.has(a) ? 0 : 1) - (ends.has(b) ? 0 : 1));
   const sw: Sweep = {
     shift: 0,
+    unscheduled: 0,
     brk: 0,
     maint: 0,
     repairs: new Map(),
@@ -396,7 +413,9 @@ function classify(s: Sweep): Omit<TimelineSegment, 'from' | 'to'> {
   const off = (): Omit<TimelineSegment, 'from' | 'to'> =>
     s.shift > 0
       ? { state: 'planned', reason: '休息', dispatchIds: [], repairIds: [] }
-      : { state: 'offShift', reason: null, dispatchIds: [], repairIds: [] };
+      : s.unscheduled > 0
+        ? { state: 'planned', reason: '无生产任务', dispatchIds: [], repairIds: [] }
+        : { state: 'offShift', reason: null, dispatchIds: [], repairIds: [] };
   if (s.maint > 0) return { state: 'planned', reason: '计划保养', dispatchIds: [], repairIds };
   const fault = repairIds.length > 0 || s.signal === 'fault';
   if (fault)

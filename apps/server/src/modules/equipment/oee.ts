@@ -186,11 +186,16 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
   if (!machines.length) return [];
   const from = localMidnight(q.from, offsetAt(Date.parse(`${q.from}T00:00:00Z`)));
   const end = nextDay(q.to);
-  const to = localMidnight(end, offsetAt(Date.parse(`${end}T00:00:00Z`)));
+  // Up to now: what is still open (a dispatch, a pause, a repair, the last signal) ends now, and
+  // the rest of today is not counted yet.
+  const to = Math.max(
+    from,
+    Math.min(localMidnight(end, offsetAt(Date.parse(`${end}T00:00:00Z`))), Date.now()),
+  );
   const ids = idList(machines.map((m) => m.id));
   const fromTs = new Date(from).toISOString();
   const toTs = new Date(to).toISOString();
-  const [calendars, events, repairs, maintenance, signals, reports] = await Promise.all([
+  const [calendars, events, repairs, maintenance, signals, reports, assigned] = await Promise.all([
     sql<{ workshopId: number; calendar: WorkCalendar }>`
       SELECT workshop_id::int AS workshop_id, calendar FROM work_calendar`.execute(db),
     // The events of every dispatch on these machines that is open at some time in the range.
@@ -252,6 +257,12 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
        WHERE w.equipment_id IN (${ids}) AND w.status IN (${APPROVED})
          AND w.report_date BETWEEN ${q.from}::date AND ${q.to}::date
        GROUP BY 1, 2`.execute(db),
+    // The shifts each machine was given work for (a dispatch waiting in its shift is scheduled time).
+    sql<{ equipmentId: number; day: string; shift: string }>`
+      SELECT DISTINCT d.equipment_id::int AS equipment_id, to_char(d.work_date, 'YYYY-MM-DD') AS day, d.shift
+        FROM work_dispatch d
+       WHERE d.equipment_id IN (${ids}) AND d.status <> 'closed'
+         AND d.work_date BETWEEN ${q.from}::date - 1 AND ${q.to}::date`.execute(db),
   ]);
   const calendar = new Map(calendars.rows.map((c) => [c.workshopId, c.calendar]));
   const by = <T extends { equipmentId: number }>(rows: T[]) => {
@@ -268,6 +279,12 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
   const maintBy = by(maintenance.rows);
   const signalsBy = by(signals.rows);
   const reportsBy = new Map(reports.rows.map((r) => [`${r.equipmentId}:${r.day}`, r]));
+  const assignedBy = new Map<number, Set<string>>();
+  for (const a of assigned.rows) {
+    const set = assignedBy.get(a.equipmentId) ?? new Set<string>();
+    set.add(`${a.day}:${a.shift}`);
+    assignedBy.set(a.equipmentId, set);
+  }
   const days: string[] = [];
   for (let d = q.from; d <= q.to; d = nextDay(d)) days.push(d);
   const shiftCache = new Map<number, ShiftInterval[]>();
@@ -296,7 +313,7 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
     const sigRows = signalsBy.get(m.id) ?? [];
     const timeline = machineTimeline({
       window: { from, to },
-      shifts,
+      shifts: scheduledShifts(shifts, assignedBy.get(m.id) ?? new Set(), [...tracks.values()], sigRows, to),
       dispatches: [...tracks.values()],
       repairs: (repairsBy.get(m.id) ?? []).map((r) => ({
         repairId: r.id,
@@ -341,6 +358,38 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
     }
   }
   return out;
+}
+
+/**
+ * Marks the shifts a machine had work in: a dispatch given for the shift (its work date and shift
+ * code), a dispatch open during it, or a run signal in it. The others are no planned production
+ * time for the machine (计划停机, 无生产任务).
+ */
+function scheduledShifts(
+  shifts: ShiftInterval[],
+  assigned: Set<string>,
+  tracks: DispatchTrack[],
+  signals: { at: Date; state: string | null }[],
+  windowEnd: number,
+): ShiftInterval[] {
+  const busy: { from: number; to: number }[] = [];
+  for (const t of tracks) {
+    if (!t.events.length) continue;
+    const last = t.events[t.events.length - 1];
+    const closed = last.kind === 'complete' || last.kind === 'close';
+    busy.push({ from: t.events[0].at, to: closed ? last.at : windowEnd });
+  }
+  const states = signals.filter((x) => x.state);
+  for (let i = 0; i < states.length; i++)
+    if (states[i].state === 'run')
+      busy.push({
+        from: new Date(states[i].at).getTime(),
+        to: i + 1 < states.length ? new Date(states[i + 1].at).getTime() : windowEnd,
+      });
+  return shifts.map((s) => ({
+    ...s,
+    scheduled: assigned.has(`${s.day}:${s.shift}`) || busy.some((b) => b.from < s.to && b.to > s.from),
+  }));
 }
 
 /** The period a day falls in: the day, its ISO week's Monday, its month, or the whole range. */
