@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
+import { moneyText, quantityText } from '../../platform/lib/number-text.ts';
 import type { PageProps } from '../../platform/page.ts';
 import { formatNumber } from '../../platform/resource/format.tsx';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
@@ -65,9 +66,8 @@ interface Filters {
   materialId?: number;
 }
 
-const money = (v: unknown) =>
-  Number(v ?? 0).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const quantity = (v: unknown) => Number(v ?? 0).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
+const money = (v: unknown) => moneyText(v ?? 0);
+const quantity = (v: unknown) => quantityText(v ?? 0);
 const rate = (v: number | null) => (v == null ? '-' : `${v}%`);
 type UnitSum = { unitName: string; quantity: string };
 /**

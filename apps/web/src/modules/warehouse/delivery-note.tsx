@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Modal, Spin } from 'antd';
 import { http } from '../../platform/api/client.ts';
+import { numberText } from '../../platform/lib/number-text.ts';
 import { type PrintColumn, PrintView } from '../../platform/ui/print-view.tsx';
 import { rmbUpper } from './rmb-upper.ts';
 import { money, qty } from './warehouse.api.ts';
@@ -33,8 +34,7 @@ interface DeliveryNote {
 }
 
 /** A unit price as the order shows it: at least 元.角分, up to the price's six places. */
-const price = (v: string | null) =>
-  v == null ? '' : Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+const price = (v: string | null) => numberText(v, { min: 2, max: 6 });
 
 const COLUMNS: PrintColumn[] = [
   { title: '产品编码', render: (l) => l.materialCode, width: '13%' },

@@ -227,20 +227,8 @@ export const stockApi = {
     }),
 };
 
-/** Quantities arrive as decimal strings ("3000.0000"): shown without trailing zeros. */
-export function qty(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '';
-  const n = Number(value);
-  if (!Number.isFinite(n)) return String(value);
-  return n.toLocaleString('zh-CN', { maximumFractionDigits: 4 });
-}
-
-export function money(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '';
-  const n = Number(value);
-  if (!Number.isFinite(n)) return String(value);
-  return n.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
+/** Quantities arrive as decimal strings ("3000.0000"): shown without trailing zeros; amounts with 2 places. */
+export { moneyText as money, quantityText as qty } from '../../platform/lib/number-text.ts';
 
 /** Server field paths (`lines.0.quantity`) as form paths (['lines', 0, 'quantity']). */
 export function fieldPath(field: string): (string | number)[] {

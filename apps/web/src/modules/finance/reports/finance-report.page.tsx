@@ -13,6 +13,7 @@ import { useMemo, useState } from 'react';
 import { http } from '../../../platform/api/client.ts';
 import { download } from '../../../platform/api/download.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import { moneyText, numberText, quantityText } from '../../../platform/lib/number-text.ts';
 import type { PageProps } from '../../../platform/page.ts';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
@@ -32,11 +33,11 @@ export function formatValue(kind: ReportValueKind, v: unknown): string {
   if (v == null || v === '') return '-';
   switch (kind) {
     case 'money':
-      return Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      return moneyText(v);
     case 'quantity':
-      return Number(v).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
+      return quantityText(v);
     case 'int':
-      return Number(v).toLocaleString('zh-CN');
+      return numberText(v, { max: 3 });
     case 'percent':
       return `${Number(v).toFixed(2)}%`;
     default:

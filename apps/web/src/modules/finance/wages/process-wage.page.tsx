@@ -24,6 +24,7 @@ import { http } from '../../../platform/api/client.ts';
 import { download } from '../../../platform/api/download.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
+import { MONEY, numberText, QUANTITY } from '../../../platform/lib/number-text.ts';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
 import { RefSelect } from '../../../platform/resource/ref-select.tsx';
 import { ResourceList } from '../../../platform/resource/resource-list.tsx';
@@ -46,15 +47,10 @@ interface Filters {
   keyword?: string;
 }
 
-const money = (v: unknown) =>
-  v == null ? '-' : Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (v: unknown) => numberText(v, { ...MONEY, empty: '-' });
 /** A wage line's exact amount (a line may be half a fen, 0.005); the sheet pays the month rounded once. */
-const lineMoney = (v: unknown) =>
-  v == null
-    ? '-'
-    : Number(v).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 10 });
-const qty = (v: unknown) =>
-  v == null ? '-' : Number(v).toLocaleString('zh-CN', { maximumFractionDigits: 4 });
+const lineMoney = (v: unknown) => numberText(v, { min: 2, max: 10, empty: '-' });
+const qty = (v: unknown) => numberText(v, { ...QUANTITY, empty: '-' });
 const right = 'right' as const;
 
 /** Whether `month` (YYYY-MM) is the latest closed one (`lastClosed` is its first day). */

@@ -13,6 +13,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { http } from '../../../platform/api/client.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
+import { numberText } from '../../../platform/lib/number-text.ts';
 import type { PageProps } from '../../../platform/page.ts';
 import { ExportButton } from '../../../platform/resource/export-button.tsx';
 import { openResourcePage } from '../../../platform/resource/nav.ts';
@@ -53,8 +54,7 @@ const FILTER_INPUTS: Record<
   process: { name: 'processId', label: '工序', ref: 'process-manage' },
 };
 
-const number = (v: unknown, digits = 4) =>
-  v == null || v === '' ? '-' : Number(v).toLocaleString('zh-CN', { maximumFractionDigits: digits });
+const number = (v: unknown, digits = 4) => numberText(v, { max: digits, empty: '-' });
 
 function formatCell(c: ProductionReportColumn, v: unknown) {
   switch (c.kind) {
