@@ -13,6 +13,22 @@ import {
   topMenu,
 } from './support.ts';
 
+/** Twelve list pages of 工厂信息 (one pushes 用户管理 out of the 12 kept alive); the second is 物料列表. */
+const TWELVE_PAGES = [
+  '/factory-info/production-team/production-team-index',
+  '/factory-info/material-manage/material-list',
+  '/factory-info/material-manage/material-template-manage',
+  '/factory-info/material-manage/product-bom',
+  '/factory-info/material-manage/product-manage',
+  '/factory-info/material-manage/material-unit',
+  '/factory-info/material-manage/material-classification',
+  '/factory-info/material-manage/manufacturing-method',
+  '/factory-info/process-manage/process-route',
+  '/factory-info/process-manage/process-manage',
+  '/factory-info/process-manage/process-classify',
+  '/factory-info/supplier/supplier-manage',
+];
+
 /** The open tag context menu (a closing one may linger in the DOM while it fades out). */
 const contextMenu = (page: Page) => page.getByTestId('tags-context-menu').filter({ visible: true });
 
@@ -187,6 +203,45 @@ test.describe('application shell', () => {
     await contextMenu(page).getByRole('menuitem', { name: '刷新' }).click();
     await expect(page).toHaveURL(/\/system\/user\/manage$/);
     await expect(activePage(page).getByTestId('search-userName')).toHaveValue('');
+  });
+
+  test('at most 12 pages stay mounted: the tab shown longest ago re-mounts when reopened', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000); // 13 pages opened
+    await signedIn(page, api, '/system/user/manage');
+    const users = page.locator('[data-page="/system/user/manage"]');
+    await activePage(page).getByTestId('search-userName').fill('sales');
+    await activePage(page)
+      .getByRole('button', { name: /搜\s*索/ })
+      .click();
+    await expect(rows(page)).toHaveCount(1);
+    // 12 more pages opened in the app (a history entry each, as back and forward do).
+    for (const path of TWELVE_PAGES) {
+      await page.evaluate((to) => {
+        window.history.pushState({}, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }, path);
+      await expect(activePage(page)).toHaveAttribute('data-page', path);
+    }
+    await expect(page.locator('.rm-page')).toHaveCount(12);
+    // 用户管理, shown longest ago, is no longer mounted; its tab stays with its title.
+    await expect(users).toHaveCount(0);
+    await expect(tags(page).filter({ hasText: '用户管理' })).toHaveCount(1);
+    // The most recent pages are still the same mounted pages: 11 tabs back, nothing re-mounts.
+    const kept = page.locator(`[data-page="${TWELVE_PAGES[1]}"]`);
+    await kept.evaluate((el) => el.setAttribute('data-e2e-mark', 'kept'));
+    await tags(page).filter({ hasText: '物料列表' }).click();
+    await expect(kept).toHaveAttribute('data-active', 'true');
+    await expect(kept).toHaveAttribute('data-e2e-mark', 'kept');
+    // Reopened from its tab, 用户管理 mounts afresh: all users, an empty search, and the page
+    // now evicted is the one shown longest ago (the first of the twelve).
+    await tags(page).filter({ hasText: '用户管理' }).click();
+    await expect(page).toHaveURL(/\/system\/user\/manage$/);
+    await expect(activePage(page).getByTestId('search-userName')).toHaveValue('');
+    await expect(rows(page).nth(1)).toBeVisible();
+    await expect(page.locator('.rm-page')).toHaveCount(12);
+    await expect(page.locator(`[data-page="${TWELVE_PAGES[0]}"]`)).toHaveCount(0);
   });
 
   test('the clock ticks every second; the sidebar state is kept in cookies', async ({ page }) => {
