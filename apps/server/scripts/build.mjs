@@ -32,6 +32,8 @@ const options = {
   },
 };
 await build({ ...options, entryPoints: [path('../src/main.ts')], outfile: path('../dist/main.js') });
+// `npm run ringmes -- …`: backup, restore, migrate-to-postgres, migrate (docs/operations.md).
+await build({ ...options, entryPoints: [path('../src/cli.ts')], outfile: path('../dist/cli.js') });
 await build({
   ...options,
   entryPoints: [path('../src/platform/db/make-template.ts')],

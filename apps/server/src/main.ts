@@ -10,6 +10,7 @@ import { openDatabase } from './platform/db/db.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { startPgliteMaintenance } from './platform/db/pglite-maintenance.ts';
 import { logRedaction } from './platform/http/edge.ts';
+import { backupOnRequest } from './platform/ops/backup.ts';
 import { scheduleHousekeeping } from './platform/ops/housekeeping.ts';
 import { RELEASE } from './platform/ops/version.ts';
 import { DEMO_PASSWORD, seed } from './seed/index.ts';
@@ -78,6 +79,13 @@ export async function main() {
     // Embedded mode: statistics for a database that has none, VACUUM (ANALYZE) every six hours.
     stopMaintenance = startPgliteMaintenance(database, app.log);
     const jobRuns = app.ringmesMetrics.jobRuns;
+    // `npm run ringmes -- backup` on the embedded database, which only this process may open.
+    process.on('SIGUSR2', () => {
+      void backupOnRequest(database, config, log).then(
+        () => jobRuns.inc({ job: 'backup', outcome: 'ok' }),
+        () => jobRuns.inc({ job: 'backup', outcome: 'failed' }),
+      );
+    });
     stopHousekeeping = scheduleHousekeeping(
       database.db,
       config.retention,
