@@ -182,4 +182,68 @@ test.describe('MRP', () => {
     // The requisition is supply now: the sheet has nothing left to buy.
     await expect(sheet.getByTestId('mrp-order-requisition')).toBeDisabled();
   });
+  test('管理员 sets the 生产日历; 「运算」 plans a 备货单 over its holidays in working days', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const admin = await Api.login(request);
+    // Holidays far from every other flow's dates: the two days before the 备货单 is due.
+    const due = day(200);
+    try {
+      await signedIn(page, admin, '/system/sysSetting/settingInfo');
+      const settings = activePage(page);
+      await settings.getByRole('tab', { name: '生产日历' }).click();
+      const form = settings.getByTestId('settings-planning');
+      await form.getByLabel('节假日').fill('2026-02-30');
+      await form.getByLabel('节假日').press('Enter');
+      await form.getByRole('button', { name: /保\s*存/ }).click();
+      await expect(form).toContainText('节假日「2026-02-30」不是 YYYY-MM-DD 格式的日期');
+      await form.locator('.ant-select-selection-item-remove').first().click();
+      for (const d of [day(199), day(198)]) {
+        await form.getByLabel('节假日').fill(d);
+        await form.getByLabel('节假日').press('Enter');
+      }
+      await form.getByRole('button', { name: /保\s*存/ }).click();
+      await expect(toast(page, '生产日历已保存')).toBeVisible();
+      expect(await admin.get('/api/v1/sysSetting/planning')).toEqual({
+        weekdays: [1, 2, 3, 4, 5, 6, 7],
+        holidays: [day(198), day(199)],
+        workdays: [],
+      });
+
+      const { P } = await example(admin);
+      const bh = await admin.post<Row>('/api/v1/stock-up-order/add', {
+        orderDate: day(),
+        requiredDate: due,
+        purpose: 'E2E 旺季备货',
+        lines: [{ materialId: P.id, quantity: 50 }],
+      });
+      await admin.post(`/api/v1/stock-up-order/approve/${bh.id}`, {});
+
+      await signedIn(page, await Api.login(request, 'plan01', 'demo123'), PLAN);
+      const plan = activePage(page);
+      await plan.getByTestId('mrp-run').click();
+      await expect(plan.getByTestId('mrp-sheet')).toBeVisible({ timeout: 30_000 });
+      await expect(plan.getByTestId('mrp-calendar')).toHaveText(
+        /提前期按工作日计（周一、二、三、四、五、六、日，节假日 2 天）/,
+      );
+      const p = sheetRow(page, P.code);
+      await expect(cell(p, 'gross')).toHaveText('50');
+      await expect(cell(p, 'planned')).toHaveText('50');
+      // P's route takes a day (1 minute × 50 over a shift): it starts the working day before the
+      // holidays, not the calendar day before the 备货单 is due.
+      await p.locator('.ant-table-row-expand-icon').click();
+      const detail = plan.getByTestId(`mrp-detail-${P.id}`);
+      await expect(detail).toContainText(bh.docNo);
+      await expect(detail).toContainText(day(197));
+      await expect(detail).not.toContainText(day(199));
+    } finally {
+      await admin.put('/api/v1/sysSetting/planning', {
+        weekdays: [1, 2, 3, 4, 5, 6, 7],
+        holidays: [],
+        workdays: [],
+      });
+    }
+  });
 });
