@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { releasedTasks } from './shop-floor.ts';
 
 let t: TestApp;
 let token: string;
@@ -21,37 +22,7 @@ const post = (url: string, body: unknown = {}) => t.call('POST', url, { token, b
 const get = (url: string, query: Record<string, unknown> = {}) => t.call('GET', url, { token, query });
 
 /** A released order over turning (3 min/piece) and grinding (1 min/piece), dispatched into tasks. */
-async function tasks(quantity: number) {
-  const turning = await f.create('workshop', { type: 'machine' });
-  const grinding = await f.create('workshop', { type: 'grinding' });
-  const P = await f.create('material-info');
-  const S = await f.create('material-info');
-  await f.create('product-bom', {
-    productId: P.id,
-    status: 'active',
-    lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
-  });
-  const [p1, p2] = [await f.create('process-manage'), await f.create('process-manage')];
-  await f.create('process-route', {
-    productId: P.id,
-    status: 'active',
-    steps: [
-      { seq: 10, processId: p1.id, workshopId: turning.id, standardMinutes: '3' },
-      { seq: 20, processId: p2.id, workshopId: grinding.id, standardMinutes: '1' },
-    ],
-  });
-  const order = ok(
-    await post('/api/v1/production-order/add', {
-      productId: P.id,
-      quantity,
-      plannedStartDate: '2026-12-01',
-      dueDate: '2026-12-09',
-    }),
-  );
-  ok(await post(`/api/v1/production-order/release/${order.id}`));
-  const made = ok(await post(`/api/v1/production-order/dispatch/${order.id}`));
-  return { turning, grinding, turnTask: made.tasks[0].id as number };
-}
+const tasks = (quantity: number) => releasedTasks(t, f, token, quantity);
 
 describe('派工: machines of the task’s workshop, shift overload warned', () => {
   it('refuses a machine of another workshop with the field named', async () => {

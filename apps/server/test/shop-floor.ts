@@ -142,3 +142,43 @@ export async function shopFloor(
     op,
   };
 }
+
+/**
+ * A released order of `quantity` over turning (3 min a piece) and grinding (1 min a piece),
+ * planned 2026-12-01 to 12-09 and split into workshop tasks, none dispatched yet: the set-up of the
+ * dispatch and scheduling tests.
+ */
+export async function releasedTasks(t: TestApp, f: Factory, token: string, quantity: number) {
+  const post = (url: string, body: unknown = {}) =>
+    t.call('POST', url, { token, body }).then((r) => {
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.result;
+    });
+  const turning = await f.create('workshop', { type: 'machine' });
+  const grinding = await f.create('workshop', { type: 'grinding' });
+  const P = await f.create('material-info');
+  const S = await f.create('material-info');
+  await f.create('product-bom', {
+    productId: P.id,
+    status: 'active',
+    lines: [{ materialId: S.id, quantity: 1, unitId: S.unitId }],
+  });
+  const [p1, p2] = [await f.create('process-manage'), await f.create('process-manage')];
+  await f.create('process-route', {
+    productId: P.id,
+    status: 'active',
+    steps: [
+      { seq: 10, processId: p1.id, workshopId: turning.id, standardMinutes: '3' },
+      { seq: 20, processId: p2.id, workshopId: grinding.id, standardMinutes: '1' },
+    ],
+  });
+  const order = await post('/api/v1/production-order/add', {
+    productId: P.id,
+    quantity,
+    plannedStartDate: '2026-12-01',
+    dueDate: '2026-12-09',
+  });
+  await post(`/api/v1/production-order/release/${order.id}`);
+  const made = await post(`/api/v1/production-order/dispatch/${order.id}`);
+  return { turning, grinding, turnTask: made.tasks[0].id as number, grindTask: made.tasks[1].id as number };
+}
