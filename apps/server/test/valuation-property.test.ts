@@ -1,5 +1,5 @@
 // Stock valuation, property-tested (issue 37 §2): random sequences of receipts (priced and
-// unpriced), issues, transfers, stocktake differences and reversals go through the API and the
+// unpriced), issues, transfers, stocktake differences and reversals (of 盘点单 too) go through the API and the
 // real posting code; after every step the database must hold, per material and warehouse,
 //   - the invariant: value = Σ ledger amounts, quantity = Σ balances, value ≥ 0, 0 when empty;
 //   - the figures of a reference model written here, apart from the server's code: exact integer
@@ -166,9 +166,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 /** A posted document the sequence may reverse, with the rows the model gave it. */
 interface Posted {
-  kind: 'stock-inbound' | 'stock-outbound' | 'stock-transfer';
+  kind: 'stock-inbound' | 'stock-outbound' | 'stock-transfer' | 'stocktake';
   id: number;
   rows: Row[];
+  /** A count's warehouse: a later count there blocks its reversal until that one is reversed. */
+  countedIn?: number;
 }
 
 const tenths = (n: bigint) => (Number(n) / 1e4).toString();
@@ -273,14 +275,24 @@ async function run(ops: Op[]) {
       await posted('stocktake', id);
       model.touch(wh);
       expected = model.post([{ wh, q: counted - book, kind: counted < book ? 'issue' : 'unpriced' }]);
+      docs.push({ kind: 'stocktake', id, rows: expected, countedIn: wh });
     } else {
       const open = docs.filter((d) => d.rows.length);
       if (!open.length) continue;
       const doc = open[op.pick % open.length];
+      // A count is taken back only while no later count of its warehouse stands (冲销 that first).
+      const counted =
+        doc.countedIn !== undefined &&
+        open.some((d) => d.countedIn === doc.countedIn && d.id > doc.id && d.kind === 'stocktake');
       // A mirror takes back out what came in: refused (库存不足) when that stock has left since.
       const short = doc.rows.some((r) => r.q > 0n && (model.bins.get(r.wh)?.q ?? 0n) < r.q);
       const r = await t.call('POST', `/api/v1/${doc.kind}/reverse/${doc.id}`, { token });
       log.push(`reverse ${doc.kind} ${doc.id}: ${r.status}`);
+      if (counted) {
+        expect(r.status, JSON.stringify(r.body)).toBe(409);
+        expect(r.body.message).toMatch(/请先冲销/);
+        continue;
+      }
       if (short) {
         expect(r.status, JSON.stringify(r.body)).toBe(409);
         expect(r.body.message).toMatch(/库存不足/);
@@ -346,6 +358,18 @@ describe('stock valuation under random sequences', () => {
           { op: 'reverse', pick: 1 },
           { op: 'count', wh: 1, delta: 20 },
           { op: 'reverse', pick: 2 },
+        ],
+      ],
+      // 盘亏 then 盘盈 of one warehouse: the first count waits for the second's 冲销, then goes back.
+      [
+        [
+          rec(0, 100, 3e6),
+          { op: 'count', wh: 0, delta: -10 },
+          rec(0, 50, 1e6),
+          { op: 'count', wh: 0, delta: 5 },
+          { op: 'reverse', pick: 1 },
+          { op: 'reverse', pick: 3 },
+          { op: 'reverse', pick: 1 },
         ],
       ],
     ];
