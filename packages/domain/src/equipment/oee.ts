@@ -235,7 +235,7 @@ export interface TimelineSegment extends Interval {
   repairIds: number[];
 }
 
-type Mark = { at: number; apply: (s: Sweep) => void };
+type Mark = { at: number; end: boolean; apply: (s: Sweep) => void };
 
 interface Sweep {
   shift: number;
@@ -257,7 +257,7 @@ export function machineTimeline(input: TimelineInput): TimelineSegment[] {
     const a = Math.max(from, w.from);
     const b = Math.min(to, w.to);
     if (b <= a) return;
-    marks.push({ at: a, apply: on }, { at: b, apply: off });
+    marks.push({ at: a, end: false, apply: on }, { at: b, end: true, apply: off });
   };
   for (const s of input.shifts) {
     if (s.scheduled === false) {
@@ -362,9 +362,7 @@ export function machineTimeline(input: TimelineInput): TimelineSegment[] {
   }
   // Ends before starts at one instant, so a signal that hands over to the next one at t is off
   // before the next is on.
-  const ends = new Set<Mark>();
-  for (let i = 1; i < marks.length; i += 2) ends.add(marks[i]);
-  marks.sort((a, b) => a.at - b.at || (ends.has(a) ? 0 : 1) - (ends.has(b) ? 0 : 1));
+  marks.sort((a, b) => a.at - b.at || (a.end ? 0 : 1) - (b.end ? 0 : 1));
   const sw: Sweep = {
     shift: 0,
     unscheduled: 0,
@@ -403,20 +401,23 @@ export function machineTimeline(input: TimelineInput): TimelineSegment[] {
   return out;
 }
 
+/** The shared empty id list of the segments with no dispatch or repair behind them (never mutated). */
+const NONE: number[] = [];
+
 const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 function classify(s: Sweep): Omit<TimelineSegment, 'from' | 'to'> {
   const inShift = s.shift > 0 && s.brk === 0;
-  const repairIds = [...s.repairs.keys()].sort((a, b) => a - b);
-  const running = [...s.running].sort((a, b) => a - b);
-  const paused = [...s.paused.keys()].sort((a, b) => a - b);
+  const repairIds = s.repairs.size ? [...s.repairs.keys()].sort((a, b) => a - b) : NONE;
+  const running = s.running.size ? [...s.running].sort((a, b) => a - b) : NONE;
+  const paused = s.paused.size ? [...s.paused.keys()].sort((a, b) => a - b) : NONE;
   const off = (): Omit<TimelineSegment, 'from' | 'to'> =>
     s.shift > 0
-      ? { state: 'planned', reason: '休息', dispatchIds: [], repairIds: [] }
+      ? { state: 'planned', reason: '休息', dispatchIds: NONE, repairIds: NONE }
       : s.unscheduled > 0
-        ? { state: 'planned', reason: '无生产任务', dispatchIds: [], repairIds: [] }
-        : { state: 'offShift', reason: null, dispatchIds: [], repairIds: [] };
-  if (s.maint > 0) return { state: 'planned', reason: '计划保养', dispatchIds: [], repairIds };
+        ? { state: 'planned', reason: '无生产任务', dispatchIds: NONE, repairIds: NONE }
+        : { state: 'offShift', reason: null, dispatchIds: NONE, repairIds: NONE };
+  if (s.maint > 0) return { state: 'planned', reason: '计划保养', dispatchIds: NONE, repairIds };
   const fault = repairIds.length > 0 || s.signal === 'fault';
   if (fault)
     return inShift
@@ -438,7 +439,7 @@ function classify(s: Sweep): Omit<TimelineSegment, 'from' | 'to'> {
     const why = s.paused.get(paused[paused.length - 1]) ?? '';
     return { state: stopReasonOf(why).state, reason: why || null, dispatchIds: paused, repairIds };
   }
-  return { state: 'idle', reason: null, dispatchIds: [], repairIds };
+  return { state: 'idle', reason: null, dispatchIds: NONE, repairIds };
 }
 
 // ------------------------------------------------------------------ OEE
