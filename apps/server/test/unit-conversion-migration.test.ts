@@ -3,53 +3,19 @@
 // and the kilogram conversion become one fact (a weight without a kg line makes one; where both
 // existed and disagreed the kg line, which stock was converted by, wins), and `factor` is derived.
 // Figures worked by hand in the comments.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type RawBuilder, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/platform/db/db.ts';
+import type { Database } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
-import { PG_URL } from './helpers.ts';
+import { databaseBefore } from './before-migration.ts';
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 let database: Database;
-let before: string;
-let name: string | undefined;
-
-async function admin(text: string) {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  if (PG_URL) {
-    name = `ringmes_test_${process.env.RINGMES_TEST_RUN ?? 'x'}_${crypto.randomBytes(5).toString('hex')}`;
-    await admin(`CREATE DATABASE ${name}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString(), poolMax: 1 });
-  } else {
-    database = await openDatabase({ dataDir: 'memory://' });
-  }
-  before = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-0063-'));
-  for (const f of fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql') && f < '0063'))
-    fs.copyFileSync(path.join(MIGRATIONS, f), path.join(before, f));
-  await migrate(database.db, before);
+  ({ database, close } = await databaseBefore('0063'));
 });
-afterAll(async () => {
-  await database.close();
-  fs.rmSync(before, { recursive: true, force: true });
-  if (name) await admin(`DROP DATABASE IF EXISTS ${name}`);
-});
+afterAll(() => close?.());
 
 it('turns factors into ratios and the unit weight into the kilogram conversion', async () => {
   const db = database.db;

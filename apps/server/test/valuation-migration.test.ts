@@ -2,55 +2,20 @@
 // sum of its ledger amounts, and a pair the old valuation left empty with a value, or with a
 // negative value, gets one 成本调整 row (quantity 0) that brings it to 0. The old rows below are
 // what the old posting wrote in those cases (figures worked by hand).
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type RawBuilder, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/platform/db/db.ts';
+import type { Database } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
-import { PG_URL } from './helpers.ts';
+import { databaseBefore } from './before-migration.ts';
 import { stockValueViolations } from './stock-helpers.ts';
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 let database: Database;
-let before: string;
-let name: string | undefined;
-
-async function admin(text: string) {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  if (PG_URL) {
-    // The run's prefix: the global teardown drops it if this file dies first.
-    name = `ringmes_test_${process.env.RINGMES_TEST_RUN ?? 'x'}_${crypto.randomBytes(5).toString('hex')}`;
-    await admin(`CREATE DATABASE ${name}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString(), poolMax: 1 });
-  } else {
-    database = await openDatabase({ dataDir: 'memory://' });
-  }
-  before = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-0060-'));
-  for (const f of fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql') && f < '0060'))
-    fs.copyFileSync(path.join(MIGRATIONS, f), path.join(before, f));
-  await migrate(database.db, before);
+  ({ database, close } = await databaseBefore('0060'));
 });
-afterAll(async () => {
-  await database.close();
-  fs.rmSync(before, { recursive: true, force: true });
-  if (name) await admin(`DROP DATABASE IF EXISTS ${name}`);
-});
+afterAll(() => close?.());
 
 it('values existing stock by its ledger and adjusts what the old valuation left', async () => {
   const db = database.db;
