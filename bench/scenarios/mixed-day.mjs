@@ -199,7 +199,10 @@ export default {
       try {
         while (Date.now() < end) {
           const r = await c.query(
-            `SELECT coalesce(l.relation::regclass::text, l.locktype) AS what
+            // A row lock is waited for as the holder's transaction id: name it by the table the
+            // waiting statement writes (its first INSERT INTO / UPDATE / DELETE FROM).
+            `SELECT coalesce(substring(a.query from '(?i)(?:inserts+into|update|deletes+from)s+([a-z_]+)'),
+                             l.relation::regclass::text, l.locktype) AS what
                FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
               WHERE a.datname = $1 AND a.wait_event_type = 'Lock'`,
             [db.name],
