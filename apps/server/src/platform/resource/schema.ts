@@ -389,6 +389,8 @@ export function answerPageSchema(row: z.ZodType): z.ZodType {
     total: z.number().int(),
     pageNum: z.number().int(),
     pageSize: z.number().int(),
+    /** Present (false) when more rows match than a page counts: `total` is then a lower bound. */
+    totalExact: z.boolean().optional(),
   });
 }
 
