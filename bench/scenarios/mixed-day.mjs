@@ -201,7 +201,7 @@ export default {
           const r = await c.query(
             // A row lock is waited for as the holder's transaction id: name it by the table the
             // waiting statement writes (its first INSERT INTO / UPDATE / DELETE FROM).
-            `SELECT coalesce(substring(a.query from '(?i)(?:inserts+into|update|deletes+from)s+([a-z_]+)'),
+            `SELECT coalesce(substring(a.query from '(?i)(?:insert\\s+into|update|delete\\s+from)\\s+([a-z_]+)'),
                              l.relation::regclass::text, l.locktype) AS what
                FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
               WHERE a.datname = $1 AND a.wait_event_type = 'Lock'`,
