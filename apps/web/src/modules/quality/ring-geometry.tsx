@@ -538,57 +538,34 @@ function familyColumns(family: SpcFamily) {
     width: 90,
     render: (v: string, r: RingSetRow) => <VerdictTag verdict={v} testId={`geometry-verdict-${r.id}`} />,
   };
+  const mean = (title: string) => ({
+    title,
+    dataIndex: 'meanMm',
+    width: 110,
+    render: (v: string) => Number(v).toFixed(5),
+  });
+  /** A checked value with its limits, red when out of them. */
+  const checked = (title: string, key: string, codes: string[], value: (r: RingSetRow) => string) => ({
+    title,
+    key,
+    render: (_: unknown, r: RingSetRow) => <CheckCell c={checkOf(r, codes)} value={value(r)} />,
+  });
+  const deviations = (r: RingSetRow) => `${um(r.deviationMinUm)} … ${um(r.deviationMaxUm)}`;
   if (family === 'neiwaijing')
     return [
       ...common,
-      { title: '平均直径 mm', dataIndex: 'meanMm', width: 110, render: (v: string) => Number(v).toFixed(5) },
-      {
-        title: 'Δd_mp / ΔD_mp μm（截面最小…最大）',
-        key: 'dmp',
-        render: (_: unknown, r: RingSetRow) => (
-          <CheckCell
-            c={checkOf(r, ['dmp', 'Dmp'])}
-            value={`${um(r.deviationMinUm)} … ${um(r.deviationMaxUm)}`}
-          />
-        ),
-      },
-      {
-        title: '圆度 V_dsp μm',
-        key: 'vdsp',
-        render: (_: unknown, r: RingSetRow) => (
-          <CheckCell c={checkOf(r, ['Vdsp', 'VDsp'])} value={plain(r.variationUm)} />
-        ),
-      },
-      {
-        title: '锥度 V_dmp μm',
-        key: 'vdmp',
-        render: (_: unknown, r: RingSetRow) => (
-          <CheckCell c={checkOf(r, ['Vdmp', 'VDmp'])} value={plain(r.meanVariationUm)} />
-        ),
-      },
+      mean('平均直径 mm'),
+      checked('Δd_mp / ΔD_mp μm（截面最小…最大）', 'dmp', ['dmp', 'Dmp'], deviations),
+      checked('圆度 V_dsp μm', 'vdsp', ['Vdsp', 'VDsp'], (r) => plain(r.variationUm)),
+      checked('锥度 V_dmp μm', 'vdmp', ['Vdmp', 'VDmp'], (r) => plain(r.meanVariationUm)),
       verdict,
     ];
   if (family === 'height')
     return [
       ...common,
-      { title: '平均宽度 mm', dataIndex: 'meanMm', width: 110, render: (v: string) => Number(v).toFixed(5) },
-      {
-        title: 'ΔB_s / ΔC_s μm（最小…最大）',
-        key: 'bs',
-        render: (_: unknown, r: RingSetRow) => (
-          <CheckCell
-            c={checkOf(r, ['Bs', 'Cs'])}
-            value={`${um(r.deviationMinUm)} … ${um(r.deviationMaxUm)}`}
-          />
-        ),
-      },
-      {
-        title: '宽度变动 V_Bs / V_Cs μm',
-        key: 'vbs',
-        render: (_: unknown, r: RingSetRow) => (
-          <CheckCell c={checkOf(r, ['VBs', 'VCs'])} value={plain(r.variationUm)} />
-        ),
-      },
+      mean('平均宽度 mm'),
+      checked('ΔB_s / ΔC_s μm（最小…最大）', 'bs', ['Bs', 'Cs'], deviations),
+      checked('宽度变动 V_Bs / V_Cs μm', 'vbs', ['VBs', 'VCs'], (r) => plain(r.variationUm)),
       verdict,
     ];
   return [
