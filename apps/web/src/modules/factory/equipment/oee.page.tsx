@@ -1,6 +1,19 @@
 import { equipmentRepairResource, WORKSHOP_KINDS, workshopPaths } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Breadcrumb, Button, DatePicker, Descriptions, InputNumber, Modal, Space, Table, Tag } from 'antd';
+import {
+  Breadcrumb,
+  Button,
+  Checkbox,
+  DatePicker,
+  Descriptions,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Space,
+  Table,
+  Tag,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { http } from '../../../platform/api/client.ts';
@@ -120,6 +133,9 @@ export function OeePage(_: PageProps) {
             onPickMachine={(r) => setDrill({ ...drill, machine: { id: r.id as number, name: r.name } })}
           />
           {drill.machine && can('factory:oee:setting') && <TargetButton equipmentId={drill.machine.id} />}
+          {drill.workshop && !drill.machine && can('factory:oee:setting') && (
+            <CalendarButton workshopId={drill.workshop.id} />
+          )}
           <Table<OeeRow>
             data-testid="oee-table"
             style={{ marginTop: 16 }}
@@ -186,6 +202,141 @@ function TargetButton({ equipmentId }: { equipmentId: number }) {
         confirmLoading={save.isPending}
       >
         <InputNumber min={1} max={100} addonAfter="%" value={value} onChange={(v) => setValue(v)} />
+      </Modal>
+    </>
+  );
+}
+
+interface CalendarForm {
+  shifts: { code: string; name: string; start: string; end: string; breaks: string }[];
+  weekdays: number[];
+  holidays: string;
+  workdays: string;
+}
+
+const WEEKDAYS = ['一', '二', '三', '四', '五', '六', '日'].map((d, i) => ({
+  label: `周${d}`,
+  value: i + 1,
+}));
+const days = (text: string) => text.split(/[\s,，;；]+/).filter(Boolean);
+
+/** 班次日历 of a workshop: its shifts with breaks (「12:00-12:30 午餐; 15:00-15:10」), weekdays, holidays and 调休 days. */
+function CalendarButton({ workshopId }: { workshopId: number }) {
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [form] = Form.useForm<CalendarForm>();
+  const load = async () => {
+    const r = await http.get<{ calendar: any }>(`/api/v1/oee/calendar/${workshopId}`);
+    const c = r.calendar;
+    form.setFieldsValue({
+      shifts: c.shifts.map((s: any) => ({
+        ...s,
+        breaks: s.breaks.map((b: any) => `${b.start}-${b.end}${b.name ? ` ${b.name}` : ''}`).join('; '),
+      })),
+      weekdays: c.weekdays,
+      holidays: c.holidays.join(' '),
+      workdays: c.workdays.join(' '),
+    });
+    setOpen(true);
+  };
+  const save = useMutation({
+    mutationFn: (v: CalendarForm) =>
+      http.put(`/api/v1/oee/calendar/${workshopId}`, {
+        shifts: v.shifts.map((s) => ({
+          code: s.code,
+          name: s.name,
+          start: s.start,
+          end: s.end,
+          breaks: (s.breaks ?? '')
+            .split(/[;；]/)
+            .map((b) => b.trim())
+            .filter(Boolean)
+            .map((b) => {
+              const [span, ...name] = b.split(/\s+/);
+              const [start, end] = span.split('-');
+              return { start, end, ...(name.length ? { name: name.join(' ') } : {}) };
+            }),
+        })),
+        weekdays: v.weekdays ?? [],
+        holidays: days(v.holidays ?? ''),
+        workdays: days(v.workdays ?? ''),
+      }),
+    onSuccess: () => {
+      setOpen(false);
+      void qc.invalidateQueries({ queryKey: ['oee'] });
+    },
+  });
+  return (
+    <>
+      <Button style={{ marginTop: 12 }} onClick={() => void load()}>
+        班次日历
+      </Button>
+      <Modal
+        title="班次日历"
+        width={760}
+        open={open}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.validateFields().then((v) => save.mutate(v))}
+        confirmLoading={save.isPending}
+      >
+        <Form form={form} layout="vertical">
+          <Form.List name="shifts">
+            {(fields, { add, remove }) => (
+              <>
+                {fields.map((f) => (
+                  <Space key={f.key} align="baseline" wrap>
+                    <Form.Item
+                      name={[f.name, 'code']}
+                      label="代码"
+                      rules={[{ required: true, message: '请填写代码' }]}
+                    >
+                      <Input style={{ width: 70 }} />
+                    </Form.Item>
+                    <Form.Item
+                      name={[f.name, 'name']}
+                      label="班次"
+                      rules={[{ required: true, message: '请填写班次' }]}
+                    >
+                      <Input style={{ width: 80 }} />
+                    </Form.Item>
+                    <Form.Item
+                      name={[f.name, 'start']}
+                      label="开始"
+                      rules={[{ required: true, message: 'HH:mm' }]}
+                    >
+                      <Input style={{ width: 70 }} placeholder="08:00" />
+                    </Form.Item>
+                    <Form.Item
+                      name={[f.name, 'end']}
+                      label="结束"
+                      rules={[{ required: true, message: 'HH:mm' }]}
+                    >
+                      <Input style={{ width: 70 }} placeholder="17:00" />
+                    </Form.Item>
+                    <Form.Item name={[f.name, 'breaks']} label="休息（开始-结束 名称；…）">
+                      <Input style={{ width: 260 }} placeholder="12:00-12:30 午餐; 15:00-15:10" />
+                    </Form.Item>
+                    <Button type="link" danger onClick={() => remove(f.name)}>
+                      删除
+                    </Button>
+                  </Space>
+                ))}
+                <Button onClick={() => add({ code: '', name: '', start: '', end: '', breaks: '' })}>
+                  添加班次
+                </Button>
+              </>
+            )}
+          </Form.List>
+          <Form.Item name="weekdays" label="工作日" style={{ marginTop: 16 }}>
+            <Checkbox.Group options={WEEKDAYS} />
+          </Form.Item>
+          <Form.Item name="holidays" label="节假日（YYYY-MM-DD，空格分隔）">
+            <Input.TextArea rows={2} />
+          </Form.Item>
+          <Form.Item name="workdays" label="调休工作日（YYYY-MM-DD，空格分隔）">
+            <Input.TextArea rows={2} />
+          </Form.Item>
+        </Form>
       </Modal>
     </>
   );
