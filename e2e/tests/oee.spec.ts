@@ -61,6 +61,11 @@ test('设备OEE: a pause with a reason on the operator sheet shows in the loss P
       .filter({ hasText: workshop.name })
       .first()
       .click();
+    // The workshop's 班次日历 shows the round-the-clock shift set above.
+    await board.getByRole('button', { name: '班次日历' }).click();
+    const calendar = page.getByRole('dialog', { name: '班次日历' });
+    await expect(calendar.locator('input[value="全天"]')).toBeVisible();
+    await calendar.getByRole('button', { name: /取\s*消/ }).click();
     await board.getByTestId(`oee-gauge-${dispatch.equipmentId}`).click();
     const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
     await board.getByTestId('oee-table').locator('.ant-table-row').filter({ hasText: today }).click();
