@@ -51,7 +51,8 @@ export async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, `收到 ${signal}，正在关闭…`);
+    // At warn: an operator running with LOG_LEVEL=warn still sees why the server stopped.
+    log.warn({ signal }, `收到 ${signal}，正在关闭…`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
