@@ -70,6 +70,45 @@ describe('document numbers: defaults', () => {
   });
 });
 
+describe('document numbers: no saving transaction holds the day’s counter', () => {
+  it('on PostgreSQL a number taken in an open transaction does not hold up the next; a rolled-back one stays unused', async () => {
+    const db = t.database.db;
+    const at = new Date('2026-11-24T04:00:00Z');
+    if (t.database.kind !== 'postgres') {
+      // PGlite: one transaction at a time; the number is part of it and an aborted save gives it back.
+      await expect(
+        db.transaction().execute(async (trx) => {
+          expect(await nextDocNo(trx, 'CK', undefined, at)).toBe('CK20261124-0001');
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await nextDocNo(db, 'CK', undefined, at)).toBe('CK20261124-0001');
+      return;
+    }
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let first = '';
+    const slow = db.transaction().execute(async (trx) => {
+      first = await nextDocNo(trx, 'CK', undefined, at);
+      await held; // still saving
+      throw new Error('rolled back');
+    });
+    while (!first) await new Promise((r) => setTimeout(r, 5));
+    expect(first).toBe('CK20261124-0001');
+    // Another save of the same day takes the next number and commits while the first is open.
+    const started = Date.now();
+    const second = await db.transaction().execute((trx) => nextDocNo(trx, 'CK', undefined, at));
+    expect(second).toBe('CK20261124-0002');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    release();
+    await expect(slow).rejects.toThrow('rolled back');
+    // The first save failed after taking 0001: that number stays unused.
+    expect(await nextDocNo(db, 'CK', undefined, at)).toBe('CK20261124-0003');
+  });
+});
+
 describe('document numbers: refusals', () => {
   it('refuses bad and clashing prefixes with a Chinese message, changing nothing', async () => {
     const cases: [Record<string, Partial<Row>>, RegExp][] = [

@@ -9,6 +9,7 @@ import {
 } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { autonomousOf } from './db/autonomous.ts';
 import type { Db } from './db/db.ts';
 import { PREPARED, prepared } from './db/prepared.ts';
 import { SETTING_KEYS } from './settings.ts';
@@ -45,8 +46,10 @@ const counterType = (defaultPrefix: string, pattern: DocNoPattern) =>
  * Next document number of a type (named by its default prefix in the code) for the business day
  * of `at`, e.g. `XS20261122-0001`, printed with the prefix and pattern set in 系统设置 (read on
  * each call). The counter row is created or incremented by one atomic statement, so concurrent
- * callers never receive the same number; call it inside the transaction that saves the document
- * so an aborted save leaves no gap.
+ * callers never receive the same number. On PostgreSQL that statement commits at once (no saving
+ * transaction holds the row): a save that fails after taking its number leaves that number unused,
+ * so take it as late as possible, after the document's checks. On PGlite it is part of the
+ * calling transaction (an aborted save gives its number back).
  */
 export async function nextDocNo(
   db: Db,
@@ -85,11 +88,15 @@ export async function nextDocNos(
     .executeTakeFirst();
   const rule = docNoRule(setting ? { [prefix]: setting.rule } : undefined, prefix);
   const day = businessDay(at, timeZone);
+  // On PostgreSQL the count moves on a connection of its own and commits at once, as a sequence
+  // would: the day's counter row is locked for this one statement, not until the saving
+  // transaction commits (every last-step 报工 of the day queued on the 生产入库 row; issue 39 §2).
+  // The embedded database runs one transaction at a time: there the count moves inside it.
   const r = await prepared(sql<{ value: number }>`
     INSERT INTO doc_counter (doc_type, day, value)
     VALUES (${counterType(prefix, rule.pattern)}, ${docNoPeriod(rule.pattern, day)}, ${count}::int)
     ON CONFLICT (doc_type, day) DO UPDATE SET value = doc_counter.value + ${count}::int
-    RETURNING value`).execute(db);
+    RETURNING value`).execute(autonomousOf(db) ?? db);
   const last = Number(r.rows[0].value);
   return Array.from({ length: count }, (_, i) =>
     formatDocNo(rule.prefix, rule.pattern, day, last - count + 1 + i),

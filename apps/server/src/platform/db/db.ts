@@ -6,6 +6,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   CamelCasePlugin,
   Kysely,
+  type KyselyPlugin,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   PostgresDialect,
@@ -15,6 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { AutonomousConnection } from './autonomous.ts';
 import { pgListener } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { NAMES, PgliteCursor, pglitePool } from './pglite-pool.ts';
@@ -229,7 +231,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const plugins = [new RowCamelCase({ maintainNestedObjectKeys: true })];
   if (opts.databaseUrl) {
     const pools = new Map<string, pg.Pool>();
-    const poolOf = (max: number, name: string) => {
+    const poolOf = (max: number, name: string, extra: KyselyPlugin[] = []) => {
       const pool = new pg.Pool({
         connectionString: opts.databaseUrl,
         max,
@@ -258,10 +260,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       });
       return new Kysely<any>({
         dialect: new PostgresDialect({ pool: revivingPool(pool), cursor: TypedCursor }),
-        plugins,
+        plugins: [...plugins, ...extra],
       });
     };
-    const db = poolOf(opts.poolMax ?? 10, 'ringmes');
+    // Document numbers are taken on connections of their own and committed at once, so no saving
+    // transaction holds a day's counter row until it commits (platform/numbering.ts).
+    const numberingDb = poolOf(2, 'ringmes-numbering');
+    const db = poolOf(opts.poolMax ?? 10, 'ringmes', [new AutonomousConnection(numberingDb)]);
     const liveDb = poolOf(2, 'ringmes-live');
     const listener = pgListener(opts.databaseUrl, opts.log);
     return {
@@ -273,7 +278,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         return { max: p.options.max, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount };
       },
       close: async () => {
-        await Promise.all([db.destroy(), liveDb.destroy(), listener.close()]);
+        await Promise.all([db.destroy(), liveDb.destroy(), numberingDb.destroy(), listener.close()]);
       },
       listen: (channel, onPayload, onReconnect) => listener.listen(channel, onPayload, onReconnect),
     };
