@@ -82,10 +82,9 @@ export async function main() {
     const jobRuns = app.ringmesMetrics.jobRuns;
     // `npm run ringmes -- backup` on the embedded database, which only this process may open.
     process.on('SIGUSR2', () => {
-      void backupOnRequest(database, config, log).then(
-        () => jobRuns.inc({ job: 'backup', outcome: 'ok' }),
-        () => jobRuns.inc({ job: 'backup', outcome: 'failed' }),
-      );
+      void backupOnRequest(database, config, log).then((outcome) => {
+        if (outcome !== 'none') jobRuns.inc({ job: 'backup', outcome });
+      });
     });
     stopHousekeeping = scheduleHousekeeping(
       database.db,

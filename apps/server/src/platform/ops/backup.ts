@@ -331,10 +331,10 @@ export async function backupOnRequest(
   database: Database,
   config: BackupConfig,
   log: { info(o: object, msg: string): void; error(o: object, msg: string): void },
-): Promise<void> {
+): Promise<'ok' | 'failed' | 'none'> {
   const request = path.join(config.dataDir, 'backup-request.json');
   const result = path.join(config.dataDir, 'backup-result.json');
-  if (!fs.existsSync(request)) return;
+  if (!fs.existsSync(request)) return 'none';
   let answer: Record<string, unknown>;
   try {
     const { out } = JSON.parse(fs.readFileSync(request, 'utf8')) as { out: string };
@@ -348,4 +348,5 @@ export async function backupOnRequest(
   }
   fs.writeFileSync(`${result}.partial`, JSON.stringify(answer), { mode: 0o600 });
   fs.renameSync(`${result}.partial`, result);
+  return answer.error ? 'failed' : 'ok';
 }
