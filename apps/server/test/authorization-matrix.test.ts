@@ -36,7 +36,12 @@ describe('authorization matrix', { timeout: 240_000 }, () => {
     expect(missing).toEqual([]);
     const publicOnes = routes.filter((r) => r.permission === 'public').map((r) => `${r.method} ${r.url}`);
     expect(publicOnes.sort()).toEqual([
+      // The API's contract and its browsable reference (docs/api.md): what exists, no data.
+      'GET /api/docs',
+      'GET /api/docs/:file',
+      'GET /api/docs/start.js',
       'GET /api/health',
+      'GET /api/openapi.json',
       'GET /api/ready',
       // The live dashboard stream: opened with a stream ticket (EventSource sends no headers).
       'GET /api/v1/dashboard/stream',
