@@ -108,7 +108,7 @@ describe('export files belong to their owner', () => {
 
     const own = await t.call('GET', '/common/download', { token, query: { fileName, delete: 'true' } });
     expect(own.status).toBe(200);
-    await new Promise((res) => setTimeout(res, 50));
-    expect(fs.existsSync(file)).toBe(false);
+    // Deleted once the download has been sent (after the answer): waited for, not slept on.
+    await expect.poll(() => fs.existsSync(file), { timeout: 5000 }).toBe(false);
   });
 });
