@@ -112,9 +112,15 @@ describe('no lockout of someone else', () => {
       expect(r.status).toBe(429);
       return performance.now() - started;
     };
-    const checked = await timed('typist', 'wrong-one');
-    const unknown = await timed('ghost-x', 'bad');
-    expect(unknown).toBeGreaterThan(checked * 0.3);
+    // Medians of interleaved samples: one sample of each swung 4× on a loaded machine.
+    const checked: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      checked.push(await timed('typist', 'wrong-one'));
+      unknown.push(await timed(`ghost-x${i}`, 'bad'));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2];
+    expect(median(unknown)).toBeGreaterThan(median(checked) * 0.3);
   });
 });
 
