@@ -1,4 +1,5 @@
 import type {
+  Kysely,
   KyselyPlugin,
   PluginTransformQueryArgs,
   PluginTransformResultArgs,
@@ -6,7 +7,9 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import type { Db } from './db.ts';
+
+/** db.ts's `Db`, written out so that db.ts (which makes the connection) and this file do not import each other. */
+type Db = Kysely<any>;
 
 /**
  * A connection of its own beside the request pool, for the few statements that must commit at
