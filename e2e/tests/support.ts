@@ -195,8 +195,9 @@ export const rows = (page: Page) => activePage(page).locator('.ant-table-row');
 export const topMenu = (page: Page) => page.getByTestId('top-menu');
 export const sidebar = (page: Page) => page.getByTestId('sidebar');
 export const tags = (page: Page) => page.getByTestId('tags-view').locator('.rm-tag');
+/** The newest message with this text: the same action done twice in a row shows two for a few seconds. */
 export const toast = (page: Page, text: string | RegExp) =>
-  page.locator('.ant-message-notice').filter({ hasText: text });
+  page.locator('.ant-message-notice').filter({ hasText: text }).last();
 
 /**
  * Waits until no select dropdown is showing. A closing dropdown stays visible through its leave

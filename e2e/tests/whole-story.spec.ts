@@ -490,13 +490,18 @@ test.describe('the whole story', () => {
           await expect(dialog.getByText('待派数量')).toBeVisible({ timeout: 5_000 });
         }).toPass({ timeout: 60_000 });
         const who = dialog.locator('.ant-table-row .ant-select').nth(1);
-        await who.click();
-        await page.keyboard.type(operator);
-        await page
-          .locator('.ant-select-dropdown:visible .ant-select-item-option')
-          .filter({ hasText: operator })
-          .first()
-          .click();
+        // The option list re-renders as it searches: a click can land on a list being replaced
+        // (a CI run dispatched with no operator chosen). Chosen is when the select shows him.
+        await expect(async () => {
+          await who.click();
+          await page.keyboard.type(operator);
+          await page
+            .locator('.ant-select-dropdown:visible .ant-select-item-option')
+            .filter({ hasText: operator })
+            .first()
+            .click({ timeout: 5_000 });
+          await expect(who).toContainText(operator, { timeout: 2_000 });
+        }).toPass({ timeout: 30_000 });
         await dialog.getByRole('button', { name: /确定派工/ }).click();
         await expect(toast(page, /已派工：PG/)).toBeVisible();
       };
