@@ -153,15 +153,16 @@ function int(name: string, fallback: number, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
- * What an empty database is seeded with when SEED is not set: the demo factory only for a try-out
- * (`npm start` on the embedded database); on a PostgreSQL server or in production
- * (`npm run serve` sets NODE_ENV=production) the minimal seed, whose admin password is generated.
+ * What an empty database is seeded with when SEED is not set: the demo factory under `npm start`
+ * (the contract of ../shared/docs/architecture.md: `demo` on an empty database, either database);
+ * in production (`npm run serve` sets NODE_ENV=production) the minimal seed, whose admin password
+ * is generated.
  */
 export function defaultSeed(
   config: Pick<Config, 'seed' | 'databaseUrl'>,
   env = process.env,
 ): 'demo' | 'minimal' | 'none' {
-  return config.seed ?? (config.databaseUrl || env.NODE_ENV === 'production' ? 'minimal' : 'demo');
+  return config.seed ?? (env.NODE_ENV === 'production' ? 'minimal' : 'demo');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {

@@ -131,13 +131,18 @@ describe('/metrics', () => {
 });
 
 describe('configuration', () => {
-  it('seeds the demo only on the embedded database of a try-out, unless SEED asks', () => {
+  it('seeds the demo under npm start on either database and the minimal seed in production, unless SEED asks', () => {
     expect(defaultSeed({ seed: undefined, databaseUrl: undefined }, {})).toBe('demo');
-    expect(defaultSeed({ seed: undefined, databaseUrl: 'postgres://x/y' }, {})).toBe('minimal');
+    expect(defaultSeed({ seed: undefined, databaseUrl: 'postgres://x/y' }, {})).toBe('demo');
+    expect(defaultSeed({ seed: undefined, databaseUrl: 'postgres://x/y' }, { NODE_ENV: 'production' })).toBe(
+      'minimal',
+    );
     expect(defaultSeed({ seed: undefined, databaseUrl: undefined }, { NODE_ENV: 'production' })).toBe(
       'minimal',
     );
-    expect(defaultSeed({ seed: 'demo', databaseUrl: 'postgres://x/y' }, {})).toBe('demo');
+    expect(defaultSeed({ seed: 'demo', databaseUrl: 'postgres://x/y' }, { NODE_ENV: 'production' })).toBe(
+      'demo',
+    );
   });
 
   it('reads the retention and metrics settings, refusing a bad address list', () => {
