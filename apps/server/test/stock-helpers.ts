@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { expect } from 'vitest';
 import type { Db } from '../src/platform/db/db.ts';
-import type { Factory } from './factories.ts';
-import type { TestApp } from './helpers.ts';
+import { type Factory, factory } from './factories.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
  * Every balance equals the sum of its ledger rows, and no balance is negative; and per material ×
@@ -139,3 +140,35 @@ export async function stockWorld(t: TestApp, f: Factory, token: string): Promise
     },
   };
 }
+
+/** A test file's app, admin token and stock world (beforeAll). */
+export async function openStockWorld(): Promise<{ t: TestApp; token: string; w: StockWorld }> {
+  const t = await createTestApp();
+  const token = await t.login();
+  const w = await stockWorld(
+    t,
+    factory(t, async () => token),
+    token,
+  );
+  return { t, token, w };
+}
+
+/** Closes it (afterAll), checking the invariants over everything the file posted first. */
+export async function closeStockWorld(t: TestApp) {
+  expect(await stockInvariantViolations(t.database.db)).toEqual([]);
+  await t.close();
+}
+
+/** The result of a call that must succeed (its body shown when it does not). */
+export function ok(r: { status: number; body: any }) {
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.result;
+}
+
+/** A posted purchase receipt of one line into the world's warehouse. */
+export const receive = async (w: StockWorld, materialId: number, quantity: number, unitPrice: string) =>
+  ok(await w.post('stock-inbound', (await w.inbound([{ materialId, quantity, unitPrice }])).id));
+
+/** A posted requisition of one line out of the world's warehouse. */
+export const issue = async (w: StockWorld, materialId: number, quantity: number) =>
+  ok(await w.post('stock-outbound', (await w.outbound([{ materialId, quantity }])).id));

@@ -6,35 +6,17 @@
 // (docs/architecture.md, "Valuation and reversals", has the example).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factory } from './factories.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
-import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
+import type { TestApp } from './helpers.ts';
+import { closeStockWorld, issue, ok, openStockWorld, receive, type StockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
 let token: string;
 let w: StockWorld;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  w = await stockWorld(
-    t,
-    factory(t, async () => token),
-    token,
-  );
+  ({ t, token, w } = await openStockWorld());
 });
-afterAll(async () => {
-  expect(await stockInvariantViolations(t.database.db)).toEqual([]);
-  await t.close();
-});
+afterAll(() => closeStockWorld(t));
 
-const ok = (r: { status: number; body: any }) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.result;
-};
-const receive = async (materialId: number, quantity: number, unitPrice: string) =>
-  ok(await w.post('stock-inbound', (await w.inbound([{ materialId, quantity, unitPrice }])).id));
-const issue = async (materialId: number, quantity: number) =>
-  ok(await w.post('stock-outbound', (await w.outbound([{ materialId, quantity }])).id));
 /** A posted count of one material in the main warehouse. */
 async function count(materialId: number, countedQuantity: string) {
   const st = ok(
@@ -74,12 +56,12 @@ describe('冲销 of a posted 盘点单', () => {
   it('the worked example: a 盘亏 comes back at the 7.50 it left at, a 盘盈 goes out at its 3.90', async () => {
     const m = await w.material();
     // 100 @ 2.50 = 250.00.
-    await receive(m.id, 100, '2.5');
+    await receive(w, m.id, 100, '2.5');
     // Counted 97: 盘亏 3 at the average 2.50 = −7.50. 97 worth 242.50.
     const pd1 = await count(m.id, '97');
     expect(await rows(pd1.id)).toEqual([['-3.0000', '2.500000', '-7.50', false]]);
     // 20 @ 3.10 = 62.00: 117 worth 304.50, average 304.50 ÷ 117 = 2.602564.
-    await receive(m.id, 20, '3.1');
+    await receive(w, m.id, 20, '3.1');
     expect(await stock(m.id)).toMatchObject({ quantity: '117.0000', value: '304.50', avgCost: '2.602564' });
 
     // 冲销 PD1: the 3 come back at the 7.50 they left at (not 3 × 2.602564 = 7.81): 120 worth
@@ -132,7 +114,7 @@ describe('冲销 of a posted 盘点单', () => {
 
     // Counted 125: 盘盈 5 at 2.60 = 13.00; all 125 issued (−325.00). The 盘盈 has left: refused.
     const pd4 = await count(m.id, '125');
-    await issue(m.id, 125);
+    await issue(w, m.id, 125);
     const gone = await reverse(pd4.id);
     expect(gone.status).toBe(409);
     expect(gone.body.message).toMatch(/^库存不足：.*可用 0，需要 5；盘盈的货物已被发出，无法冲销$/);
@@ -143,7 +125,7 @@ describe('冲销 of a posted 盘点单', () => {
   it('lets one of two simultaneous reversals through and refuses the other', async () => {
     const m = await w.material();
     // 10 @ 1.00; counted 8: 盘亏 2 = −2.00.
-    await receive(m.id, 10, '1');
+    await receive(w, m.id, 10, '1');
     const pd = await count(m.id, '8');
     const answers = await Promise.all([reverse(pd.id), reverse(pd.id)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
@@ -156,7 +138,7 @@ describe('冲销 of a posted 盘点单', () => {
 
   it('needs 冲销 permission on 库存盘点', async () => {
     const m = await w.material();
-    await receive(m.id, 5, '1');
+    await receive(w, m.id, 5, '1');
     const pd = await count(m.id, '4');
     const poster = (await t.userWith(['warehouse:stocktake:list', 'warehouse:stocktake:post'])).token;
     const r = await t.call('POST', `/api/v1/stocktake/reverse/${pd.id}`, { token: poster });

@@ -8,26 +8,16 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factory } from './factories.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
-import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
+import type { TestApp } from './helpers.ts';
+import { closeStockWorld, openStockWorld, type StockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
 let token: string;
 let w: StockWorld;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  w = await stockWorld(
-    t,
-    factory(t, async () => token),
-    token,
-  );
+  ({ t, token, w } = await openStockWorld());
 });
-afterAll(async () => {
-  expect(await stockInvariantViolations(t.database.db)).toEqual([]);
-  await t.close();
-});
+afterAll(() => closeStockWorld(t));
 
 // ----------------------------------------------------------------- the reference model
 

@@ -3,35 +3,17 @@
 // its ledger amounts per material and warehouse at every step. Every figure below is worked out
 // by hand in the comments; docs/architecture.md, "Valuation and reversals", has the same example.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factory } from './factories.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
-import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
+import type { TestApp } from './helpers.ts';
+import { closeStockWorld, issue, ok, openStockWorld, receive, type StockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
 let token: string;
 let w: StockWorld;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  w = await stockWorld(
-    t,
-    factory(t, async () => token),
-    token,
-  );
+  ({ t, token, w } = await openStockWorld());
 });
-afterAll(async () => {
-  expect(await stockInvariantViolations(t.database.db)).toEqual([]);
-  await t.close();
-});
+afterAll(() => closeStockWorld(t));
 
-const ok = (r: { status: number; body: any }) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.result;
-};
-const receive = async (materialId: number, quantity: number, unitPrice: string) =>
-  ok(await w.post('stock-inbound', (await w.inbound([{ materialId, quantity, unitPrice }])).id));
-const issue = async (materialId: number, quantity: number) =>
-  ok(await w.post('stock-outbound', (await w.outbound([{ materialId, quantity }])).id));
 const reverse = async (kind: string, id: number) =>
   ok(await t.call('POST', `/api/v1/${kind}/reverse/${id}`, { token }));
 
@@ -69,11 +51,11 @@ describe('反过账 at the original cost (the mirror convention)', () => {
   it('the worked example: reversing an issue after a dearer receipt keeps value = Σ ledger (1,500.00, not 1,560.00)', async () => {
     const m = await w.material();
     // 100 @ 12.00 = 1,200.00.
-    await receive(m.id, 100, '12');
+    await receive(w, m.id, 100, '12');
     // Issue 60 at the average 12.00: −720.00. Left 40 worth 480.00.
-    const i1 = await issue(m.id, 60);
+    const i1 = await issue(w, m.id, 60);
     // 20 @ 15.00 = 300.00: 60 worth 780.00, average 780 ÷ 60 = 13.00.
-    const r2 = await receive(m.id, 20, '15');
+    const r2 = await receive(w, m.id, 20, '15');
     expect(await stock(m.id)).toMatchObject({ quantity: 60, value: '780.00', unitCost: '13.000000' });
 
     // 反过账 of the issue: the 60 come back at the 720.00 they left at (not at 13.00 = 780.00).
@@ -93,7 +75,7 @@ describe('反过账 at the original cost (the mirror convention)', () => {
     });
 
     // Issue 50 at 12.50: −625.00. Left 70 worth 875.00.
-    await issue(m.id, 50);
+    await issue(w, m.id, 50);
     expect(await stock(m.id)).toMatchObject({ quantity: 70, value: '875.00', ledgerSum: '875.00' });
 
     // Reversing the 20 @ 15.00 receipt takes exactly its 300.00 back out: 50 worth 575.00, average
@@ -109,17 +91,17 @@ describe('反过账 at the original cost (the mirror convention)', () => {
     });
 
     // The last issue takes everything: −575.00, and the empty stock is worth 0.00.
-    await issue(m.id, 50);
+    await issue(w, m.id, 50);
     expect(await stock(m.id)).toMatchObject({ quantity: 0, value: '0.00', ledgerSum: '0.00' });
   });
 
   it('writes off what a receipt reversal leaves on empty stock with a 成本调整 row of quantity 0', async () => {
     const m = await w.material();
     // 10 @ 1.00 = 10.00 and 5 @ 4.00 = 20.00: 15 worth 30.00, average 2.00.
-    await receive(m.id, 10, '1');
-    const dear = await receive(m.id, 5, '4');
+    await receive(w, m.id, 10, '1');
+    const dear = await receive(w, m.id, 5, '4');
     // Issue 10 at 2.00: −20.00. Left 5 worth 10.00.
-    await issue(m.id, 10);
+    await issue(w, m.id, 10);
     // Reversing the 5 @ 4.00 receipt: −5 at −20.00 would leave no stock worth −10.00; an
     // adjustment of +10.00 on the same document brings it to 0.00.
     await reverse('stock-inbound', dear.id);
@@ -130,14 +112,14 @@ describe('反过账 at the original cost (the mirror convention)', () => {
     ]);
     expect(await stock(m.id)).toMatchObject({ quantity: 0, value: '0.00', ledgerSum: '0.00' });
     // A new receipt starts clean: 4 @ 2.50 = 10.00, average 2.50.
-    await receive(m.id, 4, '2.5');
+    await receive(w, m.id, 4, '2.5');
     expect(await stock(m.id)).toMatchObject({ quantity: 4, value: '10.00', unitCost: '2.500000' });
   });
 
   it('carries the value across a transfer and back on its reversal, to the cent', async () => {
     const m = await w.material();
     // 3 @ 3.333333 = 10.00 (3 × 3.333333 = 9.999999, to the cent).
-    await receive(m.id, 3, '3.333333');
+    await receive(w, m.id, 3, '3.333333');
     const tr = ok(
       await t.call('POST', '/api/v1/stock-transfer/add', {
         token,

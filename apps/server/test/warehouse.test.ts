@@ -1,27 +1,17 @@
 import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factory } from './factories.ts';
-import { createTestApp, downloadWorkbook, type TestApp } from './helpers.ts';
-import { type StockWorld, stockInvariantViolations, stockWorld } from './stock-helpers.ts';
+import { downloadWorkbook, type TestApp } from './helpers.ts';
+import { closeStockWorld, openStockWorld, type StockWorld } from './stock-helpers.ts';
 
 let t: TestApp;
 let token: string;
 let w: StockWorld;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  w = await stockWorld(
-    t,
-    factory(t, async () => token),
-    token,
-  );
+  ({ t, token, w } = await openStockWorld());
 });
-afterAll(async () => {
-  // Invariant over everything this file posted: every balance equals the sum of its ledger rows.
-  expect(await stockInvariantViolations(t.database.db)).toEqual([]);
-  await t.close();
-});
+// Invariant over everything this file posted: every balance equals the sum of its ledger rows.
+afterAll(() => closeStockWorld(t));
 
 describe('inbound and outbound posting', () => {
   it('receives stock, numbers the document, and keeps balance and ledger in step', async () => {
