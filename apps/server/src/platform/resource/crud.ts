@@ -327,7 +327,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
     url: `${base}/${def.api?.page ?? 'page'}`,
     ...gate(def, 'list'),
     query: schemas.query,
-    response: z.lazy(() => answerPageSchema(answerRowSchema(def))),
+    response: z.lazy(() => answerPageSchema(row)),
     async handler({ query, user, app: { db, config, heavyReads } }) {
       if ((query as any).pageNum === 0) {
         const q = inScope(applyFilters(baseQuery(db, def), def, query), user, def, 'list');
