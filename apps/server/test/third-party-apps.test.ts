@@ -167,6 +167,31 @@ describe('third-party apps', () => {
     expect((await signed(client, 'POST', '/api/v1/sso/handoff', {}).run()).status).toBe(403);
   });
 
+  it('downloads its own export while it holds an export scope (issue 44 §6)', async () => {
+    const exporter = await makeClient({ scopes: ['factory:material:list', 'factory:material:export'] });
+    const made = await signed(exporter, 'GET', '/api/v1/material-info/export').run();
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const url = `/common/download?fileName=${encodeURIComponent(made.body.result.fileName)}`;
+    const file = await t.app.inject({ method: 'GET', url, headers: signed(exporter, 'GET', url).headers });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.subarray(0, 2).toString()).toBe('PK'); // an .xlsx is a zip
+    // An app acts as the user who made it (narrowed to its scopes): another user does not see the file.
+    const other = await t.userWith(['factory:material:export']);
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(theirs.statusCode).toBe(404);
+    // Without an export scope the download routes are closed to an app.
+    const reader = await makeClient({ scopes: ['factory:material:list'] });
+    const refused = await signed(reader, 'GET', url).run();
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('导出权限');
+    // Other routes open to any signed-in user stay closed to apps.
+    expect((await signed(exporter, 'GET', '/api/v1/message/page').run()).status).toBe(403);
+  });
+
   it('refuses disabled and expired clients', async () => {
     const c = await makeClient({ scopes: ['system:role:list'] });
     expect((await signed(c, 'GET', '/api/v1/role/page').run()).status).toBe(200);

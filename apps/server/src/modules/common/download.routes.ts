@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ZipArchive } from 'archiver';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { AuthUser } from '../../platform/auth/sessions.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { resolveExport } from '../../platform/export-files.ts';
 import type { App } from '../../platform/http/route.ts';
@@ -18,6 +20,15 @@ function displayName(file: string): string {
   return base.replace(/^[0-9a-f-]{36}_/, '');
 }
 
+/**
+ * A third-party app downloads the export files it made (they lie in its own folder like a user's)
+ * while it holds an export scope; an app without one has no business with the download routes.
+ */
+function appMayDownload(req: FastifyRequest, user: AuthUser) {
+  if (req.signedCall && !user.isAdmin && ![...user.permissions].some((p) => p.endsWith(':export')))
+    throw forbidden('第三方应用没有导出权限，不能下载文件');
+}
+
 const fileName = z.string({ error: '缺少文件名' }).min(1, '缺少文件名').max(300, '文件名过长');
 
 export function downloadRoutes(app: App) {
@@ -26,8 +37,10 @@ export function downloadRoutes(app: App) {
     method: 'GET',
     url: '/api/v1/export-job/:id',
     permission: 'authenticated',
+    apps: true,
     params: z.strictObject({ id: z.string().max(40) }),
-    async handler({ params, user, app: { db } }) {
+    async handler({ params, user, req, app: { db } }) {
+      appMayDownload(req, user);
       const job = z.uuid().safeParse(params.id).success
         ? await db
             .selectFrom('exportJob')
@@ -46,9 +59,11 @@ export function downloadRoutes(app: App) {
     url: '/common/download',
     permission: 'authenticated',
     cookieToken: true,
+    apps: true,
     raw: true,
     query: z.strictObject({ fileName, delete: z.enum(['true', 'false']).optional() }),
-    async handler({ query, user, reply, app: { config } }) {
+    async handler({ query, user, req, reply, app: { config } }) {
+      appMayDownload(req, user);
       const file = resolveExport(config.exportDir, user.id, query.fileName);
       reply.header('content-type', 'application/octet-stream');
       reply.header('content-disposition', attachment(displayName(file)));
@@ -63,9 +78,11 @@ export function downloadRoutes(app: App) {
     url: '/common/download/resource',
     permission: 'authenticated',
     cookieToken: true,
+    apps: true,
     raw: true,
     query: z.strictObject({ resource: fileName }),
-    async handler({ query, user, reply, app: { config } }) {
+    async handler({ query, user, req, reply, app: { config } }) {
+      appMayDownload(req, user);
       const file = resolveExport(config.exportDir, user.id, query.resource.replace(/^\/?profile\//, ''));
       reply.header('content-type', 'application/octet-stream');
       reply.header('content-disposition', attachment(displayName(file)));
@@ -78,12 +95,14 @@ export function downloadRoutes(app: App) {
     url: '/common/download/zip',
     permission: 'authenticated',
     cookieToken: true,
+    apps: true,
     raw: true,
     query: z.strictObject({
       files: z.string({ error: '缺少文件列表' }).min(1, '缺少文件列表').max(5000),
       name: z.string().max(100).optional(),
     }),
-    async handler({ query, user, reply, app: { config } }) {
+    async handler({ query, user, req, reply, app: { config } }) {
+      appMayDownload(req, user);
       const names = query.files
         .split(',')
         .map((s) => s.trim())

@@ -65,6 +65,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   /** Also accept the token from the `Admin-Token` cookie (GET downloads only). */
   cookieToken?: boolean;
   /**
+   * A route open to any signed-in user that third-party apps may call too (their own export
+   * files); other `authenticated` routes (profile, password, messages) are not for apps.
+   */
+  apps?: boolean;
+  /**
    * A heavy read (every row, an export, a report): at most `HEAVY_READS_PER_USER` in flight per
    * user, and fewer connections than the pool holds for all of them (`heavy-reads.ts`). Unset:
    * decided from the URL (`isHeavyUrl`); a GET asking `pageNum=0` is heavy in any case.
@@ -174,7 +179,7 @@ export function route<B = undefined, Q = undefined, P = undefined>(
           req.user = user;
           // An app acts only through permissions: routes open to any signed-in user (profile,
           // password, messages) are not for apps.
-          if (spec.permission === 'authenticated') throw forbidden('第三方应用不能调用该接口');
+          if (spec.permission === 'authenticated' && !spec.apps) throw forbidden('第三方应用不能调用该接口');
           authorize(user);
         })
         .then(() => done(), done);

@@ -19,6 +19,7 @@ import { applyFilters, baseQuery, loadLines, sortableColumns, totalOrderColumns 
 import { arrayReferencesTo, labelOfTable, type RefTarget, refTarget, targetOfResource } from './refs.ts';
 import { answerPageSchema, answerRowSchema, lazyResourceSchemas, resourceRoundTrip } from './schema.ts';
 import { assertInScope, gate, hideFields, inScope } from './scope.ts';
+import { registerSync } from './sync.ts';
 
 export interface HookCtx {
   db: Db;
@@ -352,6 +353,7 @@ export function registerResource(app: App, def: ResourceDef, hooks?: ResourceHoo
   });
 
   registerOptions(app, def);
+  registerSync(app, def, row);
 
   // Every active record, whole: a read like `page`, so it needs the read permission, keeps to the
   // user's scope and to the all-rows cap.

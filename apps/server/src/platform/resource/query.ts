@@ -152,6 +152,7 @@ export function applyFilters(
   if (def.parentField && query[def.parentField] !== undefined) {
     q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);
   }
+  if (query.updatedSince) q = q.where(sql<boolean>`t.updated_at > ${query.updatedSince}::timestamptz`);
   if (query.keyword) {
     const cols = keywordFields(def);
     if (cols.length)

@@ -313,7 +313,14 @@ function buildSchemas(def: ResourceDef): ResourceSchemas {
   const rule = resourceRoundTrip(def);
   const update = editBody(editShape, rule);
   const updateById = editBody({ ...editShape, id: zx.id }, { answerOnly: rule.answerOnly });
-  const q: Record<string, z.ZodType> = { ...pagingFields, keyword: z.string().trim().max(100).optional() };
+  const q: Record<string, z.ZodType> = {
+    ...pagingFields,
+    keyword: z.string().trim().max(100).optional(),
+    // Rows changed after this moment (issue 44 §5; `…/changes` pages them with a cursor).
+    updatedSince: z.iso
+      .datetime({ offset: true, error: '更新时间格式不正确，应为 ISO 8601（如 2026-11-29T08:00:00+08:00）' })
+      .optional(),
+  };
   const filters = [...def.fields, ...lineFilters(def).map((x) => x.field)];
   for (const f of filters) {
     const mode =
