@@ -42,6 +42,7 @@ import { saleOrderAttachmentOwner, saleOrderHooks, salesRoutes, stockUpHooks } f
 import { deptRoutes } from './system/dept.routes.ts';
 import { menuRoutes } from './system/menu.routes.ts';
 import { messageRoutes } from './system/message.routes.ts';
+import { outboundRoutes } from './system/outbound.routes.ts';
 import { roleRoutes } from './system/role.routes.ts';
 import { settingRoutes } from './system/setting.routes.ts';
 import { ssoRoutes } from './system/sso.routes.ts';
@@ -90,6 +91,7 @@ export function registerModules(app: App) {
   messageRoutes(app);
   settingRoutes(app);
   threeAppRoutes(app);
+  outboundRoutes(app);
   // The resource kit: every declared resource's CRUD and Excel routes, with its hooks.
   for (const def of RESOURCES) {
     registerResource(app, def, HOOKS[def.name]);

@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { containsAny } from '../../platform/db/like.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { conflict, fieldError } from '../../platform/errors.ts';
+import { recordEvent } from '../../platform/events/outbox.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
 import type { App } from '../../platform/http/route.ts';
@@ -539,6 +540,13 @@ export function wageRoutes(app: App) {
       withRetry(() =>
         db.transaction().execute(async (trx) => {
           const closed = await closeMonth(trx, body.month, user.id);
+          // 工资月结 for the apps subscribed to it (a webhook, written in this transaction).
+          await recordEvent(trx, {
+            events: ['wage.closed'],
+            resource: 'process-wage',
+            key: `wage:${body.month}`,
+            data: { ...closed, month: body.month },
+          });
           await audit(
             trx,
             user,

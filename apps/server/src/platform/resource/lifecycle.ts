@@ -13,6 +13,7 @@ import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { prepared } from '../db/prepared.ts';
 import { conflict, fieldError, STALE_VERSION } from '../errors.ts';
+import { recordEvent, transitionEvents } from '../events/outbox.ts';
 import type { App } from '../http/route.ts';
 import { route } from '../http/route.ts';
 import { makeSerializer } from '../http/serialize.ts';
@@ -170,6 +171,7 @@ export async function runTransition(
     await handlers.effect(ctx);
     if (!ctx.settled) throw new Error(`${def.name} ${name}: an effect that moves the state must settle it`);
     if (!ctx.audited) await ctx.audit.execute(db);
+    await announce(db, def, name, id, record.status, docNo, ctx.settled);
     return { id, docNo, status: ctx.settled, version: Number(record.version) + 1 };
   }
   const moved = (
@@ -182,15 +184,40 @@ export async function runTransition(
   await handlers.effect?.(ctx);
   if (!ctx.audited) await ctx.audit.execute(db);
   // Without an effect, or with one that says where it left the document, the answer is known.
-  if (!handlers.effect || ctx.settled)
+  if (!handlers.effect || ctx.settled) {
+    await announce(db, def, name, id, record.status, docNo, ctx.settled ?? transition.to);
     return { id, docNo, status: ctx.settled ?? transition.to, version: Number(moved.version) };
+  }
   // An effect may move the state on again (approved → completed): answer what is stored.
   const now = await db
     .selectFrom(def.table)
     .select(['status', 'version'] as any)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
+  await announce(db, def, name, id, record.status, docNo, (now as any).status);
   return { id, docNo, status: (now as any).status, version: (now as any).version };
+}
+
+/**
+ * The transition's webhook events (a state change; a stock posting, an inspection's result, an
+ * approved report), written in its transaction (platform/events/outbox.ts): nothing is sent for
+ * one that rolls back. One delivery order per document.
+ */
+function announce(
+  db: Db,
+  def: ResourceDef,
+  name: string,
+  id: number,
+  from: string,
+  docNo: string | null,
+  to: string,
+) {
+  return recordEvent(db, {
+    events: transitionEvents(def.name, name, to),
+    resource: def.name,
+    key: `${def.name}:${id}`,
+    data: { id, docNo, type: def.label, transition: name, from, to },
+  });
 }
 
 /**
