@@ -133,7 +133,9 @@ export class OutboundQueue {
         }),
       );
     this.workers.push(
-      await boss.work(QUEUES.digest, { pollingIntervalSeconds: 30 }, async () => this.onDigest(this.ctx)),
+      await boss.work(QUEUES.digest, { pollingIntervalSeconds: t.pollingSeconds }, async () =>
+        this.onDigest(this.ctx),
+      ),
     );
     // 待检验 and the other digests: one message per user and kind at the top of each hour.
     await boss.schedule(QUEUES.digest, '0 * * * *');
