@@ -20,6 +20,8 @@ export * from './production/workshops.ts';
 export * from './purchase/outsourcing-order.resource.ts';
 export * from './purchase/purchase-order.resource.ts';
 export * from './purchase/purchase-requisition.resource.ts';
+export * from './quality/bearing-angles.ts';
+export * from './quality/gauge-text.ts';
 export * from './quality/inspection.resource.ts';
 export * from './quality/inspection-categories.ts';
 export * from './quality/measurement.resource.ts';

@@ -16,8 +16,11 @@
  * the bipartite graph of groups (source → inner group, capacity its rings; inner → outer group when a
  * grade fits; outer group → sink, capacity its rings), which is optimal under this rule; a ring-level
  * optimum that uses the exact readings can only be larger, at the price of sets that sit on a
- * group's limit. Balls are stocked by grade and are not the constraint (a bearing takes a handful
- * from a lot of thousands), so each accepted pair takes the grade that centres the clearance.
+ * group's limit. Each accepted pair takes the grade that centres the clearance — unless the balls
+ * in stock by grade are given (`ballStockSets`): then no grade fills more bearings than its balls
+ * can, and a pair that fits several grades takes the next one when the best is used up
+ * (`matchRings`: flow, then grades handed out to the pairs with the fewest choices first, repeated
+ * on what is left while a grade still has balls).
  */
 
 /** The 装配车间's 选配 page and its 选配合格率 report (menu tree: matchingPages). */
@@ -164,6 +167,11 @@ export interface MatchInput<K = number> {
   clearance: { min: number; max: number };
   /** Size-group width in µm (2 by default). */
   groupWidthUm?: number;
+  /**
+   * Bearings the balls in stock can fill, by grade (µm → sets: balls of that grade ÷ balls per
+   * bearing). Absent: balls are not the constraint. A grade missing here has none.
+   */
+  ballStockSets?: Readonly<Record<string, number>>;
 }
 
 export interface MatchSet<K = number> {
@@ -203,21 +211,33 @@ export function gradeForPair(
   gradesUm: readonly number[],
   clearance: { min: number; max: number },
 ): { gradeUm: number; lowUm: number; highUm: number } | null {
+  return gradesForPair(innerGroup, outerGroup, widthUm, ballMm, gradesUm, clearance)[0] ?? null;
+}
+
+/** Every grade that keeps a pair of groups inside the limits, best (most centred, then smaller) first. */
+export function gradesForPair(
+  innerGroup: number,
+  outerGroup: number,
+  widthUm: number,
+  ballMm: number,
+  gradesUm: readonly number[],
+  clearance: { min: number; max: number },
+): { gradeUm: number; lowUm: number; highUm: number }[] {
   const w = Math.round(widthUm * 10);
   const lo = clearance.min * 10;
   const hi = clearance.max * 10;
   const mid = lo + hi;
-  let best: { gradeUm: number; lowUm: number; highUm: number; off: number } | null = null;
+  const fits: { gradeUm: number; lowUm: number; highUm: number; off: number }[] = [];
   for (const g of gradesUm) {
     const base = (outerGroup - innerGroup) * w - 2 * (toTenths(ballMm) + Math.round(g * 10));
     const low = base - w;
     const high = base + w;
     if (low < lo || high > hi) continue;
-    const off = Math.abs(2 * base - mid);
-    if (!best || off < best.off || (off === best.off && g < best.gradeUm))
-      best = { gradeUm: g, lowUm: low / 10, highUm: high / 10, off };
+    fits.push({ gradeUm: g, lowUm: low / 10, highUm: high / 10, off: Math.abs(2 * base - mid) });
   }
-  return best && { gradeUm: best.gradeUm, lowUm: best.lowUm, highUm: best.highUm };
+  return fits
+    .sort((a, b) => a.off - b.off || a.gradeUm - b.gradeUm)
+    .map(({ gradeUm, lowUm, highUm }) => ({ gradeUm, lowUm, highUm }));
 }
 
 /**
@@ -327,30 +347,19 @@ export function matchRings<K>(input: MatchInput<K>): MatchResult<K> {
     (r) => r.id,
     width,
   );
-  const grade = innerGroups.map((gi) =>
-    outerGroups.map((go) =>
-      gradeForPair(gi.index, go.index, width, input.ballMm, input.ballGradesUm, input.clearance),
-    ),
-  );
-  const flow = maxGroupFlow(
-    innerGroups.map((g) => g.count),
-    outerGroups.map((g) => g.count),
-    grade.map((row) => row.map((x) => x !== null)),
-  );
   const takenInner = innerGroups.map(() => 0);
   const takenOuter = outerGroups.map(() => 0);
-  const sets: MatchSet<K>[] = [];
-  for (let i = 0; i < innerGroups.length; i++)
-    for (let o = 0; o < outerGroups.length; o++) {
-      const count = flow[i][o];
-      const g = grade[i][o];
-      if (!count || !g) continue;
-      const pairs: [K, K][] = [];
-      for (let k = 0; k < count; k++)
-        pairs.push([innerGroups[i].ids[takenInner[i] + k], outerGroups[o].ids[takenOuter[o] + k]]);
-      takenInner[i] += count;
-      takenOuter[o] += count;
-      sets.push({
+  const lines = new Map<string, MatchSet<K>>();
+  const take = (
+    i: number,
+    o: number,
+    g: { gradeUm: number; lowUm: number; highUm: number },
+    count: number,
+  ) => {
+    const key = `${i}:${o}:${g.gradeUm}`;
+    let line = lines.get(key);
+    if (!line) {
+      line = {
         innerGroup: innerGroups[i].index,
         innerLabel: innerGroups[i].label,
         outerGroup: outerGroups[o].index,
@@ -358,10 +367,63 @@ export function matchRings<K>(input: MatchInput<K>): MatchResult<K> {
         ballGradeUm: g.gradeUm,
         clearanceLowUm: g.lowUm,
         clearanceHighUm: g.highUm,
-        count,
-        pairs,
-      });
+        count: 0,
+        pairs: [],
+      };
+      lines.set(key, line);
     }
+    for (let k = 0; k < count; k++)
+      line.pairs.push([innerGroups[i].ids[takenInner[i] + k], outerGroups[o].ids[takenOuter[o] + k]]);
+    line.count += count;
+    takenInner[i] += count;
+    takenOuter[o] += count;
+  };
+  const stock = input.ballStockSets;
+  const left = new Map<number, number>(
+    input.ballGradesUm.map((g) => [
+      g,
+      stock ? Math.max(0, Math.floor(Number(stock[String(g)] ?? 0))) : Infinity,
+    ]),
+  );
+  // Without stock one round: the flow, each pair with its best grade. With stock, each round
+  // matches what is left over the grades that still have balls and hands the grades out to the
+  // pairs with the fewest choices first; a round that places nothing ends it.
+  for (let round = 0; round <= input.ballGradesUm.length; round++) {
+    const usable = input.ballGradesUm.filter((g) => (left.get(g) ?? 0) > 0);
+    if (!usable.length) break;
+    const fits = innerGroups.map((gi) =>
+      outerGroups.map((go) =>
+        gradesForPair(gi.index, go.index, width, input.ballMm, usable, input.clearance),
+      ),
+    );
+    const flow = maxGroupFlow(
+      innerGroups.map((g, i) => g.count - takenInner[i]),
+      outerGroups.map((g, o) => g.count - takenOuter[o]),
+      fits.map((row) => row.map((x) => x.length > 0)),
+    );
+    const wanted: { i: number; o: number; count: number; grades: (typeof fits)[0][0] }[] = [];
+    for (let i = 0; i < innerGroups.length; i++)
+      for (let o = 0; o < outerGroups.length; o++)
+        if (flow[i][o] > 0) wanted.push({ i, o, count: flow[i][o], grades: fits[i][o] });
+    if (stock) wanted.sort((a, b) => a.grades.length - b.grades.length || a.i - b.i || a.o - b.o);
+    let placed = 0;
+    for (const w of wanted) {
+      let rest = w.count;
+      for (const g of w.grades) {
+        const n = Math.min(rest, left.get(g.gradeUm) ?? 0);
+        if (n <= 0) continue;
+        take(w.i, w.o, g, n);
+        left.set(g.gradeUm, (left.get(g.gradeUm) ?? 0) - n);
+        rest -= n;
+        placed += n;
+        if (!rest) break;
+      }
+    }
+    if (!stock || !placed) break;
+  }
+  const sets = [...lines.values()].sort(
+    (a, b) => a.innerGroup - b.innerGroup || a.outerGroup - b.outerGroup || a.ballGradeUm - b.ballGradeUm,
+  );
   const rest = (groups: SizeGroupCount<K>[], taken: number[]) =>
     groups
       .map((g, k) => ({ ...g, count: g.count - taken[k], ids: g.ids.slice(taken[k]) }))

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   capability,
   capabilityBand,
+  chartDisplayIndices,
   controlLimits,
   countBins,
   histogramBins,
@@ -320,5 +321,27 @@ describe('capability bands and histogram', () => {
     const c = capability({ mean: 10, sigmaWithin: 1, sigmaOverall: 1, usl: 14 });
     expect(c.cp).toBeNull();
     expect(sig(c.cpk)).toBe(1.33);
+  });
+});
+
+describe('a long series drawn in buckets', () => {
+  it("keeps each bucket's lowest and highest X̄, its highest R and every flagged point", () => {
+    // 10 subgroups in 3 buckets of ⌈10/3⌉ = 4, 4, 2, worked by hand:
+    //   [0–3] x 5 1 9 4 → lowest 1 (x=1), highest 2 (x=9); r 1 2 1 7 → highest 3;
+    //   [4–7] x 6 6 2 8 → lowest 6, highest 7; r 3 3 3 3 → first highest 4;
+    //   [8–9] x 5 5 → 8, 8; r null 2 → 9. Flagged: 5.
+    const x = [5, 1, 9, 4, 6, 6, 2, 8, 5, 5];
+    const r = [1, 2, 1, 7, 3, 3, 3, 3, null, 2];
+    expect(chartDisplayIndices(x, r, new Set([5]), 3)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Without the flag, subgroup 5 is not drawn; 0 never is.
+    expect(chartDisplayIndices(x, r, new Set(), 3)).toEqual([1, 2, 3, 4, 6, 7, 8, 9]);
+  });
+  it('draws 100,000 subgroups in at most 3 points a bucket', () => {
+    const x = Array.from({ length: 100_000 }, (_, i) => Math.sin(i));
+    const r = x.map((v) => Math.abs(v));
+    const shown = chartDisplayIndices(x, r, new Set([12_345]));
+    expect(shown.length).toBeLessThanOrEqual(30_001);
+    expect(shown).toContain(12_345);
+    expect(shown.every((v, i) => i === 0 || v > shown[i - 1])).toBe(true);
   });
 });

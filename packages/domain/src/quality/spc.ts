@@ -441,3 +441,39 @@ export function seriesViolations(
     (a, b) => a.index - b.index || a.rule - b.rule,
   );
 }
+
+/** Subgroups a chart draws one by one; a longer series is drawn in buckets (chartDisplayIndices). */
+export const SPC_CHART_MAX_POINTS = 50_000;
+/** Buckets a long series is drawn in: ≤ 3 points each plus its flagged points, well under the cap. */
+export const SPC_CHART_BUCKETS = 10_000;
+
+/**
+ * The points of a long series a chart draws: the series cut into `buckets` runs of consecutive
+ * subgroups, and from each run the subgroup with the lowest and the highest X̄ (or I) and the one
+ * with the highest R (or S, MR), plus every flagged subgroup — so the envelope of both charts and
+ * every out-of-control point stay on screen. Indices into the series, ascending.
+ */
+export function chartDisplayIndices(
+  x: readonly number[],
+  r: readonly (number | null)[],
+  flagged: ReadonlySet<number>,
+  buckets = SPC_CHART_BUCKETS,
+): number[] {
+  const size = Math.max(1, Math.ceil(x.length / buckets));
+  const keep = new Set<number>(flagged);
+  for (let start = 0; start < x.length; start += size) {
+    const end = Math.min(x.length, start + size);
+    let lo = start;
+    let hi = start;
+    let rHi = -1;
+    for (let i = start; i < end; i++) {
+      if (x[i] < x[lo]) lo = i;
+      if (x[i] > x[hi]) hi = i;
+      const ri = r[i];
+      if (ri != null && (rHi < 0 || ri > (r[rHi] as number))) rHi = i;
+    }
+    keep.add(lo).add(hi);
+    if (rHi >= 0) keep.add(rHi);
+  }
+  return [...keep].filter((i) => i >= 0 && i < x.length).sort((a, b) => a - b);
+}
