@@ -101,6 +101,84 @@ describe('plant scheduling model', () => {
     expect(op(s, 'B', 0)).toMatchObject({ start: 70, end: 120 });
   });
 
+  it("runs a step only on machines with its capability, at each machine's speed factor", () => {
+    const problem: PlantProblem = {
+      machines: [
+        // The fast lathe cannot bore; the slow one can do everything of its group.
+        { id: 'L1', group: 'turn', calendar: shifts(5), speed: 2, capabilities: ['face'] },
+        { id: 'L2', group: 'turn', calendar: shifts(5), speed: 0.5 },
+      ],
+      lots: [
+        {
+          id: 'A',
+          quantity: 10,
+          due: 5 * DAY,
+          steps: [
+            { stepId: 'bore', group: 'turn', capability: 'bore', minutesPerPiece: 6 },
+            { stepId: 'face', group: 'turn', capability: 'face', minutesPerPiece: 6 },
+          ],
+        },
+      ],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 50 }));
+    // 60 standard minutes: 120 on the slow lathe (the only one that bores), 30 on the fast one.
+    expect(op(s, 'A', 0)).toMatchObject({ machineId: 'L2', start: 0, end: 120 });
+    expect(op(s, 'A', 1)).toMatchObject({ machineId: 'L1', start: 120, end: 150 });
+    // The checker knows the capability too.
+    const wrong = s.operations.map((o) => (o.stepIndex === 0 ? { ...o, machineId: 'L1', end: 30 } : o));
+    expect(checkPlantSchedule(problem, wrong).map((v) => v.kind)).toContain('machine');
+  });
+
+  it('keeps a pinned step where the planner put it and plans the rest around it', () => {
+    const problem: PlantProblem = {
+      machines: [
+        { id: 'L1', group: 'turn', calendar: shifts(5) },
+        { id: 'L2', group: 'turn', calendar: shifts(5) },
+      ],
+      lots: ['A', 'B', 'C'].map((id) => ({
+        id,
+        quantity: 1,
+        due: 5 * DAY,
+        steps: [{ stepId: `${id}1`, group: 'turn', minutesPerPiece: 300, setupMinutes: 20, family: id }],
+      })),
+      // B on L1 on the second day: the solver would have put it on day one.
+      pins: [{ lotId: 'B', stepIndex: 0, machineId: 'L1', start: DAY }],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 200 }));
+    expect(op(s, 'B', 0)).toMatchObject({ machineId: 'L1', start: DAY, end: DAY + 320, pinned: true });
+    expect(s.pinsMoved).toBe(0);
+    // Nothing runs across the pinned block on L1.
+    for (const o of s.operations)
+      if (o.lotId !== 'B' && o.machineId === 'L1') expect(o.end <= DAY || o.start >= DAY + 320).toBe(true);
+    // A schedule that moves the pin is caught.
+    const moved = s.operations.map((o) => (o.lotId === 'B' ? { ...o, machineId: 'L2' } : o));
+    expect(checkPlantSchedule(problem, moved).map((v) => v.kind)).toContain('pin');
+  });
+
+  it('counts a pin whose lot is not ready by then as moved, and runs it on its machine after', () => {
+    const problem: PlantProblem = {
+      machines: [
+        { id: 'T', group: 'turn', calendar: shifts(5) },
+        { id: 'G', group: 'grind', calendar: shifts(5) },
+      ],
+      lots: [
+        {
+          id: 'A',
+          quantity: 1,
+          due: 5 * DAY,
+          steps: [
+            { stepId: 'turn', group: 'turn', minutesPerPiece: 200 },
+            { stepId: 'grind', group: 'grind', minutesPerPiece: 100 },
+          ],
+        },
+      ],
+      pins: [{ lotId: 'A', stepIndex: 1, machineId: 'G', start: 60 }],
+    };
+    const s = checked(problem, solvePlant(problem, { maxIterations: 20 }));
+    expect(op(s, 'A', 1)).toMatchObject({ machineId: 'G', start: 200, end: 300, pinned: false });
+    expect(s.pinsMoved).toBe(1);
+  });
+
   it('groups a changeover family when changeovers cost (brute-force optimum of one machine)', () => {
     const problem: PlantProblem = {
       machines: [{ id: 'L1', group: 'lathe', calendar: shifts(5) }],

@@ -1,5 +1,8 @@
 import { type Clock, createRng, type Rng, systemClock } from './random.ts';
 
+// The working time of the factory model (班次日历 met with 生产日历), for the server's model.
+export * from './calendar.ts';
+
 /**
  * 自动排产 of the plant: lots (流转卡) with their remaining route steps on parallel machines of
  * the four workshops, outsourced steps (heat treatment) with a lead time, shift calendars and
@@ -33,8 +36,12 @@ import { type Clock, createRng, type Rng, systemClock } from './random.ts';
 
 export interface PlantMachine {
   id: string;
-  /** Capability / machine group: a step may run on every machine of its group. */
+  /** Machine group (the workshop): a step may run on the machines of its group… */
   group: string;
+  /**
+   * …that have its capability (the 工序 this machine can do); absent: every step of its group.
+   */
+  capabilities?: readonly string[];
   workshop?: string;
   /** Output rate against the standard (1 = standard; 1.25 = a quarter faster). */
   speed?: number;
@@ -56,6 +63,8 @@ export interface PlantStep {
   name?: string;
   /** Machine group that can do it; absent for an outsourced step. */
   group?: string;
+  /** The capability a machine of the group needs for it (see `PlantMachine.capabilities`). */
+  capability?: string;
   minutesPerPiece?: number;
   setupMinutes?: number;
   /** Changeover family (ring type): consecutive operations of one family need no setup. */
@@ -88,11 +97,26 @@ export interface PlantFrozen {
   end: number;
 }
 
+/**
+ * A step the planner put on a machine (dragged there, or locked): it runs on that machine from
+ * `start` on (the first working minute at or after it, after any pin placed before it there); the
+ * solver plans everything else around it. When the lot's previous step cannot end by then, the
+ * step runs on the same machine as early as it can after it, and the answer counts it in
+ * `pinsMoved`.
+ */
+export interface PlantPin {
+  lotId: string;
+  stepIndex: number;
+  machineId: string;
+  start: number;
+}
+
 export interface PlantProblem {
   machines: readonly PlantMachine[];
   maintenance?: readonly PlantMaintenance[];
   lots: readonly PlantLot[];
   frozen?: readonly PlantFrozen[];
+  pins?: readonly PlantPin[];
 }
 
 export interface PlantWeights {
@@ -135,6 +159,8 @@ export interface ScheduledOperation {
   /** Minutes of setup included at the start. */
   setup: number;
   frozen: boolean;
+  /** Where the planner pinned it. */
+  pinned: boolean;
 }
 
 export interface PlantLotOutcome {
@@ -175,7 +201,14 @@ export interface PlantSchedule {
   /** The ATCS construction's figures before the local search. */
   constructive: Pick<PlantKpis, 'lateLots' | 'weightedTardiness' | 'changeovers' | 'makespan' | 'score'>;
   iterations: number;
+  /** Pinned steps that could not start where the planner put them (their lot was not ready). */
+  pinsMoved: number;
 }
+
+/** Whether a machine can do a step: its group, and its capability when both declare one. */
+export const canRun = (m: PlantMachine, step: PlantStep) =>
+  m.group === step.group &&
+  (step.capability === undefined || m.capabilities === undefined || m.capabilities.includes(step.capability));
 
 // ————— compiled problem —————
 
@@ -201,6 +234,12 @@ interface Compiled {
   opFrozenStart: Float64Array;
   opFrozenEnd: Float64Array;
   groupMachines: number[][];
+  /** Per op: pinned machine, else −1; the pinned block's start and end (setup included). */
+  opPin: Int32Array;
+  opPinStart: Float64Array;
+  opPinEnd: Float64Array;
+  /** Per machine: its pinned blocks [start, end, family, …] in time order. */
+  pinBlocks: Float64Array[];
   machineSpeed: Float64Array;
   /** Working windows (shifts minus maintenance), flattened [s0, e0, s1, e1, …]. */
   windows: Float64Array[];
@@ -227,17 +266,19 @@ function subtract(windows: readonly (readonly [number, number])[], blocks: { sta
 
 function compile(problem: PlantProblem, weights: PlantWeights): Compiled {
   const machineIndex = new Map(problem.machines.map((m, i) => [m.id, i]));
+  // One eligibility list per (group, capability) a step asks for.
   const groups = new Map<string, number>();
   const groupMachines: number[][] = [];
-  problem.machines.forEach((m, i) => {
-    let g = groups.get(m.group);
+  const eligible = (step: PlantStep) => {
+    const key = `${step.group}\u0000${step.capability ?? ''}`;
+    let g = groups.get(key);
     if (g === undefined) {
       g = groupMachines.length;
-      groups.set(m.group, g);
-      groupMachines.push([]);
+      groups.set(key, g);
+      groupMachines.push(problem.machines.flatMap((m, i) => (canRun(m, step) ? [i] : [])));
     }
-    groupMachines[g]!.push(i);
-  });
+    return groupMachines[g]!.length ? g : undefined;
+  };
   const families = new Map<string, number>();
   const familyNames: string[] = [];
   const family = (f: string | undefined) => {
@@ -273,6 +314,10 @@ function compile(problem: PlantProblem, weights: PlantWeights): Compiled {
     opFrozenStart: new Float64Array(nOps),
     opFrozenEnd: new Float64Array(nOps),
     groupMachines,
+    opPin: new Int32Array(nOps).fill(-1),
+    opPinStart: new Float64Array(nOps),
+    opPinEnd: new Float64Array(nOps),
+    pinBlocks: [],
     machineSpeed: new Float64Array(problem.machines.map((m) => m.speed ?? 1)),
     windows: [],
     machineReady: new Float64Array(problem.machines.length),
@@ -294,8 +339,11 @@ function compile(problem: PlantProblem, weights: PlantWeights): Compiled {
         c.opGroup[o] = -1;
         c.opLead[o] = s.outsourceLeadMinutes ?? 0;
       } else {
-        const g = groups.get(s.group);
-        if (g === undefined) throw new Error(`工序 ${s.stepId} 的设备组 ${s.group} 没有设备`);
+        const g = eligible(s);
+        if (g === undefined)
+          throw new Error(
+            `工序 ${s.stepId} 的设备组 ${s.group}${s.capability ? `（${s.capability}）` : ''} 没有设备`,
+          );
         c.opGroup[o] = g;
       }
       c.opRun[o] = l.quantity * (s.minutesPerPiece ?? 0);
@@ -326,10 +374,81 @@ function compile(problem: PlantProblem, weights: PlantWeights): Compiled {
     list.push(mt);
     maint.set(mt.machineId, list);
   }
-  c.windows = problem.machines.map((m) =>
-    Float64Array.from(subtract(m.calendar, maint.get(m.id) ?? []).flat()),
-  );
+  const free = problem.machines.map((m) => subtract(m.calendar, maint.get(m.id) ?? []));
+  // Pins: each takes its block on its machine (in start order, one after another), and the
+  // machine's working time for everything else is what the blocks leave.
+  const pinsOf = new Map<number, { op: number; start: number }[]>();
+  for (const p of problem.pins ?? []) {
+    const li = lotIndex.get(p.lotId);
+    const mi = machineIndex.get(p.machineId);
+    if (li === undefined || mi === undefined || p.stepIndex >= c.lotCount[li]!) continue;
+    const op = c.lotFirst[li]! + p.stepIndex;
+    if (c.opGroup[op]! < 0 || c.opFrozen[op]! >= 0) continue;
+    if (!canRun(problem.machines[mi]!, problem.lots[li]!.steps[p.stepIndex]!))
+      throw new Error(
+        `锁定的工序 ${problem.lots[li]!.steps[p.stepIndex]!.stepId} 不能在设备 ${p.machineId} 上做`,
+      );
+    pinsOf.set(mi, [...(pinsOf.get(mi) ?? []), { op, start: p.start }]);
+  }
+  c.pinBlocks = problem.machines.map(() => new Float64Array(0));
+  for (const [mi, list] of pinsOf) {
+    list.sort((a, b) => a.start - b.start || a.op - b.op);
+    const win = Float64Array.from(free[mi]!.flat());
+    const blocks: number[] = [];
+    let cursor = c.machineReady[mi]!;
+    for (const { op, start } of list) {
+      const r = place(win, Math.max(start, cursor), c.opSetup[op]! + runMinutes(c, op, mi));
+      if (!Number.isFinite(r.end)) continue;
+      c.opPin[op] = mi;
+      c.opPinStart[op] = r.start;
+      c.opPinEnd[op] = r.end;
+      cursor = r.end;
+      blocks.push(r.start, r.end, c.opFamily[op]!);
+    }
+    c.pinBlocks[mi] = Float64Array.from(blocks);
+    const taken: { start: number; end: number }[] = [];
+    for (let b = 0; b < blocks.length; b += 3) taken.push({ start: blocks[b]!, end: blocks[b + 1]! });
+    free[mi] = subtract(free[mi]!, taken);
+  }
+  c.windows = free.map((w) => Float64Array.from(w.flat()));
   return c;
+}
+
+/**
+ * An operation on a machine from `t` on, after the machine's last operation (ended at `after`, of
+ * family `prevFamily`): its setup, start and end. A pinned block between sets the family before it
+ * (setup as that block's family asks), and the operation never runs across a pinned block: it
+ * starts after it instead.
+ */
+function placeOn(
+  c: Compiled,
+  op: number,
+  mi: number,
+  t: number,
+  after: number,
+  prevFamily: number,
+): { start: number; end: number; setup: number } {
+  const f = c.opFamily[op]!;
+  const blocks = c.pinBlocks[mi]!;
+  const run = runMinutes(c, op, mi);
+  let from = t;
+  let pf = prevFamily;
+  for (let b = 0; b < blocks.length; b += 3)
+    if (blocks[b + 1]! > after && blocks[b + 1]! <= from) pf = blocks[b + 2]!;
+  for (;;) {
+    const setup = f === -2 || pf !== f ? c.opSetup[op]! : 0;
+    const r = place(c.windows[mi]!, from, setup + run);
+    let again = false;
+    for (let b = 0; b < blocks.length; b += 3) {
+      if (blocks[b + 1]! <= from) continue;
+      if (blocks[b]! >= r.end) break;
+      from = blocks[b + 1]!;
+      pf = blocks[b + 2]!;
+      again = true;
+      break;
+    }
+    if (!again) return { start: r.start, end: r.end, setup };
+  }
 }
 
 /** Duration on a machine after setup decision. */
@@ -372,6 +491,7 @@ interface Decoded {
   opSetupUsed: Float64Array;
   lotEnd: Float64Array;
   changeovers: number;
+  pinsMoved: number;
   score: number;
   weightedTardiness: number;
   late: number;
@@ -387,6 +507,7 @@ function newDecoded(c: Compiled): Decoded {
     opSetupUsed: new Float64Array(n),
     lotEnd: new Float64Array(c.nLots),
     changeovers: 0,
+    pinsMoved: 0,
     score: 0,
     weightedTardiness: 0,
     late: 0,
@@ -408,6 +529,7 @@ function decode(
   next.fill(0);
   for (let l = 0; l < c.nLots; l++) out.lotEnd[l] = c.lotRelease[l]!;
   let changeovers = 0;
+  let pinsMoved = 0;
   for (let i = 0; i < seq.length; i++) {
     const l = seq[i]!;
     const op = c.lotFirst[l]! + next[l]!;
@@ -432,21 +554,32 @@ function decode(
       continue;
     }
     const f = c.opFamily[op]!;
+    const pm = c.opPin[op]!;
+    if (pm >= 0 && ready <= c.opPinStart[op]!) {
+      // Where the planner put it: its block (setup included), outside the machine's sequence.
+      out.opMachine[op] = pm;
+      out.opStart[op] = c.opPinStart[op]!;
+      out.opEnd[op] = c.opPinEnd[op]!;
+      out.opSetupUsed[op] = c.opSetup[op]!;
+      if (c.opSetup[op]! > 0) changeovers++;
+      out.lotEnd[l] = c.opPinEnd[op]!;
+      continue;
+    }
     let bestM = -1;
     let bestS = 0;
     let bestE = Number.POSITIVE_INFINITY;
     let bestSetup = 0;
-    for (const mi of c.groupMachines[g]!) {
-      const setup = f === -2 || fam[mi] !== f ? c.opSetup[op]! : 0;
+    for (const mi of pm >= 0 ? [pm] : c.groupMachines[g]!) {
       const t = ready > free[mi]! ? ready : free[mi]!;
-      const r = place(c.windows[mi]!, t, setup + runMinutes(c, op, mi));
+      const r = placeOn(c, op, mi, t, free[mi]!, fam[mi]!);
       if (r.end < bestE) {
         bestE = r.end;
         bestS = r.start;
         bestM = mi;
-        bestSetup = setup;
+        bestSetup = r.setup;
       }
     }
+    if (pm >= 0) pinsMoved++;
     if (bestM < 0) {
       // No working time left in the horizon: reported as an unplaceable operation.
       bestM = c.groupMachines[g]![0]!;
@@ -476,10 +609,12 @@ function decode(
   }
   const w = c.weights;
   out.changeovers = changeovers;
+  out.pinsMoved = pinsMoved;
   out.weightedTardiness = wt;
   out.late = late;
   out.makespan = mk;
-  out.score = w.tardiness * wt + w.late * late + w.changeovers * changeovers + w.makespan * mk;
+  // A pin that cannot stay where the planner put it costs as much as a late lot.
+  out.score = w.tardiness * wt + w.late * (late + pinsMoved) + w.changeovers * changeovers + w.makespan * mk;
 }
 
 /**
@@ -527,6 +662,9 @@ function constructive(c: Compiled, k1: number, k2: number): Int32Array {
       if (c.opFrozen[op]! >= 0) {
         advance(l, c.opFrozenEnd[op]!, c.opRun[op]! + c.opSetup[op]!);
         moved = true;
+      } else if (c.opPin[op]! >= 0) {
+        advance(l, Math.max(lotReady[l]!, c.opPinEnd[op]!), c.opRun[op]! + c.opSetup[op]!);
+        moved = true;
       } else if (c.opGroup[op]! < 0) {
         advance(l, lotReady[l]! + c.opLead[op]!, c.opLead[op]!);
         moved = true;
@@ -542,7 +680,7 @@ function constructive(c: Compiled, k1: number, k2: number): Int32Array {
       const op = c.lotFirst[l]! + next[l]!;
       for (const mi of c.groupMachines[c.opGroup[op]!]!) {
         const t = Math.max(lotReady[l]!, free[mi]!);
-        const r = place(c.windows[mi]!, t, c.opSetup[op]! + runMinutes(c, op, mi));
+        const r = placeOn(c, op, mi, t, free[mi]!, -3);
         if (r.end < bestEnd) {
           bestEnd = r.end;
           bestMachine = mi;
@@ -580,12 +718,7 @@ function constructive(c: Compiled, k1: number, k2: number): Int32Array {
     const l = ready[bestIdx]!;
     const op = c.lotFirst[l]! + next[l]!;
     const f = c.opFamily[op]!;
-    const setup = f === -2 || fam[bestMachine] !== f ? c.opSetup[op]! : 0;
-    const r = place(
-      c.windows[bestMachine]!,
-      Math.max(lotReady[l]!, now),
-      setup + runMinutes(c, op, bestMachine),
-    );
+    const r = placeOn(c, op, bestMachine, Math.max(lotReady[l]!, now), now, fam[bestMachine]!);
     free[bestMachine] = r.end;
     fam[bestMachine] = f;
     advance(l, r.end, c.opRun[op]! + c.opSetup[op]!);
@@ -786,6 +919,7 @@ function answer(
         end: d.opEnd[op]!,
         setup: d.opSetupUsed[op]!,
         frozen: c.opFrozen[op]! >= 0,
+        pinned: c.opPin[op]! >= 0 && d.opStart[op] === c.opPinStart[op],
       });
       if (mi >= 0) {
         const list = machineOps.get(mi) ?? [];
@@ -867,6 +1001,7 @@ function answer(
     constructiveScore: constructive.score,
     constructive,
     iterations,
+    pinsMoved: d.pinsMoved,
   };
 }
 
@@ -882,7 +1017,8 @@ export interface PlantViolation {
     | 'precedence'
     | 'release'
     | 'outsource'
-    | 'frozen';
+    | 'frozen'
+    | 'pin';
   message: string;
 }
 
@@ -932,6 +1068,14 @@ export function checkPlantSchedule(
     byKey.set(key, o);
   }
   const frozen = new Map((problem.frozen ?? []).map((f) => [`${f.lotId}#${f.stepIndex}`, f]));
+  for (const p of problem.pins ?? []) {
+    const o = byKey.get(`${p.lotId}#${p.stepIndex}`);
+    if (o && (o.machineId !== p.machineId || o.start < p.start))
+      v.push({
+        kind: 'pin',
+        message: `锁定的 ${p.lotId}#${p.stepIndex} 不在 ${p.machineId} 上或早于锁定时间`,
+      });
+  }
   for (const f of frozen.values()) {
     const o = byKey.get(`${f.lotId}#${f.stepIndex}`);
     if (!o || o.machineId !== f.machineId || o.start !== f.start || o.end !== f.end)
@@ -960,8 +1104,11 @@ export function checkPlantSchedule(
           v.push({ kind: 'outsource', message: `${key} 委外周期不足` });
       } else {
         const m = o.machineId === null ? undefined : machines.get(o.machineId);
-        if (!m || m.group !== step.group)
-          v.push({ kind: 'machine', message: `${key} 的设备 ${o.machineId} 不属于 ${step.group}` });
+        if (!m || !canRun(m, step))
+          v.push({
+            kind: 'machine',
+            message: `${key} 的设备 ${o.machineId} 不属于 ${step.group}${step.capability ? ` 或不能做 ${step.capability}` : ''}`,
+          });
       }
       prevEnd = Math.max(prevEnd, o.end);
     });
