@@ -6,6 +6,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { type Config, trustProxyOption } from './config.ts';
 import { registerModules } from './modules/index.ts';
+import { searchRoutes } from './modules/system/timeline/search.ts';
+import { timelineRoutes } from './modules/system/timeline/timeline.routes.ts';
 import { SecretBox } from './platform/auth/api-clients.ts';
 import { LoginThrottle } from './platform/auth/login-throttle.ts';
 import { SessionService } from './platform/auth/sessions.ts';
@@ -220,6 +222,9 @@ export async function buildApp(
   app.ringmesRoutes.push({ method: 'GET', url: '/api/ready', permission: 'public' });
 
   registerModules(app);
+  // Any record's 动态 (history, comments, files) and 全局搜索 (issue 41).
+  timelineRoutes(app);
+  searchRoutes(app);
   return app;
 }
 

@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import { storageOf } from '../platform/attachments/attachments.ts';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Db } from '../platform/db/db.ts';
+import { seedDemoComments } from './demo-comments.ts';
 import { seedDemoCosting } from './demo-costing.ts';
 import { seedDemoEquipment } from './demo-equipment.ts';
 import { seedDemoFinance } from './demo-finance.ts';
@@ -357,6 +358,8 @@ export async function seed(
       await seedDemoMeasurements(trx, seedUser(admin.id));
       // 选配: measured 6204 ring lots in stock, one bearing card matched in CN.
       await seedDemoRingMatching(trx, seedUser(admin.id));
+      // 动态: a few comments between sales, planning and the warehouse, one mentioning 王强.
+      await seedDemoComments(trx);
     });
     // The wage months close last, over every report the steps above posted.
     await step(9, '工序工资结账', () => seedDemoWageMonths(trx, admin.id));

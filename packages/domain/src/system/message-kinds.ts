@@ -8,6 +8,7 @@ export const MESSAGE_KINDS = {
   maintenance: { label: '保养逾期', color: 'volcano' },
   dispatch: { label: '派工', color: 'cyan' },
   inspection: { label: '待检验', color: 'purple' },
+  mention: { label: '评论提及', color: 'geekblue' },
 } as const satisfies Record<string, { label: string; color: string }>;
 
 export type MessageKind = keyof typeof MESSAGE_KINDS;

@@ -380,7 +380,7 @@ export function attachmentRoutes(app: App, owners: AttachmentOwner[]) {
 }
 
 /** @fastify/multipart's refusals as Chinese 400s. */
-function multipartError(err: any, maxBytes: number): AppError {
+export function multipartError(err: any, maxBytes: number): AppError {
   switch (err?.code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return badRequest(`文件过大：单个文件不能超过 ${mb(maxBytes)}`);
