@@ -135,6 +135,11 @@ export interface DocNumbering {
   docType?: string;
   /** Further types numbered on the same records, each its own counter (a refund receipt: 退款单 TK…). */
   variants?: { prefix: string; docType: string }[];
+  /**
+   * The business date (a `date` field) a number is dated by when the kit numbers the document
+   * (its hooks set no `docNo`); without it, the day it is saved.
+   */
+  dateField?: string;
 }
 
 /** A numbered document type as 单据编号 lists it: its name and default prefix. */

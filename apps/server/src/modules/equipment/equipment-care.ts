@@ -3,6 +3,7 @@ import {
   equipmentRepairResource,
   inspectionChecklistResource,
   inspectionRecordResource,
+  maintenancePlanResource,
   maintenanceRecordResource,
   REPAIR_OPEN_STATES,
   SHIFT_OPTIONS,
@@ -20,12 +21,9 @@ import { idParams } from '../../platform/http/validation.ts';
 import { liveNotify } from '../../platform/live/notify.ts';
 import { notify } from '../../platform/messages.ts';
 import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
+import type { ResourceEntry } from '../../platform/resource/area.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 
 const REPAIR_DETAIL = '/factory-info/equipment-manage/report-for-repair-detail';
 /** The demo role of a 车间主任; a workshop's own head is its `managerId`. */
@@ -571,8 +569,6 @@ export async function equipmentCare(db: Db, id: number) {
 }
 
 export function equipmentCareRoutes(app: App) {
-  registerLifecycle(app, equipmentRepairResource, repairTransitions);
-
   route(app, {
     method: 'GET',
     url: '/api/v1/equipment/care/:id',
@@ -622,10 +618,11 @@ export function equipmentCareRoutes(app: App) {
   });
 }
 
-export const EQUIPMENT_CARE_HOOKS: Record<string, ResourceHooks> = {
-  [equipmentRepairResource.name]: repairHooks,
-  'maintenance-plan': maintenancePlanHooks,
-  'maintenance-record': maintenanceRecordHooks,
-  [inspectionChecklistResource.name]: checklistHooks,
-  [inspectionRecordResource.name]: inspectionRecordHooks,
-};
+/** 报修, 保养 and 点检: their hooks, and the repair's transitions. */
+export const EQUIPMENT_CARE: ResourceEntry[] = [
+  { def: equipmentRepairResource, hooks: repairHooks, transitions: repairTransitions },
+  { def: maintenancePlanResource, hooks: maintenancePlanHooks },
+  { def: maintenanceRecordResource, hooks: maintenanceRecordHooks },
+  { def: inspectionChecklistResource, hooks: checklistHooks },
+  { def: inspectionRecordResource, hooks: inspectionRecordHooks },
+];

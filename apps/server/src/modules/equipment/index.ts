@@ -1,14 +1,19 @@
-import type { App } from '../../platform/http/route.ts';
+import type { ServerArea } from '../../platform/resource/area.ts';
 import { equipmentAlertRoutes } from './equipment-alerts.ts';
-import { equipmentCareRoutes } from './equipment-care.ts';
+import { EQUIPMENT_CARE, equipmentCareRoutes, repairPhotoOwner } from './equipment-care.ts';
 import { startMachineSignals } from './machine-signals.ts';
 import { oeeRoutes } from './oee.ts';
 
 /** 设备管理: records (报修, 保养, 点检), their alerts and spare-part issue; machine time and OEE. */
-export function equipmentRoutes(app: App) {
-  equipmentCareRoutes(app);
-  equipmentAlertRoutes(app);
-  oeeRoutes(app);
-  // Machine signals from an MQTT broker (docs/oee.md), when the site has one.
-  if (process.env.MQTT_URL) startMachineSignals(app, process.env.MQTT_URL);
-}
+export const equipmentArea: ServerArea = {
+  name: 'equipment',
+  resources: EQUIPMENT_CARE,
+  attachments: [repairPhotoOwner],
+  routes(app) {
+    equipmentCareRoutes(app);
+    equipmentAlertRoutes(app);
+    oeeRoutes(app);
+    // Machine signals from an MQTT broker (docs/oee.md), when the site has one.
+    if (process.env.MQTT_URL) startMachineSignals(app, process.env.MQTT_URL);
+  },
+};

@@ -1,8 +1,18 @@
-import type { App } from '../../platform/http/route.ts';
-import { bomRoutes } from './bom.ts';
-import { materialRoutes } from './material.ts';
+import { materialInfoResource, materialTemplateResource, productBomResource } from '@ringmes/domain';
+import type { ServerArea } from '../../platform/resource/area.ts';
+import { bomHooks, bomRoutes } from './bom.ts';
+import { materialInfoHooks, materialRoutes, templateHooks } from './material.ts';
 
-export function factoryRoutes(app: App) {
-  bomRoutes(app);
-  materialRoutes(app);
-}
+/** 工厂信息: materials (with their templates and unit conversions) and bills of materials. */
+export const factoryArea: ServerArea = {
+  name: 'factory',
+  resources: [
+    { def: productBomResource, hooks: bomHooks },
+    { def: materialInfoResource, hooks: materialInfoHooks },
+    { def: materialTemplateResource, hooks: templateHooks },
+  ],
+  routes(app) {
+    bomRoutes(app);
+    materialRoutes(app);
+  },
+};

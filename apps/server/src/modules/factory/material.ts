@@ -75,6 +75,29 @@ export const materialHooks: ResourceHooks = {
   },
 };
 
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** A product that names a tolerance class needs its three sizes, and the bore inside the outside diameter. */
+function withBearingSizeCheck(hooks: ResourceHooks): ResourceHooks {
+  return {
+    ...hooks,
+    async validate(ctx, data, before) {
+      await hooks.validate?.(ctx, data, before);
+      const d = num(data.boreDiameter);
+      const D = num(data.outsideDiameter);
+      if (data.toleranceClass) {
+        if (d == null) throw fieldError('boreDiameter', '已选公差等级，请填写内径 d');
+        if (D == null) throw fieldError('outsideDiameter', '已选公差等级，请填写外径 D');
+        if (data.bearingWidth == null) throw fieldError('bearingWidth', '已选公差等级，请填写宽度 B');
+      }
+      if (d != null && D != null && d >= D) throw fieldError('outsideDiameter', '外径 D 必须大于内径 d');
+    },
+  };
+}
+
+/** The material's generic calls: its own rules and the bearing sizes (the 公差等级 tables need all three). */
+export const materialInfoHooks = withBearingSizeCheck(materialHooks);
+
 /**
  * Sets the unit weight (单重, kg per base unit) of the materials from what they are: 1 when counted
  * in kg, else their kilogram conversion read the other way (0.235 kg = 1 套 → 0.235), else none.

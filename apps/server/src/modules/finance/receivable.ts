@@ -12,11 +12,11 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { withRetry } from '../../platform/idempotency.ts';
 import { businessDay, dayInstant, nextDocNo } from '../../platform/numbering.ts';
+import type { ResourceEntry } from '../../platform/resource/area.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import {
   lifecycleHooks,
-  registerLifecycle,
   runTransition,
   type TransitionHandlers,
   type TransitionResult,
@@ -194,6 +194,16 @@ export const FINANCE_HOOKS: Record<string, ResourceHooks> = {
   receipt: settleHooks(AR),
   payment: settleHooks(AP),
 };
+
+/** 应收单/应付单 and 收款单/付款单: their hooks and transition effects, both sides alike. */
+export const RECEIVABLES: ResourceEntry[] = [AR, AP].flatMap((s) => [
+  { def: defOf(s.side.item.name), hooks: FINANCE_HOOKS[s.side.item.name], transitions: itemTransitions(s) },
+  {
+    def: defOf(s.side.settle.name),
+    hooks: FINANCE_HOOKS[s.side.settle.name],
+    transitions: settleTransitions(s),
+  },
+]);
 
 // ------------------------------------------------------------------ aging
 
@@ -479,9 +489,6 @@ const quickBody = (s: SideSql) =>
 
 function sideRoutes(app: App, s: SideSql) {
   const item = s.side.item;
-  const settleDef = defOf(s.side.settle.name);
-  registerLifecycle(app, defOf(item.name), itemTransitions(s));
-  registerLifecycle(app, settleDef, settleTransitions(s));
   const list = `${item.permission}:list` as Permission;
   const exp = `${item.permission}:export` as Permission;
 

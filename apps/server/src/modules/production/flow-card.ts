@@ -20,7 +20,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { nextDocNoOf } from '../../platform/numbering.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
-import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
+import type { TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { alsoReadBy } from '../../platform/resource/options.ts';
 import { assertPrecision } from '../../platform/resource/precision.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
@@ -674,11 +674,12 @@ async function cardInfo(db: Db, id: number) {
   };
 }
 
+export const flowCardTransitions: Record<string, TransitionHandlers> = {
+  // A closed card no longer counts in its sales order's 订单车间流转卡.
+  close: { effect: ({ db, record }) => recountSaleOrderCards(db, saleOrdersOfCards([Number(record.id)])) },
+};
+
 export function flowCardRoutes(app: App) {
-  registerLifecycle(app, flowCardResource, {
-    // A closed card no longer counts in its sales order's 订单车间流转卡.
-    close: { effect: ({ db, record }) => recountSaleOrderCards(db, saleOrdersOfCards([Number(record.id)])) },
-  });
   const write = 'production:order:dispatch' as const;
   const read = { permission: 'production:order:list' as const, alsoAllowedBy: FLOW_CARD_READERS };
   route(app, {

@@ -11,11 +11,7 @@ import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { qty } from '../orders/order-lines.ts';
 import { salesHooks } from '../sales/sales-hooks.ts';
@@ -313,7 +309,6 @@ export async function fromSaleLines(
 }
 
 export function productionOrderRoutes(app: App) {
-  registerLifecycle(app, productionOrderResource, productionOrderTransitions);
   fromStockUpRoutes(app, productionOrderHooks);
   route(app, {
     method: 'GET',

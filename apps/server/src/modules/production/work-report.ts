@@ -22,7 +22,6 @@ import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.t
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
-  registerLifecycle,
   runTransition,
   type TransitionCtx,
   type TransitionHandlers,
@@ -635,7 +634,6 @@ export async function quickReport(
 const semiPerms = WORKSHOP_KINDS.map((k) => `${workshopPermission(k, 'Semi')}:list` as Permission);
 
 export function workReportRoutes(app: App) {
-  registerLifecycle(app, workReportResource, workReportTransitions);
   route(app, {
     method: 'GET',
     url: '/api/v1/flow-card/semi',

@@ -26,7 +26,6 @@ import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import {
   lifecycleHooks,
-  registerLifecycle,
   type TransitionCtx,
   type TransitionHandlers,
 } from '../../platform/resource/lifecycle.ts';
@@ -589,8 +588,6 @@ export async function operatorQueue(db: Db, operatorId: number, workshopType: st
 }
 
 export function workshopTaskRoutes(app: App) {
-  registerLifecycle(app, workshopTaskResource, workshopTaskTransitions);
-  registerLifecycle(app, workDispatchResource, workDispatchTransitions);
   route(app, {
     method: 'POST',
     url: '/api/v1/workshop-task/dispatch/:id',

@@ -16,11 +16,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import {
   assertNoStockDocuments,
@@ -425,7 +421,6 @@ const MAKERS: Record<Operation, { url: string; permission: Permission; alsoAllow
 };
 
 export function outsourcingOrderRoutes(app: App) {
-  registerLifecycle(app, outsourcingOrderResource, outsourcingOrderTransitions);
   route(app, {
     method: 'GET',
     url: '/api/v1/outsourcing-order/documents/:id',

@@ -3,14 +3,9 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { App } from '../../platform/http/route.ts';
 import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import {
   assertNoStockDocuments,
   type OrderPricing,
@@ -256,7 +251,3 @@ registerStockSource({
     },
   },
 });
-
-export function purchaseOrderRoutes(app: App) {
-  registerLifecycle(app, purchaseOrderResource, purchaseOrderTransitions);
-}

@@ -11,11 +11,7 @@ import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
 import { assertNotBefore, fillLineBases, type LineTables, qty, unitErrors } from '../orders/order-lines.ts';
 
@@ -347,7 +343,6 @@ export async function toOrders(
 }
 
 export function requisitionRoutes(app: App) {
-  registerLifecycle(app, purchaseRequisitionResource, requisitionTransitions);
   route(app, {
     method: 'GET',
     url: '/api/v1/purchase-requisition/open-lines',

@@ -4,6 +4,10 @@ import {
   inspectionTaskResource as def,
   INSPECTION_LEVELS,
   type InspectionLevel,
+  inspectionItemResource,
+  inspectionTemplateResource,
+  measurementSubgroupResource,
+  ringStandardOverrideResource,
   SamplingInputError,
   SEVERITIES,
   type Severity,
@@ -16,8 +20,8 @@ import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { businessDay } from '../../platform/numbering.ts';
-import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import { registerLifecycle } from '../../platform/resource/lifecycle.ts';
+import type { ServerArea } from '../../platform/resource/area.ts';
+import { getRecord } from '../../platform/resource/crud.ts';
 import { alsoReadBy } from '../../platform/resource/options.ts';
 import { assertInScope, gate } from '../../platform/resource/scope.ts';
 import {
@@ -29,7 +33,11 @@ import {
   resultsOf,
   saveResults,
 } from './inspection.ts';
+import { measurementHooks, measurementRoutes } from './measurement.ts';
+import { measurementImportRoutes } from './measurement-import.ts';
+import { ringGeometryRoutes } from './ring-geometry.ts';
 import { ringMatchingRoutes } from './ring-matching.ts';
+import { ringStandardOverrideHooks, ringStandardRoutes } from './ring-standard.ts';
 import { resumeSampling, taskSampling } from './sampling.ts';
 import {
   outboundForInspection,
@@ -44,13 +52,6 @@ import {
  * (检验模板 ▸ 依据图纸/工艺文件) without 技术部's pages: the technical documents' options.
  */
 alsoReadBy('technical-document', ['quality:item:list']);
-
-/** Hooks of the quality resources' generic calls (registered with the others in factory/index.ts). */
-export const QUALITY_HOOKS: Record<string, ResourceHooks> = {
-  'inspection-item': inspectionItemHooks,
-  'inspection-template': inspectionTemplateHooks,
-  'inspection-task': inspectionTaskHooks,
-};
 
 const resultBody = z.strictObject({
   results: z
@@ -110,8 +111,7 @@ function schedulePatrols(app: App) {
   app.addHook('preClose', async () => clearInterval(timer));
 }
 
-export function qualityRoutes(app: App) {
-  registerLifecycle(app, def, inspectionTaskTransitions);
+function qualityRoutes(app: App) {
   schedulePatrols(app);
   ringMatchingRoutes(app);
 
@@ -286,3 +286,26 @@ export function qualityRoutes(app: App) {
     },
   });
 }
+
+/**
+ * 质量检测 and 计量检定: inspection items, templates and tasks (with the task's lifecycle), 巡检计划,
+ * 轴承套圈标准 with customers' tighter limits, measurements (SPC) and their import, ring geometry
+ * and 选配.
+ */
+export const qualityArea: ServerArea = {
+  name: 'quality',
+  resources: [
+    { def: inspectionItemResource, hooks: inspectionItemHooks },
+    { def: inspectionTemplateResource, hooks: inspectionTemplateHooks },
+    { def, hooks: inspectionTaskHooks, transitions: inspectionTaskTransitions },
+    { def: measurementSubgroupResource, hooks: measurementHooks },
+    { def: ringStandardOverrideResource, hooks: ringStandardOverrideHooks },
+  ],
+  routes(app) {
+    ringStandardRoutes(app);
+    qualityRoutes(app);
+    measurementRoutes(app);
+    measurementImportRoutes(app);
+    ringGeometryRoutes(app);
+  },
+};

@@ -211,24 +211,6 @@ export const ringStandardOverrideHooks: ResourceHooks = {
   },
 };
 
-/** A product that names a tolerance class needs its three sizes, and the bore inside the outside diameter. */
-export function withBearingSizeCheck(hooks: ResourceHooks): ResourceHooks {
-  return {
-    ...hooks,
-    async validate(ctx, data, before) {
-      await hooks.validate?.(ctx, data, before);
-      const d = num(data.boreDiameter);
-      const D = num(data.outsideDiameter);
-      if (data.toleranceClass) {
-        if (d == null) throw fieldError('boreDiameter', '已选公差等级，请填写内径 d');
-        if (D == null) throw fieldError('outsideDiameter', '已选公差等级，请填写外径 D');
-        if (data.bearingWidth == null) throw fieldError('bearingWidth', '已选公差等级，请填写宽度 B');
-      }
-      if (d != null && D != null && d >= D) throw fieldError('outsideDiameter', '外径 D 必须大于内径 d');
-    },
-  };
-}
-
 const ringTypeValues = RING_TYPES.map((r) => r.value) as ['inner', 'outer'];
 
 /** One table row as the list answers it: each characteristic a column. */

@@ -18,7 +18,7 @@ import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
-import { lifecycleHooks, registerLifecycle, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
 import {
   assertNoStockDocuments,
   lineDefaults,
@@ -167,7 +167,6 @@ const lineDefaultsQuery = z.strictObject({
 });
 
 export function saleOrderRoutes(app: App) {
-  registerLifecycle(app, saleOrderResource, saleOrderTransitions);
   // The order form shows a line's unit, price and amount as they are typed, as saving will set them.
   route(app, {
     method: 'GET',

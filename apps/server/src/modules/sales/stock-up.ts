@@ -7,11 +7,7 @@ import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { assertNotBefore, fillLineBases, type LineTables, unitErrors } from '../orders/order-lines.ts';
 
 /**
@@ -93,7 +89,6 @@ export async function stockUpProgress(db: Db, id: number) {
 }
 
 export function stockUpRoutes(app: App) {
-  registerLifecycle(app, stockUpOrderResource, stockUpTransitions);
   route(app, {
     method: 'GET',
     url: '/api/v1/stock-up-order/progress/:id',

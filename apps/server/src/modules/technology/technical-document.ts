@@ -24,11 +24,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  lifecycleHooks,
-  registerLifecycle,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 
 const READ = 'technology:document:list' as const;
 const revisionLabel = (s: string) => REVISION_STATES.find((x) => x.value === s)?.label ?? s;
@@ -413,8 +409,6 @@ export const revisionAttachmentOwner: AttachmentOwner = {
 };
 
 export function technicalDocumentRoutes(app: App) {
-  registerLifecycle(app, def, technicalDocumentTransitions);
-
   route(app, {
     method: 'GET',
     url: '/api/v1/technical-document/revisions/:id',

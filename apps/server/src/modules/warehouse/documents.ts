@@ -18,12 +18,9 @@ import { AppError, badRequest, conflict, notFound } from '../../platform/errors.
 import { type App, route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
+import type { ResourceEntry } from '../../platform/resource/area.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
-import {
-  registerLifecycle,
-  type TransitionCtx,
-  type TransitionHandlers,
-} from '../../platform/resource/lifecycle.ts';
+import type { TransitionCtx, TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
@@ -797,9 +794,14 @@ function stockTransitions(spec: DocSpec): Record<string, TransitionHandlers> {
   };
 }
 
-export function documentRoutes(app: App) {
-  for (const spec of SPECS) registerLifecycle(app, spec.def, stockTransitions(spec));
+/** The four stock documents: their hooks, and 过账/冲销 with the posting as the effect. */
+export const STOCK_DOCUMENTS: ResourceEntry[] = SPECS.map((spec) => ({
+  def: spec.def,
+  hooks: DOC_HOOKS[spec.def.name],
+  transitions: stockTransitions(spec),
+}));
 
+export function documentRoutes(app: App) {
   // Fills a draft stocktake with the warehouse's current book quantities (one line per stock key).
   route(app, {
     method: 'POST',
