@@ -73,7 +73,7 @@ function multipart(parts: { name: string; value: string | Buffer; fileName?: str
   };
 }
 
-async function importCsv(csv: string, meta: Record<string, unknown>, as = token) {
+async function importCsv(csv: string | Buffer, meta: Record<string, unknown>, as = token) {
   const body = multipart([
     {
       name: 'meta',
@@ -213,6 +213,40 @@ describe('gauge import', () => {
       }),
     );
     expect(r).toMatchObject({ subgroups: 2, values: 10, imported: 2 });
+  });
+
+  it('reads GBK and GB18030 gauge files and keeps 5-decimal readings exactly', async () => {
+    // GB 2312 / GBK code table: 时 CA B1, 间 BC E4, 外 CD E2, 径 BE B6; GB 18030 four-byte µ 81 30 85 38.
+    const header = Buffer.from([
+      0xca, 0xb1, 0xbc, 0xe4, 0x2c, 0xcd, 0xe2, 0xbe, 0xb6, 0x28, 0x81, 0x30, 0x85, 0x38, 0x6d, 0x29,
+    ]);
+    const body = Buffer.from('\r\n2026-11-04 08:00:00,13.95125,13.94987,13.95003,13.95240,13.94895\r\n');
+    const file = Buffer.concat([header, body]);
+    const meta = { characteristic: 'ring-height', lsl: 13.88, usl: 14.0 };
+    const dry = ok(await importCsv(file, { ...meta, dryRun: true }));
+    expect(dry).toMatchObject({ rows: 1, values: 5, encoding: 'gb18030', errors: [] });
+    expect(dry.preview[0]).toEqual(['时间', '外径(µm)']);
+    // Named explicitly, GBK reads the same; UTF-8 forced shows replacement characters instead.
+    expect(ok(await importCsv(file, { ...meta, dryRun: true, encoding: 'gbk' })).preview[0][0]).toBe('时间');
+    expect(ok(await importCsv(file, { ...meta, dryRun: true, encoding: 'utf-8' })).preview[0][0]).not.toBe(
+      '时间',
+    );
+    const r = ok(await importCsv(file, meta));
+    expect(r).toMatchObject({ subgroups: 1, values: 5, imported: 1 });
+    const stored = await sql<{ values: string[]; mean: string; range: string }>`
+      SELECT array_agg(v.value::text ORDER BY v.line_no) AS values, s.mean::text AS mean, s.range::text AS range
+        FROM measurement_subgroup s JOIN measurement_value v ON v.measurement_subgroup_id = s.id
+       WHERE s.characteristic = 'ring-height' AND s.equipment_id = ${equipment.id} GROUP BY s.id`.execute(
+      t.database.db,
+    );
+    // By hand: Σ = 69.75250, mean 13.950500; range 13.95240 − 13.94895 = 0.00345.
+    expect(stored.rows).toEqual([
+      {
+        values: ['13.951250', '13.949870', '13.950030', '13.952400', '13.948950'],
+        mean: '13.950500',
+        range: '0.003450',
+      },
+    ]);
   });
 });
 

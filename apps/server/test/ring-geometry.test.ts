@@ -290,3 +290,122 @@ describe('reading sets: import and sizes for 选配', () => {
     ).toBeGreaterThan(0);
   });
 });
+
+describe('groove nominal, angles and the plain edit form', () => {
+  it('judges raceway readings against the 6206 groove nominal: Dpw = (30 + 62) / 2 = 46 ∓ Dw 9.525', async () => {
+    const ir = await f.create('material-info', {
+      ...sizes,
+      partType: 'inner',
+      name: '6206 内圈',
+      spec: '6206',
+    });
+    const or = await f.create('material-info', {
+      ...sizes,
+      partType: 'outer',
+      name: '6206 外圈',
+      spec: '6206',
+    });
+    const ball = await f.create('material-info', { name: '轴承钢球', spec: 'G10 Φ9.525 (3/8")' });
+    const bearing = await f.create('material-info', {
+      ...sizes,
+      partType: 'bearing',
+      name: '深沟球轴承 6206',
+      spec: '6206',
+    });
+    await f.create('product-bom', {
+      productId: bearing.id,
+      status: 'active',
+      lines: [
+        { materialId: ir.id, quantity: 1, unitId: ir.unitId },
+        { materialId: or.id, quantity: 1, unitId: or.unitId },
+        { materialId: ball.id, quantity: 9, unitId: ball.unitId },
+      ],
+    });
+    const preview = async (productId: number, characteristic: string, readings: number[][]) =>
+      ok(
+        await t.call('POST', '/api/v1/ring-geometry/preview', {
+          token,
+          body: { productId, characteristic, rings: [{ readings }] },
+        }),
+      ).rings[0];
+    // Inner groove 46 − 9.525 = 36.475; readings' mean (36.470 + 36.474 + 36.472 + 36.476) / 4 = 36.473: −2 μm.
+    expect(await preview(ir.id, 'raceway-diameter', [[36.47, 36.474, 36.472, 36.476]])).toMatchObject({
+      nominal: 36.475,
+      value: 36.473,
+      meanDeviation: -2,
+      variation: 6,
+    });
+    // Outer groove 46 + 9.525 = 55.525; mean 55.528: +3 μm.
+    expect(await preview(or.id, 'raceway-diameter', [[55.528, 55.53, 55.526, 55.528]])).toMatchObject({
+      nominal: 55.525,
+      value: 55.528,
+      meanDeviation: 3,
+    });
+    // Groove position of a deep-groove ring: B / 2 = 8 (3 points, the plan set above); mean 8.001: +1 μm.
+    expect(await preview(ir.id, 'raceway-position', [[8.004, 7.998, 8.001]])).toMatchObject({
+      nominal: 8,
+      meanDeviation: 1,
+    });
+    // A ring in no bearing's BOM has no groove nominal: no deviation.
+    expect(await preview(inner.id, 'raceway-diameter', [[36.47, 36.474, 36.472, 36.476]])).toMatchObject({
+      nominal: null,
+      meanDeviation: null,
+    });
+  });
+
+  it('takes an angle only for a product that has one: no 挡边角度 on a 6206 ring, yes on a 30206 cone', async () => {
+    const deep = await f.create('material-info', { name: '6206 内圈', spec: '6206' });
+    const cone = await f.create('material-info', { name: '30206 内圈', spec: '30206' });
+    const angle = (productId: number, characteristic: string) =>
+      t.call('POST', '/api/v1/measurement-subgroup/add', {
+        token,
+        body: { ...header(productId, characteristic), values: [{ value: '12.5' }] },
+      });
+    const refused = await angle(deep.id, 'rib-angle');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0]).toEqual({
+      field: 'characteristic',
+      message:
+        '「6206 内圈」是深沟球轴承（6206），没有挡边角度；角度只对有该角度的产品录入（如角接触球轴承的接触角、圆锥滚子轴承的挡边角度）',
+    });
+    expect((await angle(deep.id, 'contact-angle')).status).toBe(400);
+    ok(await angle(cone.id, 'rib-angle'));
+  });
+
+  it("keeps a reading-set subgroup's sets through the plain edit form; its values cannot change there", async () => {
+    const r = ok(
+      await t.call('POST', '/api/v1/ring-geometry/add', {
+        token,
+        body: { ...header(inner.id), rings: [{ readings: RING_A }, { readings: RING_B }] },
+      }),
+    );
+    const info: Record<string, any> = ok(
+      await t.call('GET', `/api/v1/measurement-subgroup/info/${r.id}`, { token }),
+    );
+    const sets = async () =>
+      ok(await t.call('GET', '/api/v1/ring-geometry/page', { token, query: { subgroupId: r.id } })).total;
+    ok(
+      await t.call('PUT', `/api/v1/measurement-subgroup/edit/${r.id}`, {
+        token,
+        body: { ...info, remark: '复核' },
+      }),
+    );
+    expect(await sets()).toBe(2);
+    const after = ok(await t.call('GET', `/api/v1/measurement-subgroup/info/${r.id}`, { token }));
+    expect(after.remark).toBe('复核');
+    expect(after.values.map((v: any) => Number(v.value))).toEqual([29.99225, 29.994]);
+    const changed = await t.call('PUT', `/api/v1/measurement-subgroup/edit/${r.id}`, {
+      token,
+      body: { ...after, values: [{ value: '29.995' }, { value: '29.994' }] },
+    });
+    expect(changed.status).toBe(400);
+    expect(changed.body.errors?.[0].field).toBe('values');
+    expect(changed.body.errors?.[0].message).toMatch(/^该子组按读数组录入/);
+    const other = await t.call('PUT', `/api/v1/measurement-subgroup/edit/${r.id}`, {
+      token,
+      body: { ...after, productId: outer.id },
+    });
+    expect(other.status).toBe(400);
+    expect(await sets()).toBe(2);
+  });
+});

@@ -136,6 +136,36 @@ describe('选配', () => {
     ]);
   });
 
+  it('takes no more sets of a ball grade than its balls in stock fill (8 balls a 6204)', async () => {
+    const propose = (ballStock: unknown) =>
+      t.call('POST', '/api/v1/ring-matching/propose', {
+        token,
+        body: { bearingId: bearing.id, clearanceGroup: 'CN', ballStock },
+      });
+    // Both CN sets take +2 µm balls (next test): 12 of them fill ⌊12 / 8⌋ = 1 bearing, and no other grade is in stock.
+    const one = ok(await propose([{ gradeUm: 2, quantity: 12 }]));
+    expect(one.assembled).toBe(1);
+    expect(one.ballStock).toEqual([
+      { gradeUm: -2, quantity: 0, sets: 0, used: 0 },
+      { gradeUm: -1, quantity: 0, sets: 0, used: 0 },
+      { gradeUm: 0, quantity: 0, sets: 0, used: 0 },
+      { gradeUm: 1, quantity: 0, sets: 0, used: 0 },
+      { gradeUm: 2, quantity: 12, sets: 1, used: 1 },
+    ]);
+    expect(one.leftover.outer.reduce((a: number, g: any) => a + g.count, 0)).toBe(2);
+    // 16 balls: both bearings; none in stock: none; unlimited (no ballStock): both.
+    expect(ok(await propose([{ gradeUm: 2, quantity: 16 }])).assembled).toBe(2);
+    expect(ok(await propose([])).assembled).toBe(0);
+    const twice = await propose([
+      { gradeUm: 2, quantity: 16 },
+      { gradeUm: 2, quantity: 8 },
+    ]);
+    expect(twice.status).toBe(400);
+    expect(JSON.stringify(twice.body)).toContain('同一规值的钢球库存只能填一行');
+    const negative = await propose([{ gradeUm: 2, quantity: -8 }]);
+    expect(negative.status).toBe(400);
+  });
+
   it('proposes two 6204 CN bearings and leaves the 41.470 ring', async () => {
     const p = ok(
       await t.call('POST', '/api/v1/ring-matching/propose', {
@@ -271,6 +301,16 @@ describe('选配', () => {
     expect(none.status).toBe(409);
     expect(none.body.message).toMatch(/配不出/);
     expect(await stockInvariantViolations(t.database.db)).toEqual([]);
+  });
+
+  it('answers an assembly 报工 its 选配 for the 报工 pages, readable with the 报工 list permission', async () => {
+    const clerk = await t.userWith(['production:reportRecord:list']);
+    const none = ok(await t.call('GET', '/api/v1/ring-matching/by-report/999999', { token: clerk.token }));
+    expect(none).toEqual([]);
+    const nobody = await t.userWith(['sale:order:list']);
+    expect(
+      (await t.call('GET', '/api/v1/ring-matching/by-report/999999', { token: nobody.token })).status,
+    ).toBe(403);
   });
 
   it('reports the matching yield per month and exports it', async () => {

@@ -341,3 +341,61 @@ describe('X̄–S for subgroups larger than 10', () => {
     expect(c.sigmaWithin).toBeCloseTo(expected.sigmaWithin, 7);
   });
 });
+
+describe('Phase II over a long series', () => {
+  it('runs the rules over 51,000 subgroups and draws them in buckets that keep every flagged point', async () => {
+    const equipment = await f.create('equipment');
+    // One reading a minute from 2026-10-01 00:00 (Shanghai): 10 + 0.001·((7i mod 5) − 2), i.e. 9.998 … 10.002,
+    // moving ranges ≤ 0.003; subgroup 50,505 reads 10.010, beyond the frozen UCL 10.006.
+    const N = 51_000;
+    const SPIKE = 50_505;
+    const value = sql`CASE WHEN i = ${SPIKE} THEN 10.010 ELSE 10 + 0.001 * ((i * 7) % 5 - 2) END`;
+    await sql`
+      INSERT INTO measurement_subgroup (product_id, characteristic, equipment_id, operator_id, measured_at,
+                                        sample_size, mean, range, ss_dev)
+      SELECT ${product.id}, 'outside-diameter', ${equipment.id}, ${adminId},
+             '2026-10-01 00:00:00+08'::timestamptz + i * interval '1 minute', 1, ${value}, 0, 0
+        FROM generate_series(0, ${N - 1}) AS i`.execute(t.database.db);
+    await sql`
+      INSERT INTO measurement_value (measurement_subgroup_id, line_no, value)
+      SELECT id, 1, mean FROM measurement_subgroup WHERE equipment_id = ${equipment.id}`.execute(
+      t.database.db,
+    );
+    // Frozen I-MR limits chosen by hand: CL 10, UCL/LCL 10 ± 0.006, MR chart 0 … 0.02.
+    await sql`
+      INSERT INTO spc_limit_revision (product_id, characteristic, equipment_id, version, status, chart_kind,
+             subgroup_size, baseline_from, baseline_to, baseline_subgroups, center, ucl, lcl, r_center, r_ucl,
+             r_lcl, sigma_within, approved_by, approved_at)
+      VALUES (${product.id}, 'outside-diameter', ${equipment.id}, 1, 'approved', 'i-mr', 1, '2026-10-01',
+              '2026-10-02', 2880, 10, 10.006, 9.994, 0.0024, 0.02, 0, 0.002, ${adminId}, now())`.execute(
+      t.database.db,
+    );
+    ok(
+      await t.call('PUT', '/api/v1/spc/series-setting', {
+        token,
+        body: { ...key(equipment.id), rules: [1] },
+      }),
+    );
+    const spike = await sql<{ id: string }>`
+      SELECT id::text FROM measurement_subgroup WHERE equipment_id = ${equipment.id} AND mean = 10.010`.execute(
+      t.database.db,
+    );
+    const c = await chart(equipment.id, '2026-10-01', '2026-11-30');
+    expect(c).toMatchObject({ phase: 'II', kind: 'i-mr', subgroups: N, count: N });
+    expect(c.revision.version).toBe(1);
+    // ⌈51,000 / 10,000⌉ = 6 subgroups a bucket; at most lowest, highest and largest MR of each.
+    expect(c.aggregated.subgroups).toBe(N);
+    expect(c.aggregated.bucket).toBe(6);
+    expect(c.aggregated.shown).toBe(c.points.id.length);
+    expect(c.points.id.length).toBeLessThanOrEqual(30_000);
+    expect(c.points.id.length).toBeGreaterThan(10_000);
+    // The one point beyond the frozen limits, found over the whole series and drawn where it is.
+    expect(c.violations.map((v: any) => [v.rule, v.chart, String(v.subgroupId)])).toEqual([
+      [1, 'x', spike.rows[0].id],
+    ]);
+    const v = c.violations[0];
+    expect(String(c.points.id[v.index])).toBe(spike.rows[0].id);
+    expect(c.points.x[v.index]).toBe(10.01);
+    expect(v.value).toBe(10.01);
+  }, 180_000);
+});

@@ -1,9 +1,11 @@
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import {
+  decodeGaugeText,
   measurementSubgroupResource as def,
+  GAUGE_ENCODINGS,
   MAX_SUBGROUP_SIZE,
   MEASURE_CHARACTERISTICS,
+  textLines,
   withBusinessOffset,
 } from '@ringmes/domain';
 import type ExcelJS from 'exceljs';
@@ -19,7 +21,12 @@ import { route } from '../../platform/http/route.ts';
 import { parseOrThrow, zx } from '../../platform/http/validation.ts';
 import { getBusinessTimeZone } from '../../platform/resource/query.ts';
 import { readFirstSheet } from '../../platform/resource/xlsx-read.ts';
-import { assertCardOfProduct, evaluateAlarms, refreshSubgroupStats } from './measurement.ts';
+import {
+  assertAngleOfProduct,
+  assertCardOfProduct,
+  evaluateAlarms,
+  refreshSubgroupStats,
+} from './measurement.ts';
 
 /**
  * Import of a gauge's export (CSV or .xlsx): the file is read row by row as it arrives, each row
@@ -69,6 +76,8 @@ export const importMeta = z
       .max(MAX_SUBGROUP_SIZE, `测量值最多 ${MAX_SUBGROUP_SIZE} 列`),
     timeColumn: z.number().int().min(0).max(200).nullable().optional(),
     groupColumn: z.number().int().min(0).max(200).nullable().optional(),
+    /** The file's text encoding: auto (BOM, else UTF-8 when valid, else GB18030 ⊃ GBK) or named. */
+    encoding: z.enum(GAUGE_ENCODINGS, { error: '文件编码应为 auto、utf-8、gbk 或 gb18030' }).default('auto'),
     dryRun: z.boolean().default(false),
   })
   .superRefine((m, ctx) => {
@@ -89,6 +98,8 @@ export interface MeasurementImportReport {
   imported: number;
   alarms: number;
   errors: ImportError[];
+  /** The encoding the CSV was read in (utf-8, gb18030 …); null for .xlsx. */
+  encoding: string | null;
   /** The first rows as read (preview of the mapping). */
   preview: string[][];
 }
@@ -118,23 +129,30 @@ function splitCsv(line: string, delim: string): string[] {
   return out;
 }
 
-async function* csvRows(stream: Readable): AsyncGenerator<string[]> {
-  const rl = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let delim: string | undefined;
-  let first = true;
-  for await (let line of rl) {
-    if (first) {
-      line = line.replace(/^\uFEFF/, '');
-      first = false;
+/**
+ * The rows of a CSV file: read whole (≤ 50 MB) and decoded as the gauge wrote it — UTF-8, GBK or
+ * GB18030 (gauge-text.ts) — then split; the delimiter (tab, semicolon or comma) from the first line.
+ */
+async function csvFile(stream: Readable, encoding: ImportMeta['encoding']) {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  const decoded = decodeGaugeText(Buffer.concat(chunks), encoding);
+  async function* rows(): AsyncGenerator<string[]> {
+    let delim: string | undefined;
+    const lines = textLines(decoded.text);
+    // A final line break leaves an empty last line: not a row of the file.
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    for (const line of lines) {
+      if (delim === undefined && line.trim()) {
+        const tabs = line.split('\t').length;
+        const semis = line.split(';').length;
+        const commas = line.split(',').length;
+        delim = tabs > commas && tabs >= semis ? '\t' : semis > commas ? ';' : ',';
+      }
+      yield line.trim() ? splitCsv(line, delim ?? ',') : [];
     }
-    if (delim === undefined && line.trim()) {
-      const tabs = line.split('\t').length;
-      const semis = line.split(';').length;
-      const commas = line.split(',').length;
-      delim = tabs > commas && tabs >= semis ? '\t' : semis > commas ? ';' : ',';
-    }
-    yield line.trim() ? splitCsv(line, delim ?? ',') : [];
   }
+  return { rows: rows(), encoding: decoded.encoding };
 }
 
 function cellText(cell: ExcelJS.CellValue): string {
@@ -329,6 +347,7 @@ async function checkRefs(db: Db, meta: ImportMeta) {
   ].filter(Boolean) as { field: string; message: string }[];
   if (errs.length) throw badRequest(errs[0].message, errs);
   await assertCardOfProduct(db, meta.flowCardId, meta.productId);
+  await assertAngleOfProduct(db, meta.characteristic, meta.productId);
 }
 
 export function measurementImportRoutes(app: App) {
@@ -340,6 +359,7 @@ export function measurementImportRoutes(app: App) {
       if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 上传：先 meta（JSON），再 file');
       let meta: ImportMeta | undefined;
       let parsed: Awaited<ReturnType<typeof parseMeasurements>> | undefined;
+      let encoding: string | null = null;
       try {
         for await (const part of formParts(req, {
           fileSize: MAX_FILE_BYTES,
@@ -367,8 +387,10 @@ export function measurementImportRoutes(app: App) {
             if (part.file.truncated) throw badRequest('文件超过 50 MB，请分批导入');
             parsed = await parseMeasurements(xlsxRows(Buffer.concat(chunks)), meta);
           } else if (name.endsWith('.csv') || name.endsWith('.txt')) {
-            parsed = await parseMeasurements(csvRows(part.file), meta);
+            const file = await csvFile(part.file, meta.encoding);
             if (part.file.truncated) throw badRequest('文件超过 50 MB，请分批导入');
+            encoding = file.encoding;
+            parsed = await parseMeasurements(file.rows, meta);
           } else {
             part.file.resume();
             throw badRequest('只支持 CSV（.csv/.txt）或 Excel（.xlsx）文件');
@@ -388,6 +410,7 @@ export function measurementImportRoutes(app: App) {
         imported: 0,
         alarms: 0,
         errors: parsed.errors,
+        encoding,
         preview: parsed.preview,
       };
       if (meta.dryRun) return report;

@@ -1,6 +1,8 @@
 import {
+  angleRefusal,
   capability,
   characteristicLabel,
+  chartDisplayIndices,
   chartKindFor,
   controlLimits,
   measurementSubgroupResource as def,
@@ -11,6 +13,8 @@ import {
   MEASURE_CHARACTERISTICS,
   normalCurve,
   SPC_ALARM_WINDOW,
+  SPC_CHART_BUCKETS,
+  SPC_CHART_MAX_POINTS,
   SPC_CONSTANTS,
   SPC_FAMILIES,
   SPC_MIN_SUBGROUPS_FOR_ALARM,
@@ -256,34 +260,82 @@ export async function assertCardOfProduct(db: Db, flowCardId: unknown, productId
   }
 }
 
+/**
+ * 接触角 / 挡边角度 only for a product that has that angle (a deep-groove ring has neither): 400 on
+ * `characteristic` with the product's type read from its designation (bearing-angles.ts).
+ */
+export async function assertAngleOfProduct(db: Db, characteristic: unknown, productId: unknown) {
+  if (characteristic !== 'contact-angle' && characteristic !== 'rib-angle') return;
+  const r = await sql<{ name: string; code: string; spec: string | null }>`
+    SELECT name, code, spec FROM material WHERE id = ${Number(productId)}`.execute(db);
+  const product = r.rows[0];
+  if (!product) return;
+  const why = angleRefusal(characteristic, product);
+  if (why) throw fieldError('characteristic', why);
+}
+
+/**
+ * A subgroup entered as reading sets keeps them through the plain edit form: each ring's value is
+ * its set's d_mp (or width, groove reading), so the values, product and characteristic cannot be
+ * changed there (400); the header (machine, operator, time, card, limits, remark) can, and the
+ * stored values stay as they are — rewriting them would drop the sets hanging on them.
+ */
+async function keepReadingSets(db: Db, data: Record<string, any>, before?: Record<string, any>) {
+  if (!before) return {};
+  const r = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM ring_reading_set WHERE measurement_subgroup_id = ${Number(before.id)}`.execute(
+    db,
+  );
+  if (!Number(r.rows[0]?.n)) return {};
+  const was: { value: unknown }[] = before.values ?? [];
+  const now: { value: unknown }[] = data.values ?? was;
+  const same =
+    was.length === now.length && was.every((v, i) => new Decimal(String(v.value)).eq(String(now[i].value)));
+  if (!same)
+    throw fieldError(
+      'values',
+      '该子组按读数组录入，每件的值由其读数组计算（d_mp、宽度或沟道读数），不能在此修改；如读数有误，请删除该子组后按读数组重新录入',
+    );
+  if (Number(data.productId) !== Number(before.productId) || data.characteristic !== before.characteristic)
+    throw fieldError('productId', '该子组按读数组录入，读数按原产品和测量特性计算，不能改为其他产品或特性');
+  return { values: undefined };
+}
+
 export const measurementHooks: ResourceHooks = {
   async validate({ db }, data) {
     if (data.lsl != null && data.usl != null && Number(data.lsl) >= Number(data.usl))
       throw fieldError('usl', '上规格限必须大于下规格限');
     await assertCardOfProduct(db, data.flowCardId, data.productId);
+    await assertAngleOfProduct(db, data.characteristic, data.productId);
   },
-  // Limits of a standard characteristic come from the ring standard; typed different limits are
-  // an override that needs a reason.
-  async derive({ db }, data, before) {
-    const pick = (k: string) => (k in data ? data[k] : before?.[k]);
-    const typed = pick('lsl') != null || pick('usl') != null;
-    const std = await standardSpec(db, Number(pick('productId')), String(pick('characteristic')));
-    if (!std) return { specSource: typed ? 'typed' : null };
-    if (!typed) return { lsl: std.lsl, usl: std.usl, specSource: 'standard', specReason: null };
-    if (sameLimit(pick('lsl'), std.lsl) && sameLimit(pick('usl'), std.usl))
-      return { specSource: 'standard', specReason: null };
-    if (!String(pick('specReason') ?? '').trim())
-      throw fieldError(
-        'specReason',
-        `规格限与标准不同（${std.sourceText}：${std.lsl} ~ ${std.usl}），请填写覆盖理由`,
-      );
-    return { specSource: 'override' };
+  async derive(ctx, data, before) {
+    return { ...(await keepReadingSets(ctx.db, data, before)), ...(await deriveSpec(ctx.db, data, before)) };
   },
   async afterSave({ db, user }, id) {
     await refreshSubgroupStats(db, [id]);
     await evaluateAlarms(db, [id], user);
   },
 };
+
+/**
+ * Limits of a standard characteristic come from the ring standard; typed different limits are an
+ * override that needs a reason.
+ */
+async function deriveSpec(db: Db, data: Record<string, any>, before?: Record<string, any>) {
+  const pick = (k: string) => (k in data ? data[k] : before?.[k]);
+  const typed = pick('lsl') != null || pick('usl') != null;
+  const std = await standardSpec(db, Number(pick('productId')), String(pick('characteristic')));
+  if (!std) return { specSource: typed ? 'typed' : null };
+  if (!typed) return { lsl: std.lsl, usl: std.usl, specSource: 'standard', specReason: null };
+  if (sameLimit(pick('lsl'), std.lsl) && sameLimit(pick('usl'), std.usl))
+    return { specSource: 'standard', specReason: null };
+  if (!String(pick('specReason') ?? '').trim())
+    throw fieldError(
+      'specReason',
+      `规格限与标准不同（${std.sourceText}：${std.lsl} ~ ${std.usl}），请填写覆盖理由`,
+    );
+  return { specSource: 'override' };
+}
 
 // ------------------------------------------------------------------ chart and capability
 
@@ -403,11 +455,16 @@ export async function seriesCapability(db: Db, q: Omit<ChartQuery, 'family'>) {
   };
 }
 
+/** Subgroups one chart covers at most (a period longer than that is refused: 缩短期间). */
+export const SPC_CHART_MAX_SUBGROUPS = 200_000;
+
 /**
- * Everything a statistics report draws, aggregated on the server (≤ 50,000 subgroup points). With
- * a product chosen and an approved revision for the series, the points are plotted against that
- * revision's frozen limits (Phase II) whatever the period shown; else the limits come from the
- * period's own subgroups (a Phase I look).
+ * Everything a statistics report draws, aggregated on the server. With a product chosen and an
+ * approved revision for the series, the points are plotted against that revision's frozen limits
+ * (Phase II) whatever the period shown; else the limits come from the period's own subgroups (a
+ * Phase I look). The rules run over every subgroup; a series of more than 50,000 subgroups is
+ * drawn in buckets (`aggregated`: each bucket's extremes and every flagged point, ≤ 30,000 points
+ * plus the flagged), one of more than 200,000 is refused.
  */
 export async function spcChart(db: Db, q: ChartQuery) {
   const key = q.productId
@@ -444,7 +501,7 @@ export async function spcChart(db: Db, q: ChartQuery) {
         FROM (SELECT s.id, (extract(epoch FROM s.measured_at) / 60)::bigint AS t, s.sample_size AS n,
                      s.mean::float8 AS mean, s.range::float8 AS range, s.ss_dev::float8 AS ss
                 FROM measurement_subgroup s WHERE ${seriesWhere(q)}
-               ORDER BY s.measured_at, s.id LIMIT 50001) x`.execute(db),
+               ORDER BY s.measured_at, s.id LIMIT ${SPC_CHART_MAX_SUBGROUPS + 1}) x`.execute(db),
     sql<{ b: number; c: number }>`
       SELECT LEAST(GREATEST(width_bucket(v.value::float8, ${range.lo}::float8, ${range.hi}::float8, ${range.bins}::int), 1), ${range.bins}::int) AS b,
              count(*)::int AS c
@@ -453,7 +510,10 @@ export async function spcChart(db: Db, q: ChartQuery) {
   ]);
   const a = rows.rows[0];
   const ids = (a?.ids ?? []).map(Number);
-  if (ids.length > 50_000) throw badRequest('所选期间的子组超过 50,000 组，请缩短期间');
+  if (ids.length > SPC_CHART_MAX_SUBGROUPS)
+    throw badRequest(
+      `所选期间的子组超过 ${SPC_CHART_MAX_SUBGROUPS.toLocaleString('en')} 组，一张控制图画不下，请缩短期间`,
+    );
   const series = ids.map((id, i) => ({
     id,
     t: Number(a.t?.[i]),
@@ -471,14 +531,26 @@ export async function spcChart(db: Db, q: ChartQuery) {
   const kind = limits?.kind ?? chartKindFor(cap.n);
   const rules = setting?.rules;
   const ranges = dispersionPoints(series, kind);
-  const violations = limits
-    ? seriesViolations(series, limits, rules).map((v) => ({
-        ...v,
-        subgroupId: Number(series[v.index].id),
-        measuredAt: new Date(series[v.index].t * 60_000).toISOString(),
-        value: v.chart === 'x' ? series[v.index].mean : ranges[v.index],
-      }))
-    : [];
+  const found = limits ? seriesViolations(series, limits, rules) : [];
+  // A long series: the points drawn are each bucket's extremes and every flagged one; a violation
+  // points at its place among the drawn points.
+  const shown =
+    series.length > SPC_CHART_MAX_POINTS
+      ? chartDisplayIndices(
+          series.map((x) => x.mean),
+          ranges,
+          new Set(found.map((v) => v.index)),
+        )
+      : null;
+  const place = shown ? new Map(shown.map((i, k) => [i, k])) : null;
+  const violations = found.map((v) => ({
+    ...v,
+    index: place ? (place.get(v.index) as number) : v.index,
+    subgroupId: Number(series[v.index].id),
+    measuredAt: new Date(series[v.index].t * 60_000).toISOString(),
+    value: v.chart === 'x' ? series[v.index].mean : ranges[v.index],
+  }));
+  const drawn = shown ? shown.map((i) => series[i]) : series;
   const binCounts = new Array<number>(range.bins).fill(0);
   for (const x of counts.rows) binCounts[Number(x.b) - 1] += Number(x.c);
   const fit = { mean: cap.mean, sigma: cap.sigmaOverall };
@@ -493,11 +565,19 @@ export async function spcChart(db: Db, q: ChartQuery) {
     revision: frozen?.revision ?? null,
     rules: rules ?? null,
     points: {
-      id: series.map((x) => Number(x.id)),
-      t: series.map((x) => x.t),
-      x: series.map((x) => x.mean),
-      r: ranges,
+      id: drawn.map((x) => Number(x.id)),
+      t: drawn.map((x) => x.t),
+      x: drawn.map((x) => x.mean),
+      r: shown ? shown.map((i) => ranges[i]) : ranges,
     },
+    /** A series drawn in buckets: its subgroups, the points drawn and the bucket length. */
+    aggregated: shown
+      ? {
+          subgroups: series.length,
+          shown: shown.length,
+          bucket: Math.ceil(series.length / SPC_CHART_BUCKETS),
+        }
+      : null,
     violations,
     histogram: { bins: histogramBins(range, binCounts, fit), curve: normalCurve(fit, range, cap.count) },
   };

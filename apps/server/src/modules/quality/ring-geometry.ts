@@ -1,4 +1,5 @@
 import {
+  bearingKind,
   measurementSubgroupResource as def,
   GeometryInputError,
   MAX_READING_PLANES,
@@ -8,6 +9,7 @@ import {
   READING_CHARACTERISTICS,
   type RingGeometry,
   type RingType,
+  racewayDiameters,
   ringGeometry,
   SPC_FAMILIES,
   type SpcFamily,
@@ -76,12 +78,44 @@ async function geometryBasis(db: Db, productId: number, characteristic: string) 
   if (!p.rows.length) throw fieldError('productId', '产品不存在或已被删除');
   const ringType = ringTypeOf(p.rows[0].partType, characteristic);
   const kind = READING_CHARACTERISTICS[characteristic].kind;
-  if (kind === 'raceway') return { ringType, nominal: null, limits: [] };
+  if (kind === 'raceway')
+    return { ringType, nominal: await racewayNominal(db, productId, characteristic, ringType), limits: [] };
   // Diameters and widths are judged by the ring standard: the product needs its class and sizes.
   const { product, limits } = await productLimits(db, productId);
   const nominal =
     kind === 'width' ? product.B : characteristic === 'outside-diameter' ? product.D : product.d;
   return { ringType, nominal, limits };
+}
+
+/**
+ * The nominal a raceway reading deviates from. 沟道直径: the groove (bottom) diameter of the ring in
+ * the bearing whose active BOM uses it — pitch diameter Dpw = (d + D) / 2 ∓ the ball diameter Dw
+ * from the ball's spec (「G10 Φ9.525」), inner Dpw − Dw, outer Dpw + Dw (racewayDiameters): a 6206
+ * (30 × 62, Dw 9.525) inner ring 36.475 mm, outer 55.525 mm. 沟道位置 of a deep-groove ring: the
+ * middle of its width, B / 2 (the groove is symmetric). null when the product has no such bearing,
+ * sizes or ball; the readings are then shown without a deviation.
+ */
+async function racewayNominal(db: Db, productId: number, characteristic: string, ringType: RingType) {
+  if (characteristic === 'raceway-position') {
+    const p = await sql<{ name: string; code: string; spec: string | null; width: string | null }>`
+      SELECT name, code, spec, bearing_width::text AS width FROM material WHERE id = ${productId}`.execute(
+      db,
+    );
+    const x = p.rows[0];
+    if (!x?.width || bearingKind(x.spec, x.code, x.name)?.type !== '深沟球轴承') return null;
+    return new Decimal(x.width).div(2).toNumber();
+  }
+  const b = await sql<{ d: string | null; D: string | null; ball: string | null }>`
+    SELECT b.bore_diameter::text AS d, b.outside_diameter::text AS "D", ball.spec AS ball
+      FROM bom JOIN material b ON b.id = bom.product_id AND b.part_type = 'bearing'
+      JOIN bom_line l ON l.bom_id = bom.id AND l.material_id = ${productId}
+      JOIN bom_line bl ON bl.bom_id = bom.id JOIN material ball ON ball.id = bl.material_id
+     WHERE bom.status = 'active' AND ball.name LIKE '%球%' AND ball.spec LIKE '%Φ%'
+     ORDER BY bom.id LIMIT 1`.execute(db);
+  const x = b.rows[0];
+  const dw = /Φ\s*(\d+(?:\.\d+)?)/.exec(x?.ball ?? '')?.[1];
+  if (!x?.d || !x.D || !dw) return null;
+  return Number(racewayDiameters(x.d, x.D, dw)[ringType]);
 }
 
 const reading = z.coerce

@@ -61,6 +61,28 @@ const proposeBody = z.strictObject({
     .min(1, '请至少选择一个钢球规值')
     .max(41, '钢球规值过多')
     .optional(),
+  /**
+   * Balls in stock by grade (粒): no grade fills more bearings than its balls ÷ the BOM's balls per
+   * bearing; a grade not listed has none. Absent: balls are not the constraint.
+   */
+  ballStock: z
+    .array(
+      z.strictObject({
+        gradeUm: z
+          .number({ error: '钢球规值必须是数字（µm）' })
+          .min(-20, '钢球规值应在 −20～+20 µm 之间')
+          .max(20, '钢球规值应在 −20～+20 µm 之间')
+          .refine((v) => Number.isInteger(v * 10), '钢球规值精确到 0.1 µm'),
+        quantity: z
+          .number({ error: '钢球数量必须是整数（粒）' })
+          .int('钢球数量必须是整数（粒）')
+          .min(0, '钢球数量不能为负')
+          .max(100_000_000, '钢球数量过大'),
+      }),
+    )
+    .max(41, '钢球规值过多')
+    .refine((v) => new Set(v.map((x) => x.gradeUm)).size === v.length, '同一规值的钢球库存只能填一行')
+    .optional(),
 });
 
 const acceptBody = proposeBody.extend({
@@ -91,6 +113,8 @@ interface Bearing {
   outer: { id: number; code: string; name: string };
   ballMm: number;
   ballCode: string;
+  /** Balls a bearing takes (the BOM line's quantity). */
+  ballsPerBearing: number;
 }
 
 /**
@@ -119,8 +143,9 @@ async function bearingOf(db: Db, bearingId: number): Promise<Bearing> {
     name: string;
     spec: string | null;
     partType: string | null;
+    quantity: string;
   }>`
-    SELECT m.id, m.code, m.name, m.spec, m.part_type
+    SELECT m.id, m.code, m.name, m.spec, m.part_type, l.quantity::text AS quantity
       FROM bom JOIN bom_line l ON l.bom_id = bom.id JOIN material m ON m.id = l.material_id
      WHERE bom.product_id = ${bearingId} AND bom.status = 'active'
      ORDER BY l.line_no`.execute(db);
@@ -146,6 +171,7 @@ async function bearingOf(db: Db, bearingId: number): Promise<Bearing> {
     outer: pick(outer),
     ballMm: Number(ball.d),
     ballCode: ball.x.code,
+    ballsPerBearing: Math.max(1, Math.round(Number(ball.x.quantity))),
   };
 }
 
@@ -218,6 +244,13 @@ async function computeProposal(db: Db, body: ProposeBody) {
   }
   const { inner, outer } = await ringsOf(db, bearing);
   const grades = [...new Set(body.ballGradesUm ?? DEFAULT_BALL_GRADES)].sort((a, b) => a - b);
+  // Balls in stock by grade → the bearings each grade can fill (whole bearings only).
+  const stock = body.ballStock
+    ? grades.map((g) => {
+        const quantity = body.ballStock?.find((x) => x.gradeUm === g)?.quantity ?? 0;
+        return { gradeUm: g, quantity, sets: Math.floor(quantity / bearing.ballsPerBearing) };
+      })
+    : null;
   let result: MatchResult<RingSize>;
   try {
     result = matchRings<RingSize>({
@@ -227,16 +260,17 @@ async function computeProposal(db: Db, body: ProposeBody) {
       ballGradesUm: grades,
       clearance,
       groupWidthUm: body.groupWidthUm,
+      ballStockSets: stock ? Object.fromEntries(stock.map((x) => [String(x.gradeUm), x.sets])) : undefined,
     });
   } catch (e) {
     return rethrow(e);
   }
-  return { bearing, clearance, grades, inner, outer, result };
+  return { bearing, clearance, grades, inner, outer, result, stock };
 }
 
 /** The proposal as the page shows it: sets by group pair with their lots, groups and leftovers. */
 function proposalView(p: Awaited<ReturnType<typeof computeProposal>>, clearanceGroup: string) {
-  const { bearing, clearance, grades, inner, outer, result } = p;
+  const { bearing, clearance, grades, inner, outer, result, stock } = p;
   const lotsIn = (rings: RingSize[]) => {
     const by = new Map<string, number>();
     for (const r of rings) by.set(r.cardNo, (by.get(r.cardNo) ?? 0) + 1);
@@ -247,6 +281,12 @@ function proposalView(p: Awaited<ReturnType<typeof computeProposal>>, clearanceG
     clearanceGroup,
     clearance,
     ballGradesUm: grades,
+    /** Balls in stock by grade as given: the bearings they fill and the sets that use them. */
+    ballStock:
+      stock?.map((x) => ({
+        ...x,
+        used: result.sets.filter((s) => s.ballGradeUm === x.gradeUm).reduce((a, s) => a + s.count, 0),
+      })) ?? null,
     groupWidthUm: result.groupWidthUm,
     offered: { inner: inner.length, outer: outer.length },
     assembled: result.assembled,
@@ -560,6 +600,21 @@ export function ringMatchingRoutes(app: App) {
         sql<{ n: number }>`SELECT count(*)::int AS n FROM ring_match r ${where}`.execute(db),
       ]);
       return { list: list.rows, total: total.rows[0].n, pageNum: query.pageNum, pageSize: size };
+    },
+  });
+
+  // The 选配 an assembly 报工 records (its 报工 pages show them): each accepted match with its sets,
+  // groups, ball grades and the ring lots taken.
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/ring-matching/by-report/:id',
+    permission: MATCHING_PERMISSION,
+    alsoAllowedBy: [MATCHING_YIELD, 'production:reportRecord:list'],
+    params: idParams,
+    async handler({ params, app: { db } }) {
+      const r = await sql<{ id: number }>`
+        SELECT id FROM ring_match WHERE work_report_id = ${params.id} ORDER BY created_at, id`.execute(db);
+      return Promise.all(r.rows.map((x) => matchInfo(db, Number(x.id))));
     },
   });
 

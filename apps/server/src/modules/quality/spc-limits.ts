@@ -238,6 +238,65 @@ async function revisionList(db: Db, key: SeriesKey) {
   }));
 }
 
+/** 建立控制限: a draft revision from the baseline (the series' next version), waiting for approval. */
+export async function draftRevision(trx: Db, user: AuthUser, body: BaselineBody) {
+  const study = await baselineStudy(trx, body);
+  if (!study.limits || !study.enough)
+    throw badRequest(
+      `基准期剔除后只有 ${study.basisSubgroups} 个容量为 ${study.n} 的子组，建立控制限至少需要 ${study.minimum} 个`,
+    );
+  const l = study.limits;
+  // Versions count per series; the lock keeps two drafts from taking the same number.
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`spc:${body.productId}:${body.characteristic}:${body.equipmentId}`}))`.execute(
+    trx,
+  );
+  const ins = await sql<{ id: number; version: number }>`
+    INSERT INTO spc_limit_revision (product_id, characteristic, equipment_id, version, chart_kind, subgroup_size,
+           baseline_from, baseline_to, baseline_subgroups, center, ucl, lcl, r_center, r_ucl, r_lcl,
+           sigma_within, remark, created_by)
+    SELECT ${body.productId}, ${body.characteristic}, ${body.equipmentId},
+           COALESCE(max(version), 0) + 1, ${l.kind}, ${l.n}, ${body.from}::date, ${body.to}::date,
+           ${study.basisSubgroups}, ${l.center}, ${l.ucl}, ${l.lcl}, ${l.rCenter}, ${l.rUcl}, ${l.rLcl},
+           ${l.sigmaWithin}, ${body.remark ?? null}, ${user.id}
+      FROM spc_limit_revision
+     WHERE product_id = ${body.productId} AND characteristic = ${body.characteristic}
+       AND equipment_id = ${body.equipmentId}
+    RETURNING id, version`.execute(trx);
+  const rev = ins.rows[0];
+  if (study.exclusions.length)
+    await sql`
+      INSERT INTO spc_limit_exclusion (revision_id, subgroup_id, measured_at, mean, reason)
+      SELECT ${rev.id}, e.id, s.measured_at, s.mean::float8, e.reason
+        FROM unnest(${sql.val(study.exclusions.map((e) => e.subgroupId))}::bigint[],
+                    ${sql.val(study.exclusions.map((e) => e.reason))}::varchar[]) AS e(id, reason)
+        JOIN measurement_subgroup s ON s.id = e.id`.execute(trx);
+  return { id: Number(rev.id), version: Number(rev.version), status: 'draft', limits: l };
+}
+
+/** 批准: the draft becomes the series' frozen limits; the revision approved before is superseded. */
+export async function approveRevision(trx: Db, user: AuthUser, id: number) {
+  const r = await sql<{
+    status: string;
+    productId: number;
+    characteristic: string;
+    equipmentId: number;
+  }>`
+    SELECT status, product_id, characteristic, equipment_id FROM spc_limit_revision
+     WHERE id = ${id} FOR UPDATE`.execute(trx);
+  const rev = r.rows[0];
+  if (!rev) throw notFound('控制限版本不存在');
+  assertMay(user, rev.characteristic, 'limitApprove');
+  if (rev.status !== 'draft') throw conflict('只有待批准的控制限版本可以批准');
+  await sql`
+    UPDATE spc_limit_revision SET status = 'superseded'
+     WHERE product_id = ${rev.productId} AND characteristic = ${rev.characteristic}
+       AND equipment_id = ${rev.equipmentId} AND status = 'approved'`.execute(trx);
+  await sql`
+    UPDATE spc_limit_revision SET status = 'approved', approved_by = ${user.id}, approved_at = now()
+     WHERE id = ${id}`.execute(trx);
+  return { id, status: 'approved' };
+}
+
 export function spcLimitRoutes(app: App) {
   const read = { permission: allOf('query')[0], alsoAllowedBy: allOf('query').slice(1) };
 
@@ -275,39 +334,7 @@ export function spcLimitRoutes(app: App) {
     body: baselineBody,
     async handler({ body, user, app: { db } }) {
       assertMay(user, body.characteristic, 'limit');
-      return db.transaction().execute(async (trx) => {
-        const study = await baselineStudy(trx, body);
-        if (!study.limits || !study.enough)
-          throw badRequest(
-            `基准期剔除后只有 ${study.basisSubgroups} 个容量为 ${study.n} 的子组，建立控制限至少需要 ${study.minimum} 个`,
-          );
-        const l = study.limits;
-        // Versions count per series; the lock keeps two drafts from taking the same number.
-        await sql`SELECT pg_advisory_xact_lock(hashtext(${`spc:${body.productId}:${body.characteristic}:${body.equipmentId}`}))`.execute(
-          trx,
-        );
-        const ins = await sql<{ id: number; version: number }>`
-          INSERT INTO spc_limit_revision (product_id, characteristic, equipment_id, version, chart_kind, subgroup_size,
-                 baseline_from, baseline_to, baseline_subgroups, center, ucl, lcl, r_center, r_ucl, r_lcl,
-                 sigma_within, remark, created_by)
-          SELECT ${body.productId}, ${body.characteristic}, ${body.equipmentId},
-                 COALESCE(max(version), 0) + 1, ${l.kind}, ${l.n}, ${body.from}::date, ${body.to}::date,
-                 ${study.basisSubgroups}, ${l.center}, ${l.ucl}, ${l.lcl}, ${l.rCenter}, ${l.rUcl}, ${l.rLcl},
-                 ${l.sigmaWithin}, ${body.remark ?? null}, ${user.id}
-            FROM spc_limit_revision
-           WHERE product_id = ${body.productId} AND characteristic = ${body.characteristic}
-             AND equipment_id = ${body.equipmentId}
-          RETURNING id, version`.execute(trx);
-        const rev = ins.rows[0];
-        if (study.exclusions.length)
-          await sql`
-            INSERT INTO spc_limit_exclusion (revision_id, subgroup_id, measured_at, mean, reason)
-            SELECT ${rev.id}, e.id, s.measured_at, s.mean::float8, e.reason
-              FROM unnest(${sql.val(study.exclusions.map((e) => e.subgroupId))}::bigint[],
-                          ${sql.val(study.exclusions.map((e) => e.reason))}::varchar[]) AS e(id, reason)
-              JOIN measurement_subgroup s ON s.id = e.id`.execute(trx);
-        return { id: Number(rev.id), version: Number(rev.version), status: 'draft', limits: l };
-      });
+      return db.transaction().execute((trx) => draftRevision(trx, user, body));
     },
   });
 
@@ -319,28 +346,7 @@ export function spcLimitRoutes(app: App) {
     alsoAllowedBy: allOf('limitApprove').slice(1),
     params: idParams,
     async handler({ params, user, app: { db } }) {
-      return db.transaction().execute(async (trx) => {
-        const r = await sql<{
-          status: string;
-          productId: number;
-          characteristic: string;
-          equipmentId: number;
-        }>`
-          SELECT status, product_id, characteristic, equipment_id FROM spc_limit_revision
-           WHERE id = ${params.id} FOR UPDATE`.execute(trx);
-        const rev = r.rows[0];
-        if (!rev) throw notFound('控制限版本不存在');
-        assertMay(user, rev.characteristic, 'limitApprove');
-        if (rev.status !== 'draft') throw conflict('只有待批准的控制限版本可以批准');
-        await sql`
-          UPDATE spc_limit_revision SET status = 'superseded'
-           WHERE product_id = ${rev.productId} AND characteristic = ${rev.characteristic}
-             AND equipment_id = ${rev.equipmentId} AND status = 'approved'`.execute(trx);
-        await sql`
-          UPDATE spc_limit_revision SET status = 'approved', approved_by = ${user.id}, approved_at = now()
-           WHERE id = ${params.id}`.execute(trx);
-        return { id: params.id, status: 'approved' };
-      });
+      return db.transaction().execute((trx) => approveRevision(trx, user, params.id));
     },
   });
 
