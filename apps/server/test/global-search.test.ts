@@ -62,7 +62,8 @@ describe('全局搜索', () => {
       link: '/factory-info/custom/custom-manage?keyword=KH-ZY-0917',
     });
     expect((await hits('轴研')).some((h) => h.resource === 'customer' && h.id === c.id)).toBe(true);
-    // Two characters never search document numbers (they would scan every document).
+    // One character finds nothing; two never search document numbers (they would scan every document).
+    expect(await hits('洛')).toEqual([]);
     expect((await hits(o.docNo.slice(0, 2))).some((h) => h.resource === 'sale-order')).toBe(false);
     // An exact code ranks before fragments that merely contain it.
     await f.create('customer', { code: 'XKH-ZY-09170', name: '另一家' });

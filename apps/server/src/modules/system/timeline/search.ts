@@ -28,6 +28,8 @@ import { mayList } from './access.ts';
 /** How many hits per resource, and in all. */
 const PER_RESOURCE = 5;
 const MAX_HITS = 20;
+/** The palette asks from two characters on. */
+const MIN_FRAGMENT = 2;
 /** A document number fragment shorter than this finds no trigram and would scan every document. */
 const MIN_NUMBER_FRAGMENT = 3;
 
@@ -85,7 +87,8 @@ const hitSchema = z.object({
 /** The hits for a fragment, best first: an exact number or code, then one that starts with it, then the rest, newest first. */
 export async function searchRecords(db: Db, user: AuthUser, text: string): Promise<SearchHit[]> {
   const q = text.trim();
-  if (!q) return [];
+  // One character finds too much to mean anything, and costs a scan of the big master tables.
+  if ([...q].length < MIN_FRAGMENT) return [];
   const branches: RawBuilder<unknown>[] = [];
   const used: Target[] = [];
   for (const target of TARGETS) {
