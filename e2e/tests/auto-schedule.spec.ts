@@ -9,7 +9,7 @@ const MANAGE = '/production-department/production-manage';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
-test('车加工排产计划 › 自动排产: run, a late order explains itself, 发布, the dispatch is on the operator’s sheet', async ({
+test('车加工排产计划 › 自动排产: run, a late order explains itself, lock and drag a proposed step, 发布, the dispatch is on the operator’s sheet', async ({
   page,
   request,
 }) => {
@@ -75,8 +75,54 @@ test('车加工排产计划 › 自动排产: run, a late order explains itself,
   await expect(late).toContainText('工序「');
   await expect(late).toContainText('在设备');
 
-  // 发布 this workshop's proposal.
-  await drawer.getByRole('button', { name: /发\s*布/ }).click();
+  // Adjust on the timeline: the proposal's step is a dashed bar on its lathe.
+  await drawer.getByTestId('auto-schedule-on-plan').click();
+  await expect(view.getByTestId('proposal-notice')).toContainText('自动排产方案');
+  const proposed = view.getByRole('button', { name: new RegExp(`方案 ${order.docNo}`) });
+  await expect(proposed).toBeVisible();
+  await expect(proposed).toHaveAttribute('data-locked', 'false');
+  // A click locks it where it is (and runs again around it).
+  await proposed.click();
+  await expect(proposed).toHaveAttribute('data-locked', 'true', { timeout: 60_000 });
+  await expect(view.getByTestId('proposal-notice')).toContainText('锁定 1 道工序', { timeout: 60_000 });
+
+  // Drag it to another lathe in the same shift: it stays there after the run.
+  const rowOf = async () =>
+    (await proposed.evaluate((el) =>
+      el.closest('[data-testid^="plan-row-"]')?.getAttribute('data-testid'),
+    )) ?? '';
+  const fromRow = await rowOf();
+  const plan = await admin.get<{ rows: Row[] }>('/api/v1/work-dispatch/plan', {
+    workshopType: 'machine',
+    from: today,
+    to: today,
+    by: 'equipment',
+  });
+  const target = plan.rows.find(
+    (r) => r.id != null && `plan-row-${r.id}` !== fromRow && !['repair', 'scrapped'].includes(r.status),
+  )!;
+  expect(target, 'the demo has a second working lathe').toBeTruthy();
+  await proposed.scrollIntoViewIfNeeded();
+  const box = await proposed.boundingBox();
+  const targetRow = await view.getByTestId(`plan-row-${target.id}`).boundingBox();
+  if (!box || !targetRow) throw new Error('the timeline is not laid out');
+  // Grab near the bar's start (its first shift) and move straight down to the other lathe's row.
+  const start = { x: box.x + Math.min(20, box.width / 2), y: box.y + box.height / 2 };
+  const end = { x: start.x, y: targetRow.y + targetRow.height / 2 };
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(start.x, start.y + ((end.y - start.y) * i) / 10);
+  await page.mouse.up();
+  const moved = view
+    .getByTestId(`plan-row-${target.id}`)
+    .getByRole('button', { name: new RegExp(`方案 ${order.docNo}`) });
+  await expect(moved).toBeVisible({ timeout: 60_000 });
+  await expect(moved).toHaveAttribute('data-locked', 'true');
+
+  // 发布 this workshop's proposal (本车间, the default scope), the dragged step where it was put.
+  const notice = view.getByTestId('proposal-notice');
+  await expect(notice.getByTestId('auto-schedule-scope')).toContainText('本车间');
+  await notice.getByRole('button', { name: /发\s*布/ }).click();
   await page
     .locator('.ant-popover:visible')
     .getByRole('button', { name: /发\s*布/ })
@@ -89,6 +135,7 @@ test('车加工排产计划 › 自动排产: run, a late order explains itself,
   });
   expect(made.list.length).toBeGreaterThan(0);
   expect(made.list.reduce((s, d) => s + Number(d.quantity), 0)).toBe(2000);
+  expect(made.list.every((x) => x.equipmentId === target.id)).toBe(true);
   const d = made.list[0];
 
   // On the operator's sheet (every demo account signs in with demo123).

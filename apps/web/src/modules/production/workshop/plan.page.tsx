@@ -1,4 +1,10 @@
-import { DownloadOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
+import {
+  DownloadOutlined,
+  LeftOutlined,
+  LockOutlined,
+  ReloadOutlined,
+  RightOutlined,
+} from '@ant-design/icons';
 import { PointerSensor, useSensor, useSensors } from '@dnd-kit/core';
 import {
   EQUIPMENT_STATUS_OPTIONS,
@@ -41,7 +47,13 @@ import { toast } from '../../../platform/feedback.ts';
 import type { PageProps } from '../../../platform/page.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
-import { AutoScheduleButton } from './auto-schedule.tsx';
+import {
+  AutoScheduleButton,
+  type AutoScheduleState,
+  type ProposalBar,
+  ProposalNotice,
+  useAutoSchedule,
+} from './auto-schedule.tsx';
 import { kindOf, type Row, screenPermission } from './workshop.api.ts';
 import './workshop.css';
 import './plan.css';
@@ -51,6 +63,8 @@ import './plan.css';
  * or operator and a column per day and shift. The axis counts shift slots (slot 2d is day d's 白班,
  * 2d + 1 its 夜班); dispatched work is a bar in its slot, each cell shows its load against the
  * shift's minutes, overloaded cells in red. Dragging a 已派工 bar to another row or slot 改派 it.
+ * While a 自动排产 proposal is open its steps are dashed bars (by machine): dragging one pins it to
+ * that machine and shift and runs again; a click locks or unlocks it (auto-schedule.tsx).
  */
 
 type By = 'equipment' | 'operator';
@@ -123,6 +137,7 @@ export function WorkshopPlanPage({ path }: PageProps) {
   });
   const [warnings, setWarnings] = useState<string[]>([]);
   const [opened, setOpened] = useState<Row>();
+  const auto = useAutoSchedule();
   const [saving, setSaving] = useState(false);
 
   const move = async (bar: Row, target: { rowId: string; workDate: string; shift: string }) => {
@@ -187,7 +202,12 @@ export function WorkshopPlanPage({ path }: PageProps) {
           <Tooltip title="刷新">
             <Button icon={<ReloadOutlined />} aria-label="刷新排产计划" onClick={() => plan.refetch()} />
           </Tooltip>
-          <AutoScheduleButton kind={kind} mayPublish={mayEdit} onPublished={() => plan.refetch()} />
+          <AutoScheduleButton
+            kind={kind}
+            state={auto}
+            mayPublish={mayEdit}
+            onPublished={() => plan.refetch()}
+          />
           {mayExport && (
             <Button
               icon={<DownloadOutlined />}
@@ -208,6 +228,7 @@ export function WorkshopPlanPage({ path }: PageProps) {
         <span className="ws-plan-swatch ws-plan-over" /> 超负荷。
         {mayEdit ? '拖动「已派工」的派工单到其他行、日期或班次即可改派；点击派工单查看详情。' : ''}
       </div>
+      <ProposalNotice state={auto} kind={kind} mayPublish={mayEdit} onPublished={() => plan.refetch()} />
       {warnings.length > 0 && (
         <Alert
           type="warning"
@@ -220,7 +241,7 @@ export function WorkshopPlanPage({ path }: PageProps) {
           data-testid="plan-warnings"
         />
       )}
-      <Spin spinning={plan.isFetching || saving}>
+      <Spin spinning={plan.isFetching || saving || auto.run.isPending}>
         {plan.data ? (
           <PlanTimeline
             plan={plan.data}
@@ -229,6 +250,14 @@ export function WorkshopPlanPage({ path }: PageProps) {
             mayEdit={mayEdit}
             onMove={move}
             onOpen={setOpened}
+            proposal={
+              by === 'equipment'
+                ? (auto.result?.bars ?? []).filter(
+                    (b) => b.kind === 'machine' && b.workshopType === kind.type,
+                  )
+                : []
+            }
+            auto={auto}
           />
         ) : (
           <div style={{ minHeight: 240 }} />
@@ -256,18 +285,24 @@ interface TimelineProps {
   mayEdit: boolean;
   onMove: (bar: Row, target: { rowId: string; workDate: string; shift: string }) => void;
   onOpen: (bar: Row) => void;
+  /** The open proposal's steps on this workshop's machines. */
+  proposal: ProposalBar[];
+  auto: AutoScheduleState;
 }
 
-function PlanTimeline({ plan, from, days, mayEdit, onMove, onOpen }: TimelineProps) {
+const PROPOSED = 'p:';
+
+function PlanTimeline({ plan, from, days, mayEdit, onMove, onOpen, proposal, auto }: TimelineProps) {
   const slots = days * SHIFTS.length;
   const timeRange = useMemo(() => ({ start: 0, end: slots }), [slots]);
   // A click opens the bar; a drag starts after the pointer has moved a few pixels.
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
   const byId = useMemo(() => new Map(plan.bars.map((b) => [String(b.id), b])), [plan.bars]);
+  const proposed = useMemo(() => new Map(proposal.map((b) => [PROPOSED + b.key, b])), [proposal]);
   const key = plan.by === 'equipment' ? 'equipmentId' : 'operatorId';
   const items = useMemo<ItemDefinition[]>(
-    () =>
-      plan.bars.map((b) => {
+    () => [
+      ...plan.bars.map((b) => {
         const slot = slotOf(from, b.workDate, b.shift);
         return {
           id: String(b.id),
@@ -276,7 +311,20 @@ function PlanTimeline({ plan, from, days, mayEdit, onMove, onOpen }: TimelinePro
           disabled: !mayEdit || b.status !== 'dispatched',
         };
       }),
-    [plan.bars, from, key, mayEdit],
+      // The proposal's steps from the shift they start in to the one they end in, inside the view.
+      ...proposal.flatMap((b) => {
+        if (!b.workDate || !b.shift) return [];
+        const first = slotOf(from, b.workDate, b.shift);
+        const last = slotOf(from, b.lastWorkDate ?? b.workDate, b.lastShift ?? b.shift);
+        const start = Math.max(first, 0);
+        const end = Math.min(last + 1, slots);
+        if (end <= start) return [];
+        return [
+          { id: PROPOSED + b.key, rowId: rowKey(b.equipmentId), span: { start, end }, disabled: !mayEdit },
+        ];
+      }),
+    ],
+    [plan.bars, proposal, from, key, mayEdit, slots],
   );
   const subrows = useMemo(() => groupItemsToSubrows(items, timeRange), [items, timeRange]);
   const load = useMemo(() => {
@@ -286,15 +334,25 @@ function PlanTimeline({ plan, from, days, mayEdit, onMove, onOpen }: TimelinePro
   }, [plan.capacity, from]);
 
   const onDragEnd = (event: DragEndEvent) => {
-    const bar = byId.get(String(event.active.id));
     const rowId = event.over?.id;
     const span = event.active.data.current.getSpanFromDragEvent?.(event);
-    if (!bar || rowId == null || !span) return;
+    if (rowId == null || !span) return;
     const slot = Math.min(Math.max(Math.round(span.start), 0), slots - 1);
     const workDate = dayjs(from)
       .add(Math.floor(slot / SHIFTS.length), 'day')
       .format('YYYY-MM-DD');
     const shift = SHIFTS[slot % SHIFTS.length];
+    const step = proposed.get(String(event.active.id));
+    if (step) {
+      // A proposal step dropped on a machine and shift: locked there, and the rest planned again.
+      if (String(rowId) === NO_ROW) return;
+      if (String(rowId) === rowKey(step.equipmentId) && workDate === step.workDate && shift === step.shift)
+        return;
+      auto.pin(step, { equipmentId: Number(rowId), workDate, shift: shift! });
+      return;
+    }
+    const bar = byId.get(String(event.active.id));
+    if (!bar) return;
     if (String(rowId) === rowKey(bar[key]) && workDate === bar.workDate && shift === bar.shift) return;
     if (plan.by === 'operator' && String(rowId) === NO_ROW) return;
     onMove(bar, { rowId: String(rowId), workDate, shift });
@@ -351,6 +409,17 @@ function PlanTimeline({ plan, from, days, mayEdit, onMove, onOpen }: TimelinePro
                     // biome-ignore lint/suspicious/noArrayIndexKey: stacked lanes have no identity
                     <div key={i} className="ws-plan-subrow" style={{ height: SUBROW_PX }}>
                       {sub.map((item) => {
+                        const step = proposed.get(item.id);
+                        if (step)
+                          return (
+                            <ProposedBar
+                              key={item.id}
+                              item={item}
+                              step={step}
+                              locked={auto.pins.has(step.key)}
+                              onToggle={() => mayEdit && auto.toggleLock(step)}
+                            />
+                          );
                         const bar = byId.get(item.id) as Row;
                         return <PlanBar key={item.id} item={item} bar={bar} onOpen={() => onOpen(bar)} />;
                       })}
@@ -476,6 +545,58 @@ function PlanBar({ item, bar, onOpen }: { item: ItemDefinition; bar: Row; onOpen
           <b>{bar.productName}</b>
           <span>
             {bar.processName} {qty(bar.quantity)}
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A step of the 自动排产 proposal: dashed; a click locks or unlocks it where it is. */
+function ProposedBar({
+  item,
+  step,
+  locked,
+  onToggle,
+}: {
+  item: ItemDefinition;
+  step: ProposalBar;
+  locked: boolean;
+  onToggle: () => void;
+}) {
+  const { setNodeRef, attributes, listeners, itemStyle, itemContentStyle, isDragging } = useItem({
+    id: item.id,
+    span: item.span,
+    disabled: item.disabled,
+    resizeHandleWidth: 0,
+  });
+  const label = `${step.orderNo}${step.cardNo ? ` ${step.cardNo}` : ''}`;
+  return (
+    <div
+      ref={setNodeRef}
+      style={{ ...itemStyle, zIndex: isDragging ? 10 : 3 }}
+      {...listeners}
+      {...attributes}
+      role="button"
+      aria-label={`方案 ${label} ${step.processName}`}
+      aria-pressed={locked}
+      data-testid={`proposal-bar-${step.key}`}
+      data-locked={locked ? 'true' : 'false'}
+      onClick={onToggle}
+      onKeyDown={(e) => e.key === 'Enter' && onToggle()}
+    >
+      <div style={itemContentStyle}>
+        <div
+          className={`ws-plan-bar ws-plan-bar-proposed${locked ? ' ws-plan-bar-locked' : ''}`}
+          title={`自动排产方案（${locked ? '已锁定，点击解锁' : '点击锁定在此'}）\n${label}\n${step.productName} · ${step.processName} · ${qty(step.quantity)} 件${step.setup ? ` · 换型 ${step.setup} 分钟` : ''}`}
+        >
+          <b>
+            {locked ? <LockOutlined /> : null}
+            {locked ? ' ' : ''}
+            {step.productName}
+          </b>
+          <span>
+            {step.processName} {qty(step.quantity)} {step.cardNo ?? ''}
           </span>
         </div>
       </div>
