@@ -362,9 +362,11 @@ export function lineFilters(def: ResourceDef): { line: LineDef; field: FieldDef 
 
 /** The fields a list's keyword searches (contains, any of them): code, label and spec, where declared. */
 export function keywordFields(def: ResourceDef): FieldDef[] {
+  // Only text columns are searched by "contains": a resource labelled by a date (工序工资's
+  // 生效日期, a measurement's time) has no keyword search (the fuzzer found `date ~~*` answering 500).
   return [...new Set(['code', def.labelField ?? 'name', 'spec'])]
     .map((n) => def.fields.find((f) => f.name === n))
-    .filter((f): f is FieldDef => Boolean(f));
+    .filter((f): f is FieldDef => Boolean(f) && (f!.kind === 'text' || f!.kind === 'textarea'));
 }
 
 /**

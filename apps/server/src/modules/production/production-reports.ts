@@ -32,7 +32,12 @@ import { rebuildWorkReportRollup } from './report-rollup.ts';
 const bound = z
   .string()
   .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, '期间格式应为 YYYY-MM-DD（或整月 YYYY-MM）')
-  .refine((v) => v.length === 7 || new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), '期间日期不存在');
+  .refine((v) => {
+    // Runs even when the pattern failed (zod continues after a failed regex): never throw here.
+    const t = Date.parse(`${v.length === 7 ? `${v}-01` : v}T00:00:00Z`);
+    return Number.isFinite(t) && (v.length === 7 || new Date(t).toISOString().startsWith(v));
+  }, '期间日期不存在');
+const validBound = (v: string) => bound.safeParse(v).success;
 export const reportQuery = z
   .strictObject({
     from: bound.optional(),
@@ -48,17 +53,21 @@ export const reportQuery = z
     pageNum: zx.pageNum,
     pageSize: zx.pageSize,
   })
-  .refine((q) => !q.from || !q.to || firstDay(q.from) <= lastDay(q.to), {
-    message: '开始日期不能晚于结束日期',
-    path: ['to'],
-  });
+  .refine(
+    (q) => !q.from || !q.to || !validBound(q.from) || !validBound(q.to) || firstDay(q.from) <= lastDay(q.to),
+    {
+      message: '开始日期不能晚于结束日期',
+      path: ['to'],
+    },
+  );
 export type ReportQuery = z.infer<typeof reportQuery>;
 
 // ------------------------------------------------------------------ the period
 
 const nextMonth = (d: string) => {
   const [y, m] = d.split('-').map(Number);
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
+  const year = (n: number) => String(n).padStart(4, '0');
+  return m === 12 ? `${year(y + 1)}-01-01` : `${year(y)}-${String(m + 1).padStart(2, '0')}-01`;
 };
 const firstDay = (b: string) => (b.length === 7 ? `${b}-01` : b);
 const lastDay = (b: string) => (b.length === 7 ? addDays(nextMonth(`${b}-01`), -1) : b);

@@ -8,7 +8,7 @@ import {
 } from '@ringmes/domain';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import { containsAny } from '../db/like.ts';
+import { contains } from '../db/like.ts';
 import type { App } from '../http/route.ts';
 import { type Permission, route } from '../http/route.ts';
 import { zx } from '../http/validation.ts';
@@ -112,7 +112,15 @@ export function registerOptions(app: App, def: ResourceDef) {
         if (v !== undefined) s = s.where(sql.ref(`t.${columnOf(f.name)}`), '=', v);
       }
       if (q.keyword) {
-        s = s.where(containsAny(t.code ? [`t.${t.label}`, `t.${t.code}`] : [`t.${t.label}`], q.keyword));
+        // A label that is not text (工序工资's 生效日期, a measurement's time) is searched as its text.
+        const text = (column: string) => {
+          const f = def.fields.find((x) => columnOf(x.name) === column);
+          return !f || f.kind === 'text' || f.kind === 'textarea'
+            ? contains(sql.ref(`t.${column}`), q.keyword!)
+            : contains(sql`(t.${sql.ref(column)})::text`, q.keyword!);
+        };
+        const cols = t.code ? [t.label, t.code] : [t.label];
+        s = s.where(sql<boolean>`(${sql.join(cols.map(text), sql` OR `)})`);
       }
       const limit = q.limit ?? (def.options?.remote ? REMOTE_OPTIONS_LIMIT : ALL_ROWS_MAX);
       const rows = await s
