@@ -1,4 +1,5 @@
 import { InboxOutlined } from '@ant-design/icons';
+import { GAUGE_ENCODING_LABELS, GAUGE_ENCODINGS, type GaugeEncoding } from '@ringmes/domain';
 import { Alert, Button, Checkbox, Descriptions, Modal, Select, Space, Steps, Table, Upload } from 'antd';
 import type { FormInstance } from 'antd/es/form';
 import dayjs from 'dayjs';
@@ -17,8 +18,17 @@ interface Report {
   imported: number;
   alarms: number;
   errors: { row: number; message: string }[];
+  /** The encoding the server read a CSV in (null for .xlsx). */
+  encoding: string | null;
   preview: string[][];
 }
+
+const ENCODING_NAMES: Record<string, string> = {
+  'utf-8': 'UTF-8',
+  gb18030: 'GB18030/GBK',
+  'utf-16le': 'UTF-16',
+  'utf-16be': 'UTF-16',
+};
 
 const ROLE_OPTIONS = [
   { value: 'ignore', label: '忽略' },
@@ -54,6 +64,9 @@ export function MeasureImportModal({
 }) {
   const [file, setFile] = useState<File>();
   const [headerRow, setHeaderRow] = useState(true);
+  // Gauges write UTF-8 or GBK/GB18030 (Windows code page 936): auto reads either.
+  const [encoding, setEncoding] = useState<GaugeEncoding>('auto');
+  const [readAs, setReadAs] = useState<string | null>(null);
   const [roles, setRoles] = useState<Role[]>([]);
   const [report, setReport] = useState<Report>();
   const [preview, setPreview] = useState<string[][]>([]);
@@ -66,6 +79,7 @@ export function MeasureImportModal({
     mapping: Role[],
     dryRun: boolean,
     hasHeader = headerRow,
+    enc = encoding,
   ): Promise<Report | undefined> {
     const h = await header.validateFields().catch(() => undefined);
     if (!h) {
@@ -87,6 +101,7 @@ export function MeasureImportModal({
       valueColumns: valueColumns.length ? valueColumns : [0],
       timeColumn: mapping.indexOf('time') >= 0 ? mapping.indexOf('time') : null,
       groupColumn: mapping.indexOf('group') >= 0 ? mapping.indexOf('group') : null,
+      encoding: enc,
       dryRun,
     };
     const body = new FormData();
@@ -108,12 +123,13 @@ export function MeasureImportModal({
     }
   }
 
-  async function choose(f: File) {
+  async function choose(f: File, enc = encoding) {
     setFile(f);
     setReport(undefined);
-    const r = await send(f, ['value'], true);
+    const r = await send(f, ['value'], true, headerRow, enc);
     if (r) {
       setPreview(r.preview);
+      setReadAs(r.encoding);
       setRoles(guess(r.preview, headerRow));
     }
   }
@@ -218,6 +234,25 @@ export function MeasureImportModal({
           >
             第一行是表头
           </Checkbox>
+          {readAs && (
+            <Space style={{ marginLeft: 16 }}>
+              文件编码
+              <Select<GaugeEncoding>
+                size="small"
+                style={{ width: 120 }}
+                value={encoding}
+                options={GAUGE_ENCODINGS.map((e) => ({ value: e, label: GAUGE_ENCODING_LABELS[e] }))}
+                onChange={(v) => {
+                  setEncoding(v);
+                  if (file) choose(file, v);
+                }}
+                data-testid="import-encoding"
+              />
+              <span className="rm-muted" data-testid="import-encoding-read">
+                按 {ENCODING_NAMES[readAs] ?? readAs} 读取
+              </span>
+            </Space>
+          )}
           <Table
             size="small"
             bordered

@@ -1,6 +1,7 @@
 import { SaveOutlined, UploadOutlined } from '@ant-design/icons';
 import {
   characteristicLabel,
+  decodeGaugeText,
   type GeometryCheck,
   type PlaneGeometry,
   READING_CHARACTERISTICS,
@@ -408,8 +409,9 @@ function ReadingImportModal({
         accept=".csv,.txt"
         showUploadList={false}
         beforeUpload={(f) => {
-          f.text().then((t) => {
-            setText(t);
+          // A gauge's file in UTF-8 or GBK/GB18030 (Windows code page 936): decoded as it was written.
+          f.arrayBuffer().then((b) => {
+            setText(decodeGaugeText(new Uint8Array(b)).text);
             setChecked(null);
           });
           return false;

@@ -34,6 +34,8 @@ export interface SpcChart {
   limits?: { center: number; ucl: number; lcl: number; rCenter: number; rUcl: number; rLcl: number } | null;
   /** `t`: minutes since 1970. */
   points?: { t: number[]; x: number[]; r: (number | null)[] };
+  /** A long series drawn in buckets (more than 50,000 subgroups). */
+  aggregated?: { subgroups: number; shown: number; bucket: number } | null;
   violations?: Violation[];
   histogram?: {
     bins: { from: number; to: number; count: number; expected: number }[];

@@ -1,4 +1,10 @@
-import { SPC_FAMILIES, type SpcFamily } from '@ringmes/domain';
+import {
+  ALL_NELSON_RULES,
+  NELSON_RULES,
+  type NelsonRule,
+  SPC_FAMILIES,
+  type SpcFamily,
+} from '@ringmes/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, DatePicker, Input, Modal, Space, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -6,6 +12,7 @@ import { useState } from 'react';
 import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
+import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { fmt } from './spc-charts.ts';
 
@@ -110,6 +117,7 @@ export function SpcLimitsPanel({
           <Tag>阶段 I：控制限按所示期间的数据计算{seriesKey ? '' : '（选择产品后可建立冻结控制限）'}</Tag>
         )}
       </div>
+      {seriesKey && <SeriesRules seriesKey={seriesKey} editable={can(`${resource}:limit`)} />}
       {seriesKey && (
         <Table<Revision>
           size="small"
@@ -323,5 +331,75 @@ function BuildLimitsModal({
         />
       </Space>
     </Modal>
+  );
+}
+
+interface Setting {
+  rules: NelsonRule[];
+  inspectorId: number | null;
+  inspectorName: string | null;
+}
+
+/**
+ * 判异规则 and 负责检验员 of the series: which of the eight Nelson rules its charts and alarms check
+ * (the four Western Electric ones until chosen) and who gets its 失控 messages (the quality role
+ * when nobody is named). Saved with 建立控制限's permission.
+ */
+function SeriesRules({ seriesKey, editable }: { seriesKey: Key; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const setting = useQuery({
+    queryKey: ['spc-series-setting', seriesKey],
+    queryFn: () => http.get<Setting>('/api/v1/spc/series-setting', { ...seriesKey }),
+  });
+  const [draft, setDraft] = useState<{ rules: NelsonRule[]; inspectorId: number | null }>();
+  const [saving, setSaving] = useState(false);
+  const current = draft ?? setting.data;
+  if (!current) return null;
+  const save = async () => {
+    setSaving(true);
+    try {
+      await http.put('/api/v1/spc/series-setting', {
+        ...seriesKey,
+        rules: current.rules,
+        inspectorId: current.inspectorId,
+      });
+      toast.success('判异规则与负责检验员已保存');
+      setDraft(undefined);
+      queryClient.invalidateQueries({ queryKey: ['spc-series-setting'] });
+      queryClient.invalidateQueries({ queryKey: ['spc-chart'] });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div data-testid="spc-series-setting" style={{ marginBottom: 12 }}>
+      <div style={{ marginBottom: 6 }}>判异规则（Nelson）：</div>
+      <Checkbox.Group
+        disabled={!editable}
+        value={current.rules}
+        onChange={(v) => setDraft({ ...current, rules: (v as NelsonRule[]).sort((a, b) => a - b) })}
+        options={ALL_NELSON_RULES.map((r) => ({ value: r, label: NELSON_RULES[r] }))}
+        data-testid="spc-rules"
+      />
+      <Space style={{ marginTop: 8 }} wrap>
+        负责检验员
+        <RefSelect
+          field={{ name: 'inspectorId', label: '负责检验员', kind: 'ref', ref: 'user' }}
+          value={current.inspectorId ?? undefined}
+          fallbackLabel={draft ? undefined : (setting.data?.inspectorName ?? undefined)}
+          placeholder="未指定：失控消息发给质检角色"
+          disabled={!editable}
+          style={{ width: 240 }}
+          onChange={(v: unknown) => setDraft({ ...current, inspectorId: v == null ? null : Number(v) })}
+          id="spc-inspector"
+        />
+        {editable && (
+          <Button size="small" onClick={save} loading={saving} disabled={!draft} data-testid="spc-rules-save">
+            保存规则
+          </Button>
+        )}
+        {!current.rules.length && <Tag color="orange">未选任何规则：不判异、不报警</Tag>}
+      </Space>
+    </div>
   );
 }

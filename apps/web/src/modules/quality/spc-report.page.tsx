@@ -254,6 +254,14 @@ export function SpcReportPage({ family }: PageProps & { family: SpcFamily }) {
             {xOption && rOption ? (
               <>
                 <PageCard title={`${data.kind === 'i-mr' ? 'I' : 'X̄'} 控制图`}>
+                  {data.aggregated && (
+                    <Alert
+                      style={{ marginBottom: 8 }}
+                      type="info"
+                      data-testid="spc-aggregated"
+                      message={`本期共 ${data.aggregated.subgroups.toLocaleString('zh-CN')} 个子组，超过 50,000 个：图上每 ${data.aggregated.bucket} 组画最高、最低和极差最大的点，失控点全部画出（共 ${data.aggregated.shown.toLocaleString('zh-CN')} 点）；判异按全部子组计算，缩短期间可逐点查看`}
+                    />
+                  )}
                   <EChart option={xOption} testId="spc-xbar-chart" style={{ height: 320 }} />
                 </PageCard>
                 <PageCard title={`${rShort} 控制图`}>

@@ -12,6 +12,7 @@ import type { FieldOverride, FieldOverrides } from '../../../platform/resource/r
 import { ResourceFormModal } from '../../../platform/resource/resource-form.tsx';
 import { ResourceListPage } from '../../../platform/resource/resource-list.page.tsx';
 import { qty } from '../../warehouse/warehouse.api.ts';
+import { ReportRingMatchButton } from './report-ring-match.tsx';
 import { kindOf, type Row } from './workshop.api.ts';
 
 /**
@@ -156,6 +157,17 @@ const overridesFor = (kind: WorkshopKind): FieldOverrides => ({
   flowCardId: CardPicker,
 });
 
+/** An assembly report shows the 选配 it records (the ring lots, groups and ball grades of its bearings). */
+const matchActions = (kind: WorkshopKind) =>
+  kind.type === 'assembly'
+    ? {
+        rowActions: (row: { id: number; docNo?: unknown }) => (
+          <ReportRingMatchButton reportId={Number(row.id)} docNo={String(row.docNo ?? '')} />
+        ),
+        rowActionsWidth: 60,
+      }
+    : {};
+
 /** 报工 of a workshop: its reports by state, add / edit drafts, 提交, 审核, 检验完成, 反审核. */
 export function ReportWorkPage({ path }: PageProps) {
   const kind = kindOf(path);
@@ -167,6 +179,7 @@ export function ReportWorkPage({ path }: PageProps) {
       fixedFilters={{ workshopType: kind.type }}
       hiddenFilters={['workshopType']}
       overrides={overridesFor(kind)}
+      {...matchActions(kind)}
     />
   );
 }
@@ -206,6 +219,7 @@ export function WorkshopReportRecordPage({ path }: PageProps) {
       routes={{ list: workshopPaths(kind).workshopReportRecord, formOnPage: false }}
       fixedFilters={{ workshopType: kind.type }}
       hiddenFilters={['workshopType']}
+      {...matchActions(kind)}
     />
   );
 }

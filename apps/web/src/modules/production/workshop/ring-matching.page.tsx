@@ -1,6 +1,19 @@
 import { CheckOutlined, ExperimentOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Col, Empty, Form, InputNumber, Row, Select, Space, Statistic, Table, Tag } from 'antd';
+import {
+  Button,
+  Col,
+  Empty,
+  Form,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Statistic,
+  Switch,
+  Table,
+  Tag,
+} from 'antd';
 import { useState } from 'react';
 import { http } from '../../../platform/api/client.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
@@ -55,6 +68,8 @@ interface Proposal {
   clearanceGroup: string;
   clearance: { min: number; max: number };
   groupWidthUm: number;
+  /** Balls in stock by grade as given, the bearings they fill and the sets using them. */
+  ballStock: { gradeUm: number; quantity: number; sets: number; used: number }[] | null;
   offered: { inner: number; outer: number };
   assembled: number;
   yieldPercent: number | null;
@@ -68,6 +83,12 @@ interface Params {
   clearanceGroup: string;
   groupWidthUm: number;
   ballGradesUm: number[];
+  ballStock?: { gradeUm: number; quantity: number }[];
+}
+/** The form: the stock of each grade (粒) when 按钢球库存 is on. */
+interface FormValues extends Omit<Params, 'ballStock'> {
+  limitBalls?: boolean;
+  balls?: Record<string, number | null>;
 }
 
 const lots = (l: { cardNo: string; count: number }[]) => l.map((x) => `${x.cardNo}×${x.count}`).join('、');
@@ -98,7 +119,7 @@ function GroupTable({ title, groups, testId }: { title: string; groups: Group[];
 export function RingMatchingPage(_: PageProps) {
   const can = usePermission();
   const qc = useQueryClient();
-  const [form] = Form.useForm<Params>();
+  const [form] = Form.useForm<FormValues>();
   const [params, setParams] = useState<Params>();
   const [cardId, setCardId] = useState<number>();
   const [reportId, setReportId] = useState<number>();
@@ -153,11 +174,21 @@ export function RingMatchingPage(_: PageProps) {
   const p = proposal.data;
   return (
     <PageCard title="装配 · 选配">
-      <Form<Params>
+      <Form<FormValues>
         form={form}
         layout="inline"
         initialValues={{ clearanceGroup: 'CN', groupWidthUm: 2, ballGradesUm: [-2, -1, 0, 1, 2] }}
-        onFinish={(v) => setParams({ ...v, ballGradesUm: [...v.ballGradesUm].sort((a, b) => a - b) })}
+        onFinish={({ limitBalls, balls, ...v }) => {
+          const grades = [...v.ballGradesUm].sort((a, b) => a - b);
+          setParams({
+            ...v,
+            ballGradesUm: grades,
+            // A grade left empty has no balls in stock.
+            ...(limitBalls
+              ? { ballStock: grades.map((g) => ({ gradeUm: g, quantity: Number(balls?.[String(g)] ?? 0) })) }
+              : {}),
+          });
+        }}
         style={{ marginBottom: 16, rowGap: 8 }}
       >
         <Form.Item name="bearingId" label="轴承" rules={[{ required: true, message: '请选择轴承' }]}>
@@ -195,6 +226,34 @@ export function RingMatchingPage(_: PageProps) {
             style={{ minWidth: 240 }}
             options={GRADES.map((g) => ({ value: g, label: signed(g) }))}
           />
+        </Form.Item>
+        <Form.Item name="limitBalls" label="按钢球库存" valuePropName="checked">
+          <Switch aria-label="按钢球库存" data-testid="rm-limit-balls" />
+        </Form.Item>
+        <Form.Item noStyle shouldUpdate>
+          {() =>
+            form.getFieldValue('limitBalls') ? (
+              <Space wrap data-testid="rm-ball-stock">
+                {[...((form.getFieldValue('ballGradesUm') as number[] | undefined) ?? [])]
+                  .sort((a, b) => a - b)
+                  .map((g) => (
+                    <Form.Item
+                      key={g}
+                      name={['balls', String(g)]}
+                      label={`${signed(g)} µm(粒)`}
+                      style={{ margin: 0 }}
+                    >
+                      <InputNumber
+                        aria-label={`规值 ${signed(g)} 钢球库存`}
+                        min={0}
+                        precision={0}
+                        style={{ width: 100 }}
+                      />
+                    </Form.Item>
+                  ))}
+              </Space>
+            ) : null
+          }
         </Form.Item>
         <Form.Item>
           <Button
@@ -235,6 +294,16 @@ export function RingMatchingPage(_: PageProps) {
               <Statistic title="钢球 Dw(mm)" value={p.bearing.ballMm} />
             </Col>
           </Row>
+          {p.ballStock && (
+            <Space wrap style={{ marginBottom: 16 }} data-testid="rm-ball-use">
+              钢球库存：
+              {p.ballStock.map((b) => (
+                <Tag key={b.gradeUm} color={b.used >= b.sets && b.sets > 0 ? 'orange' : undefined}>
+                  {signed(b.gradeUm)} µm：{b.quantity} 粒，够 {b.sets} 套，用 {b.used} 套
+                </Tag>
+              ))}
+            </Space>
+          )}
           <Row gutter={16} style={{ marginBottom: 16 }}>
             <Col span={12}>
               <GroupTable title="内圈沟道尺寸组" groups={p.innerGroups} testId="rm-inner-groups" />
