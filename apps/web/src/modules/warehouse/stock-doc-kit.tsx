@@ -1,9 +1,16 @@
 import '../../platform/resource/kit.css';
 import './warehouse.css';
-import { Form } from 'antd';
-import { usePermission } from '../../platform/auth/permission.tsx';
+import { PlusOutlined } from '@ant-design/icons';
+import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { Button, Dropdown, Form } from 'antd';
+import type { ReactNode } from 'react';
+import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
+import { DocumentPrint } from '../../platform/resource/document-print.tsx';
 import type { LineCellOverride, LineCellOverrides } from '../../platform/resource/line-table.tsx';
+import { openResourcePage } from '../../platform/resource/nav.ts';
 import type { ResourceRow } from '../../platform/resource/resource-api.ts';
+import type { FieldOverride } from '../../platform/resource/resource-form.tsx';
+import type { ResourceRoutes } from '../../platform/resource/routes.ts';
 import { DocLedger } from './doc-detail.tsx';
 import {
   BaseQuantityCell,
@@ -12,8 +19,10 @@ import {
   UnitSelect,
   useConversions,
 } from './line-cells.tsx';
+import { totalsByUnit } from './quantities.ts';
 import { UnitTotals } from './shared.tsx';
-import type { Row } from './warehouse.api.ts';
+import { SourceOrderSelect } from './source-order-select.tsx';
+import { type DocKind, kindOfPath, qty, type Row, typeLabel, typePaths } from './warehouse.api.ts';
 
 /**
  * What the stock documents add to the kit's form and detail: their line cells (the units of the
@@ -81,4 +90,134 @@ export function StockDocSections({ row }: { row: ResourceRow }) {
       )}
     </>
   );
+}
+
+/** The kind and type of an 入库单 / 出库单 page (`…/purchase-warehousing-add` → inbound, purchase). */
+export function resolveKind(path: string): { kind: DocKind; type?: string } {
+  const found = kindOfPath(path);
+  if (!found) throw new Error(`不是出入库单的页面：${path}`);
+  return found;
+}
+
+/** The kit's routes of one type's pages (list, add, edit, detail). */
+export function typeRoutes(kind: DocKind, type: string): ResourceRoutes {
+  return { ...typePaths(kind, type), formOnPage: true };
+}
+
+/** A type's document name: 采购入库单. */
+export const docNameOf = (kind: DocKind, type: string | undefined) => `${typeLabel(kind, type)}单`;
+
+/**
+ * Header fields that apply to some types only (a 采购入库 has a 采购订单, a 生产入库 no supplier);
+ * every other field applies to all. Reversal fields show once a document was reversed.
+ */
+export function shownByType(byType: Record<string, readonly string[]>) {
+  return (f: FieldDef, values: Record<string, any>) => {
+    if (f.name === 'reversedAt' || f.name === 'reversedById') return Boolean(values.reversedAt);
+    const types = byType[f.name];
+    return !types || types.includes(values.type);
+  };
+}
+
+/** 新增 on the list of every type: a menu of the types this user may add (a 采购入库 keeper: his only). */
+export function AddTypeMenu({ kind, types }: { kind: DocKind; types?: string[] }) {
+  const may = useRecordPermission(kind.def);
+  const allowed = kind.types.filter((t) => (!types || types.includes(t.value)) && may('add', t.value));
+  if (allowed.length === 1)
+    return (
+      <Button
+        type="primary"
+        icon={<PlusOutlined />}
+        onClick={() => openResourcePage(typePaths(kind, allowed[0].value).add)}
+      >
+        新增{allowed[0].label}单
+      </Button>
+    );
+  return (
+    <Dropdown
+      menu={{
+        items: allowed.map((t) => ({ key: t.value, label: t.label })),
+        onClick: ({ key }) => openResourcePage(typePaths(kind, key).add),
+      }}
+    >
+      <Button type="primary" icon={<PlusOutlined />}>
+        新增{kind.def.label}
+      </Button>
+    </Dropdown>
+  );
+}
+
+/** An order a document names, as a link to the order (its name, else the source number). */
+function orderLink(idField: string, nameField: string, page: string) {
+  return (row: ResourceRow): ReactNode =>
+    row[idField] ? (
+      <a onClick={() => openResourcePage(page, row[idField])}>{row[nameField] ?? row.sourceNo}</a>
+    ) : undefined;
+}
+
+/** The orders a stock document was made against, as links on its detail. */
+export const ORDER_LINKS: Record<string, (row: ResourceRow) => ReactNode> = {
+  purchaseOrderId: orderLink('purchaseOrderId', 'purchaseOrderName', '/purchase/purchase-detail'),
+  outsourcingOrderId: orderLink(
+    'outsourcingOrderId',
+    'outsourcingOrderName',
+    '/purchase/outsourcing-manage-info',
+  ),
+  saleOrderId: orderLink('saleOrderId', 'saleOrderName', '/sale-manage/sale-order-detail'),
+};
+
+/** The printout of a stock document: its lines with the base quantities and their totals per unit, 仓管 signs. */
+export function StockDocPrint({
+  def,
+  row,
+  docName,
+  onClose,
+}: {
+  def: ResourceDef;
+  row: ResourceRow;
+  docName: string;
+  onClose: () => void;
+}) {
+  const lines: Row[] = row.lines ?? [];
+  const conversions = useConversions(lines.map((l) => l.materialId));
+  const totals = totalsByUnit(
+    lines.map((l) => ({ unitName: conversions.get(l.materialId)?.baseUnitName, quantity: l.baseQuantity })),
+  );
+  return (
+    <DocumentPrint
+      def={def}
+      record={row}
+      docName={docName}
+      signatures={['制单', '仓管', '审核']}
+      computed={['baseQuantity']}
+      totals={{ 基本单位数量: totals.map((u) => `${qty(u.quantity)} ${u.unitName}`).join('；') }}
+      onClose={onClose}
+    />
+  );
+}
+
+/**
+ * The order a document of the type being typed is made against (采购订单 of a 采购入库 or 采购退货,
+ * 委外订单, 生产订单 of a 领料出库): choosing it fills the party and the order's open lines.
+ */
+export function orderPicker(
+  kind: DocKind,
+  label: string,
+  options: { partyField?: string | null; placeholder?: string } = {},
+): FieldOverride {
+  return function OrderPicker({ form, id, value, onChange }) {
+    const type = Form.useWatch('type', form) as string;
+    return (
+      <SourceOrderSelect
+        kind={kind}
+        type={type}
+        label={label}
+        partyField={options.partyField}
+        placeholder={options.placeholder}
+        id={id}
+        value={value}
+        onChange={onChange}
+      />
+    );
+  };
 }

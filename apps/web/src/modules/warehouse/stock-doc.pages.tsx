@@ -1,4 +1,4 @@
-import { NodeIndexOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { NodeIndexOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import {
   INSPECTION_TASK_LIFECYCLE,
   type InspectionCategory,
@@ -13,7 +13,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
   DatePicker,
-  Dropdown,
   Form,
   type FormInstance,
   Input,
@@ -26,7 +25,7 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { http } from '../../platform/api/client.ts';
-import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
+import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { menuModel } from '../../platform/menu/menu-model.ts';
 import type { PageProps } from '../../platform/page.ts';
@@ -48,9 +47,9 @@ import {
 } from './line-cells.tsx';
 import { Dash, QUALITY_OPTIONS } from './shared.tsx';
 import { SourceOrderSelect } from './source-order-select.tsx';
+import { AddTypeMenu, resolveKind } from './stock-doc-kit.tsx';
 import {
   type DocKind,
-  kindOfPath,
   money,
   QUALIFIED_ONLY_OUTBOUND,
   qty,
@@ -66,48 +65,13 @@ const ref = (name: string, label: string, target: string) => ({
   ref: target,
 });
 
-function resolve(path: string): { kind: DocKind; type?: string } {
-  const found = kindOfPath(path);
-  if (!found) throw new Error(`不是出入库单的页面：${path}`);
-  return found;
-}
-
-/** 入库单 / 出库单 lists: every type on the list page, one type on each per-type page. */
+/** 出库单 lists: every type on the list page, one type on each per-type page. */
 export function StockDocListPage({ path }: PageProps) {
-  const { kind, type } = resolve(path);
-  const may = useRecordPermission(kind.def);
-  // The kinds this user may add (a 采购入库 keeper adds purchase inbound documents only).
-  const types = (type ? kind.types.filter((t) => t.value === type) : kind.types).filter((t) =>
-    may('add', t.value),
-  );
-  const addButton =
-    types.length === 1 ? (
-      <Button
-        type="primary"
-        icon={<PlusOutlined />}
-        onClick={() => openResourcePage(typePaths(kind, types[0].value).add)}
-      >
-        新增{types[0].label}单
-      </Button>
-    ) : (
-      <Dropdown
-        menu={{
-          items: types.map((t) => ({ key: t.value, label: t.label })),
-          onClick: ({ key }) => openResourcePage(typePaths(kind, key).add),
-        }}
-      >
-        <Button type="primary" icon={<PlusOutlined />}>
-          新增{kind.def.label}
-        </Button>
-      </Dropdown>
-    );
-  const partner =
-    kind.key === 'inbound'
-      ? { title: '供应商/客户', render: (_: unknown, r: Row) => r.supplierName || r.customerName || <Dash /> }
-      : {
-          title: '客户/供应商',
-          render: (_: unknown, r: Row) => r.customerName || r.supplierName || <Dash />,
-        };
+  const { kind, type } = resolveKind(path);
+  const partner = {
+    title: '客户/供应商',
+    render: (_: unknown, r: Row) => r.customerName || r.supplierName || <Dash />,
+  };
   return (
     <DocList
       def={kind.def}
@@ -127,7 +91,7 @@ export function StockDocListPage({ path }: PageProps) {
         const p = typePaths(kind, row.type);
         return { edit: p.edit, detail: p.detail };
       }}
-      addButton={addButton}
+      addButton={<AddTypeMenu kind={kind} types={type ? [type] : undefined} />}
     />
   );
 }
@@ -135,11 +99,7 @@ export function StockDocListPage({ path }: PageProps) {
 function header(kind: DocKind, fixedType: string | undefined) {
   return () => (
     <>
-      <Form.Item
-        name="type"
-        label={kind.key === 'inbound' ? '入库类型' : '出库类型'}
-        rules={[{ required: true, message: '请选择类型' }]}
-      >
+      <Form.Item name="type" label="出库类型" rules={[{ required: true, message: '请选择类型' }]}>
         <Select options={kind.types} disabled={Boolean(fixedType)} placeholder="请选择类型" />
       </Form.Item>
       <Form.Item name="warehouseId" label="仓库" rules={[{ required: true, message: '请选择仓库' }]}>
@@ -151,12 +111,9 @@ function header(kind: DocKind, fixedType: string | undefined) {
       <Form.Item noStyle shouldUpdate={(a, b) => a.type !== b.type}>
         {({ getFieldValue }) => {
           const t = getFieldValue('type');
-          const supplier =
-            kind.key === 'inbound'
-              ? ['purchase', 'outsourced']
-              : ['outsourcing', 'purchase-return', 'outsourcing-return'];
-          const outsourcing = kind.key === 'inbound' ? ['outsourced'] : ['outsourcing', 'outsourcing-return'];
-          const customer = kind.key === 'inbound' ? ['sales-return'] : ['sales'];
+          const supplier = ['outsourcing', 'purchase-return', 'outsourcing-return'];
+          const outsourcing = ['outsourcing', 'outsourcing-return'];
+          const customer = ['sales'];
           return (
             <>
               {(supplier.includes(t) || t === 'other') && (
@@ -169,8 +126,7 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   <RefSelect field={ref('customerId', '客户', 'customer')} />
                 </Form.Item>
               )}
-              {((kind.key === 'inbound' && t === 'purchase') ||
-                (kind.key === 'outbound' && t === 'purchase-return')) && (
+              {t === 'purchase-return' && (
                 <Form.Item
                   name="purchaseOrderId"
                   label="采购订单"
@@ -197,7 +153,7 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   <RefSelect field={ref('saleOrderId', '销售订单', 'sale-order')} />
                 </Form.Item>
               )}
-              {kind.key === 'outbound' && t === 'requisition' && (
+              {t === 'requisition' && (
                 <Form.Item
                   name="productionOrderId"
                   label="生产订单"
@@ -212,7 +168,7 @@ function header(kind: DocKind, fixedType: string | undefined) {
                   />
                 </Form.Item>
               )}
-              {kind.key === 'outbound' && t === 'requisition' && (
+              {t === 'requisition' && (
                 <Form.Item name="deptId" label="领用部门">
                   <DeptSelect />
                 </Form.Item>
@@ -373,7 +329,7 @@ export const remarkColumn: LineColumn = {
   ),
 };
 
-function lineColumns(kind: DocKind): LineColumn[] {
+function lineColumns(): LineColumn[] {
   const location: LineColumn = {
     title: '库位',
     name: 'locationId',
@@ -384,7 +340,7 @@ function lineColumns(kind: DocKind): LineColumn[] {
           <Form.Item name={[i, 'locationId']}>
             <LocationSelect
               warehouseId={form.getFieldValue('warehouseId')}
-              placeholder={kind.key === 'outbound' ? '不填按先进先出' : '请选择库位'}
+              placeholder="不填按先进先出"
               label={`第${i + 1}行库位`}
             />
           </Form.Item>
@@ -392,23 +348,7 @@ function lineColumns(kind: DocKind): LineColumn[] {
       </Form.Item>
     ),
   };
-  const price: LineColumn = {
-    title: '单价(元)',
-    name: 'unitPrice',
-    width: 120,
-    render: (i) => (
-      <Form.Item name={[i, 'unitPrice']} rules={[{ type: 'number', min: 0, message: '单价不能为负' }]}>
-        <InputNumber style={{ width: '100%' }} min={0} precision={4} aria-label={`第${i + 1}行单价`} />
-      </Form.Item>
-    ),
-  };
-  return [
-    ...materialColumns(),
-    location,
-    ...batchColumns,
-    ...(kind.key === 'inbound' ? [price] : [availableColumn]),
-    remarkColumn,
-  ];
+  return [...materialColumns(), location, ...batchColumns, availableColumn, remarkColumn];
 }
 
 /** Asks before saving lines above what is available (posting would refuse them); true to save. */
@@ -436,9 +376,9 @@ function confirmShortages(short: Awaited<ReturnType<typeof outboundShortages>>):
   });
 }
 
-/** 新增 / 编辑 of an 入库单 or 出库单 (the per-type -add and -edit pages). */
+/** 新增 / 编辑 of an 出库单 (the per-type -add and -edit pages). */
 export function StockDocFormPage({ path }: PageProps) {
-  const { kind, type } = resolve(path);
+  const { kind, type } = resolveKind(path);
   const [search] = useSearchParams();
   const id = idFromSearch(search);
   const t = type ?? 'other';
@@ -454,14 +394,11 @@ export function StockDocFormPage({ path }: PageProps) {
       listPath={paths.list}
       detailPath={paths.detail}
       header={header(kind, type)}
-      lineColumns={lineColumns(kind)}
+      lineColumns={lineColumns()}
       newLine={() => ({ qualityStatus: 'qualified' })}
       initialValues={{ type: t }}
-      beforeSave={
-        kind.key === 'outbound'
-          ? async (values) =>
-              confirmShortages(await outboundShortages(client, values.lines, values.warehouseId))
-          : undefined
+      beforeSave={async (values) =>
+        confirmShortages(await outboundShortages(client, values.lines, values.warehouseId))
       }
     />
   );
@@ -561,15 +498,14 @@ const TraceDrawer = lazy(() =>
 );
 
 /**
- * Detail of an 入库单 or 出库单 with 过账 / 冲销 / 打印; each line of a posted 销售出库 has 追溯: its
+ * Detail of an 出库单 with 过账 / 冲销 / 打印; each line of a posted 销售出库 has 追溯: its
  * batches back to their flow cards, steps, inspections, measurements and the steel's heats.
  */
 export function StockDocDetailPage({ path }: PageProps) {
-  const { kind, type } = resolve(path);
+  const { kind, type } = resolveKind(path);
   const [search] = useSearchParams();
   const id = idFromSearch(search);
   const paths = typePaths(kind, type ?? 'other');
-  const inbound = kind.key === 'inbound';
   const tracer = usePermission()(TRACE_READERS);
   const [trace, setTrace] = useState<TraceTarget>();
   return (
@@ -582,7 +518,7 @@ export function StockDocDetailPage({ path }: PageProps) {
       docName={(row) => typeLabel(kind, row.type) + '单'}
       fields={(row) => [
         { label: '单据编号', value: row.docNo },
-        { label: inbound ? '入库类型' : '出库类型', value: typeLabel(kind, row.type) },
+        { label: '出库类型', value: typeLabel(kind, row.type) },
         { label: '仓库', value: row.warehouseName },
         { label: '业务日期', value: row.bizDate },
         ...(row.supplierName ? [{ label: '供应商', value: row.supplierName }] : []),
@@ -653,9 +589,7 @@ export function StockDocDetailPage({ path }: PageProps) {
               { label: '冲销人', value: row.reversedByName },
             ]
           : []),
-        ...(row.type === 'sales' && !inbound
-          ? [{ label: '出货检验', value: <ShipmentInspections row={row} /> }]
-          : []),
+        ...(row.type === 'sales' ? [{ label: '出货检验', value: <ShipmentInspections row={row} /> }] : []),
         { label: '备注', value: row.remark },
       ]}
       lineColumns={[
@@ -680,10 +614,10 @@ export function StockDocDetailPage({ path }: PageProps) {
           numeric: true,
         },
       ]}
-      qualifiedOnly={!inbound && QUALIFIED_ONLY_OUTBOUND.includes(type ?? '')}
+      qualifiedOnly={QUALIFIED_ONLY_OUTBOUND.includes(type ?? '')}
       extra={(row) => <ShipmentInspectionButton row={row} />}
       lineActions={
-        !inbound && tracer
+        tracer
           ? (l, row) =>
               row.type === 'sales' && row.status === 'posted' ? (
                 <Button

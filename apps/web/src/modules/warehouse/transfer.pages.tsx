@@ -3,7 +3,13 @@ import { ResourceFormPage } from '../../platform/resource/resource-form.page.tsx
 import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';
 import type { ResourcePageProps } from '../../platform/resource/routes.ts';
 import { useRefreshDocs } from './shared.tsx';
-import { LineTotals, locationCell, MATERIAL_CELLS, StockDocSections } from './stock-doc-kit.tsx';
+import {
+  LineTotals,
+  locationCell,
+  MATERIAL_CELLS,
+  StockDocPrint,
+  StockDocSections,
+} from './stock-doc-kit.tsx';
 
 /** 调拨单: the kit's screens; a line's 调出库位 / 调入库位 are among its warehouse's locations. */
 const TRANSFER_CELLS = {
@@ -28,6 +34,11 @@ export function TransferDetailPage(props: ResourcePageProps) {
       keepsRefusal
       onTransition={useRefreshDocs(props.def)}
       sections={(row) => <StockDocSections row={row} />}
+      print={{
+        render: (row, close) => (
+          <StockDocPrint def={props.def} row={row} docName={props.def.label} onClose={close} />
+        ),
+      }}
     />
   );
 }

@@ -12,21 +12,30 @@ import {
 } from './warehouse.api.ts';
 
 const docs = () => import('./stock-doc.pages.tsx');
+const inbound = () => import('./inbound.pages.tsx');
 const stock = () => import('./stock.pages.tsx');
 const transfer = () => import('./transfer.pages.tsx');
 const stocktake = () => import('./stocktake.pages.tsx');
 
 function documentPages(): Record<string, PageLoader> {
-  const out: Record<string, PageLoader> = {};
-  for (const kind of [INBOUND, OUTBOUND]) {
-    out[kind.listPath] = () => docs().then((m) => m.StockDocListPage);
-    for (const type of Object.keys(kind.segments)) {
-      const p = typePaths(kind, type);
-      out[p.list] = () => docs().then((m) => m.StockDocListPage);
-      out[p.add] = () => docs().then((m) => m.StockDocFormPage);
-      out[p.edit] = () => docs().then((m) => m.StockDocFormPage);
-      out[p.detail] = () => docs().then((m) => m.StockDocDetailPage);
-    }
+  // 入库单: the kit's screens on each type's pages.
+  const out: Record<string, PageLoader> = {
+    [INBOUND.listPath]: () => inbound().then((m) => m.InboundListPage),
+  };
+  for (const type of Object.keys(INBOUND.segments)) {
+    const p = typePaths(INBOUND, type);
+    out[p.list] = () => inbound().then((m) => m.InboundListPage);
+    out[p.add] = () => inbound().then((m) => m.InboundFormPage);
+    out[p.edit] = () => inbound().then((m) => m.InboundFormPage);
+    out[p.detail] = () => inbound().then((m) => m.InboundDetailPage);
+  }
+  out[OUTBOUND.listPath] = () => docs().then((m) => m.StockDocListPage);
+  for (const type of Object.keys(OUTBOUND.segments)) {
+    const p = typePaths(OUTBOUND, type);
+    out[p.list] = () => docs().then((m) => m.StockDocListPage);
+    out[p.add] = () => docs().then((m) => m.StockDocFormPage);
+    out[p.edit] = () => docs().then((m) => m.StockDocFormPage);
+    out[p.detail] = () => docs().then((m) => m.StockDocDetailPage);
   }
   return out;
 }

@@ -35,22 +35,34 @@ export function DocumentPrint({
   def,
   record,
   onClose,
+  docName = def.label,
+  signatures = ['制单', '审核', '批准'],
+  totals = {},
+  computed = [],
 }: {
   def: ResourceDef;
   record: ResourceRow;
   onClose: () => void;
+  /** The title when not the definition's label (采购入库单). */
+  docName?: string;
+  /** Who signs (a stock document: 制单, 仓管, 审核). */
+  signatures?: string[];
+  /** Totals beyond the money columns' (基本单位数量 per unit). */
+  totals?: Record<string, string>;
+  /** Computed line fields printed too (基本单位数量); amounts always are. */
+  computed?: string[];
 }) {
   const code = codeFieldOf(def) as string;
   const line = (def.lines ?? []).find((l) => !l.readonly);
   const lines = ((line && record[line.name]) ?? []) as Record<string, any>[];
   const columns = (line?.fields ?? []).filter(
-    (f) => shown(f) && f.list !== false && (!f.readonly || f.kind === 'money'),
+    (f) => shown(f) && f.list !== false && (!f.readonly || f.kind === 'money' || computed.includes(f.name)),
   );
   return (
     <PrintView
       onClose={onClose}
       doc={{
-        docName: def.label,
+        docName,
         docNo: String(record[code] ?? ''),
         fields: def.fields
           .filter((f) => shown(f) && f.name !== code && fieldText(f, record) !== '')
@@ -61,12 +73,15 @@ export function DocumentPrint({
           render: (l) => fieldText(f, l),
         })),
         lines,
-        totals: Object.fromEntries(
-          columns
-            .filter((f) => f.kind === 'money')
-            .map((f) => [f.label, formatNumber(f, sumExact(lines.map((l) => l[f.name])))]),
-        ),
-        signatures: ['制单', '审核', '批准'],
+        totals: {
+          ...Object.fromEntries(
+            columns
+              .filter((f) => f.kind === 'money')
+              .map((f) => [f.label, formatNumber(f, sumExact(lines.map((l) => l[f.name])))]),
+          ),
+          ...totals,
+        },
+        signatures,
       }}
     />
   );

@@ -66,8 +66,25 @@ export type LineCellOverride = ComponentType<{
   id?: string;
 }>;
 
-/** Line cell overrides by `<line>.<field>` (`lines.locationId`). */
-export type LineCellOverrides = Record<string, LineCellOverride>;
+/** A line where nothing was typed: every field without a default is empty. */
+function isBlank(line: LineDef, values: Record<string, unknown> | undefined): boolean {
+  return line.fields.every(
+    (f) => f.default !== undefined || f.readonly || values?.[f.name] == null || values[f.name] === '',
+  );
+}
+
+/** Line cell overrides by `<line>.<field>` (`lines.locationId`); null leaves the column out (a cost set by posting). */
+export type LineCellOverrides = Record<string, LineCellOverride | null>;
+
+/** A column of a line table that is no field: what the line means now (可用 of an outbound line). */
+export interface LineExtraColumn {
+  key: string;
+  title: string;
+  width: number;
+  /** The field it follows. */
+  after: string;
+  render: (form: FormInstance, index: number) => ReactNode;
+}
 
 /** The accessible name of a line cell's input: the row and the column (「第2行数量」, as the warehouse lines). */
 export const cellLabel = (index: number, f: FieldDef) => `第${index + 1}行${f.label}`;
@@ -84,6 +101,7 @@ export function LineTableEditor({
   def,
   cells = {},
   footer,
+  extraColumns = [],
 }: {
   line: LineDef;
   form: FormInstance;
@@ -94,6 +112,8 @@ export function LineTableEditor({
   cells?: LineCellOverrides;
   /** Shown under the table (the totals of what was typed). */
   footer?: ReactNode;
+  /** Columns that are no field, each after the field it names. */
+  extraColumns?: readonly LineExtraColumn[];
 }) {
   const max = line.max ?? 1000;
   return (
@@ -119,51 +139,67 @@ export function LineTableEditor({
             render: (_, __, i) => <span className="rk-line-no">{i + 1}</span>,
           },
           ...line.fields
-            .filter((f) => !f.hidden)
-            .map((f) => ({
-              title: <ColumnTitle field={f} />,
-              key: f.name,
-              width: cellWidth(f),
-              align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
-              render: (_: unknown, row: FormListFieldData, i: number) => {
-                const Cell = cells[`${line.name}.${f.name}`];
-                if (Cell)
-                  return (
+            .filter((f) => !f.hidden && cells[`${line.name}.${f.name}`] !== null)
+            .flatMap((f) => [
+              {
+                title: <ColumnTitle field={f} />,
+                key: f.name,
+                width: cellWidth(f),
+                align: (f.kind === 'boolean' ? 'center' : 'left') as 'center' | 'left',
+                render: (_: unknown, row: FormListFieldData, i: number) => {
+                  const Cell = cells[`${line.name}.${f.name}`];
+                  if (Cell)
+                    return (
+                      <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
+                        <Cell
+                          form={form}
+                          line={line}
+                          field={f}
+                          index={row.name}
+                          ariaLabel={cellLabel(i, f)}
+                        />
+                      </Form.Item>
+                    );
+                  // Computed by the server (amounts, base quantities): shown as saved, not typed.
+                  return f.readonly ? (
+                    <Form.Item noStyle shouldUpdate>
+                      {() => (
+                        <span className="rk-cell-readonly">
+                          <FieldValue field={f} row={form.getFieldValue([line.name, row.name]) ?? {}} />
+                        </span>
+                      )}
+                    </Form.Item>
+                  ) : countsInUnit(f) ? (
+                    <UnitQuantityItem
+                      field={f}
+                      form={form}
+                      line={{ def: line, row: row.name }}
+                      item={{ name: [row.name, f.name], rules: fieldRules(f), className: 'rk-cell' }}
+                      input={{ compact: true, disabled, ariaLabel: cellLabel(i, f) }}
+                    />
+                  ) : (
                     <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
-                      <Cell form={form} line={line} field={f} index={row.name} ariaLabel={cellLabel(i, f)} />
+                      <FieldInput
+                        field={f}
+                        compact
+                        disabled={disabled}
+                        ariaLabel={cellLabel(i, f)}
+                        fallbackLabel={form.getFieldValue([line.name, row.name, refLabelKey(f)])}
+                        placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
+                      />
                     </Form.Item>
                   );
-                // Computed by the server (amounts, base quantities): shown as saved, not typed.
-                return f.readonly ? (
-                  <Form.Item noStyle shouldUpdate>
-                    {() => (
-                      <span className="rk-cell-readonly">
-                        <FieldValue field={f} row={form.getFieldValue([line.name, row.name]) ?? {}} />
-                      </span>
-                    )}
-                  </Form.Item>
-                ) : countsInUnit(f) ? (
-                  <UnitQuantityItem
-                    field={f}
-                    form={form}
-                    line={{ def: line, row: row.name }}
-                    item={{ name: [row.name, f.name], rules: fieldRules(f), className: 'rk-cell' }}
-                    input={{ compact: true, disabled, ariaLabel: cellLabel(i, f) }}
-                  />
-                ) : (
-                  <Form.Item name={[row.name, f.name]} rules={fieldRules(f)} className="rk-cell">
-                    <FieldInput
-                      field={f}
-                      compact
-                      disabled={disabled}
-                      ariaLabel={cellLabel(i, f)}
-                      fallbackLabel={form.getFieldValue([line.name, row.name, refLabelKey(f)])}
-                      placeholder={f.kind === 'ref' ? `选择${f.label}` : undefined}
-                    />
-                  </Form.Item>
-                );
+                },
               },
-            })),
+              ...extraColumns
+                .filter((c) => c.after === f.name)
+                .map((c) => ({
+                  title: c.title,
+                  key: c.key,
+                  width: c.width,
+                  render: (_: unknown, row: FormListFieldData) => c.render(form, row.name),
+                })),
+            ]),
           {
             title: '操作',
             key: 'actions',
@@ -238,7 +274,14 @@ export function LineTableEditor({
                   disabled={disabled}
                   room={max - rows.length}
                   onLines={(lines) => {
-                    for (const l of lines) add({ ...defaultsOf(line.fields), ...l });
+                    // A blank line (a new document starts with one) gives way to the sheet's.
+                    const kept = ((form.getFieldValue(line.name) ?? []) as Record<string, unknown>[]).filter(
+                      (l) => !isBlank(line, l),
+                    );
+                    form.setFieldValue(line.name, [
+                      ...kept,
+                      ...lines.map((l) => ({ ...defaultsOf(line.fields), ...l })),
+                    ]);
                   }}
                 />
               )}

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons';
-import type { ResourceDef } from '@ringmes/domain';
+import type { FieldDef, ResourceDef } from '@ringmes/domain';
 import { Alert, Button, Result, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -34,6 +34,12 @@ export function ResourceDetailPage({
   routes: givenRoutes,
   onTransition,
   keepsRefusal,
+  label,
+  print,
+  shows,
+  display,
+  lineActions,
+  titleClass,
 }: ResourcePageProps & {
   sections?: (record: ResourceRow) => ReactNode;
   actions?: (record: ResourceRow) => ReactNode;
@@ -43,6 +49,21 @@ export function ResourceDetailPage({
   onTransition?: () => void;
   /** A refused transition's reason stays on the page (库存不足 of a 过账), not only in a toast. */
   keepsRefusal?: boolean;
+  /** The record's kind before its number in the title (采购入库单 RK…), when the page names one. */
+  label?: (record: ResourceRow) => string;
+  /** The record's own printout instead of the kit's (a stock document's, with 仓管 to sign). */
+  print?: {
+    label?: (record: ResourceRow) => string;
+    render: (record: ResourceRow, onClose: () => void) => ReactNode;
+  };
+  /** Fields that apply to this record; the others are left out. */
+  shows?: (field: FieldDef, record: ResourceRow) => boolean;
+  /** A module's own rendering of some fields' values. */
+  display?: Record<string, (record: ResourceRow) => ReactNode>;
+  /** Buttons on each line (追溯). */
+  lineActions?: (line: ResourceRow, record: ResourceRow) => ReactNode;
+  /** A class of the title (number and state), for the browser flows that read it. */
+  titleClass?: string;
 }) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
@@ -81,7 +102,8 @@ export function ResourceDetailPage({
       <PageCard
         title={
           row ? (
-            <span className="rk-page-title">
+            <span className={titleClass ? `rk-page-title ${titleClass}` : 'rk-page-title'}>
+              {label && <span className="rk-title-kind">{label(row)}</span>}
               <span data-testid={def.numbering ? 'doc-no' : 'record-label'}>
                 {String(row[labelFieldOf(def)] ?? '')}
               </span>
@@ -111,9 +133,9 @@ export function ResourceDetailPage({
                 编辑
               </Button>
             )}
-            {row && isPrintable(def) && (
+            {row && (print || isPrintable(def)) && (
               <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)}>
-                打印
+                {print?.label?.(row) ?? '打印'}
               </Button>
             )}
             <Button icon={<ArrowLeftOutlined />} onClick={back}>
@@ -130,16 +152,29 @@ export function ResourceDetailPage({
             className="rk-form-alert"
             title={`${refusal.action}失败`}
             description={refusal.message}
-            data-testid="transition-error"
+            data-testid="post-error"
           />
         )}
         {row ? (
-          <ResourceDetailView def={def} record={row} extra={sections?.(row)} />
+          <ResourceDetailView
+            def={def}
+            record={row}
+            extra={sections?.(row)}
+            shows={shows}
+            display={display}
+            lineActions={lineActions}
+          />
         ) : (
           <Skeleton active paragraph={{ rows: 10 }} />
         )}
       </PageCard>
-      {printing && row && <DocumentPrint def={def} record={row} onClose={() => setPrinting(false)} />}
+      {printing &&
+        row &&
+        (print ? (
+          print.render(row, () => setPrinting(false))
+        ) : (
+          <DocumentPrint def={def} record={row} onClose={() => setPrinting(false)} />
+        ))}
       {!routes.edit && (
         <ResourceFormModal def={def} open={editing} id={id} onClose={() => setEditing(false)} />
       )}

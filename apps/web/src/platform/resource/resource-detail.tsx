@@ -3,7 +3,7 @@ import { EditOutlined } from '@ant-design/icons';
 import type { FieldDef, LineDef, ResourceDef } from '@ringmes/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Skeleton, Table, type TableColumnsType, Tooltip } from 'antd';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useRecordAction } from '../auth/permission.tsx';
 import { formatTime } from '../lib/time.ts';
 import { isNumeric, recordTitle } from './fields.ts';
@@ -11,6 +11,10 @@ import { FieldValue } from './format.tsx';
 import { isEditable } from './lifecycle-actions.tsx';
 import { cellWidth } from './line-table.tsx';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
+
+const RecordTimeline = lazy(() =>
+  import('../timeline/record-timeline.tsx').then((m) => ({ default: m.RecordTimeline })),
+);
 
 const wideField = (f: FieldDef) => f.wide || f.kind === 'textarea' || f.kind === 'json';
 
@@ -24,8 +28,16 @@ function Label({ field }: { field: FieldDef }) {
   );
 }
 
-/** A line table read-only, values formatted as in lists. */
-export function LineTableView({ line, rows }: { line: LineDef; rows: ResourceRow[] }) {
+/** A line table read-only, values formatted as in lists; `actions`, a last column of buttons (追溯). */
+export function LineTableView({
+  line,
+  rows,
+  actions,
+}: {
+  line: LineDef;
+  rows: ResourceRow[];
+  actions?: (line: ResourceRow) => ReactNode;
+}) {
   const columns: TableColumnsType<ResourceRow> = [
     { title: '序号', key: '#', width: 56, align: 'center', render: (_, __, i) => i + 1 },
     ...line.fields
@@ -40,6 +52,9 @@ export function LineTableView({ line, rows }: { line: LineDef; rows: ResourceRow
           | 'left',
         render: (_: unknown, row: ResourceRow) => <FieldValue field={f} row={row} />,
       })),
+    ...(actions
+      ? [{ title: '操作', key: 'actions', width: 90, render: (_: unknown, row: ResourceRow) => actions(row) }]
+      : []),
   ];
   return (
     <Table<ResourceRow>
@@ -62,12 +77,21 @@ export function ResourceDetailView({
   record,
   column = 3,
   extra,
+  shows,
+  display = {},
+  lineActions,
 }: {
   def: ResourceDef;
   record: ResourceRow;
   column?: number;
   /** Sections a module adds after the lines (the exploded BOM…). */
   extra?: ReactNode;
+  /** Fields that apply to this record (a 采购入库's 采购订单); the others are left out. */
+  shows?: (field: FieldDef, record: ResourceRow) => boolean;
+  /** A module's own rendering of some fields' values (the order a document was made against, as a link). */
+  display?: Record<string, (record: ResourceRow) => ReactNode>;
+  /** Buttons on each line of the record (追溯 of a posted 销售出库's line). */
+  lineActions?: (line: ResourceRow, record: ResourceRow) => ReactNode;
 }) {
   return (
     <div className="rk-detail" data-testid={`detail-${def.name}`}>
@@ -77,12 +101,14 @@ export function ResourceDetailView({
         size="small"
         column={{ xs: 1, sm: 1, md: 2, lg: Math.min(column, 2), xl: column, xxl: column }}
         className="rk-descriptions"
-        items={def.fields.map((f) => ({
-          key: f.name,
-          label: <Label field={f} />,
-          children: <FieldValue field={f} row={record} />,
-          span: wideField(f) ? 'filled' : undefined,
-        }))}
+        items={def.fields
+          .filter((f) => !shows || shows(f, record))
+          .map((f) => ({
+            key: f.name,
+            label: <Label field={f} />,
+            children: display[f.name]?.(record) ?? <FieldValue field={f} row={record} />,
+            span: wideField(f) ? 'filled' : undefined,
+          }))}
       />
       {(def.lines ?? []).map((line) => (
         <div key={line.name} className="rk-form-section">
@@ -90,7 +116,11 @@ export function ResourceDetailView({
             {line.label}
             <span className="rk-count">{(record[line.name] ?? []).length}</span>
           </div>
-          <LineTableView line={line} rows={record[line.name] ?? []} />
+          <LineTableView
+            line={line}
+            rows={record[line.name] ?? []}
+            actions={lineActions && ((l) => lineActions(l, record))}
+          />
         </div>
       ))}
       {extra}
@@ -107,6 +137,10 @@ export function ResourceDetailView({
           ]}
         />
       </div>
+      {/* 动态: history, comments with @mentions and files of every record the kit shows (issue 41 §1). */}
+      <Suspense fallback={null}>
+        <RecordTimeline resource={def.name} id={Number(record.id)} />
+      </Suspense>
     </div>
   );
 }

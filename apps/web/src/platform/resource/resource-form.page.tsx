@@ -2,15 +2,20 @@ import { ArrowLeftOutlined, ReloadOutlined, SaveOutlined } from '@ant-design/ico
 import { Button, Form, Modal, Result, Skeleton, Space, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { usePermission } from '../auth/permission.tsx';
+import { useRecordPermission } from '../auth/permission.tsx';
 import { formatTime } from '../lib/time.ts';
 import { PageCard } from '../ui/page-card.tsx';
-import type { LineCellOverrides } from './line-table.tsx';
+import type { LineCellOverrides, LineExtraColumn } from './line-table.tsx';
 import { idFromSearch, leavePage } from './nav.ts';
 import type { ResourceRow } from './resource-api.ts';
-import { type FieldOverrides, formTitle, ResourceFormBody, useResourceForm } from './resource-form.tsx';
-import type { ResourcePageProps } from './routes.ts';
-import { resourceRoutes } from './routes.ts';
+import {
+  type FieldOverrides,
+  type FieldShown,
+  formTitle,
+  ResourceFormBody,
+  useResourceForm,
+} from './resource-form.tsx';
+import { type ResourcePageProps, type ResourceRoutes, resourceRoutes } from './routes.ts';
 
 /**
  * The add/edit page of a resource (`…-add`, `…-edit?id=12`): header fields, editable line tables,
@@ -25,7 +30,14 @@ export function ResourceFormPage({
   afterSave,
   cells,
   lineFooter,
+  lineColumns,
   opensDetail,
+  routes: givenRoutes,
+  formName,
+  label = def.label,
+  locked,
+  shows,
+  beforeSave,
 }: ResourcePageProps & {
   overrides?: FieldOverrides;
   initialValues?: Record<string, unknown>;
@@ -37,19 +49,36 @@ export function ResourceFormPage({
   cells?: LineCellOverrides;
   /** Shown under a line table (the totals of what was typed). */
   lineFooter?: (line: string) => ReactNode;
+  /** Columns of a line table that are no field (可用 of an outbound line). */
+  lineColumns?: (line: string) => readonly LineExtraColumn[];
   /**
    * Saving opens the saved record's detail page instead of the list, and there is no 保存并新增:
    * a stock document is saved as a draft and posted from its detail.
    */
   opensDetail?: boolean;
+  /** The list and detail pages when not the definition's own (a stock document type's pages). */
+  routes?: ResourceRoutes;
+  /** The form's name, which prefixes its inputs' ids (`wh-stock-inbound_warehouseId`); default `rk-<resource>`. */
+  formName?: string;
+  /** What this page edits when not the definition's label (采购入库单 on its type's page). */
+  label?: string;
+  /** Fields shown but not editable (the type of a document on its type's page). */
+  locked?: readonly string[];
+  /** Header fields that apply to what is typed so far (a 采购入库's 采购订单). */
+  shows?: FieldShown;
+  /** Asked once the form is valid, before saving: false keeps the form open (保存 above 可用). */
+  beforeSave?: (values: Record<string, any>) => Promise<boolean>;
 }) {
   const [search] = useSearchParams();
   const id = idFromSearch(search);
-  const routes = resourceRoutes(def);
-  const can = usePermission();
-  const state = useResourceForm(def, id, { initialValues });
+  const routes = givenRoutes ?? resourceRoutes(def);
+  const may = useRecordPermission(def);
+  const state = useResourceForm(def, id, { initialValues, beforeSave });
   const editing = Boolean(id);
-  const allowed = can(`${def.permission}:${editing ? 'edit' : 'add'}`);
+  // A scoped resource answers for the kind being edited (a 采购入库 keeper adds purchase inbounds).
+  const scopeField = def.scopedPermissions?.field;
+  const scope = scopeField ? (state.record?.[scopeField] ?? initialValues?.[scopeField]) : undefined;
+  const allowed = may(editing ? 'edit' : 'add', scope);
   const leave = () => leavePage(path, routes.list);
   const back = () => {
     if (!state.isDirty()) return leave();
@@ -69,7 +98,7 @@ export function ResourceFormPage({
         <Result
           status="403"
           title="没有权限"
-          subTitle={`当前账号没有${editing ? '编辑' : '新增'}${def.label}的权限`}
+          subTitle={`当前账号没有${editing ? '编辑' : '新增'}${label}的权限`}
         />
       </PageCard>
     );
@@ -79,7 +108,7 @@ export function ResourceFormPage({
       <PageCard>
         <Result
           status="404"
-          title={`${def.label}不存在或已被删除`}
+          title={`${label}不存在或已被删除`}
           extra={<Button onClick={back}>返回列表</Button>}
         />
       </PageCard>
@@ -99,7 +128,7 @@ export function ResourceFormPage({
   return (
     <Form
       form={state.form}
-      name={`rk-${def.name}`}
+      name={formName ?? `rk-${def.name}`}
       layout="vertical"
       autoComplete="off"
       className="rk-form rk-form-page"
@@ -109,7 +138,7 @@ export function ResourceFormPage({
       <PageCard
         title={
           <span className="rk-page-title">
-            {formTitle(def, record, editing)}
+            {formTitle({ ...def, label }, record, editing)}
             {editing && record?.version !== undefined && (
               <Tag className="rk-version-tag">版本 {record.version}</Tag>
             )}
@@ -141,6 +170,9 @@ export function ResourceFormPage({
             overrides={overrides}
             cells={cells}
             lineFooter={lineFooter}
+            lineColumns={lineColumns}
+            locked={locked}
+            shows={shows}
             lineTitle={(title, content, key) => (
               <div key={key} className="rk-form-section">
                 <div className="rk-form-section-title">{title}</div>

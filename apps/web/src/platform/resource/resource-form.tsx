@@ -23,7 +23,7 @@ import {
   recordTitle,
   refLabelKey,
 } from './fields.ts';
-import { type LineCellOverrides, LineTableEditor } from './line-table.tsx';
+import { type LineCellOverrides, type LineExtraColumn, LineTableEditor } from './line-table.tsx';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
 import { countsInUnit, UnitQuantityItem } from './unit-precision.tsx';
 import { invalidateResource } from './use-options.ts';
@@ -31,6 +31,12 @@ import { invalidateResource } from './use-options.ts';
 /** A module's own input for one field (template attributes…), rendered inside the field's Form.Item. */
 export type FieldOverride = ComponentType<FieldInputProps & { form: FormInstance }>;
 export type FieldOverrides = Record<string, FieldOverride>;
+
+/**
+ * Whether a field applies to the record as it stands (a 采购入库 has a 采购订单, a 生产入库 none):
+ * the form shows the field only then, the detail only then.
+ */
+export type FieldShown = (field: FieldDef, values: Record<string, any>) => boolean;
 
 const STALE_VERSION = /已被他人修改/;
 
@@ -155,6 +161,7 @@ export function ResourceFormInputs({
   fields = formFields(def),
   overrides = {},
   locked = [],
+  shows,
 }: {
   def: ResourceDef;
   form: FormInstance;
@@ -163,52 +170,59 @@ export function ResourceFormInputs({
   overrides?: FieldOverrides;
   /** Fields shown but not editable (the workshop of a line added under that workshop). */
   locked?: readonly string[];
+  /** Fields that apply to what is typed so far (the document's type); the others are not shown. */
+  shows?: FieldShown;
 }) {
+  const nodeOf = (f: FieldDef) => {
+    const Override = overrides[f.name];
+    const wide = f.wide || f.kind === 'textarea' || f.kind === 'json' || Boolean(Override);
+    const props = {
+      field: f,
+      fallbackLabel: record?.[refLabelKey(f)],
+      disabled: locked.includes(f.name),
+    };
+    if (!Override && countsInUnit(f)) {
+      const { field: _, ...input } = props;
+      return (
+        <UnitQuantityItem
+          key={f.name}
+          field={f}
+          form={form}
+          item={{
+            name: f.name,
+            label: f.label,
+            tooltip: f.help,
+            rules: fieldRules(f),
+            className: wide ? 'rm-span-2 rk-span-all' : undefined,
+            validateFirst: true,
+          }}
+          input={input}
+        />
+      );
+    }
+    return (
+      <Form.Item
+        key={f.name}
+        name={f.name}
+        label={f.label}
+        tooltip={f.help}
+        rules={fieldRules(f)}
+        className={wide ? 'rm-span-2 rk-span-all' : undefined}
+        validateFirst
+      >
+        {Override ? <Override {...props} form={form} /> : <FieldInput {...props} />}
+      </Form.Item>
+    );
+  };
+  const shown = fields.filter((f) => !f.hidden);
+  if (!shows) return <>{shown.map(nodeOf)}</>;
   return (
     <>
-      {fields
-        .filter((f) => !f.hidden)
-        .map((f) => {
-          const Override = overrides[f.name];
-          const wide = f.wide || f.kind === 'textarea' || f.kind === 'json' || Boolean(Override);
-          const props = {
-            field: f,
-            fallbackLabel: record?.[refLabelKey(f)],
-            disabled: locked.includes(f.name),
-          };
-          if (!Override && countsInUnit(f)) {
-            const { field: _, ...input } = props;
-            return (
-              <UnitQuantityItem
-                key={f.name}
-                field={f}
-                form={form}
-                item={{
-                  name: f.name,
-                  label: f.label,
-                  tooltip: f.help,
-                  rules: fieldRules(f),
-                  className: wide ? 'rm-span-2 rk-span-all' : undefined,
-                  validateFirst: true,
-                }}
-                input={input}
-              />
-            );
-          }
-          return (
-            <Form.Item
-              key={f.name}
-              name={f.name}
-              label={f.label}
-              tooltip={f.help}
-              rules={fieldRules(f)}
-              className={wide ? 'rm-span-2 rk-span-all' : undefined}
-              validateFirst
-            >
-              {Override ? <Override {...props} form={form} /> : <FieldInput {...props} />}
-            </Form.Item>
-          );
-        })}
+      {shown.map((f) => (
+        <Form.Item key={f.name} noStyle shouldUpdate>
+          {() => (shows(f, form.getFieldsValue(true)) ? nodeOf(f) : null)}
+        </Form.Item>
+      ))}
     </>
   );
 }
@@ -222,6 +236,8 @@ export interface ResourceFormOptions {
   fields?: readonly FieldDef[];
   /** Saves through another endpoint (按模板新建物料). */
   submit?: (body: Record<string, unknown>) => Promise<ResourceRow>;
+  /** Asked once the form is valid, before saving: false keeps the form open (a warning the user declined). */
+  beforeSave?: (values: Record<string, any>) => Promise<boolean>;
   enabled?: boolean;
 }
 
@@ -302,6 +318,7 @@ export function useResourceForm(def: ResourceDef, id: number | undefined, option
       toast.warning('请检查表单中标红的内容');
       return undefined;
     }
+    if (options.beforeSave && !(await options.beforeSave(form.getFieldsValue(true)))) return undefined;
     const body = toBody(def, form.getFieldsValue(true), fields);
     setSaving(true);
     try {
@@ -373,6 +390,8 @@ export function ResourceFormBody({
   lineTitle,
   cells,
   lineFooter,
+  lineColumns,
+  shows,
 }: {
   def: ResourceDef;
   state: ReturnType<typeof useResourceForm>;
@@ -385,6 +404,10 @@ export function ResourceFormBody({
   cells?: LineCellOverrides;
   /** Shown under a line table (the totals of what was typed). */
   lineFooter?: (line: string) => ReactNode;
+  /** Columns of a line table that are no field (可用). */
+  lineColumns?: (line: string) => readonly LineExtraColumn[];
+  /** Header fields that apply to what is typed so far (the others are not shown). */
+  shows?: FieldShown;
 }) {
   const lines = editableLines(def).map((line, i) => {
     const table = (
@@ -395,6 +418,7 @@ export function ResourceFormBody({
         def={i === 0 && !def.readonlyApi ? def : undefined}
         cells={cells}
         footer={lineFooter?.(line.name)}
+        extraColumns={lineColumns?.(line.name)}
       />
     );
     return lineTitle ? (
@@ -417,6 +441,7 @@ export function ResourceFormBody({
           fields={state.fields}
           overrides={overrides}
           locked={locked}
+          shows={shows}
         />
       </div>
       {lines}

@@ -98,6 +98,12 @@ export interface ResourceListProps {
   title?: ReactNode;
   /** Where 查看 / 编辑 / 新增 go when not the definition's own pages (a workshop's screens). */
   routes?: ResourceRoutes;
+  /** Where a row's 查看 / 编辑 go when it depends on the row (a stock document opens on its type's pages). */
+  routesOf?: (row: ResourceRow) => ResourceRoutes;
+  /** What this page lists when not the definition's label (采购入库单 on its type's page): 新增采购入库单. */
+  label?: string;
+  /** The toolbar's add button instead of the kit's (a menu of the types to add). */
+  addButton?: ReactNode;
   /** After a row's transition ran (beyond refreshing the list: a stock document's stock views). */
   onTransition?: () => void;
 }
@@ -125,6 +131,9 @@ export function ResourceList({
   embedded,
   title,
   routes: givenRoutes,
+  routesOf,
+  label = def.label,
+  addButton,
   onTransition,
 }: ResourceListProps) {
   const may = useRecordPermission(def);
@@ -183,11 +192,13 @@ export function ResourceList({
   });
 
   const view = (row: ResourceRow) => {
-    if (routes?.detail) openResourcePage(routes.detail, row.id);
+    const pages = routesOf?.(row) ?? routes;
+    if (pages?.detail) openResourcePage(pages.detail, row.id);
     else setViewing(row.id);
   };
   const edit = (row: ResourceRow) => {
-    if (routes?.formOnPage && routes.edit) openResourcePage(routes.edit, row.id);
+    const pages = routesOf?.(row) ?? routes;
+    if (pages?.formOnPage && pages.edit) openResourcePage(pages.edit, row.id);
     else setModal({ open: true, id: row.id });
   };
   const add = () => {
@@ -318,11 +329,13 @@ export function ResourceList({
       left={
         <>
           {title && <span className="rk-list-title">{title}</span>}
-          {writable && perm('add') && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={onAdd ?? add}>
-              新增{embedded ? '' : def.label}
-            </Button>
-          )}
+          {writable &&
+            perm('add') &&
+            (addButton ?? (
+              <Button type="primary" icon={<PlusOutlined />} onClick={onAdd ?? add}>
+                新增{embedded ? '' : label}
+              </Button>
+            ))}
           {canDelete && (
             <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={confirmBatchDelete}>
               批量删除{selected.length ? `（${selected.length}）` : ''}

@@ -56,7 +56,14 @@ function filterItem(f: FieldDef) {
   } else if (isNumeric(f)) {
     input = <NumberInput style={{ width: '100%' }} placeholder={`请输入${f.label}`} />;
   } else {
-    input = <Input allowClear placeholder={`请输入${f.label}`} maxLength={f.max ?? 100} />;
+    input = (
+      <Input
+        allowClear
+        placeholder={`请输入${f.label}`}
+        maxLength={f.max ?? 100}
+        data-testid={`search-${f.name}`}
+      />
+    );
   }
   return (
     <Form.Item key={f.name} label={f.label} name={f.name}>
