@@ -101,14 +101,14 @@ export default defineConfig(({ mode }) => {
                 tags: ['$initial'],
                 priority: 5,
               },
-              // The master-data declarations (packages/domain/src/resources: materials, units,
+              // The master-data declarations (packages/domain/src/master-data: materials, units,
               // customers, suppliers, warehouses, workshops…) with the small modules they import,
               // one file: every area's pages reference them. The other areas' declarations are
               // split by Rolldown by the pages that import them, so a page loads its own area's
               // and none of the rest (not the registry of every definition either).
               {
                 name: 'definitions',
-                test: /packages[\\/]domain[\\/]src[\\/]resources[\\/](?!registry\.)[^\\/]+\.ts$/,
+                test: /packages[\\/]domain[\\/]src[\\/]master-data[\\/][^\\/]+\.ts$/,
                 priority: 2,
               },
               // Everything a resource list paints with beyond the first visit's chunks (the list

@@ -1,7 +1,7 @@
+import { codeField, nameField, remarkField, statusField } from '../master-data/fields.ts';
+import { SHIFT_OPTIONS } from '../master-data/shifts.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
-import { codeField, nameField, remarkField, statusField } from '../resources/fields.ts';
-import { SHIFT_OPTIONS } from '../resources/shifts.ts';
 
 /**
  * 设备管理 beyond the ledger: 报修 (repair requests with a lifecycle and downtime), 保养 (plans by

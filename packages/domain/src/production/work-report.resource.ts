@@ -1,6 +1,6 @@
+import { WORKSHOP_TYPE_OPTIONS } from '../master-data/workshop.resource.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { EnumOption, ResourceDef } from '../resource/types.ts';
-import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { SHIFT_OPTIONS } from './workshop-task.resource.ts';
 import { WORKSHOP_KINDS, workshopPermission } from './workshops.ts';
 

@@ -1,7 +1,7 @@
+import { SHIFT_OPTIONS } from '../master-data/shifts.ts';
+import { WORKSHOP_TYPE_OPTIONS } from '../master-data/workshop.resource.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { ResourceDef } from '../resource/types.ts';
-import { SHIFT_OPTIONS } from '../resources/shifts.ts';
-import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { PRODUCTION_PRIORITY_OPTIONS } from './production-order.resource.ts';
 import { WORKSHOP_KINDS, workshopPermission } from './workshops.ts';
 

@@ -1,7 +1,7 @@
+import { codeField, nameField, remarkField, statusField } from '../master-data/fields.ts';
+import { WORKSHOP_TYPE_OPTIONS } from '../master-data/workshop.resource.ts';
 import type { LifecycleDef } from '../resource/lifecycle.ts';
 import type { EnumOption, FieldDef, ResourceDef } from '../resource/types.ts';
-import { codeField, nameField, remarkField, statusField } from '../resources/fields.ts';
-import { WORKSHOP_TYPE_OPTIONS } from '../resources/workshop.resource.ts';
 import { INSPECTION_CATEGORIES } from './inspection-categories.ts';
 import { RING_CHARACTERISTICS } from './ring-standard.ts';
 import { AQL_VALUES, INSPECTION_LEVELS, SEVERITIES } from './sampling.ts';

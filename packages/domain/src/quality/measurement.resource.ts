@@ -1,5 +1,5 @@
+import { remarkField } from '../master-data/fields.ts';
 import type { EnumOption, ResourceDef } from '../resource/types.ts';
-import { remarkField } from '../resources/fields.ts';
 import { MAX_SUBGROUP_SIZE } from './spc.ts';
 
 /**

@@ -1,5 +1,5 @@
+import { remarkField, statusField } from '../master-data/fields.ts';
 import type { ResourceDef } from '../resource/types.ts';
-import { remarkField, statusField } from '../resources/fields.ts';
 
 /**
  * 巡检计划: every `intervalHours` hours, while dispatches of a workshop (optionally of one

@@ -1,4 +1,4 @@
-import { resourceByName } from '../resources/registry.ts';
+import { resourceByName } from '../registry.ts';
 import { columnOf, type FieldDef, type LineDef, type ResourceDef } from './types.ts';
 
 /**

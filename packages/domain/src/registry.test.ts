@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MENU_TREE } from '../menu/menu-tree.ts';
-import { allPermissions, flattenMenu } from '../menu/menu-utils.ts';
+import { MENU_TREE } from './menu/menu-tree.ts';
+import { allPermissions, flattenMenu } from './menu/menu-utils.ts';
+import { RESOURCES, resourceByName } from './registry.ts';
 import {
   allowedScope,
   allScopePrefixes,
@@ -16,9 +17,8 @@ import {
   permissionsFor,
   refLabelKey,
   scopePrefixes,
-} from '../resource/types.ts';
-import { DOC_PREFIX_REGEX, docPrefixClash } from '../system/doc-numbering.ts';
-import { RESOURCES, resourceByName } from './registry.ts';
+} from './resource/types.ts';
+import { DOC_PREFIX_REGEX, docPrefixClash } from './system/doc-numbering.ts';
 
 const permissions = new Set(allPermissions(MENU_TREE));
 const pagePaths = new Set(
@@ -299,6 +299,13 @@ describe('document numbering', () => {
       // The number's example in the field's help uses the declared prefix.
       const example = docNoOf(def)?.help?.match(/如 ([A-Z][A-Z0-9]*)\d{8}-\d{4}/);
       if (example) expect(example[1]).toBe(def.numbering?.prefix);
+      // The date a number is dated by is a required business date of the header.
+      const dateField = def.numbering?.dateField;
+      if (dateField) {
+        const f = def.fields.find((x) => x.name === dateField);
+        expect(f?.kind, `${def.name}: numbering.dateField ${dateField}`).toBe('date');
+        expect(f?.required, `${def.name}: numbering.dateField ${dateField}`).toBe(true);
+      }
     },
   );
 
