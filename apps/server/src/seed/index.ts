@@ -16,6 +16,7 @@ import { seedDemoEquipment } from './demo-equipment.ts';
 import { seedDemoFinance } from './demo-finance.ts';
 import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoMeasurements } from './demo-measure.ts';
+import { seedDemoDigest } from './demo-notify.ts';
 import { seedDemoOee } from './demo-oee.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
@@ -363,6 +364,8 @@ export async function seed(
     });
     // The wage months close last, over every report the steps above posted.
     await step(9, '工序工资结账', () => seedDemoWageMonths(trx, admin.id));
+    // 消息通知: qc01's 待检验 as one hourly digest instead of a message per task.
+    await seedDemoDigest(trx);
     const { attachmentDir, s3 } = config;
     if (attachmentDir || s3) {
       const storage = storageOf({ attachmentDir: attachmentDir ?? '', s3 });

@@ -170,38 +170,41 @@ function digestLink(links: string[]): string | null {
  * The hour's digests: for each user and kind with items not yet counted, one in-app message with
  * their count and a link (and the user's outside channels for the kind), in one transaction.
  */
-export async function sendDigests(db: Db): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const groups = (
-      await sql<{ userId: number; kind: string; n: number; links: string[]; first: string }>`
-        WITH items AS (
-          UPDATE notify_digest_item SET digested_at = now() WHERE digested_at IS NULL
-          RETURNING user_id, kind, link, title, id)
-        SELECT user_id, kind, count(*)::int AS n, array_agg(coalesce(link, '')) AS links,
-               (array_agg(title ORDER BY id))[1] AS first
-          FROM items GROUP BY user_id, kind ORDER BY user_id, kind`.execute(trx)
-    ).rows;
-    for (const g of groups) {
-      const label = messageKindLabel(g.kind);
-      const msg = {
-        title: `${label}摘要：过去一小时 ${g.n} 条`,
-        content: g.n === 1 ? g.first : `最早一条：${g.first}`,
-        link: digestLink(g.links) ?? undefined,
-      };
-      await trx
-        .insertInto('message')
-        .values({
-          userId: g.userId,
-          kind: g.kind,
-          title: msg.title,
-          content: msg.content,
-          link: msg.link ?? null,
-        })
-        .execute();
-      await sendOutside(trx, [Number(g.userId)], g.kind, msg);
-    }
-    return groups.length;
-  });
+export function sendDigests(db: Db): Promise<number> {
+  return db.transaction().execute((trx) => digestNow(trx));
+}
+
+/** The digests, in the caller's transaction (the demo seed makes qc01's). */
+export async function digestNow(trx: Db): Promise<number> {
+  const groups = (
+    await sql<{ userId: number; kind: string; n: number; links: string[]; first: string }>`
+      WITH items AS (
+        UPDATE notify_digest_item SET digested_at = now() WHERE digested_at IS NULL
+        RETURNING user_id, kind, link, title, id)
+      SELECT user_id, kind, count(*)::int AS n, array_agg(coalesce(link, '')) AS links,
+             (array_agg(title ORDER BY id))[1] AS first
+        FROM items GROUP BY user_id, kind ORDER BY user_id, kind`.execute(trx)
+  ).rows;
+  for (const g of groups) {
+    const label = messageKindLabel(g.kind);
+    const msg = {
+      title: `${label}摘要：过去一小时 ${g.n} 条`,
+      content: g.n === 1 ? g.first : `最早一条：${g.first}`,
+      link: digestLink(g.links) ?? undefined,
+    };
+    await trx
+      .insertInto('message')
+      .values({
+        userId: g.userId,
+        kind: g.kind,
+        title: msg.title,
+        content: msg.content,
+        link: msg.link ?? null,
+      })
+      .execute();
+    await sendOutside(trx, [Number(g.userId)], g.kind, msg);
+  }
+  return groups.length;
 }
 
 const target = (kind: ChannelKind, v: string) => {

@@ -1,4 +1,4 @@
-import { DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { BellOutlined, DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { logout, useUser } from '../../platform/session.ts';
@@ -7,27 +7,31 @@ import { PopMenu } from './pop-menu.tsx';
 const ProfileDialog = lazy(() =>
   import('../dialogs/profile.dialog.tsx').then((m) => ({ default: m.ProfileDialog })),
 );
+const NotifyChannelsDialog = lazy(() =>
+  import('../dialogs/notify-channels.dialog.tsx').then((m) => ({ default: m.NotifyChannelsDialog })),
+);
 const ChangePasswordDialog = lazy(() =>
   import('../dialogs/change-password.dialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),
 );
 
-/** The user dropdown: 个人信息, 修改密码, 退出登录. */
+/** The user dropdown: 个人信息, 消息通知, 修改密码, 退出登录. */
 export function UserMenu() {
   const user = useUser();
-  const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);
-  const [loaded, setLoaded] = useState<{ profile?: boolean; password?: boolean }>({});
+  const [dialog, setDialog] = useState<'profile' | 'notify' | 'password' | null>(null);
+  const [loaded, setLoaded] = useState<{ profile?: boolean; notify?: boolean; password?: boolean }>({});
   if (!user) return null;
   const name = user.firstName || user.userName;
 
   const items: MenuProps['items'] = [
     { key: 'profile', icon: <UserOutlined />, label: '个人信息' },
+    { key: 'notify', icon: <BellOutlined />, label: '消息通知' },
     { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
   ];
   const onSelect = (key: string) => {
     if (key === 'logout') logout();
-    else if (key === 'profile' || key === 'password') {
+    else if (key === 'profile' || key === 'notify' || key === 'password') {
       setLoaded((l) => ({ ...l, [key]: true }));
       setDialog(key);
     }
@@ -46,6 +50,7 @@ export function UserMenu() {
       </PopMenu>
       <Suspense fallback={null}>
         {loaded.profile && <ProfileDialog open={dialog === 'profile'} onClose={() => setDialog(null)} />}
+        {loaded.notify && <NotifyChannelsDialog open={dialog === 'notify'} onClose={() => setDialog(null)} />}
         {loaded.password && (
           <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
         )}

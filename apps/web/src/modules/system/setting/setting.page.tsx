@@ -22,6 +22,7 @@ import { useOptions } from '../../../platform/resource/use-options.ts';
 import { sessionStore } from '../../../platform/session.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
+import { NotifySettingsSection } from './notify-settings.tsx';
 
 const LOGO_MAX_KB = 200;
 const PERCENT_RULES = [
@@ -553,6 +554,7 @@ const pct = (name: string, label: string, help: string) => (
 /** 系统设置: one tab per group of settings. */
 export function SystemSettingPage() {
   const client = useQueryClient();
+  const canEdit = usePermission()('system:setting:edit');
   const items = [
     {
       key: 'company',
@@ -714,6 +716,7 @@ export function SystemSettingPage() {
       ),
     },
     { key: 'ui', label: '界面', children: <UiSection /> },
+    ...(canEdit ? [{ key: 'notify', label: '消息通知', children: <NotifySettingsSection /> }] : []),
   ];
   return <Tabs items={items} destroyOnHidden={false} />;
 }

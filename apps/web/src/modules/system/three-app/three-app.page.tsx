@@ -36,6 +36,7 @@ import {
 } from '../role/menu-permission-tree.tsx';
 import { menuNodeId } from '../system.api.ts';
 import { STATUS_OPTIONS } from '../use-options.ts';
+import { WebhookDrawer } from './webhooks.tsx';
 
 interface ApiClient {
   id: number;
@@ -268,6 +269,7 @@ export function ThreeAppPage() {
     app: null,
   });
   const [secret, setSecret] = useState<{ appKey: string; secret: string } | null>(null);
+  const [hooks, setHooks] = useState<ApiClient | null>(null);
   const list = useQuery({
     queryKey: [...KEY, 'page', paged.query],
     queryFn: () =>
@@ -341,10 +343,13 @@ export function ThreeAppPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 200,
+      width: 280,
       fixed: 'right',
       render: (_, r) => (
         <Space size={0}>
+          <Button type="link" size="small" onClick={() => setHooks(r)}>
+            订阅与投递
+          </Button>
           <Auth perm="system:app:edit">
             <Button type="link" size="small" onClick={() => setEditing({ open: true, app: r })}>
               编辑
@@ -427,6 +432,7 @@ export function ThreeAppPage() {
         }}
       />
       <SecretDialog shown={secret} onClose={() => setSecret(null)} />
+      <WebhookDrawer app={hooks} onClose={() => setHooks(null)} />
     </>
   );
 }
