@@ -10,6 +10,7 @@ import { Logo } from '../../platform/ui/logo.tsx';
 import { closeDrawer, toggleSidebar, useSettings } from '../settings.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 import { Clock } from './clock.tsx';
+import { GlobalKeys } from './global-keys.tsx';
 import { KeepAliveOutlet, refreshPage } from './keep-alive.tsx';
 import { MessageBell } from './message-bell.tsx';
 import { SideMenu } from './side-menu.tsx';
@@ -123,6 +124,7 @@ export function Shell() {
         </Link>
         <TopMenu nav={model.nav} activeKey={root?.key} />
         <div className="rm-header-right">
+          <GlobalKeys model={model} />
           <Clock />
           <SizeSwitch />
           <MessageBell canOpenCenter={model.canVisit('/system/message/index')} />
