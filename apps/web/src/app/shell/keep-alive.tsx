@@ -7,6 +7,7 @@ import {
   useOutlet,
 } from 'react-router';
 import { pageMeta } from '../../platform/menu/menu-model.ts';
+import { PageShownContext } from '../../platform/page-shown.ts';
 import { createStore, useStore } from '../../platform/store.ts';
 import { touchAndEvict } from '../../platform/tabs-lru.ts';
 import { tabsStore } from '../../platform/tabs-store.ts';
@@ -46,7 +47,9 @@ const KeptPage = memo(function KeptPage({
       data-page={path}
       data-active={active}
     >
-      <LocationContext.Provider value={entry.context}>{entry.element}</LocationContext.Provider>
+      <PageShownContext.Provider value={active}>
+        <LocationContext.Provider value={entry.context}>{entry.element}</LocationContext.Provider>
+      </PageShownContext.Provider>
     </div>
   );
 });

@@ -38,6 +38,7 @@ import { useRecordAction } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { navigateTo } from '../../../platform/navigation.ts';
 import type { PageProps } from '../../../platform/page.ts';
+import { useRereadWhenShown } from '../../../platform/page-shown.ts';
 import { idFromSearch, leavePage } from '../../../platform/resource/nav.ts';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
@@ -89,6 +90,9 @@ export function OperatorTaskPage({ path }: PageProps) {
     queryFn: () => workshopApi.mine(kind),
     refetchInterval: 30_000,
   });
+  // Back on the queue (from a sheet, or the 车间主任 just dispatched): read it again at once, not
+  // at the next 30-second poll.
+  useRereadWhenShown(() => queue.refetch());
   const scan = async () => {
     const text = code.trim().toUpperCase();
     if (!text) return;
