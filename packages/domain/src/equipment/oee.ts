@@ -132,6 +132,25 @@ export function localDay(at: number, utcOffsetMinutes: number): string {
   return new Date(at + utcOffsetMinutes * MINUTE).toISOString().slice(0, 10);
 }
 
+/**
+ * The calendar of a workshop that has none of its own: one day shift, Monday to Saturday. OEE's
+ * planned time and 自动排产's working time both use it.
+ */
+export const DEFAULT_WORK_CALENDAR: WorkCalendar = {
+  shifts: [
+    {
+      code: 'day',
+      name: '白班',
+      start: '08:00',
+      end: '17:00',
+      breaks: [{ start: '12:00', end: '13:00', name: '午休' }],
+    },
+  ],
+  weekdays: [1, 2, 3, 4, 5, 6],
+  holidays: [],
+  workdays: [],
+};
+
 /** Whether the calendar works on a local day: a listed workday, else a weekday that is not a holiday. */
 export function isWorkday(cal: WorkCalendar, day: string): boolean {
   if (cal.workdays.includes(day)) return true;

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_WORK_CALENDAR,
   calendarProblems,
   type DispatchTrack,
   emptyStateMinutes,
@@ -46,21 +47,8 @@ export const OEE_EXPORT = 'factory:oee:export';
 export const OEE_SETTING = 'factory:oee:setting';
 export const OEE_SIGNAL = 'factory:oee:signal';
 
-/** The calendar of a workshop that has none of its own: one day shift, Monday to Saturday. */
-export const DEFAULT_CALENDAR: WorkCalendar = {
-  shifts: [
-    {
-      code: 'day',
-      name: '白班',
-      start: '08:00',
-      end: '17:00',
-      breaks: [{ start: '12:00', end: '13:00', name: '午休' }],
-    },
-  ],
-  weekdays: [1, 2, 3, 4, 5, 6],
-  holidays: [],
-  workdays: [],
-};
+/** The calendar of a workshop that has none of its own (the domain's, which 自动排产 works too). */
+export const DEFAULT_CALENDAR: WorkCalendar = DEFAULT_WORK_CALENDAR;
 
 const DAY_MS = 86_400_000;
 /** At most this many days in one OEE request (a quarter): the timelines are computed per request. */

@@ -1,5 +1,6 @@
 import {
   canRun,
+  DEFAULT_WORK_CALENDAR,
   checkPlantSchedule,
   type PlantLot,
   type PlantMachine,
@@ -25,7 +26,6 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { App, Permission } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { DEFAULT_CALENDAR } from '../equipment/oee.ts';
 import { planningCalendar } from './mrp.ts';
 import { dispatchTask } from './workshop-task.ts';
 
@@ -280,7 +280,7 @@ export async function buildPlantModel(db: Db, body: AutoScheduleBody): Promise<B
     let w = windowsOf.get(workshopId);
     if (!w) {
       w = scheduleWindows(
-        calendarOf.get(workshopId) ?? DEFAULT_CALENDAR,
+        calendarOf.get(workshopId) ?? DEFAULT_WORK_CALENDAR,
         factory,
         today,
         body.horizonDays + CALENDAR_TAIL_DAYS,
