@@ -3,6 +3,7 @@
 // retries, and the hourly digest of a high-volume kind (待检验) instead of one message each.
 import crypto from 'node:crypto';
 import http from 'node:http';
+import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboundQueue, QUEUES } from '../src/modules/system/outbound-queue.ts';
@@ -289,5 +290,25 @@ describe('sending', () => {
     await outboundQueue(t.app.ringmes).enqueue(QUEUES.digest, 0);
     await new Promise((r) => setTimeout(r, 2000));
     expect(await messages()).toHaveLength(1);
+  });
+
+  it("the hour's job also prunes sent messages older than RETAIN_DELIVERIES_DAYS (30)", async () => {
+    const db = t.database.db;
+    const [old] = await db
+      .selectFrom('notifySend')
+      .select('id')
+      .where('status', '=', 'sent')
+      .orderBy('id')
+      .limit(1)
+      .execute();
+    await sql`UPDATE notify_send SET created_at = now() - interval '31 days' WHERE id = ${old.id}`.execute(
+      db,
+    );
+    const before = (await db.selectFrom('notifySend').select('id').execute()).length;
+    await outboundQueue(t.app.ringmes).enqueue(QUEUES.digest, 0);
+    await until('the old row pruned', async () => {
+      const ids = (await db.selectFrom('notifySend').select('id').execute()).map((r) => r.id);
+      return !ids.includes(old.id) && ids.length === before - 1;
+    });
   });
 });
