@@ -62,6 +62,9 @@ describe('全局搜索', () => {
       link: '/factory-info/custom/custom-manage?keyword=KH-ZY-0917',
     });
     expect((await hits('轴研')).some((h) => h.resource === 'customer' && h.id === c.id)).toBe(true);
+    // Two letters: a code by its start (the trigram index serves a prefix), not anywhere in it.
+    expect((await hits('kh')).some((h) => h.resource === 'customer' && h.id === c.id)).toBe(true);
+    expect((await hits('zy')).some((h) => h.resource === 'customer' && h.id === c.id)).toBe(false);
     // One character finds nothing; two never search document numbers (they would scan every document).
     expect(await hits('洛')).toEqual([]);
     expect((await hits(o.docNo.slice(0, 2))).some((h) => h.resource === 'sale-order')).toBe(false);

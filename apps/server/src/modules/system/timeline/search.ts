@@ -6,11 +6,11 @@ import {
   recordLink,
   stateLabel,
 } from '@ringmes/domain';
-import { type RawBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { AuthUser } from '../../../platform/auth/sessions.ts';
 import type { Db } from '../../../platform/db/db.ts';
-import { contains } from '../../../platform/db/like.ts';
+import { caseless, contains } from '../../../platform/db/like.ts';
 import { type App, route } from '../../../platform/http/route.ts';
 import { refTarget, targetOfResource } from '../../../platform/resource/refs.ts';
 import { inScope } from '../../../platform/resource/scope.ts';
@@ -64,6 +64,14 @@ const TARGETS: Target[] = RESOURCES.flatMap((def): Target[] => {
   return [{ def, code, name, numbered, summary }];
 });
 
+const CJK = /[\u3400-\u9fff]/;
+
+/** `column` starts with `text`, case-insensitively where it has case. */
+function startsWith(column: Expression<unknown>, text: string): RawBuilder<boolean> {
+  const pattern = `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return caseless(text) ? sql<boolean>`${column} LIKE ${pattern}` : sql<boolean>`${column} ILIKE ${pattern}`;
+}
+
 export interface SearchHit {
   resource: string;
   resourceLabel: string;
@@ -89,13 +97,14 @@ export async function searchRecords(db: Db, user: AuthUser, text: string): Promi
   const q = text.trim();
   // One character finds too much to mean anything, and costs a scan of the big master tables.
   if ([...q].length < MIN_FRAGMENT) return [];
+  const short = [...q].length < MIN_NUMBER_FRAGMENT;
   const branches: RawBuilder<unknown>[] = [];
   const used: Target[] = [];
   for (const target of TARGETS) {
     if (!mayList(user, target.def)) continue;
     // A short fragment searches names and codes, not document numbers.
-    const short = target.numbered && q.length < MIN_NUMBER_FRAGMENT;
-    const columns = [short ? undefined : target.code, target.name].filter((c): c is string => Boolean(c));
+    const skipCode = target.numbered && short;
+    const columns = [skipCode ? undefined : target.code, target.name].filter((c): c is string => Boolean(c));
     if (!columns.length) continue;
     const i = used.length;
     used.push(target);
@@ -118,7 +127,13 @@ export async function searchRecords(db: Db, user: AuthUser, text: string): Promi
       ])
       .where(
         sql<boolean>`(${sql.join(
-          columns.map((c) => contains(sql.ref(`t.${c}`), q)),
+          columns.map((c) =>
+            // Two characters hold no trigram: codes, and names typed in letters, by their start
+            // (the trigram index serves a prefix), Chinese names anywhere in them.
+            short && (c === target.code || !CJK.test(q))
+              ? startsWith(sql.ref(`t.${c}`), q)
+              : contains(sql.ref(`t.${c}`), q),
+          ),
           sql` OR `,
         )})`,
       );
