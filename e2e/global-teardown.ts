@@ -9,6 +9,11 @@ import { fileURLToPath } from 'node:url';
  */
 export default function globalTeardown(): void {
   const here = path.dirname(fileURLToPath(import.meta.url));
+  // Answers that broke the OpenAPI document during the run (the server's RINGMES_CONTRACT_LOG).
+  const contractLog = process.env.RINGMES_E2E_CONTRACT_LOG;
+  const breaches =
+    contractLog && fs.existsSync(contractLog) ? fs.readFileSync(contractLog, 'utf8').trim() : '';
+  if (contractLog) fs.rmSync(contractLog, { force: true });
   const dir = process.env.RINGMES_E2E_DATA_DIR;
   const name = process.env.RINGMES_E2E_DATABASE_NAME;
   const admin = process.env.TEST_DATABASE_URL;
@@ -27,4 +32,10 @@ export default function globalTeardown(): void {
     }
     if (dir?.includes('ringmes-e2e-')) fs.rmSync(dir, { recursive: true, force: true });
   });
+  if (breaches) {
+    const lines = breaches.split('\n');
+    throw new Error(
+      `${lines.length} answers broke the OpenAPI document (/api/openapi.json):\n${lines.slice(0, 10).join('\n')}`,
+    );
+  }
 }

@@ -47,6 +47,9 @@ function freshDatabase(): { DATA_DIR: string; DATABASE_URL?: string } {
 }
 
 const external = process.env.E2E_BASE_URL;
+/** Where the server records answers that break the OpenAPI document (read by the teardown). */
+process.env.RINGMES_E2E_CONTRACT_LOG ??= path.join(os.tmpdir(), `ringmes-e2e-contract-${process.pid}.log`);
+const contractLog = process.env.RINGMES_E2E_CONTRACT_LOG;
 const db = external ? undefined : freshDatabase();
 const baseURL = external ?? `http://127.0.0.1:${PORT}`;
 
@@ -127,6 +130,9 @@ export default defineConfig({
           HOST: '127.0.0.1',
           SEED: 'demo',
           LOG_LEVEL: 'warn',
+          // Every answer the browser receives is checked against the OpenAPI document (issue 44
+          // §2); a breach is written here and fails the run in global-teardown.ts.
+          RINGMES_CONTRACT_LOG: contractLog,
           ...db,
         },
       },

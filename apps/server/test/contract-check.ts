@@ -1,5 +1,4 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { answerSchema, ERROR_ENVELOPE } from '../src/platform/http/openapi.ts';
+import { answerChecker } from '../src/platform/http/openapi.ts';
 import type { RegisteredRoute } from '../src/platform/http/route.ts';
 
 /**
@@ -9,8 +8,6 @@ import type { RegisteredRoute } from '../src/platform/http/route.ts';
  * breach, so every API test is also a test of the contract.
  */
 export function contractChecker(routes: RegisteredRoute[]) {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  const error = ajv.compile(ERROR_ENVELOPE);
   const matchers = routes
     .filter((r) => r.method !== 'HEAD')
     .map((r) => ({
@@ -21,16 +18,7 @@ export function contractChecker(routes: RegisteredRoute[]) {
       route: r,
     }))
     .sort((a, b) => a.params - b.params);
-  // Compiled when a route is first answered: a test file calls a few dozen of the 800 routes.
-  const compiled = new Map<RegisteredRoute, ValidateFunction>();
-  const validatorOf = (r: RegisteredRoute): ValidateFunction => {
-    let v = compiled.get(r);
-    if (!v) {
-      v = ajv.compile(answerSchema(r));
-      compiled.set(r, v);
-    }
-    return v;
-  };
+  const breachOf = answerChecker();
   const breaches: string[] = [];
   return {
     breaches,
@@ -39,11 +27,8 @@ export function contractChecker(routes: RegisteredRoute[]) {
       const pathOnly = url.split('?')[0];
       const m = matchers.find((x) => x.method === method.toUpperCase() && x.re.test(pathOnly));
       if (!m || m.route.raw) return;
-      const validate = status === 200 ? validatorOf(m.route) : error;
-      if (!validate(body))
-        breaches.push(
-          `${method} ${pathOnly} → ${status}: ${ajv.errorsText(validate.errors?.slice(0, 3))} — ${JSON.stringify(body).slice(0, 300)}`,
-        );
+      const breach = breachOf(m.route, status, body);
+      if (breach) breaches.push(`${method} ${pathOnly}: ${breach}`);
     },
   };
 }

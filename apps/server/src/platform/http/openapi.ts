@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import type { App, Permission, RegisteredRoute } from './route.ts';
@@ -118,6 +120,71 @@ export const ERROR_ENVELOPE: Json = {
     },
   },
 };
+
+/**
+ * Answers checked against this document (issue 44 §2): a 200 against its route's documented
+ * envelope and `result`, any other status against the error envelope; a breach is described in one
+ * line. Used by the API tests (test/contract-check.ts) and by a running server that records
+ * breaches (`RINGMES_CONTRACT_LOG`, which the browser flows set: `registerOpenApi`).
+ */
+export function answerChecker() {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  const error = ajv.compile(ERROR_ENVELOPE);
+  // Compiled when a route is first answered: a run calls a part of the 900 routes.
+  const compiled = new Map<RegisteredRoute, ValidateFunction>();
+  return (route: RegisteredRoute, status: number, body: unknown): string | undefined => {
+    let validate = error;
+    if (status === 200) {
+      let v = compiled.get(route);
+      if (!v) {
+        v = ajv.compile(answerSchema(route));
+        compiled.set(route, v);
+      }
+      validate = v;
+    }
+    if (validate(body)) return undefined;
+    return `${route.method} ${route.url} → ${status}: ${ajv.errorsText(validate.errors?.slice(0, 3))} — ${JSON.stringify(body).slice(0, 300)}`;
+  };
+}
+
+/**
+ * With `RINGMES_CONTRACT_LOG` set (the browser flows set it), every JSON answer of a registered
+ * route is checked against the document as it leaves, and a breach is appended to that file; the
+ * answer goes out unchanged. The flows' teardown fails the run when the file is not empty.
+ */
+function recordBreaches(app: App, logFile: string) {
+  const check = answerChecker();
+  let byRoute: Map<string, RegisteredRoute> | undefined;
+  app.addHook('onSend', async (req, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
+    // Compression (an earlier onSend hook) may have run: read the body as the client will.
+    // Streams (heavy reads sent in slices) are not read here.
+    let text: string;
+    if (typeof payload === 'string') text = payload;
+    else if (Buffer.isBuffer(payload)) {
+      const encoding = reply.getHeader('content-encoding');
+      text = (
+        encoding === 'br'
+          ? zlib.brotliDecompressSync(payload)
+          : encoding === 'gzip'
+            ? zlib.gunzipSync(payload)
+            : payload
+      ).toString('utf8');
+    } else return payload;
+    byRoute ??= new Map(app.ringmesRoutes.map((r) => [`${r.method} ${r.url}`, r]));
+    const route = byRoute.get(`${req.method} ${req.routeOptions.url}`);
+    if (!route || route.raw) return payload;
+    let breach: string | undefined;
+    try {
+      breach = check(route, reply.statusCode, JSON.parse(text));
+    } catch {
+      breach = `${route.method} ${route.url}: the answer is not JSON`;
+    }
+    if (breach) fs.appendFileSync(logFile, `${breach}\n`);
+    return payload;
+  });
+}
 
 export interface OpenApiInfo {
   version: string;
@@ -238,6 +305,7 @@ const DOCS_ASSETS: Record<string, string> = {
  * offline). Both public: the contract says what exists, not what anyone may read.
  */
 export function registerOpenApi(app: App, version: string) {
+  if (process.env.RINGMES_CONTRACT_LOG) recordBreaches(app, process.env.RINGMES_CONTRACT_LOG);
   let doc: string | undefined;
   app.get('/api/openapi.json', async (_req, reply) => {
     doc ??= JSON.stringify(openApiDocument(app.ringmesRoutes, { version }));
