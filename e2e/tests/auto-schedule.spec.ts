@@ -75,6 +75,14 @@ test('车加工排产计划 › 自动排产: run, a late order explains itself,
   await expect(late).toContainText('工序「');
   await expect(late).toContainText('在设备');
 
+  // 排产参数: the turning machines with their speed factor and 可做工序, the setup minutes.
+  await drawer.getByRole('tab', { name: '排产参数' }).click();
+  const machinesTable = drawer.getByTestId('schedule-machines');
+  await expect(machinesTable).toContainText('车加工设备');
+  await expect(machinesTable.getByLabel(/^速度系数 /).first()).toBeVisible();
+  await expect(drawer.getByRole('button', { name: '保存换型时间' })).toBeVisible();
+  await drawer.getByRole('tab', { name: '方案' }).click();
+
   // Adjust on the timeline: the proposal's step is a dashed bar on its lathe.
   await drawer.getByTestId('auto-schedule-on-plan').click();
   await expect(view.getByTestId('proposal-notice')).toContainText('自动排产方案');
