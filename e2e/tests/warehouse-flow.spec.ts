@@ -115,8 +115,9 @@ test.describe('warehouse flow', () => {
     const outboundNo = await docNo(page, 'CK');
     await page.goto('/warehouse-logistics/outbound-manage/internal-requisition-outbound');
     // The draft is found by its line's material (and status), not by the ledger.
-    await pick(page, 'wh-stock-outbound-requisition_materialId', steel.code);
-    await pick(page, 'wh-stock-outbound-requisition_status', '草稿');
+    await activePage(page).getByRole('button', { name: /展开/ }).click();
+    await pick(page, 'rk-search-stock-outbound_materialId', steel.code);
+    await pick(page, 'rk-search-stock-outbound_status', '草稿');
     await activePage(page)
       .getByRole('button', { name: /搜\s*索/ })
       .click();

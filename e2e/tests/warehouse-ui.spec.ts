@@ -117,7 +117,7 @@ test.describe('warehouse screens for a first-time user', () => {
     await here.getByLabel('第1行数量').fill('2');
     await here.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page).toHaveURL(/other-outbound-detail\?id=\d+/);
-    const lines = activePage(page).getByTestId('doc-lines');
+    const lines = activePage(page).getByTestId('detail-stock-outbound');
     await expect(lines.locator('.ant-table-row').first()).toContainText('100');
     await expect(lines.getByTestId('total-quantity')).toHaveText('基本单位数量合计100 个');
   });
@@ -200,7 +200,11 @@ test.describe('warehouse screens for a first-time user', () => {
       const box = await activePage(page).locator('thead th').filter({ hasText: title }).boundingBox();
       expect(box && actions && box.x + box.width <= actions.x, `${title} left of 操作`).toBe(true);
     }
-    const date = rows(page).first().locator('td').nth(1);
+    const heads = await activePage(page).locator('thead th').allInnerTexts();
+    const date = rows(page)
+      .first()
+      .locator('td')
+      .nth(heads.findIndex((h) => h.includes('业务日期')));
     await expect(date).toHaveText(/^\d{4}-\d{2}-\d{2}$/);
     expect(await date.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
@@ -235,12 +239,12 @@ test.describe('warehouse screens for a first-time user', () => {
 
     // Filters: the first one and 展开; the rows start within the first screen.
     const search = activePage(page).locator('.rm-search');
-    await expect(search.getByText('单据编号')).toBeVisible();
-    await expect(search.getByText('状态')).toBeHidden();
+    await expect(search.getByText('关键字')).toBeVisible();
+    await expect(search.getByText('状态', { exact: true })).toBeHidden();
     await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
     expect((await rows(page).first().boundingBox())?.y ?? 9999).toBeLessThan(844);
     await search.getByRole('button', { name: /展开/ }).click();
-    await expect(search.getByText('状态')).toBeVisible();
+    await expect(search.getByText('状态', { exact: true })).toBeVisible();
 
     // The table: 单据编号, 状态 and 操作 in the screen's width.
     const heads = await activePage(page).locator('thead th').allInnerTexts();
@@ -268,7 +272,7 @@ test.describe('warehouse screens for a first-time user', () => {
     await page.goto('/warehouse-logistics/outbound-manage/internal-requisition-outbound');
     await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
     const heads = await activePage(page).locator('thead th').allInnerTexts();
-    expect(heads.map((h) => h.trim()).filter(Boolean)).toEqual(['单据编号', '业务日期', '状态', '操作']);
+    expect(heads.map((h) => h.trim()).filter(Boolean)).toEqual(['单据编号', '状态', '操作']);
     expect(await tableOverflow(page)).toBeLessThanOrEqual(0);
   });
 });

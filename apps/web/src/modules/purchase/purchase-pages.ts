@@ -3,19 +3,11 @@ import { createElement } from 'react';
 import type { PageProps } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
-import { type DocKind, OUTSOURCING_RETURN, PURCHASE_RETURN, typePaths } from '../warehouse/warehouse.api.ts';
+import { type DocKind, OUTSOURCING_RETURN, PURCHASE_RETURN } from '../warehouse/warehouse.api.ts';
+import { typedPages } from '../warehouse/warehouse-pages.ts';
 
 /** 采购退货 / 委外退货: the warehouse's pages of one outbound type, under 采购管理 with the buyer's permissions. */
-function returnPages(kind: DocKind): Record<string, PageLoader> {
-  const docs = () => import('../warehouse/stock-doc.pages.tsx');
-  const p = typePaths(kind, kind.types[0].value);
-  return {
-    [p.list]: () => docs().then((m) => m.StockDocListPage),
-    [p.add]: () => docs().then((m) => m.StockDocFormPage),
-    [p.edit]: () => docs().then((m) => m.StockDocFormPage),
-    [p.detail]: () => docs().then((m) => m.StockDocDetailPage),
-  };
-}
+const returnPages = (kind: DocKind) => typedPages(kind, () => import('../warehouse/outbound.pages.tsx'));
 
 /** 采购管理: the purchase order's screens from the kit (its list adds 从请购单生成), lifecycle buttons included. */
 export const PURCHASE_PAGES: Record<string, PageLoader> = {

@@ -9,6 +9,7 @@ import {
   LineTotals,
   locationCell,
   MATERIAL_CELLS,
+  ORDER_FILTERS,
   ORDER_LINKS,
   orderPicker,
   resolveKind,
@@ -49,7 +50,7 @@ export function InboundListPage({ path }: PageProps) {
       def={def}
       path={path}
       fixedFilters={type ? { type } : undefined}
-      hiddenFilters={type ? ['type'] : undefined}
+      hiddenFilters={type ? ['type', ...ORDER_FILTERS] : ORDER_FILTERS}
       hiddenColumns={type ? ['type'] : undefined}
       label={type ? docNameOf(INBOUND, type) : undefined}
       routes={type ? typeRoutes(INBOUND, type) : undefined}
@@ -102,3 +103,6 @@ export function InboundDetailPage({ path }: PageProps) {
     />
   );
 }
+
+/** The type pages' components (`typedPages` in warehouse-pages.ts). */
+export const pages = { list: InboundListPage, form: InboundFormPage, detail: InboundDetailPage };

@@ -2,16 +2,17 @@ import '../../platform/resource/kit.css';
 import './warehouse.css';
 import { PlusOutlined } from '@ant-design/icons';
 import type { FieldDef, ResourceDef } from '@ringmes/domain';
-import { Button, Dropdown, Form } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Dropdown, Form, Table, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
+import { formatTime } from '../../platform/lib/time.ts';
 import { DocumentPrint } from '../../platform/resource/document-print.tsx';
 import type { LineCellOverride, LineCellOverrides } from '../../platform/resource/line-table.tsx';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import type { ResourceRow } from '../../platform/resource/resource-api.ts';
 import type { FieldOverride } from '../../platform/resource/resource-form.tsx';
 import type { ResourceRoutes } from '../../platform/resource/routes.ts';
-import { DocLedger } from './doc-detail.tsx';
 import {
   BaseQuantityCell,
   LineBaseTotals,
@@ -20,9 +21,9 @@ import {
   useConversions,
 } from './line-cells.tsx';
 import { totalsByUnit } from './quantities.ts';
-import { UnitTotals } from './shared.tsx';
+import { Dash, QualityTag, SignedQty, UnitTotals } from './shared.tsx';
 import { SourceOrderSelect } from './source-order-select.tsx';
-import { type DocKind, kindOfPath, qty, type Row, typeLabel, typePaths } from './warehouse.api.ts';
+import { type DocKind, kindOfPath, qty, type Row, stockApi, typeLabel, typePaths } from './warehouse.api.ts';
 
 /**
  * What the stock documents add to the kit's form and detail: their line cells (the units of the
@@ -65,6 +66,59 @@ export function LineTotals() {
   return <LineBaseTotals lines={lines} />;
 }
 
+/** The ledger moves a document wrote (posting and reversal). */
+export function DocLedger({ docNo }: { docNo: string }) {
+  const moves = useQuery({
+    queryKey: ['warehouse', 'ledger', { docNo }],
+    queryFn: () => stockApi.ledger({ docNo, pageNum: 0 }),
+  });
+  return (
+    <Table<Row>
+      size="small"
+      rowKey="id"
+      loading={moves.isFetching}
+      dataSource={moves.data?.list ?? []}
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      data-testid="doc-ledger"
+      columns={[
+        {
+          title: '物料',
+          dataIndex: 'materialName',
+          width: 180,
+          render: (v, r) => `${v}（${r.materialCode}）`,
+        },
+        { title: '仓库', dataIndex: 'warehouseName', width: 100 },
+        { title: '库位', dataIndex: 'locationName', width: 120, render: (v) => v || <Dash /> },
+        { title: '批次号', dataIndex: 'batchNo', width: 110, render: (v) => v || <Dash /> },
+        { title: '质量', dataIndex: 'qualityStatus', width: 80, render: (v) => <QualityTag value={v} /> },
+        {
+          title: '数量',
+          dataIndex: 'quantity',
+          width: 110,
+          align: 'right',
+          render: (v) => <SignedQty value={v} />,
+        },
+        { title: '单位', dataIndex: 'unitName', width: 60 },
+        {
+          title: '成本单价',
+          dataIndex: 'unitCost',
+          width: 100,
+          align: 'right',
+          render: (v) => Number(v).toFixed(4),
+        },
+        {
+          title: '说明',
+          key: 'rev',
+          width: 80,
+          render: (_, r) => (r.reversalOf ? <Tag color="red">冲销</Tag> : '过账'),
+        },
+        { title: '记账时间', dataIndex: 'createdAt', width: 160, render: (v) => formatTime(v) },
+      ]}
+    />
+  );
+}
+
 /** Sections of a stock document's detail: 基本单位数量合计, then the ledger moves once posted. */
 export function StockDocSections({ row }: { row: ResourceRow }) {
   // 库存流水 is the warehouse's (a buyer viewing a 采购退货 sees the document, not the ledger).
@@ -98,6 +152,12 @@ export function resolveKind(path: string): { kind: DocKind; type?: string } {
   if (!found) throw new Error(`不是出入库单的页面：${path}`);
   return found;
 }
+
+/**
+ * Filters a stock document's list leaves out: the orders it was made against are found on their
+ * own pages, and a keeper may not read them (their options answer 403).
+ */
+export const ORDER_FILTERS = ['purchaseOrderId', 'outsourcingOrderId', 'saleOrderId', 'productionOrderId'];
 
 /** The kit's routes of one type's pages (list, add, edit, detail). */
 export function typeRoutes(kind: DocKind, type: string): ResourceRoutes {

@@ -5,7 +5,6 @@ import {
   CloudDownloadOutlined,
   DownloadOutlined,
   FileSearchOutlined,
-  PlusOutlined,
   PrinterOutlined,
   SaveOutlined,
   UploadOutlined,
@@ -37,11 +36,11 @@ import type { PageProps } from '../../platform/page.ts';
 import { LifecycleActions } from '../../platform/resource/lifecycle-actions.tsx';
 import { idFromSearch, leavePage, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
+import { ResourceListPage } from '../../platform/resource/resource-list.page.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { PrintView } from '../../platform/ui/print-view.tsx';
-import { DocLedger } from './doc-detail.tsx';
-import { DocList } from './doc-list.tsx';
 import { Dash, QualityTag, SignedQty, StatusTag, useRefreshDocs } from './shared.tsx';
+import { DocLedger } from './stock-doc-kit.tsx';
 import { docApi, qty, type Row, STOCKTAKE_PATHS, stockApi, stocktakeResource } from './warehouse.api.ts';
 
 const api = docApi(stocktakeResource);
@@ -109,23 +108,25 @@ function NewStocktakeModal({ open, onClose }: { open: boolean; onClose: () => vo
   );
 }
 
-export function StocktakeListPage(_: PageProps) {
+/** A count is entered on its detail page: 编辑 of a draft opens it there. */
+const ROUTES = {
+  list: STOCKTAKE_PATHS.list,
+  detail: STOCKTAKE_PATHS.detail,
+  edit: STOCKTAKE_PATHS.detail,
+  formOnPage: true,
+};
+
+/** 盘点单 list: the kit's; 新增盘点单 names the warehouse and takes its book quantities (取数) at once. */
+export function StocktakeListPage({ path }: PageProps) {
   const [adding, setAdding] = useState(false);
   return (
     <>
-      <DocList
+      <ResourceListPage
         def={stocktakeResource}
-        warehouses={[{ name: 'warehouseId', label: '盘点仓库' }]}
-        columns={[
-          { title: '盘点仓库', dataIndex: 'warehouseName', width: 110 },
-          { title: '过账时间', dataIndex: 'postedAt', width: 160, render: (v?: string) => v || <Dash /> },
-        ]}
-        pathsOf={() => ({ detail: STOCKTAKE_PATHS.detail })}
-        addButton={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
-            新增盘点单
-          </Button>
-        }
+        path={path}
+        routes={ROUTES}
+        onAdd={() => setAdding(true)}
+        onTransition={useRefreshDocs(stocktakeResource)}
       />
       <NewStocktakeModal open={adding} onClose={() => setAdding(false)} />
     </>

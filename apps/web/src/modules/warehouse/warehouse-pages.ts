@@ -1,8 +1,10 @@
 import { stockTransferResource } from '@ringmes/domain';
+import type { PageComponent } from '../../platform/page.ts';
 import type { PageLoader } from '../../platform/resource/area-pages.ts';
 import { resourcePageLoaders } from '../../platform/resource/routes.ts';
 import {
   ALERT_PATH,
+  type DocKind,
   FINISHED_PATHS,
   INBOUND,
   INVENTORY_DETAILS_PATH,
@@ -11,33 +13,35 @@ import {
   typePaths,
 } from './warehouse.api.ts';
 
-const docs = () => import('./stock-doc.pages.tsx');
 const inbound = () => import('./inbound.pages.tsx');
+const outbound = () => import('./outbound.pages.tsx');
 const stock = () => import('./stock.pages.tsx');
 const transfer = () => import('./transfer.pages.tsx');
 const stocktake = () => import('./stocktake.pages.tsx');
 
-function documentPages(): Record<string, PageLoader> {
-  // 入库单: the kit's screens on each type's pages.
-  const out: Record<string, PageLoader> = {
-    [INBOUND.listPath]: () => inbound().then((m) => m.InboundListPage),
-  };
-  for (const type of Object.keys(INBOUND.segments)) {
-    const p = typePaths(INBOUND, type);
-    out[p.list] = () => inbound().then((m) => m.InboundListPage);
-    out[p.add] = () => inbound().then((m) => m.InboundFormPage);
-    out[p.edit] = () => inbound().then((m) => m.InboundFormPage);
-    out[p.detail] = () => inbound().then((m) => m.InboundDetailPage);
-  }
-  out[OUTBOUND.listPath] = () => docs().then((m) => m.StockDocListPage);
-  for (const type of Object.keys(OUTBOUND.segments)) {
-    const p = typePaths(OUTBOUND, type);
-    out[p.list] = () => docs().then((m) => m.StockDocListPage);
-    out[p.add] = () => docs().then((m) => m.StockDocFormPage);
-    out[p.edit] = () => docs().then((m) => m.StockDocFormPage);
-    out[p.detail] = () => docs().then((m) => m.StockDocDetailPage);
+/** The list of every type and each type's list, add, edit and detail pages of a stock document. */
+export function typedPages(
+  kind: DocKind,
+  load: () => Promise<{ pages: Record<'list' | 'form' | 'detail', PageComponent> }>,
+): Record<string, PageLoader> {
+  const out: Record<string, PageLoader> = {};
+  if (!kind.view) out[kind.listPath] = () => load().then((m) => m.pages.list);
+  for (const type of Object.keys(kind.segments)) {
+    const p = typePaths(kind, type);
+    out[p.list] = () => load().then((m) => m.pages.list);
+    out[p.add] = () => load().then((m) => m.pages.form);
+    out[p.edit] = () => load().then((m) => m.pages.form);
+    out[p.detail] = () => load().then((m) => m.pages.detail);
   }
   return out;
+}
+
+function documentPages(): Record<string, PageLoader> {
+  // 入库单, 出库单: the kit's screens on each type's pages.
+  return {
+    ...typedPages(INBOUND, inbound),
+    ...typedPages(OUTBOUND, outbound),
+  };
 }
 
 /** 仓储物流 (and 库存预警 of 财务部): route path → page loader; every page is its own chunk. */

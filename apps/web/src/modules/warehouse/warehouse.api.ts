@@ -229,8 +229,3 @@ export const stockApi = {
 
 /** Quantities arrive as decimal strings ("3000.0000"): shown without trailing zeros; amounts with 2 places. */
 export { moneyText as money, quantityText as qty } from '../../platform/lib/number-text.ts';
-
-/** Server field paths (`lines.0.quantity`) as form paths (['lines', 0, 'quantity']). */
-export function fieldPath(field: string): (string | number)[] {
-  return field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-}
