@@ -55,12 +55,12 @@ const WEB_EXCEPTIONS = [
     why: "the flow-card drawer's 质量追溯 section and heat tags are the trace view (the server's production/trace.ts)",
   },
   {
-    from: 'warehouse/stock-doc.pages.tsx',
+    from: 'warehouse/outbound.pages.tsx',
     to: 'quality/trace/trace.api.ts',
     why: "追溯 on a posted 销售出库 line opens the trace drawer on that line (its target's type)",
   },
   {
-    from: 'warehouse/stock-doc.pages.tsx',
+    from: 'warehouse/outbound.pages.tsx',
     to: 'quality/trace/trace.page.tsx',
     why: '追溯 on a posted 销售出库 line opens the trace drawer on that line (a lazy chunk)',
   },
