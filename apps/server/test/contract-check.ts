@@ -27,8 +27,9 @@ export function contractChecker(routes: RegisteredRoute[]) {
       const pathOnly = url.split('?')[0];
       const m = matchers.find((x) => x.method === method.toUpperCase() && x.re.test(pathOnly));
       if (!m || m.route.raw) return;
+      // Named by the route's pattern (`GET /api/v1/sale-order/info/:id → 200: …`).
       const breach = breachOf(m.route, status, body);
-      if (breach) breaches.push(`${method} ${pathOnly}: ${breach}`);
+      if (breach) breaches.push(breach);
     },
   };
 }
