@@ -57,6 +57,23 @@ test('选配: groups, proposal, leftovers, 接受方案 and 选配合格率', as
   await expect(view.getByTestId('rm-left-inner')).toBeVisible();
   await expect(view.getByTestId('rm-left-outer')).toBeVisible();
 
+  // Balls in stock by grade limit the proposal: 8 balls (one 6204) of each of the five grades.
+  await view.getByTestId('rm-limit-balls').click();
+  for (const g of ['-2', '-1', '0', '+1', '+2']) await view.getByLabel(`规值 ${g} 钢球库存`).fill('8');
+  await view.getByRole('button', { name: /生成方案/ }).click();
+  await expect(view.getByTestId('rm-ball-use')).toContainText('+2 µm：8 粒，够 1 套');
+  const limited = Number(
+    (await view.getByTestId('rm-assembled').locator('.ant-statistic-content-value').innerText()).replace(
+      /,/g,
+      '',
+    ),
+  );
+  expect(limited).toBeGreaterThan(0);
+  expect(limited).toBeLessThanOrEqual(5);
+  await view.getByTestId('rm-limit-balls').click();
+  await view.getByRole('button', { name: /生成方案/ }).click();
+  await expect(view.getByTestId('rm-ball-use')).toHaveCount(0);
+
   await pick(page, 'flowCardId', card.docNo);
   await view.getByRole('button', { name: /接受方案/ }).click();
   await expect(toast(page, /已接受选配方案/)).toBeVisible();

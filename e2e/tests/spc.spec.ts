@@ -107,7 +107,29 @@ test.describe('SPC Phase II', () => {
       `/statistics-report/neiwaijing-measure?characteristic=${alarm.characteristic}&equipmentId=${alarm.equipmentId}&productId=${alarm.productId}`,
     );
     const report = activePage(page);
-    await expect(report.getByTestId('spc-limit-phase')).toContainText('阶段 I');
+    // The demo's drifting machine runs on frozen limits: 第 2 版, 第 1 版 superseded, one point removed.
+    await expect(report.getByTestId('spc-limit-phase')).toContainText('阶段 II：第 2 版冻结控制限');
+    const revisions = report.getByTestId('spc-limit-revisions');
+    await expect(revisions).toContainText('已替代');
+    await expect(revisions).toContainText('量仪校零后首件未复测');
+
+    // The series' rules and its inspector: rule 3 (a trend of 6) switched on, qc01 named.
+    const setting = report.getByTestId('spc-series-setting');
+    await setting.getByLabel('规则3：连续6点持续上升或下降').check();
+    await choose(page, 'spc-inspector', '陈静');
+    await setting.getByTestId('spc-rules-save').click();
+    await expect(toast(page, '判异规则与负责检验员已保存')).toBeVisible();
+    const saved = await qc.get<{ rules: number[]; inspectorName: string | null }>(
+      '/api/v1/spc/series-setting',
+      {
+        characteristic: alarm.characteristic,
+        equipmentId: alarm.equipmentId,
+        productId: alarm.productId,
+      },
+    );
+    expect(saved.rules).toEqual([1, 2, 3, 5, 6]);
+    expect(saved.inspectorName).not.toBeNull();
+
     await report.getByTestId('spc-limit-build').click();
     const modal = page.locator('.ant-modal');
     await expect(modal.getByTestId('spc-limit-preview')).toContainText('UCL');
@@ -122,12 +144,11 @@ test.describe('SPC Phase II', () => {
     await flagged.locator('input[placeholder^="必填"]').fill('砂轮修整后首件未复测');
     await modal.getByTestId('spc-limit-save').click();
     await expect(toast(page, '控制限草稿已建立')).toBeVisible();
-    const revisions = report.getByTestId('spc-limit-revisions');
     await expect(revisions).toContainText('待批准');
     await expect(revisions).toContainText('砂轮修整后首件未复测');
-    await report.getByTestId('spc-limit-approve-1').click();
+    await report.getByTestId('spc-limit-approve-3').click();
     await expect(toast(page, '控制限已批准并冻结')).toBeVisible();
-    await expect(report.getByTestId('spc-limit-phase')).toContainText('阶段 II：第 1 版冻结控制限');
+    await expect(report.getByTestId('spc-limit-phase')).toContainText('阶段 II：第 3 版冻结控制限');
     await expect(revisions).toContainText('已冻结');
     await expect(report.getByTestId('spc-xbar-chart').locator('canvas')).toBeVisible();
   });

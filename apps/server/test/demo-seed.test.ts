@@ -210,6 +210,28 @@ describe.skipIf(ON_POSTGRES)('demo data', () => {
     for (const m of spc.rows) expect(m.title).toMatch(/^SPC 失控：无心磨床 外径/);
   });
 
+  it('has frozen limits with a revision and an alarm judged against them (issue 38 §2)', async () => {
+    const db = t.database.db;
+    const revisions = await sql<{ version: number; status: string; exclusions: number; approved: boolean }>`
+      SELECT r.version, r.status, (SELECT count(*)::int FROM spc_limit_exclusion x WHERE x.revision_id = r.id) AS exclusions,
+             r.approved_at IS NOT NULL AS approved
+        FROM spc_limit_revision r JOIN equipment e ON e.id = r.equipment_id JOIN material m ON m.id = r.product_id
+       WHERE e.code = 'EQ-MJ-003' AND m.code = 'SF-6205-OR-P6' ORDER BY r.version`.execute(db);
+    expect(revisions.rows).toEqual([
+      { version: 1, status: 'superseded', exclusions: 0, approved: true },
+      { version: 2, status: 'approved', exclusions: 1, approved: true },
+    ]);
+    // The drift's violations were judged against 第 2 版, and its message says so.
+    const judged = await sql<{ version: number; n: number }>`
+      SELECT r.version, count(*)::int AS n FROM spc_violation v JOIN spc_limit_revision r ON r.id = v.revision_id
+       GROUP BY r.version`.execute(db);
+    expect(judged.rows.map((x) => x.version)).toEqual([2]);
+    expect(judged.rows[0].n).toBeGreaterThan(0);
+    const message = await sql<{ content: string }>`
+      SELECT content FROM message WHERE kind = 'spc' ORDER BY id LIMIT 1`.execute(db);
+    expect(message.rows[0].content).toContain('按冻结控制限第 2 版');
+  });
+
   it('has ring reading sets (issue 38 §3): 6206 bore and OD 4 × 2, width 4 × 1, a few oval rings 超差, no 挡边角度', async () => {
     const r = await sql<{ characteristic: string; rings: number; fail: number; shape: string }>`
       SELECT s.characteristic, count(*)::int AS rings, count(*) FILTER (WHERE r.verdict = 'fail')::int AS fail,

@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import { evaluateAlarms, refreshSubgroupStats, standardSpec } from '../modules/quality/measurement.ts';
 import { productLimits } from '../modules/quality/ring-standard.ts';
+import { approveRevision, draftRevision } from '../modules/quality/spc-limits.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
 
@@ -140,7 +141,8 @@ async function seedDemoReadingSets(db: Db, admin: AuthUser, operators: number[])
  * - EQ-MJ-002 外径 of SF-6204-OR-P6 (P6 ΔDmp 0/−9 µm): centred and in control, Cpk ≈ 1.6;
  * - EQ-MJ-003 外径 of SF-6205-OR-P6 (0/−11 µm): in control for four weeks, then (the last four days) the
  *   wheel wears and the mean drifts upwards (Western Electric rule 2 runs, later rule 1), which raised the SPC
- *   messages to the grinding workshop head and the quality inspector;
+ *   messages to the grinding workshop head and the quality inspector against its frozen limits
+ *   (第 2 版, 第 1 版 superseded);
  * - EQ-MJ-005 沟道直径, EQ-MJ-006 沟道位置 and EQ-MJ-001 套圈高度 in control;
  * - reading sets (issue 38 §3): EQ-MJ-007 内径 (4 points × 2 planes) and 套圈高度 (4 points) of
  *   SF-6206-IR-P0, EQ-MJ-006 外径 of SF-6206-OR-P0, a few rings in each hundred ground oval (V_dsp over
@@ -189,16 +191,6 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
         RETURNING id, measured_at)
       INSERT INTO measurement_value (measurement_subgroup_id, line_no, value)
       SELECT s.id, v.k, v.value FROM v JOIN s ON s.measured_at = ${at}`.execute(db);
-    // The drifting machine's last week was entered as it happened: its out-of-control points
-    // raised the messages (the in-control machines' rare false alarms are left to the charts).
-    if (!drift) continue;
-    const recent = await sql<{ id: number }>`
-      SELECT id FROM measurement_subgroup WHERE equipment_id = ${equipmentId} AND characteristic = ${characteristic}
-         AND measured_at >= now() - interval '7 days'`.execute(db);
-    await evaluateAlarms(
-      db,
-      recent.rows.map((r) => Number(r.id)),
-    );
   }
   // Genealogy: a subgroup measured while a card of its product was at a grinding step was measured
   // on that card's rings (the card that came in last, a dozen subgroups a card at most); the latest
@@ -229,4 +221,68 @@ export async function seedDemoMeasurements(db: Db, admin: AuthUser): Promise<voi
     UPDATE measurement_subgroup s SET flow_card_id = c.id
       FROM latest l JOIN cards c ON c.k = 1 + (l.k - 1) / 8
      WHERE s.id = l.id`.execute(db);
+  await seedDemoDriftAlarm(db, admin);
+}
+
+/** Business day (Asia/Shanghai) of an instant, `days` later. */
+const shanghaiDay = (t: Date, days = 0) =>
+  new Date(t.getTime() + 8 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The drifting machine (EQ-MJ-003, 外径 of SF-6205-OR-P6) as a plant runs it (issue 38 §2):
+ * - frozen limits with a revision: 第 1 版 from the first 10 days, approved; 第 2 版 from the four
+ *   in-control weeks with the most extreme point removed for its cause, approved — 第 1 版 已替代;
+ * - its last week entered as it happened, against 第 2 版: the wheel's drift raises the alarm (the
+ *   message to the grinding head and the quality inspector; spc_violation.revision_id names 第 2 版).
+ */
+async function seedDemoDriftAlarm(db: Db, admin: AuthUser) {
+  const key = await sql<{ equipmentId: number; productId: number; first: Date }>`
+    SELECT e.id AS equipment_id, m.id AS product_id,
+           (SELECT min(measured_at) FROM measurement_subgroup WHERE equipment_id = e.id AND product_id = m.id) AS first
+      FROM equipment e, material m WHERE e.code = 'EQ-MJ-003' AND m.code = 'SF-6205-OR-P6'`.execute(db);
+  const k = key.rows[0];
+  if (!k?.first) return;
+  const series = {
+    productId: Number(k.productId),
+    characteristic: 'outside-diameter',
+    equipmentId: Number(k.equipmentId),
+  };
+  const qcRow = await sql<{ id: number }>`SELECT id FROM app_user WHERE user_name = 'qc01'`.execute(db);
+  const qc: AuthUser = { ...admin, id: Number(qcRow.rows[0]?.id ?? admin.id), userName: 'qc01' };
+  const first = new Date(k.first);
+  const v1 = await draftRevision(db, qc, {
+    ...series,
+    from: shanghaiDay(first),
+    to: shanghaiDay(first, 9),
+    exclusions: [],
+    remark: '新砂轮投产后的首批基准',
+  });
+  await approveRevision(db, admin, v1.id);
+  const to = shanghaiDay(first, 27);
+  const extreme = await sql<{ id: number }>`
+    SELECT id FROM measurement_subgroup
+     WHERE equipment_id = ${series.equipmentId} AND product_id = ${series.productId}
+       AND measured_at < (${to}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'
+     ORDER BY abs(mean - ${v1.limits.center}) DESC, id LIMIT 1`.execute(db);
+  const v2 = await draftRevision(db, qc, {
+    ...series,
+    from: shanghaiDay(first),
+    to,
+    exclusions: extreme.rows.map((x) => ({
+      subgroupId: Number(x.id),
+      reason: '量仪校零后首件未复测（已查明）',
+    })),
+    remark: '四周稳定运行数据重算',
+  });
+  await approveRevision(db, admin, v2.id);
+  const recent = await sql<{ id: number }>`
+    SELECT id FROM measurement_subgroup WHERE equipment_id = ${series.equipmentId} AND characteristic = 'outside-diameter'
+       AND measured_at >= now() - interval '7 days'`.execute(db);
+  // Entered by qc01: a flagged subgroup on an open card of the ring holds that card (SPC 失控) with
+  // a 过程检验 task; the demo's cards of this ring are all completed, so none is held.
+  await evaluateAlarms(
+    db,
+    recent.rows.map((r) => Number(r.id)),
+    qc,
+  );
 }
