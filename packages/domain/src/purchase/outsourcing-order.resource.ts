@@ -90,7 +90,7 @@ export const outsourcingOrderResource: ResourceDef = {
   route: '/purchase/outsourcing-manage',
   labelField: 'docNo',
   codeField: 'docNo',
-  numbering: { prefix: 'WW' },
+  numbering: { prefix: 'WW', dateField: 'orderDate' },
   lifecycle: OUTSOURCING_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

@@ -97,7 +97,7 @@ export const purchaseOrderResource: ResourceDef = {
   route: '/purchase/purchase-manage',
   labelField: 'docNo',
   codeField: 'docNo',
-  numbering: { prefix: 'CG' },
+  numbering: { prefix: 'CG', dateField: 'orderDate' },
   lifecycle: PURCHASE_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

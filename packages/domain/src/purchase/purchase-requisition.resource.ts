@@ -87,7 +87,7 @@ export const purchaseRequisitionResource: ResourceDef = {
   route: '/production-department/buying-requisition',
   labelField: 'docNo',
   codeField: 'docNo',
-  numbering: { prefix: 'QG' },
+  numbering: { prefix: 'QG', dateField: 'requestDate' },
   lifecycle: PURCHASE_REQUISITION_LIFECYCLE,
   options: { remote: true },
   fields: [

@@ -95,7 +95,7 @@ export const saleOrderResource: ResourceDef = {
   route: '/sale-manage/sale-order',
   labelField: 'docNo',
   codeField: 'docNo',
-  numbering: { prefix: 'XS' },
+  numbering: { prefix: 'XS', dateField: 'orderDate' },
   lifecycle: SALE_ORDER_LIFECYCLE,
   options: { remote: true },
   fields: [

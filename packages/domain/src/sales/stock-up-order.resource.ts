@@ -79,7 +79,7 @@ export const stockUpOrderResource: ResourceDef = {
   route: '/sale-manage/inventory-manage',
   labelField: 'docNo',
   codeField: 'docNo',
-  numbering: { prefix: 'BH' },
+  numbering: { prefix: 'BH', dateField: 'orderDate' },
   lifecycle: STOCK_UP_LIFECYCLE,
   options: { remote: true },
   fields: [

@@ -14,7 +14,6 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
@@ -67,9 +66,8 @@ async function fillWeights(db: Db, id: number) {
 }
 
 export const outsourcingOrderHooks: ResourceHooks = lifecycleHooks(outsourcingOrderResource, {
-  async prepare({ db, user }, data) {
+  async prepare({ user }, data) {
     return {
-      docNo: await nextDocNoOf(db, outsourcingOrderResource, dayInstant(data.orderDate)),
       buyerId: data.buyerId ?? user.id,
     };
   },

@@ -3,7 +3,6 @@ import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import {
@@ -34,9 +33,8 @@ const PRICING: OrderPricing = {
 };
 
 export const purchaseOrderHooks: ResourceHooks = lifecycleHooks(purchaseOrderResource, {
-  async prepare({ db, user }, data) {
+  async prepare({ user }, data) {
     return {
-      docNo: await nextDocNoOf(db, purchaseOrderResource, dayInstant(data.orderDate)),
       buyerId: data.buyerId ?? user.id,
     };
   },

@@ -9,7 +9,6 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import { createRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { fieldSchema } from '../../platform/resource/schema.ts';
@@ -37,9 +36,8 @@ const LINES: LineTables = {
 const ORDERABLE = ['approved', 'partly-ordered'];
 
 export const requisitionHooks: ResourceHooks = lifecycleHooks(purchaseRequisitionResource, {
-  async prepare({ db, user }, data) {
+  async prepare({ user }, data) {
     return {
-      docNo: await nextDocNoOf(db, purchaseRequisitionResource, dayInstant(data.requestDate)),
       requesterId: data.requesterId ?? user.id,
     };
   },

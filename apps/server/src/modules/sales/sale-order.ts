@@ -16,7 +16,6 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { zx } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionCtx } from '../../platform/resource/lifecycle.ts';
 import {
@@ -40,9 +39,8 @@ const PRICING: OrderPricing = {
 };
 
 export const saleOrderHooks: ResourceHooks = lifecycleHooks(saleOrderResource, {
-  async prepare({ db, user }, data) {
+  async prepare({ user }, data) {
     return {
-      docNo: await nextDocNoOf(db, saleOrderResource, dayInstant(data.orderDate)),
       salespersonId: data.salespersonId ?? user.id,
     };
   },

@@ -5,7 +5,6 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
-import { dayInstant, nextDocNoOf } from '../../platform/numbering.ts';
 import type { ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
 import { assertNotBefore, fillLineBases, type LineTables, unitErrors } from '../orders/order-lines.ts';
@@ -25,9 +24,8 @@ const LINES: LineTables = {
 };
 
 export const stockUpHooks: ResourceHooks = lifecycleHooks(stockUpOrderResource, {
-  async prepare({ db, user }, data) {
+  async prepare({ user }) {
     return {
-      docNo: await nextDocNoOf(db, stockUpOrderResource, dayInstant(data.orderDate)),
       ownerId: user.id,
     };
   },

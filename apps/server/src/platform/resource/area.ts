@@ -1,7 +1,6 @@
 import type { ResourceDef } from '@ringmes/domain';
 import type { AttachmentOwner } from '../attachments/attachments.ts';
 import type { App } from '../http/route.ts';
-import { dayInstant, nextDocNoOf } from '../numbering.ts';
 import { type ResourceHooks, registerResource } from './crud.ts';
 import { registerExcel } from './excel.ts';
 import { lifecycleHooks, registerLifecycle, type TransitionHandlers } from './lifecycle.ts';
@@ -57,16 +56,14 @@ export function entriesByDef(defs: readonly ResourceDef[], areas: readonly Serve
  * Every declared resource's generic routes (CRUD, Excel, lifecycle transitions), in `defs` order,
  * with its entry's hooks and transition effects; then each area's own routes, in `areas` order.
  * A document with a lifecycle and no hooks of its own still starts in its initial state and
- * is edited only in its editable states (`lifecycleHooks`).
+ * is edited only in its editable states (`lifecycleHooks`); a numbered one is numbered by
+ * `createRecord` from its declaration when its hooks set no number.
  */
 export function registerAreas(app: App, defs: readonly ResourceDef[], areas: readonly ServerArea[]) {
   const entries = entriesByDef(defs, areas);
   for (const def of defs) {
     const entry = entries.get(def);
-    const hooks = numbered(
-      def,
-      entry?.hooks ?? (def.lifecycle && !def.readonlyApi ? lifecycleHooks(def) : undefined),
-    );
+    const hooks = entry?.hooks ?? (def.lifecycle && !def.readonlyApi ? lifecycleHooks(def) : undefined);
     registerResource(app, def, hooks);
     registerExcel(app, def, hooks);
     if (def.lifecycle) registerLifecycle(app, def, entry?.transitions);
@@ -75,24 +72,4 @@ export function registerAreas(app: App, defs: readonly ResourceDef[], areas: rea
     for (const entry of area.resources ?? []) entry.routes?.(app);
     area.routes?.(app);
   }
-}
-
-/**
- * A numbered document's `docNo` when its own hooks set none: taken after every check (a refused
- * save takes no number), dated by the declared `numbering.dateField`, else the day it is saved.
- */
-function numbered(def: ResourceDef, hooks: ResourceHooks | undefined): ResourceHooks | undefined {
-  if (!def.numbering || !def.fields.some((f) => f.name === 'docNo')) return hooks;
-  const dateField = def.numbering.dateField;
-  return {
-    ...hooks,
-    async derive(ctx, data, before) {
-      const out: Record<string, unknown> = { ...(await hooks?.derive?.(ctx, data, before)) };
-      if (!before && data.docNo == null && out.docNo == null) {
-        const day = dateField ? data[dateField] : undefined;
-        out.docNo = await nextDocNoOf(ctx.db, def, typeof day === 'string' ? dayInstant(day) : new Date());
-      }
-      return out;
-    },
-  };
 }

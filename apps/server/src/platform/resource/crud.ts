@@ -11,6 +11,7 @@ import { route } from '../http/route.ts';
 import { makeSerializer } from '../http/serialize.ts';
 import { refuseChanged, zx } from '../http/validation.ts';
 import { once } from '../idempotency.ts';
+import { dayInstant, nextDocNoOf } from '../numbering.ts';
 import { paginate } from '../paging.ts';
 import { allRowsAsJson } from './all-rows-json.ts';
 import { registerOptions } from './options.ts';
@@ -225,6 +226,16 @@ function parseIds(raw: string): number[] {
   return [...new Set(ids)];
 }
 
+/**
+ * The instant a new document's number is dated by: its declared `numbering.dateField` (a business
+ * date), else now. A numbered document whose hooks set no `docNo` is numbered by `createRecord`
+ * from its declaration, after every check, so a refused save takes no number.
+ */
+function docNoDate(def: ResourceDef, data: Record<string, any>) {
+  const day = def.numbering?.dateField ? data[def.numbering.dateField] : undefined;
+  return typeof day === 'string' ? dayInstant(day) : new Date();
+}
+
 export interface CreatedRecord {
   id: number;
 }
@@ -248,6 +259,8 @@ export async function createRecord(
   data = { ...data, ...(await hooks?.derive?.(ctx, data)) };
   await checkRecordPrecision(db, def, data);
   assertInScope(user, def, 'add', data);
+  if (def.numbering && data.docNo == null && def.fields.some((f) => f.name === 'docNo'))
+    data = { ...data, docNo: await nextDocNoOf(db, def, docNoDate(def, data)) };
   const row = await db
     .insertInto(def.table)
     .values({ ...toColumns(def.fields, data, true), created_by: user.id, updated_by: user.id })
