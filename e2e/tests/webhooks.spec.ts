@@ -27,7 +27,8 @@ test('a subscription added in 第三方应用 delivers a sales order 审核; the
   try {
     const admin = await Api.login(request);
     const appName = unique('对接');
-    await admin.post('/api/v1/threeApp/add', { name: appName });
+    // An app hears only of what its scopes let it read: this one reads sales orders.
+    await admin.post('/api/v1/threeApp/add', { name: appName, scopes: ['sale:order:list'] });
 
     await signedIn(page, admin, '/system/three-app/manage');
     const appRow = page.locator('.ant-table-row', { hasText: appName });

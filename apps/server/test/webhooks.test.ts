@@ -86,7 +86,10 @@ beforeAll(async () => {
   t = await createTestApp({ apiSecretKey: 'test-api-secret-key' });
   token = await t.login();
   f = factory(t, async () => token);
-  const made = await t.call('POST', '/api/v1/threeApp/add', { token, body: { name: '财务系统' } });
+  const made = await t.call('POST', '/api/v1/threeApp/add', {
+    token,
+    body: { name: '财务系统', scopes: ['sale:order:list', 'finance:wage:list'] },
+  });
   client = made.body.result;
   rx = receiver(() => client.secret);
   const port = await freePort();
@@ -165,6 +168,23 @@ describe('subscriptions', () => {
   it('nothing is written for a change nobody subscribes to, or one that rolls back', async () => {
     await cycle();
     expect(await deliveries()).toHaveLength(0);
+  });
+
+  it('an app is told only of what its scopes let it read, whatever it subscribed to', async () => {
+    const blind = await t.call('POST', '/api/v1/threeApp/add', {
+      token,
+      body: { name: '物料系统', scopes: ['factory:material:list'] },
+    });
+    expect(blind.status, JSON.stringify(blind.body)).toBe(200);
+    const sub = await t.call('POST', '/api/v1/threeApp/webhook/add', {
+      token,
+      body: { clientId: blind.body.result.id, event: 'document.status', url: rxUrl },
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    await cycle();
+    expect(await deliveries({ clientId: blind.body.result.id })).toHaveLength(0);
+    const off = await t.call('DELETE', `/api/v1/threeApp/webhook/delete/${sub.body.result.id}`, { token });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
   });
 });
 
@@ -338,7 +358,10 @@ describe('the Python subscriber of docs/api.md', () => {
       try {
         const admin = await t2.login();
         const app = (
-          await t2.call('POST', '/api/v1/threeApp/add', { token: admin, body: { name: '薪资系统' } })
+          await t2.call('POST', '/api/v1/threeApp/add', {
+            token: admin,
+            body: { name: '薪资系统', scopes: ['finance:wage:list'] },
+          })
         ).body.result;
         const port = await freePort();
         py = spawn(

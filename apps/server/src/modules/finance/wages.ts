@@ -545,6 +545,7 @@ export function wageRoutes(app: App) {
             events: ['wage.closed'],
             resource: 'process-wage',
             key: `wage:${body.month}`,
+            permission: 'finance:wage:list',
             data: { ...closed, month: body.month },
           });
           await audit(

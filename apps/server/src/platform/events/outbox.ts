@@ -30,12 +30,18 @@ export interface OutboxEvent {
   resource: string;
   /** Deliveries of one key go out in the order they were written (a document: `resource:id`). */
   key: string;
+  /**
+   * The read permission a receiver needs (`sale:order:list`): an app is told only of what its
+   * scopes let it read, whatever it subscribed to.
+   */
+  permission: string;
   data: Record<string, unknown>;
 }
 
 /**
  * Writes the deliveries of one change for every enabled subscription of an enabled app to one of
- * its events (all resources, or this one), and wakes the relay — one statement, which writes
+ * its events (all resources, or this one) whose scopes include the change's read permission, and
+ * wakes the relay — one statement, which writes
  * nothing when nobody subscribes. Call it inside the change's transaction.
  */
 export async function recordEvent(db: Db, e: OutboxEvent): Promise<void> {
@@ -48,6 +54,7 @@ export async function recordEvent(db: Db, e: OutboxEvent): Promise<void> {
         FROM webhook_subscription s JOIN api_client c ON c.id = s.client_id AND c.status = '1'
        WHERE s.status = '1' AND s.event = ANY(${e.events}::text[])
          AND (s.resource IS NULL OR s.resource = ${e.resource})
+         AND (c.scopes @> jsonb_build_array(${e.permission}::text) OR c.scopes @> '["*:*:*"]'::jsonb)
        ORDER BY s.id
       RETURNING 1)
     SELECT pg_notify(${OUTBOX_CHANNEL}, 'webhook') FROM (SELECT 1 FROM ins LIMIT 1) w`).execute(db);

@@ -216,6 +216,7 @@ function announce(
     events: transitionEvents(def.name, name, to),
     resource: def.name,
     key: `${def.name}:${id}`,
+    permission: `${def.permission}:list`,
     data: { id, docNo, type: def.label, transition: name, from, to },
   });
 }
