@@ -12,6 +12,7 @@ import { http } from '../../platform/api/client.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { menuModel } from '../../platform/menu/menu-model.ts';
+import { useRereadWhenShown } from '../../platform/page-shown.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
 import { useUser } from '../../platform/session.ts';
 import { Dash } from './shared.tsx';
@@ -21,6 +22,10 @@ import type { Row } from './warehouse.api.ts';
 
 const SHIPMENT_INSPECTION = inspectionPaths(inspectionCategory('shipment') as InspectionCategory);
 const inspectionsOf = (outboundId: number) => ['resource', 'inspection-task', 'for-outbound', outboundId];
+
+/** A task not judged yet (待检验, 检验中): the outbound follows it until it is. */
+const UNJUDGED = ['pending', 'inspecting'];
+const JUDGMENT_POLL_MS = 5_000;
 
 /** Who follows a 销售出库's inspections: who reads sales outbounds, or shipment inspections. */
 const READS_INSPECTIONS = [
@@ -36,11 +41,18 @@ const READS_INSPECTIONS = [
 export function ShipmentInspections({ row }: { row: Row }) {
   const can = usePermission();
   const user = useUser();
+  const follows = READS_INSPECTIONS.some((p) => can(p));
   const tasks = useQuery({
     queryKey: inspectionsOf(row.id),
     queryFn: () => http.get<Row[]>(`/api/v1/inspection-task/for-outbound/${row.id}`),
-    enabled: READS_INSPECTIONS.some((p) => can(p)),
+    enabled: follows,
+    // The verdict is the inspector's, on another desk: while a task waits for it, the keeper's open
+    // outbound reads it again every few seconds (and at once when he comes back to the tab), so
+    // 合格 shows without 刷新 and 过账 follows.
+    refetchInterval: (q) =>
+      (q.state.data ?? []).some((t) => UNJUDGED.includes(String(t.status))) ? JUDGMENT_POLL_MS : false,
   });
+  useRereadWhenShown(() => follows && tasks.refetch());
   if (!tasks.data) return <Dash />;
   if (!tasks.data.length) return <span data-testid="outbound-inspections">未生成</span>;
   const opens = Boolean(user && menuModel(user).canVisit(SHIPMENT_INSPECTION.detail));
