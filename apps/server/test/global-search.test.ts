@@ -73,6 +73,42 @@ describe('全局搜索', () => {
     expect((await hits('KH-ZY-0917'))[0]).toMatchObject({ resource: 'customer', id: c.id });
   });
 
+  it('a number typed from its start lists the highest numbers first; a tail still finds by contains', async () => {
+    const c = await f.create('customer');
+    const m = await f.create('material-info', { salePrice: '5' });
+    const made: { id: number; docNo: string }[] = [];
+    for (let i = 0; i < 7; i++)
+      made.push(
+        (
+          await t.call('POST', '/api/v1/sale-order/add', {
+            token,
+            body: {
+              customerId: c.id,
+              orderDate: '2026-09-01',
+              deliveryDate: '2026-09-30',
+              lines: [{ materialId: m.id, quantity: 1 }],
+            },
+          })
+        ).body.result,
+      );
+    // Every order of that day starts like this (prefix + date): five, highest numbers first — typed
+    // in lower case too.
+    const start = made[0].docNo.slice(0, -2);
+    const expected = made
+      .map((o) => o.docNo)
+      .filter((n) => n.startsWith(start))
+      .sort()
+      .reverse()
+      .slice(0, 5);
+    for (const typed of [start, start.toLowerCase()]) {
+      const found = (await hits(typed)).filter((h) => h.resource === 'sale-order').map((h) => h.code);
+      expect(found).toEqual(expected);
+    }
+    // Fewer than five start with it: contains-matches fill in (a serial's tail).
+    const tail = made[6].docNo.slice(-5);
+    expect((await hits(tail)).some((h) => h.resource === 'sale-order' && h.id === made[6].id)).toBe(true);
+  });
+
   it('keeps to the user’s permissions on the server', async () => {
     const c = await f.create('customer', { code: 'PERM-KH-01', name: '权限测试客户' });
     const m = await f.create('material-info', { code: 'PERM-WL-01', salePrice: '3' });

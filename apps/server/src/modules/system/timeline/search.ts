@@ -65,6 +65,8 @@ const TARGETS: Target[] = RESOURCES.flatMap((def): Target[] => {
 });
 
 const CJK = /[\u3400-\u9fff]/;
+/** A fragment typed like a document number: printable ASCII, no space. */
+const NUMBER_LIKE = /^[\x21-\x7e]+$/;
 
 /** `column` starts with `text`, case-insensitively where it has case. */
 function startsWith(column: Expression<unknown>, text: string): RawBuilder<boolean> {
@@ -110,34 +112,55 @@ export async function searchRecords(db: Db, user: AuthUser, text: string): Promi
     used.push(target);
     const { def } = target;
     const s = target.summary && refTarget(target.summary);
-    let query = db
-      .selectFrom(`${def.table} as t`)
-      .select([
-        sql<number>`${sql.lit(i)}::int`.as('target'),
-        't.id',
-        (target.code ? sql`${sql.ref(`t.${target.code}`)}::text` : sql`NULL::text`).as('code'),
-        (target.name
-          ? sql`${sql.ref(`t.${target.name}`)}::text`
-          : s && target.summary
-            ? sql`(SELECT ${sql.ref(`s.${s.label}`)}::text FROM ${sql.table(s.table)} s
+    const base = db.selectFrom(`${def.table} as t`).select([
+      sql<number>`${sql.lit(i)}::int`.as('target'),
+      't.id',
+      (target.code ? sql`${sql.ref(`t.${target.code}`)}::text` : sql`NULL::text`).as('code'),
+      (target.name
+        ? sql`${sql.ref(`t.${target.name}`)}::text`
+        : s && target.summary
+          ? sql`(SELECT ${sql.ref(`s.${s.label}`)}::text FROM ${sql.table(s.table)} s
                     WHERE s.id = ${sql.ref(`t.${columnOf(target.summary.name)}`)})`
-            : sql`NULL::text`
-        ).as('name'),
-        (def.lifecycle ? sql`t.status::text` : sql`NULL::text`).as('status'),
-      ])
-      .where(
-        sql<boolean>`(${sql.join(
-          columns.map((c) =>
-            // Two characters hold no trigram: codes, and names typed in letters, by their start
-            // (the trigram index serves a prefix), Chinese names anywhere in them.
-            short && (c === target.code || !CJK.test(q))
-              ? startsWith(sql.ref(`t.${c}`), q)
-              : contains(sql.ref(`t.${c}`), q),
-          ),
-          sql` OR `,
-        )})`,
+          : sql`NULL::text`
+      ).as('name'),
+      (def.lifecycle ? sql`t.status::text` : sql`NULL::text`).as('status'),
+    ]);
+    const matches = sql<boolean>`(${sql.join(
+      columns.map((c) =>
+        // Two characters hold no trigram: codes, and names typed in letters, by their start
+        // (the trigram index serves a prefix), Chinese names anywhere in them.
+        short && (c === target.code || !CJK.test(q))
+          ? startsWith(sql.ref(`t.${c}`), q)
+          : contains(sql.ref(`t.${c}`), q),
+      ),
+      sql` OR `,
+    )})`;
+    // A number typed from its start (SC2024…) may match a hundred thousand documents, and their
+    // newest five by contains-match read them all. Its prefix is read from the number's own
+    // C-collated index instead (migration 0076), highest numbers first; other contains-matches
+    // are added only when fewer than five numbers start with it (counted without the user's
+    // scope: a scoped user may then see fewer than five).
+    if (target.numbered && target.code && !short && NUMBER_LIKE.test(q)) {
+      const codeC = sql`${sql.ref(`t.${target.code}`)} COLLATE "C"`;
+      const pattern = `${q.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const starts = sql<boolean>`${codeC} LIKE ${pattern}`;
+      const first = inScope(base.where(starts), user, def, 'list').orderBy(codeC, 'desc').limit(PER_RESOURCE);
+      const few = sql<boolean>`(SELECT count(*) FROM (SELECT 1 FROM ${sql.table(def.table)} p
+                   WHERE p.${sql.ref(target.code)} COLLATE "C" LIKE ${pattern} LIMIT ${PER_RESOURCE}) x) < ${PER_RESOURCE}`;
+      const others = inScope(
+        base.where(matches).where(sql<boolean>`NOT (${starts})`).where(few),
+        user,
+        def,
+        'list',
+      )
+        .orderBy('t.id', 'desc')
+        .limit(PER_RESOURCE);
+      branches.push(
+        sql`SELECT * FROM (SELECT * FROM ((${first}) UNION ALL (${others})) AS u LIMIT ${PER_RESOURCE}) AS ${sql.ref(`b${i}`)}`,
       );
-    query = inScope(query, user, def, 'list');
+      continue;
+    }
+    const query = inScope(base.where(matches), user, def, 'list');
     branches.push(
       sql`SELECT * FROM ${query.orderBy('t.id', 'desc').limit(PER_RESOURCE)} AS ${sql.ref(`b${i}`)}`,
     );
