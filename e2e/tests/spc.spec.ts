@@ -95,12 +95,15 @@ test.describe('SPC Phase II', () => {
   }) => {
     test.setTimeout(90_000);
     const qc = await Api.login(request, 'qc01', 'demo123');
-    const alarm = await qc.get<{
-      characteristic: string;
-      equipmentId: number;
-      productId: number;
-      measuredAt: string;
-    }>('/api/v1/spc/latest-alarm', { family: 'neiwaijing' });
+    // The demo's drifting machine: EQ-MJ-003 外径 of SF-6205-OR-P6 (not the latest alarm, which the
+    // test above may have raised on EQ-MJ-002).
+    const machines = await qc.get<Option[]>('/api/v1/equipment/options');
+    const rings = await qc.get<Option[]>('/api/v1/material-info/options', { keyword: 'SF-6205-OR-P6' });
+    const alarm = {
+      characteristic: 'outside-diameter',
+      equipmentId: (machines.find((e) => e.code === 'EQ-MJ-003') as Option).id,
+      productId: (rings.find((p) => p.code === 'SF-6205-OR-P6') as Option).id,
+    };
     await signedIn(
       page,
       qc,
