@@ -170,9 +170,12 @@ function requestOf(op: Operation, wild: boolean) {
       ]),
     ),
   );
+  const required: string[] = wild ? [] : op.queryParams.filter((p) => p.required).map((p) => p.name);
   const queryArb = fc.record(
-    Object.fromEntries(op.queryParams.map((p) => [p.name, wild ? anyScalar : arb(p.schema ?? {})])),
-    { requiredKeys: wild ? [] : op.queryParams.filter((p) => p.required).map((p) => p.name) },
+    Object.fromEntries(
+      op.queryParams.map((p) => [p.name as string, wild ? anyScalar : arb(p.schema ?? {})]),
+    ) as Record<string, fc.Arbitrary<unknown>>,
+    { requiredKeys: required },
   );
   const bodyArb = op.body ? (wild ? wildBody : arb(op.body)) : fc.constant(undefined);
   return fc.record({ path: pathArb, query: queryArb, body: bodyArb });

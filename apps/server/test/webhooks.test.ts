@@ -265,6 +265,7 @@ describe('deliveries', () => {
           events: ['document.status'],
           resource: 'sale-order',
           key: `sale-order:${so.id}`,
+          permission: 'sale:order:list',
           data: {},
         });
         throw new Error('rolled back');

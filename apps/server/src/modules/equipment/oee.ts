@@ -1,6 +1,6 @@
 import {
-  DEFAULT_WORK_CALENDAR,
   calendarProblems,
+  DEFAULT_WORK_CALENDAR,
   type DispatchTrack,
   emptyStateMinutes,
   localDay,
