@@ -106,8 +106,13 @@ test('车加工排产计划 › 自动排产: run, a late order explains itself,
     to: today,
     by: 'equipment',
   });
+  // A lathe that works: not under repair or scrapped, and not reported 故障 (a drop there is refused).
   const target = plan.rows.find(
-    (r) => r.id != null && `plan-row-${r.id}` !== fromRow && !['repair', 'scrapped'].includes(r.status),
+    (r) =>
+      r.id != null &&
+      `plan-row-${r.id}` !== fromRow &&
+      !['repair', 'scrapped'].includes(r.status) &&
+      (!r.faultState || r.faultState === 'normal'),
   )!;
   expect(target, 'the demo has a second working lathe').toBeTruthy();
   await proposed.scrollIntoViewIfNeeded();

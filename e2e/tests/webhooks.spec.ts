@@ -113,7 +113,8 @@ test('质检员 gets 待检验 as an hourly digest: one message with the count a
   await expect(page.getByTestId('message-panel').getByText(digest?.title ?? '')).toBeVisible();
   await page.keyboard.press('Escape');
   await page.getByTestId('user-menu').click();
-  await page.getByTestId('user-menu-items').getByRole('menuitem', { name: '消息通知' }).click();
+  await page.getByTestId('user-menu-items').getByRole('menuitem', { name: '个人信息' }).click();
+  await page.getByRole('dialog', { name: '个人信息' }).getByRole('button', { name: '消息通知' }).click();
   const dialog = page.getByRole('dialog', { name: '消息通知' });
   await expect(dialog.getByRole('switch', { name: '待检验每小时摘要' })).toBeChecked();
   await shot(page, 'notify-digest-qc01');

@@ -1,8 +1,20 @@
-import { Avatar, Descriptions, Modal, Tag } from 'antd';
+import { BellOutlined } from '@ant-design/icons';
+import { Avatar, Button, Descriptions, Modal, Tag } from 'antd';
 import { useUser } from '../../platform/session.ts';
 
-/** 个人信息: account, name, phone, email, department and roles of the signed-in user. */
-export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * 个人信息: account, name, phone, email, department and roles of the signed-in user, and the way to
+ * one's 消息通知 (email, group robots, digests): the spec's user dropdown holds three entries only.
+ */
+export function ProfileDialog({
+  open,
+  onClose,
+  onNotify,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onNotify: () => void;
+}) {
   const user = useUser();
   if (!user) return null;
   const roles = user.roleDataList ?? [];
@@ -27,6 +39,11 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () =>
           {roles.length ? roles.map((r) => <Tag key={r.roleId ?? r.roleName}>{r.roleName}</Tag>) : '-'}
         </Descriptions.Item>
       </Descriptions>
+      <div style={{ marginTop: 12, textAlign: 'right' }}>
+        <Button icon={<BellOutlined />} onClick={onNotify}>
+          消息通知
+        </Button>
+      </div>
     </Modal>
   );
 }

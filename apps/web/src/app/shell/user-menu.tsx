@@ -1,4 +1,4 @@
-import { BellOutlined, DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { logout, useUser } from '../../platform/session.ts';
@@ -14,7 +14,7 @@ const ChangePasswordDialog = lazy(() =>
   import('../dialogs/change-password.dialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),
 );
 
-/** The user dropdown: 个人信息, 消息通知, 修改密码, 退出登录. */
+/** The user dropdown: 个人信息 (with the way to 消息通知), 修改密码, 退出登录 — the spec's three. */
 export function UserMenu() {
   const user = useUser();
   const [dialog, setDialog] = useState<'profile' | 'notify' | 'password' | null>(null);
@@ -24,7 +24,6 @@ export function UserMenu() {
 
   const items: MenuProps['items'] = [
     { key: 'profile', icon: <UserOutlined />, label: '个人信息' },
-    { key: 'notify', icon: <BellOutlined />, label: '消息通知' },
     { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
@@ -49,7 +48,16 @@ export function UserMenu() {
         </button>
       </PopMenu>
       <Suspense fallback={null}>
-        {loaded.profile && <ProfileDialog open={dialog === 'profile'} onClose={() => setDialog(null)} />}
+        {loaded.profile && (
+          <ProfileDialog
+            open={dialog === 'profile'}
+            onClose={() => setDialog(null)}
+            onNotify={() => {
+              setLoaded((l) => ({ ...l, notify: true }));
+              setDialog('notify');
+            }}
+          />
+        )}
         {loaded.notify && <NotifyChannelsDialog open={dialog === 'notify'} onClose={() => setDialog(null)} />}
         {loaded.password && (
           <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
