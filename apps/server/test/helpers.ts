@@ -259,6 +259,21 @@ export async function downloadWorkbook(t: TestApp, token: string, fileName: stri
   return wb;
 }
 
+/** Polls `fn` every 100 ms until it answers something truthy (answered), or fails after `ms`. */
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 30_000,
+) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** A free TCP port on the loopback, for a server a test starts in its own process. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -8,7 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboundQueue, QUEUES } from '../src/modules/system/outbound-queue.ts';
 import { notify } from '../src/platform/messages.ts';
-import { createTestApp, freePort, type TestApp } from './helpers.ts';
+import { createTestApp, freePort, type TestApp, until } from './helpers.ts';
 
 process.env.OUTBOUND_RETRY_DELAY_SECONDS = '1';
 process.env.OUTBOUND_POLLING_SECONDS = '0.5';
@@ -42,20 +42,6 @@ function decodeWords(s: string): string {
             'latin1',
           ).toString('utf8'),
     );
-}
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  ms = 30_000,
-) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 beforeAll(async () => {

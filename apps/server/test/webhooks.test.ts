@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Factory, factory } from './factories.ts';
-import { createTestApp, freePort, type TestApp } from './helpers.ts';
+import { createTestApp, freePort, type TestApp, until } from './helpers.ts';
 
 // Seconds instead of minutes: the first retry after 1–2 s, a lost job back within seconds.
 process.env.OUTBOUND_RETRY_DELAY_SECONDS = '1';
@@ -62,20 +62,6 @@ function receiver(secret: () => string) {
     });
   });
   return { server, got, acked, state };
-}
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  ms = 30_000,
-) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 let client: { id: number; secret: string };
