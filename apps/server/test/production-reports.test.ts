@@ -535,6 +535,11 @@ describe('生产报表 figures', () => {
     expect(monthly.body.message).toContain('按月统计');
     expect((await report('productionTotal', { from: '2026-11-05', to: '2026-11-04' })).status).toBe(400);
     expect((await report('productionTotal', { from: '2026-02-30' })).status).toBe(400);
+    // Far years are answered (no stored date limits a search) up to 9998; 9999's next month is not a date.
+    expect(await good({ from: '6686-03', to: '7846-09' })).toBe(0);
+    expect(await good({ from: '0001-01', to: '9998-12' })).toBe(95 + 80);
+    const far = await report('productionTotal', { to: '9999-12' });
+    expect([far.status, far.body.message]).toEqual([400, '参数校验失败：to 期间年份应在 0001–9998 之间']);
   });
 
   it('flow-card reports read the card summary: progress and where the pieces wait', async () => {

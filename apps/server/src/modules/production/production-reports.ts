@@ -36,7 +36,9 @@ const bound = z
     // Runs even when the pattern failed (zod continues after a failed regex): never throw here.
     const t = Date.parse(`${v.length === 7 ? `${v}-01` : v}T00:00:00Z`);
     return Number.isFinite(t) && (v.length === 7 || new Date(t).toISOString().startsWith(v));
-  }, '期间日期不存在');
+  }, '期间日期不存在')
+  // A period's arithmetic (its last day, the next month) stays inside four-digit years.
+  .refine((v) => v.slice(0, 4) >= '0001' && v.slice(0, 4) <= '9998', '期间年份应在 0001–9998 之间');
 const validBound = (v: string) => bound.safeParse(v).success;
 export const reportQuery = z
   .strictObject({
