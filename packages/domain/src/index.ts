@@ -70,6 +70,7 @@ export * from './sales/sale-order.resource.ts';
 export * from './sales/stock-up-order.resource.ts';
 export * from './system/doc-numbering.ts';
 export * from './system/message-kinds.ts';
+export * from './system/print-template.ts';
 export * from './system/record-link.ts';
 export * from './technology/technical-document.resource.ts';
 export type { LedgerSummary } from './warehouse/ledger.ts';

@@ -3,6 +3,7 @@ import { deptRoutes } from './dept.routes.ts';
 import { menuRoutes } from './menu.routes.ts';
 import { messageRoutes } from './message.routes.ts';
 import { outboundRoutes } from './outbound.routes.ts';
+import { printTemplateRoutes } from './print-template.routes.ts';
 import { roleRoutes } from './role.routes.ts';
 import { settingRoutes } from './setting.routes.ts';
 import { ssoRoutes } from './sso.routes.ts';
@@ -25,5 +26,6 @@ export const systemArea: ServerArea = {
     settingRoutes(app);
     threeAppRoutes(app);
     outboundRoutes(app);
+    printTemplateRoutes(app);
   },
 };
