@@ -276,6 +276,44 @@ describe('自动排产 plans with the planner’s data: machines, changeovers, c
     expect(sum(turning)).toBe(200);
   }, 120_000);
 
+  it('leaves a machine in 故障 (open 报修单) out until its repair is closed', async () => {
+    const s = await shop(2);
+    const [l1, l2] = s.lathe;
+    const repair = ok(
+      await post('/api/v1/equipment-repair/add', {
+        equipmentId: l1.id,
+        faultDescription: '主轴异响，停机检查',
+      }),
+    );
+    const P = await s.product();
+    const o = await s.order(P, 300);
+    const r = await run();
+    const turning = r.lines.filter((l: any) => l.orderNo === o.docNo && l.workshopType === 'machine');
+    expect(sum(turning)).toBe(300);
+    expect(turning.every((l: any) => l.equipmentId === l2.id)).toBe(true);
+    expect(r.down).toContain(`${l1.code} ${l1.name}`);
+    // A pin onto the faulted lathe is not kept.
+    const bar = r.bars.find(
+      (b: any) => b.orderNo === o.docNo && b.kind === 'machine' && b.workshopType === 'machine',
+    );
+    const pinned = await run({
+      pins: [
+        { lotId: bar.lotId, stepId: bar.stepId, equipmentId: l1.id, workDate: bar.workDate, shift: 'day' },
+      ],
+    });
+    expect(pinned.pinsIgnored).toBe(1);
+    // 误报 closed: the lathe is back, and the same pin holds.
+    ok(await post(`/api/v1/equipment-repair/close/${repair.id}`, { reason: '误报' }));
+    const back = await run({
+      pins: [
+        { lotId: bar.lotId, stepId: bar.stepId, equipmentId: l1.id, workDate: bar.workDate, shift: 'day' },
+      ],
+    });
+    expect(back.down).not.toContain(`${l1.code} ${l1.name}`);
+    expect(back).toMatchObject({ pins: 1, pinsIgnored: 0 });
+    expect(back.bars.find((b: any) => b.key === bar.key)).toMatchObject({ equipmentId: l1.id, pinned: true });
+  }, 120_000);
+
   it('sets up by changeover family and step (排产参数 › 换型族, 换型时间)', async () => {
     const s = await shop(1);
     const [P, Q, Z] = [await s.product(), await s.product(), await s.product()];

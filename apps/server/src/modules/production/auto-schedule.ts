@@ -39,7 +39,8 @@ import { dispatchTask } from './workshop-task.ts';
  *   and their quantity still to dispatch; quantity of a task not on any card (cards not opened yet,
  *   or an order without cards) is one more lot of the order. A task's dispatched quantity first
  *   counts for the cards past its step, then for the pending cards furthest along.
- * - Machines: the equipment of the task's workshop (not scrapped, not under repair) whose 可做工序
+ * - Machines: the equipment of the task's workshop (not scrapped, not under repair, not in 故障 — an
+ *   open 报修单 takes the machine out until it is repaired, as OEE counts its downtime) whose 可做工序
  *   (machine_setting.process_ids; none set: every step of its workshop) include the step's 工序, at
  *   its speed factor (machine_setting.speed_factor, default 1).
  * - Changeovers: a product's 换型族 (schedule_family; none: the product itself); setup minutes of a
@@ -202,6 +203,8 @@ interface Built {
   locked: number;
   unplanned: string[];
   pinsIgnored: number;
+  /** Machines left out for 故障 (an open 报修单), `code name`. */
+  down: string[];
 }
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -219,7 +222,7 @@ export async function buildPlantModel(db: Db, body: AutoScheduleBody): Promise<B
 
   const [equipment, open, maint, steps, cards, calendars, factory, families, setups] = await Promise.all([
     sql<Record<string, any>>`
-      SELECT e.id, e.code, e.name, e.workshop_id, w.type AS workshop_type,
+      SELECT e.id, e.code, e.name, e.workshop_id, w.type AS workshop_type, e.fault_state,
              s.speed_factor::float8 AS speed_factor, s.process_ids,
              (SELECT d.operator_id FROM work_dispatch d WHERE d.equipment_id = e.id ORDER BY d.id DESC LIMIT 1) AS last_operator,
              (SELECT t.member_ids[1] FROM production_team t WHERE t.workshop_id = e.workshop_id AND t.status = '1'
@@ -293,7 +296,12 @@ export async function buildPlantModel(db: Db, body: AutoScheduleBody): Promise<B
   const machines: PlantMachine[] = [];
   const machineInfo: Built['machines'] = new Map();
   const machineWindows: Built['windows'] = new Map();
+  const down: string[] = [];
   for (const e of equipment.rows) {
+    if (e.faultState === 'fault') {
+      down.push(`${e.code} ${e.name}`);
+      continue;
+    }
     const id = `E${e.id}`;
     const windows = workshopWindows(Number(e.workshopId));
     machineWindows.set(id, windows);
@@ -514,6 +522,7 @@ export async function buildPlantModel(db: Db, body: AutoScheduleBody): Promise<B
     locked: open.rows.length,
     unplanned,
     pinsIgnored,
+    down,
   };
 }
 
@@ -735,6 +744,7 @@ export async function autoSchedule(db: Db, user: AuthUser, body: AutoScheduleBod
     pins: b.problem.pins?.length ?? 0,
     pinsMoved: proposal.pinsMoved,
     pinsIgnored: b.pinsIgnored,
+    down: b.down,
     unplanned: b.unplanned,
     seconds: Math.round(seconds * 100) / 100,
     iterations: proposal.iterations,
@@ -894,6 +904,7 @@ const runAnswer = z.looseObject({
   pins: z.number(),
   pinsMoved: z.number(),
   pinsIgnored: z.number(),
+  down: z.array(z.string()),
   unplanned: z.array(z.string()),
   seconds: z.number(),
   iterations: z.number(),

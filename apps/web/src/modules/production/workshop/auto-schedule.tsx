@@ -117,6 +117,7 @@ interface Result {
   pins: number;
   pinsMoved: number;
   pinsIgnored: number;
+  down: string[];
   unplanned: string[];
   bars: ProposalBar[];
   beyondHorizon: number;
@@ -380,6 +381,15 @@ export function AutoScheduleButton({
                 <Tag color="green">全部满足</Tag>
               )}
             </Typography.Text>
+            {result.down.length > 0 && (
+              <Alert
+                type="info"
+                showIcon
+                data-testid="auto-schedule-down"
+                message="以下设备故障（报修未完成），修复前不排产"
+                description={result.down.join('；')}
+              />
+            )}
             {result.unplanned.length > 0 && (
               <Alert
                 type="warning"
