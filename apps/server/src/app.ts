@@ -38,6 +38,7 @@ import { jsonTooDeep, MAX_JSON_DEPTH, refuseNul } from './platform/http/validati
 import { accessLog } from './platform/ops/access-log.ts';
 import { checkHealth } from './platform/ops/health.ts';
 import { registerMetrics } from './platform/ops/metrics.ts';
+import { listViewRoutes } from './platform/resource/list-views.ts';
 import { setBusinessTimeZone } from './platform/resource/query.ts';
 
 const API_PREFIXES = ['/api/', '/common/', '/vue-element-admin/'];
@@ -225,6 +226,8 @@ export async function buildApp(
   // Any record's 动态 (history, comments, files) and 全局搜索 (issue 41).
   timelineRoutes(app);
   searchRoutes(app);
+  // Saved views of the kit's lists (issue 41 §5).
+  listViewRoutes(app);
   return app;
 }
 

@@ -211,7 +211,13 @@ describe('permissions', () => {
       ],
       '/system/sysSetting/settingInfo': [
         'system:setting:list',
-        ['system:setting:add', 'system:setting:edit', 'system:setting:delete', 'system:setting:export'],
+        [
+          'system:setting:add',
+          'system:setting:edit',
+          'system:setting:delete',
+          'system:setting:export',
+          'system:setting:shareView',
+        ],
       ],
       '/system/message/index': ['system:message:list', []],
       '/system/three-app/manage': [

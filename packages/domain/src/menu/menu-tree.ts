@@ -714,7 +714,14 @@ const system = dir('系统管理', SYS, 'SettingOutlined', [
   list('菜单管理', `${SYS}/menu/manage`, 'system:menu', DICT),
   list('部门管理', `${SYS}/department/manage`, 'system:dept', DICT),
   // System enums (sysenum) are maintained on the settings page.
-  list('系统设置', `${SYS}/sysSetting/settingInfo`, 'system:setting', ['add', 'edit', 'delete', 'export']),
+  list('系统设置', `${SYS}/sysSetting/settingInfo`, 'system:setting', [
+    'add',
+    'edit',
+    'delete',
+    'export',
+    // Saved views of the lists shared with a role (issue 41 §5).
+    ['shareView', '共享列表视图'],
+  ]),
   list('消息中心', `${SYS}/message/index`, 'system:message', []),
   list('第三方应用', `${SYS}/three-app/manage`, 'system:app', DICT),
 ]);

@@ -12,7 +12,7 @@ import { auditInsert } from '../audit.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import type { Db } from '../db/db.ts';
 import { prepared } from '../db/prepared.ts';
-import { conflict, fieldError, STALE_VERSION } from '../errors.ts';
+import { AppError, conflict, fieldError, fromDatabaseError, STALE_VERSION } from '../errors.ts';
 import { recordEvent, transitionEvents } from '../events/outbox.ts';
 import type { App } from '../http/route.ts';
 import { route } from '../http/route.ts';
@@ -21,6 +21,7 @@ import { idParams } from '../http/validation.ts';
 import { once, withRetry } from '../idempotency.ts';
 import type { HookCtx, ResourceHooks } from './crud.ts';
 import { checkReferences, getRecord } from './crud.ts';
+import { targetOfResource } from './refs.ts';
 import { fieldSchema } from './schema.ts';
 import { assertInScope, gate } from './scope.ts';
 
@@ -257,7 +258,120 @@ export function registerLifecycle(
         );
       },
     });
+    registerBatch(app, def, t, handlers[t.name]);
   }
+}
+
+/** Rows one batch call may carry. */
+export const BATCH_MAX = 200;
+
+/** A batch transition's body: the rows (each with the version the user saw) and the transition's reason and input. */
+function batchBodyOf(t: TransitionDef) {
+  const one = bodyOf(t).unwrap();
+  return one.omit({ version: true }).extend({
+    rows: z
+      .array(
+        z.strictObject({
+          id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+          version: z.number().int().min(0).optional(),
+        }),
+        {
+          error: '请选择要处理的单据',
+        },
+      )
+      .min(1, '请选择要处理的单据')
+      .max(BATCH_MAX, `一次最多处理 ${BATCH_MAX} 条`)
+      .refine((rows) => new Set(rows.map((r) => r.id)).size === rows.length, '单据重复'),
+  });
+}
+
+const batchAnswer = z.object({
+  total: z.number().int(),
+  succeeded: z.number().int().describe('成功条数'),
+  failed: z.number().int().describe('失败条数'),
+  results: z.array(
+    z.object({
+      id: z.number().int(),
+      docNo: z.string().nullable(),
+      ok: z.boolean(),
+      status: z.string().nullable().describe('成功后的状态'),
+      message: z.string().nullable().describe('失败原因'),
+    }),
+  ),
+});
+export type BatchAnswer = z.infer<typeof batchAnswer>;
+
+/**
+ * `POST /api/v1/<resource>/<transition>/batch`, body `{ rows: [{ id, version? }], reason?, …input }`:
+ * the same transition on each row, each in its own transaction (one refused row leaves the others
+ * done), answering per row ok with its new state or the refusal's message. The route needs the
+ * transition's permission; each row is checked as the single call checks it (scope, owner, state).
+ */
+function registerBatch(
+  app: App,
+  def: ResourceDef,
+  t: TransitionDef,
+  handlers: TransitionHandlers | undefined,
+) {
+  const code = targetOfResource(def).code;
+  route(app, {
+    method: 'POST',
+    url: `/api/v1/${def.name}/${t.name}/batch`,
+    ...gate(def, transitionAction(t)),
+    body: batchBodyOf(t),
+    response: batchAnswer,
+    async handler({ body, user, req, app: { db } }) {
+      const { rows, ...input } = body;
+      // The rows' numbers, to name the refused ones too.
+      const numbers = new Map<number, string | null>();
+      if (code) {
+        const found = await sql<{ id: number; code: string | null }>`
+          SELECT id, ${sql.ref(code)}::text AS code FROM ${sql.table(def.table)}
+           WHERE id = ANY(${sql.val(rows.map((r) => r.id))}::bigint[])`.execute(db);
+        for (const r of found.rows) numbers.set(Number(r.id), r.code);
+      }
+      const results: BatchAnswer['results'] = [];
+      for (const row of rows) {
+        try {
+          const done = await withRetry(() =>
+            db
+              .transaction()
+              .execute((trx) =>
+                runTransition(
+                  trx,
+                  user,
+                  def,
+                  t.name,
+                  row.id,
+                  { ...input, version: row.version },
+                  handlers,
+                  req.id,
+                ),
+              ),
+          );
+          results.push({
+            id: row.id,
+            docNo: done.docNo ?? numbers.get(row.id) ?? null,
+            ok: true,
+            status: done.status,
+            message: null,
+          });
+        } catch (err) {
+          const e = err instanceof AppError ? err : fromDatabaseError(err);
+          if (!e) throw err;
+          results.push({
+            id: row.id,
+            docNo: numbers.get(row.id) ?? null,
+            ok: false,
+            status: null,
+            message: e.message,
+          });
+        }
+      }
+      const succeeded = results.filter((r) => r.ok).length;
+      return { total: results.length, succeeded, failed: results.length - succeeded, results };
+    },
+  });
 }
 
 /**
