@@ -152,6 +152,8 @@ export function applyFilters(
   if (def.parentField && query[def.parentField] !== undefined) {
     q = q.where(sql<boolean>`${sql.ref(`t.${columnOf(def.parentField)}`)} = ${query[def.parentField]}`);
   }
+  if (query.ids)
+    q = q.where(sql<boolean>`t.id = ANY(${sql.val(String(query.ids).split(',').map(Number))}::bigint[])`);
   if (query.updatedSince) q = q.where(sql<boolean>`t.updated_at > ${query.updatedSince}::timestamptz`);
   if (query.keyword) {
     const cols = keywordFields(def);

@@ -316,6 +316,11 @@ function buildSchemas(def: ResourceDef): ResourceSchemas {
   const q: Record<string, z.ZodType> = {
     ...pagingFields,
     keyword: z.string().trim().max(100).optional(),
+    // The rows chosen in a list (导出所选, issue 41 §6): ids separated by commas.
+    ids: z
+      .string()
+      .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15}){0,499}$/, '所选记录应为以逗号分隔的编号，最多 500 个')
+      .optional(),
     // Rows changed after this moment (issue 44 §5; `…/changes` pages them with a cursor).
     updatedSince: z.iso
       .datetime({ offset: true, error: '更新时间格式不正确，应为 ISO 8601（如 2026-11-29T08:00:00+08:00）' })
