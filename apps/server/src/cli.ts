@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './platform/db/db.ts';
 import { migrate } from './platform/db/migrate.ts';
+import { checkSetup, createAdmin, resetPassword } from './platform/ops/accounts.ts';
 import { restoreBackup, writeBackup } from './platform/ops/backup.ts';
 import { copyDatabase } from './platform/ops/move.ts';
 
@@ -14,6 +15,9 @@ import { copyDatabase } from './platform/ops/move.ts';
  *   restore <file> [--force]      into an empty database / data directory (--force replaces)
  *   migrate-to-postgres <url>     copy the embedded database (DATA_DIR, server stopped) into an empty PostgreSQL database
  *   migrate                       apply pending migrations and print the schema version
+ *   admin:create <用户名>          a new 超级管理员 (password from RINGMES_PASSWORD, else generated and printed once)
+ *   user:reset-password <用户名>   a new password (RINGMES_PASSWORD or generated), sessions and lockout ended
+ *   check                         configuration, database, migrations, file stores (exit 1 when any fails)
  */
 const [command, ...args] = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith('--')));
@@ -117,9 +121,61 @@ async function main() {
       }
       return;
     }
+    case 'admin:create':
+    case 'user:reset-password': {
+      if (!arg) throw new Error(`用法：${command} <用户名>（密码取环境变量 RINGMES_PASSWORD，未设置则生成）`);
+      const database = await openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolMax: 1,
+      });
+      try {
+        const password = process.env.RINGMES_PASSWORD || undefined;
+        const r =
+          command === 'admin:create'
+            ? await createAdmin(database.db, arg, password)
+            : await resetPassword(database.db, arg, password);
+        say({
+          msg: command === 'admin:create' ? '管理员已创建' : '密码已重置，该用户的会话已全部结束',
+          userId: r.userId,
+          userName: r.userName,
+          ...(r.generatedPassword
+            ? { password: r.generatedPassword, note: '密码只显示这一次，请登录后修改' }
+            : {}),
+        });
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'check': {
+      let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+      let openError: string | undefined;
+      if (!config.databaseUrl && runningServer()) {
+        openError = `嵌入式数据库正由运行中的服务器（PID ${runningServer()}）使用：请查看 /api/ready`;
+      } else {
+        try {
+          database = await openDatabase({
+            databaseUrl: config.databaseUrl,
+            dataDir: config.dataDir,
+            poolMax: 1,
+          });
+        } catch (e) {
+          openError = e instanceof Error ? e.message : String(e);
+        }
+      }
+      try {
+        const r = await checkSetup(config, database, openError);
+        for (const i of r.items) say({ check: i.name, ok: i.ok, detail: i.detail });
+        if (!r.ok) process.exitCode = 1;
+      } finally {
+        await database?.close();
+      }
+      return;
+    }
     default:
       process.stderr.write(
-        '用法：npm run ringmes -- backup [文件] | restore <文件> [--force] | migrate-to-postgres <postgres-url> | migrate\n',
+        '用法：npm run ringmes -- backup [文件] | restore <文件> [--force] | migrate-to-postgres <postgres-url> | migrate | admin:create <用户名> | user:reset-password <用户名> | check\n',
       );
       process.exitCode = 2;
   }
