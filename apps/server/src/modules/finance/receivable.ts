@@ -487,6 +487,57 @@ const quickBody = (s: SideSql) =>
       .max(500, '一次最多 500 行'),
   });
 
+// ------------------------------------------------------------------ answers
+
+const amount = z.string();
+const exportAnswer = z.object({ fileName: z.string(), rows: z.number().int() });
+const bucketSums = Object.fromEntries(AGING_BUCKETS.map((b) => [b.key, amount]));
+const agingAnswer = z.object({
+  asOf: z.string(),
+  buckets: z.array(z.object({ key: z.string(), label: z.string() })),
+  /** The parties with an open amount (all pages). */
+  total: z.number().int(),
+  rows: z.array(
+    z.object({
+      partyId: z.number().int(),
+      code: z.string(),
+      name: z.string(),
+      total: amount,
+      ...bucketSums,
+    }),
+  ),
+  totals: z.object({ total: amount, ...bucketSums }),
+});
+const statementAnswer = z.object({
+  party: z.object({ id: z.number().int(), code: z.string(), name: z.string() }),
+  from: z.string(),
+  to: z.string(),
+  opening: amount,
+  invoiced: amount,
+  settled: amount,
+  closing: amount,
+  rows: z.array(
+    z.object({
+      date: z.string(),
+      kind: z.enum(['item', 'reversal', 'settle']),
+      docNo: z.string(),
+      type: z.string(),
+      sourceDocNo: z.string().nullable(),
+      remark: z.string().nullable(),
+      invoiced: amount,
+      settled: amount,
+      balance: amount,
+    }),
+  ),
+});
+/** The settlement saved: confirmed, or a draft when 职责分离 keeps its maker from confirming it. */
+const settledAnswer = z.object({
+  id: z.number().int(),
+  docNo: z.string().nullable(),
+  status: z.string(),
+  version: z.number().int(),
+});
+
 function sideRoutes(app: App, s: SideSql) {
   const item = s.side.item;
   const list = `${item.permission}:list` as Permission;
@@ -497,6 +548,7 @@ function sideRoutes(app: App, s: SideSql) {
     url: `/api/v1/${item.name}/aging`,
     permission: list,
     query: agingQuery(s),
+    response: agingAnswer,
     handler: ({ query, app: { db } }) => readAging(db, s, query as AgingQuery),
   });
   route(app, {
@@ -504,6 +556,7 @@ function sideRoutes(app: App, s: SideSql) {
     url: `/api/v1/${item.name}/aging/export`,
     permission: exp,
     query: agingQuery(s),
+    response: exportAnswer,
     async handler({ query, user, app: { db, config } }) {
       const aging = await readAging(db, s, { ...(query as AgingQuery), pageNum: 1, pageSize: 100_000 });
       const { file, fileName } = newExportFile(config.exportDir, user.id, TITLES[s.item].aging);
@@ -516,6 +569,7 @@ function sideRoutes(app: App, s: SideSql) {
     url: `/api/v1/${item.name}/statement`,
     permission: list,
     query: statementQuery(s),
+    response: statementAnswer,
     handler: ({ query, app: { db } }) =>
       readStatement(db, s, (query as any)[partyField(s)], (query as any).from, (query as any).to),
   });
@@ -524,6 +578,7 @@ function sideRoutes(app: App, s: SideSql) {
     url: `/api/v1/${item.name}/statement/export`,
     permission: exp,
     query: statementQuery(s),
+    response: exportAnswer,
     async handler({ query, user, app: { db, config } }) {
       const q = query as any;
       const st = await readStatement(db, s, q[partyField(s)], q.from, q.to);
@@ -543,6 +598,7 @@ function sideRoutes(app: App, s: SideSql) {
     url: `/api/v1/${s.side.settle.name}/quick`,
     permission: `${s.side.settle.permission}:approve` as Permission,
     body: quickBody(s),
+    response: settledAnswer,
     async handler({ body, user, req, app: { db } }) {
       if (!can(user, `${s.side.settle.permission}:add`)) throw forbidden();
       return withRetry(() => db.transaction().execute((trx) => settleNow(trx, user, s, body as any, req.id)));

@@ -494,6 +494,55 @@ async function reportWorkbook(
   return wb;
 }
 
+// ------------------------------------------------------------------ answers
+
+/** A sum as exact text; null for a quotient over zero, or a quantity summed over several units. */
+const figure = z.string().nullable();
+const unitSums = z.array(z.object({ unitName: z.string(), quantity: z.string() }));
+
+/** A row or the totals of a report: its summed measures (text), its ratios and, per unit, its quantities. */
+function reportAnswer(def: FinanceReportDef) {
+  const measures: Record<string, z.ZodType> = {};
+  for (const n of [...def.measures.map((x) => x.name), ...(FACTS[def.name].hidden ?? [])])
+    measures[n] = figure;
+  const perUnit = def.measures.filter((x) => x.perUnit && !x.ratio && !x.per).map((x) => x.name);
+  const units = perUnit.length
+    ? { units: z.object(Object.fromEntries(perUnit.map((n) => [n, unitSums]))).optional() }
+    : {};
+  const row = z.object({
+    key: z.string().nullable(),
+    label: z.string().nullable(),
+    factCount: z.number().int(),
+    ...measures,
+    ...units,
+  });
+  return z.object({
+    rows: z.array(row),
+    totals: z.object({ factCount: z.number().int(), ...measures, ...units }),
+  });
+}
+
+/** The facts behind a row: the drill-down's columns, the measures and the document each opens. */
+function detailAnswer(def: FinanceReportDef) {
+  const cols: Record<string, z.ZodType> = {};
+  for (const c of def.detail) cols[c.name] = z.string().nullable();
+  for (const n of [...def.measures.map((x) => x.name), ...(FACTS[def.name].hidden ?? [])]) cols[n] = figure;
+  return z.object({
+    rows: z.array(
+      z.object({
+        docId: z.number().int(),
+        ...(def.measures.some((x) => x.perUnit) ? { unitName: z.string().nullable() } : {}),
+        ...cols,
+        docResource: z.string().nullable(),
+      }),
+    ),
+    total: z.number().int(),
+  });
+}
+
+/** An export's answer: the file to download (GET /common/download?fileName=…) and the rows written. */
+const exportAnswer = z.object({ fileName: z.string(), rows: z.number().int() });
+
 export function financeReportRoutes(app: App) {
   for (const def of FINANCE_REPORTS) {
     const schema = querySchema(def);
@@ -502,6 +551,7 @@ export function financeReportRoutes(app: App) {
       url: `/api/v1/finance-report/${def.name}`,
       permission: `${def.permission}:query` as Permission,
       query: schema,
+      response: reportAnswer(def),
       handler: ({ query, app: { db } }) => readReport(db, def, query.q),
     });
     route(app, {
@@ -509,6 +559,7 @@ export function financeReportRoutes(app: App) {
       url: `/api/v1/finance-report/${def.name}/detail`,
       permission: `${def.permission}:query` as Permission,
       query: schema,
+      response: detailAnswer(def),
       handler: ({ query, app: { db } }) => reportDetail(db, def, query.q, query.page),
     });
     route(app, {
@@ -516,6 +567,7 @@ export function financeReportRoutes(app: App) {
       url: `/api/v1/finance-report/${def.name}/export`,
       permission: `${def.permission}:export` as Permission,
       query: schema,
+      response: exportAnswer,
       async handler({ query, user, app: { db, config } }) {
         const report = await readReport(db, def, query.q);
         const wb = await reportWorkbook(def, query.q, report);

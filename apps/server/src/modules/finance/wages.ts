@@ -490,12 +490,91 @@ async function sheetWorkbook(q: SheetQuery, sheet: Awaited<ReturnType<typeof rea
   return wb;
 }
 
+// ------------------------------------------------------------------ answers
+
+const dec = z.string();
+/** The sums of a sheet row or its totals (amounts to the fen, as exact text). */
+const sums = {
+  lineCount: z.number().int(),
+  goodQuantity: dec,
+  goodAmount: dec,
+  workScrapQuantity: dec,
+  deductionAmount: dec,
+  reworkQuantity: dec,
+  reworkAmount: dec,
+  adjustmentAmount: dec,
+  totalAmount: dec,
+};
+const sheetAnswer = z.object({
+  month: z.string(),
+  closed: z.boolean(),
+  closedAt: z.string().nullable(),
+  closedByName: z.string().nullable(),
+  rows: z.array(
+    z.union([
+      // Per worker (groupBy=worker).
+      z.object({
+        key: z.number().int(),
+        operatorId: z.number().int(),
+        userName: z.string(),
+        operatorName: z.string().nullable(),
+        teamId: z.number().int().nullable(),
+        teamName: z.string().nullable(),
+        ...sums,
+      }),
+      // Per team (groupBy=team); workers of no team under key null, 未分班组.
+      z.object({
+        key: z.number().int().nullable(),
+        teamId: z.number().int().nullable(),
+        teamName: z.string(),
+        teamCode: z.string().nullable(),
+        workerCount: z.number().int(),
+        ...sums,
+      }),
+    ]),
+  ),
+  totals: z.object({ workerCount: z.number().int(), ...sums }),
+});
+const sheetLinesAnswer = z.object({
+  rows: z.array(
+    z.object({
+      id: z.number().int(),
+      workReportId: z.number().int().nullable(),
+      docNo: z.string().nullable(),
+      workDate: z.string(),
+      kind: z.string(),
+      remark: z.string().nullable(),
+      operatorId: z.number().int(),
+      operatorName: z.string().nullable(),
+      userName: z.string(),
+      processName: z.string(),
+      productName: z.string(),
+      productCode: z.string(),
+      orderNo: z.string().nullable(),
+      quantity: dec,
+      pieceRate: dec,
+      goodAmount: dec,
+      workScrapQuantity: dec,
+      deductionRate: dec,
+      deductionAmount: dec,
+      reworkQuantity: dec,
+      reworkRate: dec,
+      reworkAmount: dec,
+      amount: dec,
+    }),
+  ),
+  total: z.number().int(),
+  amount: dec,
+});
+const exportAnswer = z.object({ fileName: z.string(), rows: z.number().int() });
+
 export function wageRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/process-wage/sheet',
     permission: 'finance:wage:list',
     query: sheetQuery,
+    response: sheetAnswer,
     handler: ({ query, app: { db } }) => readSheet(db, query),
   });
   route(app, {
@@ -503,6 +582,7 @@ export function wageRoutes(app: App) {
     url: '/api/v1/process-wage/sheet/lines',
     permission: 'finance:wage:list',
     query: linesQuery,
+    response: sheetLinesAnswer,
     handler: ({ query, app: { db } }) => sheetLines(db, query),
   });
   route(app, {
@@ -510,6 +590,7 @@ export function wageRoutes(app: App) {
     url: '/api/v1/process-wage/sheet/export',
     permission: 'finance:wage:export',
     query: sheetQuery,
+    response: exportAnswer,
     async handler({ query, user, app: { db, config } }) {
       const sheet = await readSheet(db, query);
       const wb = await sheetWorkbook(query, sheet);
@@ -522,6 +603,19 @@ export function wageRoutes(app: App) {
     method: 'GET',
     url: '/api/v1/process-wage/periods',
     permission: 'finance:wage:list',
+    response: z.object({
+      rows: z.array(
+        z.object({
+          month: z.string(),
+          closedAt: z.string(),
+          closedByName: z.string().nullable(),
+          lineCount: z.number().int(),
+          totalAmount: dec,
+        }),
+      ),
+      /** The first day of the latest closed month (YYYY-MM-DD), null before any close. */
+      lastClosed: z.string().nullable(),
+    }),
     handler: async ({ app: { db } }) => {
       const r = await sql<Record<string, any>>`
         SELECT to_char(p.period, 'YYYY-MM') AS month, p.closed_at, u.first_name AS closed_by_name, p.line_count,
@@ -536,6 +630,12 @@ export function wageRoutes(app: App) {
     permission: 'finance:wage:edit',
     // A month of the date window (1900-01 or 2099-01 is a slip, never a payroll).
     body: z.strictObject({ month: zx.businessMonth('结账月份') }),
+    response: z.object({
+      month: z.string(),
+      closed: z.literal(true),
+      lineCount: z.number().int(),
+      totalAmount: dec,
+    }),
     handler: ({ body, user, req, app: { db } }) =>
       withRetry(() =>
         db.transaction().execute(async (trx) => {
@@ -570,6 +670,7 @@ export function wageRoutes(app: App) {
         .min(1, '请填写反结账原因')
         .max(500, '反结账原因最多 500 字'),
     }),
+    response: z.object({ month: z.string(), closed: z.literal(false) }),
     handler: ({ body, user, req, app: { db } }) =>
       withRetry(() =>
         db.transaction().execute((trx) => reopenMonth(trx, body.month, user, body.reason, req.id)),
