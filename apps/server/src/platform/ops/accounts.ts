@@ -49,6 +49,11 @@ export async function createAdmin(
 ): Promise<AccountResult> {
   const name = userName.trim();
   if (!/^[A-Za-z0-9_.@-]{2,30}$/.test(name)) throw new Error('用户名应为 2–30 位字母、数字或 _ . @ -');
+  const ready = await sql`SELECT 1 FROM role WHERE role_key = 'admin'`.execute(db).then(
+    (r) => r.rows.length > 0,
+    () => false,
+  );
+  if (!ready) throw new Error('数据库中没有超级管理员角色（admin）：请先启动一次服务器完成初始化');
   const pw = password ?? generated();
   await policy(db, pw, name);
   const hash = await hashPassword(pw);
@@ -134,10 +139,22 @@ export async function checkSetup(config: Config, database: Database | undefined,
     items.push({ name: '数据库', ok: false, detail: `无法连接：${openError ?? '未知原因'}` });
   } else {
     const h = await checkHealth(database);
+    // A database that answers but holds no schema yet (a new, empty database) is reachable.
+    const answers =
+      h.status === 'ok' ||
+      (await sql`SELECT 1`.execute(database.db).then(
+        () => true,
+        () => false,
+      ));
     items.push({
       name: '数据库',
-      ok: h.status === 'ok',
-      detail: h.status === 'ok' ? `应答 ${h.dbMs} ms；版本 ${h.version}` : '无应答',
+      ok: answers,
+      detail:
+        h.status === 'ok'
+          ? `应答 ${h.dbMs} ms；版本 ${h.version}`
+          : answers
+            ? '应答；尚未初始化（空库）'
+            : '无应答',
     });
     items.push({
       name: '迁移',
