@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { capability, controlLimits, pooledSigma, seriesViolations } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spcChart } from '../src/modules/quality/measurement.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -284,6 +285,16 @@ describe('chart and capability', () => {
     expect(chart.capability.cpk.toPrecision(3)).toBe('1.66');
     expect(chart.violations.length).toBe(seriesViolations(groups, limits).length);
     expect(chart.histogram.bins.reduce((s: number, b: any) => s + b.count, 0)).toBe(125);
+    // The bins counted from the readings' tally are the bins of every reading, each counted where
+    // its value falls by hand (from ≤ v < to), and the same as counting reading by reading.
+    const readings = PISTON_RINGS.flatMap((r) => r.split(',').map(Number));
+    const byHand = chart.histogram.bins.map(
+      (b: any) => readings.filter((v) => v >= b.from && v < b.to).length,
+    );
+    expect(chart.histogram.bins.map((b: any) => b.count)).toEqual(byHand);
+    const q = { ...chartQuery(), equipmentId: Number(equipment.id), productId: Number(product.id) } as any;
+    const oneByOne = await spcChart(t.database.db, q, { tallyMax: 0 });
+    expect(oneByOne.empty ? null : oneByOne.histogram).toEqual(chart.histogram);
     expect(chart.lsl).toBe(73.95);
     const capOnly = ok(await t.call('GET', '/api/v1/spc/capability', { token, query: chartQuery() }));
     expect(capOnly.capability.cpk).toBeCloseTo(cap.cpk as number, 9);

@@ -455,6 +455,9 @@ export async function seriesCapability(db: Db, q: Omit<ChartQuery, 'family'>) {
   };
 }
 
+/** Distinct readings a histogram bins from their tally; more are counted value by value. */
+export const SPC_TALLY_MAX = 20_000;
+
 /** Subgroups one chart covers at most (a period longer than that is refused: 缩短期间). */
 export const SPC_CHART_MAX_SUBGROUPS = 200_000;
 
@@ -466,12 +469,21 @@ export const SPC_CHART_MAX_SUBGROUPS = 200_000;
  * drawn in buckets (`aggregated`: each bucket's extremes and every flagged point, ≤ 30,000 points
  * plus the flagged), one of more than 200,000 is refused.
  */
-export async function spcChart(db: Db, q: ChartQuery) {
+export async function spcChart(db: Db, q: ChartQuery, opts: { tallyMax?: number } = {}) {
+  const tallyMax = opts.tallyMax ?? SPC_TALLY_MAX;
   const key = q.productId
     ? { productId: q.productId, characteristic: q.characteristic, equipmentId: q.equipmentId }
     : null;
   // The capability sums and the points are two index-only reads of the series (0079's covering
   // index, already in time order); they run side by side with the revision and the rules.
+  // The histogram's values are tallied beside them (each distinct reading with its count: a gauge
+  // reads to 0.1 or 0.01 µm, so 500,000 readings are a few thousand rows) — the bins need the
+  // capability figures, the tally does not, and binning the tally gives the same counts.
+  const tallying = sql<{ v: string; c: number }>`
+    SELECT v.value::text AS v, count(*)::int AS c
+      FROM measurement_subgroup s JOIN measurement_value v ON v.measurement_subgroup_id = s.id
+     WHERE ${seriesWhere(q)} GROUP BY v.value LIMIT ${tallyMax + 1}`.execute(db);
+  tallying.catch(() => {}); // awaited once the bins are known
   const [cap, frozen, setting, rows] = await Promise.all([
     seriesCapability(db, q),
     key ? frozenLimits(db, key) : null,
@@ -517,12 +529,22 @@ export async function spcChart(db: Db, q: ChartQuery) {
     range: Number(a.r?.[i]),
     ssDev: Number(a.ss?.[i] ?? 0),
   }));
-  // The histogram counts the values in SQL while the rules run over the series here.
-  const counting = sql<{ b: number; c: number }>`
+  // The histogram's bins, counted in SQL while the rules run over the series here: from the tally
+  // (a handful of rows) when it was small enough, else over every value.
+  const counting = (async () => {
+    const tally = (await tallying).rows;
+    if (tally.length <= tallyMax)
+      return sql<{ b: number; c: number }>`
+        SELECT LEAST(GREATEST(width_bucket(u.v::float8, ${range.lo}::float8, ${range.hi}::float8, ${range.bins}::int), 1), ${range.bins}::int) AS b,
+               sum(u.c)::int AS c
+          FROM unnest(${sql.val(tally.map((x) => x.v))}::numeric[], ${sql.val(tally.map((x) => Number(x.c)))}::int[]) AS u(v, c)
+         GROUP BY 1`.execute(db);
+    return sql<{ b: number; c: number }>`
       SELECT LEAST(GREATEST(width_bucket(v.value::float8, ${range.lo}::float8, ${range.hi}::float8, ${range.bins}::int), 1), ${range.bins}::int) AS b,
              count(*)::int AS c
         FROM measurement_subgroup s JOIN measurement_value v ON v.measurement_subgroup_id = s.id
        WHERE ${seriesWhere(q)} GROUP BY 1`.execute(db);
+  })();
   counting.catch(() => {}); // awaited below; a failure before that must not go unhandled
   const basis = series.filter((x) => x.n === cap.n);
   const limits =
