@@ -304,6 +304,10 @@ test.describe('application shell', () => {
     }
     await expect(profile).toContainText('admin');
     await expect(profile).toContainText('超级管理员');
+    // 关于: the release the server runs, as /api/health says.
+    const health = await (await page.request.get('/api/health')).json();
+    await expect(page.getByTestId('about')).toContainText(`RingMES ${health.result.version}`);
+    await expect(page.getByTestId('about')).toContainText(health.result.schema);
     await shot(page, '12-profile');
   });
 
