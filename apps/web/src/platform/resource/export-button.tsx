@@ -47,7 +47,18 @@ async function runExport(url: string, params: QueryParams, onProgress: (percent:
 }
 
 /** The 导出 button of a list: exports what `params()` filters, with progress for big exports. */
-export function ExportButton({ url, params }: { url: string; params: () => QueryParams }) {
+export function ExportButton({
+  url,
+  params,
+  label = '导出',
+  size,
+}: {
+  url: string;
+  params: () => QueryParams;
+  /** The button's text (导出所选 in a list's selection bar). */
+  label?: string;
+  size?: 'small' | 'middle';
+}) {
   const [percent, setPercent] = useState<number>();
   // Failures of the calls are shown by the request layer.
   const run = useMutation({
@@ -55,8 +66,8 @@ export function ExportButton({ url, params }: { url: string; params: () => Query
     onSuccess: (show) => show(),
   });
   return (
-    <Button icon={<DownloadOutlined />} loading={run.isPending} onClick={() => run.mutate()}>
-      {percent === undefined ? '导出' : `导出中 ${percent}%`}
+    <Button icon={<DownloadOutlined />} size={size} loading={run.isPending} onClick={() => run.mutate()}>
+      {percent === undefined ? label : `导出中 ${percent}%`}
     </Button>
   );
 }

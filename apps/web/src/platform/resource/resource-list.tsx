@@ -1,9 +1,9 @@
 import './kit.css';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { type FieldDef, type ResourceDef, transitionAction } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
-import { type ReactNode, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useRecordAction, useRecordPermission } from '../auth/permission.tsx';
 import { confirm, toast } from '../feedback.ts';
@@ -26,12 +26,17 @@ import {
 } from './fields.ts';
 import { FieldValue, linkText } from './format.tsx';
 import { isEditable, LifecycleActions } from './lifecycle-actions.tsx';
+import { type ListView, useListViews, ViewPicker, type ViewState } from './list-views.tsx';
 import { openResourcePage } from './nav.ts';
 import { type ResourceRow, resourceApi, resourceKeys } from './resource-api.ts';
 import type { FieldOverrides } from './resource-form.tsx';
 import { type ResourceRoutes, resourceRoutes } from './routes.ts';
 import { type Filters, ResourceSearchBar } from './search-bar.tsx';
 import { filtersFromUrl } from './url-filters.ts';
+
+/** The selection bar of bulk actions, loaded when rows are first selected. */
+const BulkActions = lazy(() => import('./bulk-actions.tsx').then((m) => ({ default: m.BulkActions })));
+
 import { invalidateResource } from './use-options.ts';
 
 /** Column width by kind; wide text and material references get more room. */
@@ -106,6 +111,11 @@ export interface ResourceListProps {
   addButton?: ReactNode;
   /** After a row's transition ran (beyond refreshing the list: a stock document's stock views). */
   onTransition?: () => void;
+  /**
+   * The name saved views of this list are kept under, when the page lists part of a resource
+   * (`stock-inbound:purchase`); the resource's name by default. Embedded lists have no views.
+   */
+  viewKey?: string;
 }
 
 /**
@@ -135,6 +145,7 @@ export function ResourceList({
   label = def.label,
   addButton,
   onTransition,
+  viewKey = def.name,
 }: ResourceListProps) {
   const may = useRecordPermission(def);
   const mayOn = useRecordAction(def);
@@ -161,6 +172,10 @@ export function ResourceList({
     paged.firstPage();
   }
   const [selected, setSelected] = useState<number[]>([]);
+  // A saved view chosen (or the default one applied when the list opened), and the search bar's
+  // values showing its filters.
+  const [activeView, setActiveView] = useState<number>();
+  const [viewValues, setViewValues] = useState<{ key: string; values: Record<string, unknown> }>();
   const [modal, setModal] = useState<{ open: boolean; id?: number }>({ open: false });
   const [viewing, setViewing] = useState<number | undefined>();
   const [importing, setImporting] = useState(false);
@@ -259,8 +274,38 @@ export function ResourceList({
   const choices: ColumnChoice[] = fieldColumns.map((c) => ({ key: String(c.key), title: String(c.title) }));
   const [hidden, setHidden] = useHiddenColumns(def.name, ['createdAt', 'updatedAt', ...hiddenColumns]);
 
+  const applyView = (view: ListView | undefined) => {
+    setActiveView(view?.id);
+    const state: ViewState = view?.state ?? {};
+    const shown = filtersFromUrl(
+      def,
+      new URLSearchParams(Object.entries(state.filters ?? {}).map(([k, v]) => [k, String(v)])),
+      hiddenFilters,
+    );
+    setFilters(shown.filters);
+    setViewValues({ key: `view:${view?.id ?? 'none'}:${Date.now()}`, values: shown.values });
+    paged.apply({ sortField: state.sortField, sortOrder: state.sortOrder, pageSize: state.pageSize });
+    setHidden(view ? (state.hidden ?? []) : null);
+    setSelected([]);
+  };
+  const currentView = (): ViewState => ({ filters, ...paged.chosen, hidden });
+  // The user's default view applies when the list opens, unless its address carries filters.
+  const withViews = !embedded;
+  const views = useListViews(viewKey, withViews);
+  const defaultApplied = useRef(false);
+  useEffect(() => {
+    if (defaultApplied.current || !views.data) return;
+    defaultApplied.current = true;
+    if (fromUrl && Object.keys(fromUrl.filters).length) return;
+    const chosen = views.data.views.find((v) => v.id === views.data?.defaultId);
+    if (chosen) applyView(chosen);
+  });
+
   const canEdit = writable && perm('edit');
   const canDelete = writable && perm('delete');
+  const bulkable = (def.lifecycle?.transitions ?? []).some((t) => perm(transitionAction(t)));
+  const selectable = canDelete || bulkable;
+  const selectedRows = (list.data?.list ?? []).filter((r) => selected.includes(r.id));
   // A lifecycle shows at most two transitions per state (审核 + 关闭, 反审核 + 关闭).
   const lifecycleWidth = def.lifecycle ? 110 : 0;
   const actionsWidth =
@@ -311,7 +356,7 @@ export function ResourceList({
     'status',
     'actions',
   ]);
-  const scrollX = columns.reduce((sum, c) => sum + Number(c.width ?? 120), canDelete ? 48 : 0);
+  const scrollX = columns.reduce((sum, c) => sum + Number(c.width ?? 120), selectable ? 48 : 0);
 
   const confirmBatchDelete = () => {
     confirm({
@@ -357,6 +402,9 @@ export function ResourceList({
       }
       right={
         <>
+          {withViews && (
+            <ViewPicker listKey={viewKey} current={currentView} activeId={activeView} onApply={applyView} />
+          )}
           <Tooltip title="刷新">
             <Button icon={<ReloadOutlined />} onClick={refresh} aria-label="刷新列表" />
           </Tooltip>
@@ -378,11 +426,11 @@ export function ResourceList({
       scroll={narrow ? undefined : { x: scrollX }}
       size={embedded ? 'small' : undefined}
       rowSelection={
-        canDelete
+        selectable
           ? {
               selectedRowKeys: selected,
               onChange: (keys) => setSelected(keys.map(Number)),
-              getCheckboxProps: (row) => ({ disabled: !mayOn('delete', row) }),
+              getCheckboxProps: (row) => ({ disabled: !bulkable && !mayOn('delete', row) }),
               columnWidth: 48,
             }
           : undefined
@@ -392,15 +440,38 @@ export function ResourceList({
     />
   );
 
+  const bulkBar = selectedRows.length > 0 && (
+    <Suspense fallback={null}>
+      <BulkActions
+        def={def}
+        rows={selectedRows}
+        may={perm}
+        onClear={() => setSelected([])}
+        onDone={onTransition}
+        extra={
+          perm('export') && (
+            <ExportButton
+              label="导出所选"
+              size="small"
+              url={`/api/v1/${def.name}/export`}
+              params={() => ({ ids: selectedRows.map((r) => r.id).join(','), ...paged.sort })}
+            />
+          )
+        }
+      />
+    </Suspense>
+  );
+
   const search = (
     <ResourceSearchBar
-      key={urlKey}
+      key={viewValues?.key ?? urlKey}
       def={def}
-      initialValues={fromUrl?.values}
+      initialValues={viewValues?.values ?? fromUrl?.values}
       hidden={hiddenFilters}
       collapsedItems={embedded ? 2 : 3}
       onSearch={(f) => {
         setFilters(f);
+        if (!Object.keys(f).length) setActiveView(undefined);
         setSelected([]);
         paged.firstPage();
       }}
@@ -413,6 +484,7 @@ export function ResourceList({
         <div className="rk-embedded-list">
           {search}
           {toolbar}
+          {bulkBar}
           {table}
         </div>
       ) : (
@@ -420,6 +492,7 @@ export function ResourceList({
           <PageCard className="rk-search-card">{search}</PageCard>
           <PageCard>
             {toolbar}
+            {bulkBar}
             {table}
           </PageCard>
         </>

@@ -52,6 +52,13 @@ export function useServerTable({
       setSort({});
       setPaging((p) => ({ ...p, pageNum: 1 }));
     },
+    /** The chosen sort (none when the list is on its default) and page size, as a saved view keeps them. */
+    chosen: { ...sort, pageSize: paging.pageSize },
+    /** Sets the sort and page size of a saved view, from page 1. */
+    apply: (v: Sort & { pageSize?: number }) => {
+      setSort(v.sortField ? { sortField: v.sortField, sortOrder: v.sortOrder ?? 'asc' } : {});
+      setPaging({ pageNum: 1, pageSize: v.pageSize ?? initialSize });
+    },
     sortOrderOf: (name: string): 'ascend' | 'descend' | null =>
       sort.sortField === name ? (sort.sortOrder === 'asc' ? 'ascend' : 'descend') : null,
     /** `exact: false` (the server's capped count): the total shows as "10,000+". */
