@@ -26,6 +26,7 @@ import { seedDemoRingStandard } from './demo-ring-standard.ts';
 import { seedDemoSales, seedDemoStockUp } from './demo-sales.ts';
 import { seedDemoStock, seedRushShipment, seedTracedShipments, stampStockDocuments } from './demo-stock.ts';
 import { seedDemoTechnology } from './demo-technology.ts';
+import { seedDemoViews } from './demo-views.ts';
 import { seedDemoWageMonths, seedDemoWageRates } from './demo-wages.ts';
 import { syncMenus } from './menus.ts';
 import { seedUser } from './seed-user.ts';
@@ -361,6 +362,8 @@ export async function seed(
       await seedDemoRingMatching(trx, seedUser(admin.id));
       // 动态: a few comments between sales, planning and the warehouse, one mentioning 王强.
       await seedDemoComments(trx);
+      // 保存的视图: 张丽's own (one her default) and two shared with the sales and planner roles.
+      await seedDemoViews(trx);
     });
     // The wage months close last, over every report the steps above posted.
     await step(9, '工序工资结账', () => seedDemoWageMonths(trx, admin.id));
