@@ -78,6 +78,27 @@ export async function notifyLowStock(db: Db, materialIds: number[]): Promise<num
   return Number(r.numAffectedRows ?? 0);
 }
 
+const alertPageAnswer = z.object({
+  list: z.array(
+    z.object({
+      materialId: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      spec: z.string().nullable(),
+      unitName: z.string().nullable(),
+      kind: z.enum(['below', 'above']),
+      quantity: z.string(),
+      safetyStockMin: z.string().nullable(),
+      safetyStockMax: z.string().nullable(),
+      /** How far below the minimum or above the maximum. */
+      gap: z.string(),
+    }),
+  ),
+  total: z.number().int(),
+  pageNum: z.number().int(),
+  pageSize: z.number().int(),
+});
+
 export function alertRoutes(app: App) {
   route(app, {
     method: 'GET',
@@ -85,6 +106,7 @@ export function alertRoutes(app: App) {
     permission: 'warehouse:stock:list',
     alsoAllowedBy: ['finance:inventoryAlert:query'],
     query: alertQuery,
+    response: alertPageAnswer,
     handler: ({ query, app: { db } }) => alertPage(db, query),
   });
 }

@@ -10,6 +10,7 @@ import {
 } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { auditInsert } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/db.ts';
@@ -21,6 +22,7 @@ import { businessDay, dayInstant, nextDocNoOf } from '../../platform/numbering.t
 import type { ResourceEntry } from '../../platform/resource/area.ts';
 import { getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import type { TransitionCtx, TransitionHandlers } from '../../platform/resource/lifecycle.ts';
+import { answerRowSchema } from '../../platform/resource/schema.ts';
 import { notifyLowStock } from './alert.ts';
 import {
   applyMoves,
@@ -808,6 +810,8 @@ export function documentRoutes(app: App) {
     url: '/api/v1/stocktake/snapshot/:id',
     permission: 'warehouse:stocktake:edit',
     params: idParams,
+    // The stocktake with its new lines, as `info` answers it.
+    response: z.lazy(() => answerRowSchema(stocktakeResource)),
     async handler({ params, user, app: { db } }) {
       await db.transaction().execute(async (trx) => {
         const doc = await trx

@@ -204,6 +204,34 @@ async function sourceLines(
   return { ...order, lines };
 }
 
+const sourceOrderAnswer = {
+  id: z.number().int(),
+  docNo: z.string(),
+  status: z.string(),
+  orderDate: z.string().nullable(),
+  partyId: z.number().int().nullable(),
+  partyName: z.string().nullable(),
+};
+const sourceOrdersAnswer = z.array(
+  z.object({ ...sourceOrderAnswer, value: z.number().int(), label: z.string() }),
+);
+const sourceLinesAnswer = z.object({
+  ...sourceOrderAnswer,
+  lines: z.array(
+    z.object({
+      sourceLineId: z.number().int(),
+      lineNo: z.number().int(),
+      materialId: z.number().int(),
+      materialName: z.string(),
+      materialCode: z.string(),
+      unitId: z.number().int().nullable(),
+      unitName: z.string().nullable(),
+      quantity: z.string(),
+      baseQuantity: z.string(),
+    }),
+  ),
+});
+
 export function sourcePickerRoutes(app: App) {
   for (const { kind, def } of KINDS) {
     const writers = [def.permission, ...allScopePrefixes(def)].flatMap((p) => [
@@ -216,6 +244,7 @@ export function sourcePickerRoutes(app: App) {
       url: `/api/v1/${def.name}/source-orders`,
       ...gate,
       query: ordersQuery,
+      response: sourceOrdersAnswer,
       handler: ({ query, user, app: { db } }) =>
         sourceOrders(db, pickerFor(def, kind, query.type, user), query),
     });
@@ -225,6 +254,7 @@ export function sourcePickerRoutes(app: App) {
       ...gate,
       params: idParams,
       query: z.strictObject({ type }),
+      response: sourceLinesAnswer,
       handler: ({ params, query, user, app: { db } }) =>
         sourceLines(db, pickerFor(def, kind, query.type, user), params.id),
     });

@@ -354,12 +354,71 @@ async function unscopedPage(db: Db, q: z.infer<typeof ledgerQuery>, cond: RawBui
   };
 }
 
+// ------------------------------------------------------------------ answers
+
+const id = z.number().int();
+const dec = z.string();
+/** What a balance and a ledger move both name: material, warehouse, location, batch and status. */
+const stockKey = {
+  id,
+  materialId: id,
+  materialCode: z.string(),
+  materialName: z.string(),
+  spec: z.string().nullable(),
+  unitName: z.string().nullable(),
+  warehouseId: id,
+  warehouseName: z.string(),
+  locationId: id.nullable(),
+  locationName: z.string().nullable(),
+  batchNo: z.string(),
+  qualityStatus: z.string(),
+  quantity: dec,
+  unitCost: dec,
+  amount: dec,
+};
+const paged = {
+  total: z.number().int(),
+  pageNum: z.number().int(),
+  pageSize: z.number().int(),
+  totalExact: z.literal(false).optional(),
+};
+const balancePageAnswer = z.object({
+  list: z.array(z.object({ ...stockKey, firstInAt: z.string(), updatedAt: z.string() })),
+  ...paged,
+  totalsByUnit: z.array(z.object({ unitName: z.string(), quantity: dec })),
+  totalAmount: dec,
+});
+const ledgerPageAnswer = z.object({
+  list: z.array(
+    z.object({
+      ...stockKey,
+      docType: z.string(),
+      docKind: z.string(),
+      docId: id,
+      docNo: z.string(),
+      lineId: id.nullable(),
+      bizDate: z.string(),
+      reversalOf: id.nullable(),
+      createdAt: z.string(),
+      createdByName: z.string().nullable(),
+      /** Scoped to a material: the scope's quantity right after the move. */
+      balanceAfter: dec.optional(),
+    }),
+  ),
+  ...paged,
+  /** With `beforeId`: the move to read on from, null after the last page. */
+  nextBeforeId: id.nullable().optional(),
+  /** Scoped to a material: its moves in and out, on hand now and its value. */
+  summary: z.object({ inQuantity: dec, outQuantity: dec, balance: dec, value: dec }).optional(),
+});
+
 export function stockQueryRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/stock-balance/page',
     permission: 'warehouse:stock:list',
     query: balanceQuery,
+    response: balancePageAnswer,
     handler: ({ query, app: { db } }) => balancePage(db, query),
   });
 
@@ -375,6 +434,7 @@ export function stockQueryRoutes(app: App) {
       ]),
     ),
     query: availableQuery,
+    response: z.object({ quantity: dec, unitName: z.string() }),
     handler: ({ query, app: { db } }) => availableQuantity(db, query),
   });
 
@@ -383,6 +443,7 @@ export function stockQueryRoutes(app: App) {
     url: '/api/v1/stock-ledger/page',
     permission: 'warehouse:stock:list',
     query: ledgerQuery,
+    response: ledgerPageAnswer,
     handler: ({ query, app: { db } }) => ledgerPage(db, query),
   });
 
@@ -397,6 +458,7 @@ export function stockQueryRoutes(app: App) {
       permission: 'factory:material:list',
       params: idParams,
       query: z.strictObject({ pageNum: zx.pageNum, pageSize: zx.pageSize }),
+      response: ledgerPageAnswer,
       handler: ({ params, query, app: { db } }) =>
         ledgerPage(db, { ...query, materialId: params.id, direction }),
     });

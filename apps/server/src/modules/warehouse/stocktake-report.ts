@@ -2,6 +2,7 @@ import { type DifferenceReport, stocktakeResource } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import type ExcelJS from 'exceljs';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
 import { exceljs } from '../../platform/excel-lib.ts';
 import { newExportFile } from '../../platform/export-files.ts';
@@ -144,12 +145,49 @@ async function reportWorkbook(report: DifferenceReport): Promise<ExcelJS.Workboo
   return wb;
 }
 
+const unitSums = z.array(z.object({ unitName: z.string(), quantity: z.string() }));
+/** `DifferenceReport` (packages/domain) as answered. */
+const differenceAnswer = z.object({
+  docNo: z.string(),
+  status: z.string(),
+  warehouseName: z.string().nullable(),
+  bizDate: z.string(),
+  valuedAt: z.enum(['posting', 'current average']),
+  lines: z.array(
+    z.object({
+      lineNo: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      spec: z.string().nullable(),
+      unitName: z.string().nullable(),
+      locationName: z.string().nullable(),
+      batchNo: z.string().nullable(),
+      qualityStatus: z.string(),
+      bookQuantity: z.string(),
+      countedQuantity: z.string(),
+      difference: z.string(),
+      unitCost: z.string(),
+      amount: z.string(),
+    }),
+  ),
+  totals: z.object({
+    gainQuantity: z.string().nullable(),
+    lossQuantity: z.string().nullable(),
+    gainByUnit: unitSums,
+    lossByUnit: unitSums,
+    gainAmount: z.string(),
+    lossAmount: z.string(),
+    netAmount: z.string(),
+  }),
+});
+
 export function stocktakeReportRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/stocktake/difference/:id',
     permission: 'warehouse:stocktake:list',
     params: idParams,
+    response: differenceAnswer,
     handler: ({ params, app: { db } }) => differenceReport(db, params.id),
   });
 
@@ -158,6 +196,7 @@ export function stocktakeReportRoutes(app: App) {
     url: '/api/v1/stocktake/differenceExport/:id',
     permission: 'warehouse:stocktake:export',
     params: idParams,
+    response: z.object({ fileName: z.string(), rows: z.number().int() }),
     async handler({ params, user, app: { db, config } }) {
       const report = await differenceReport(db, params.id);
       const wb = await reportWorkbook(report);

@@ -10,6 +10,7 @@ import { route } from '../../platform/http/route.ts';
 import { idParams } from '../../platform/http/validation.ts';
 import { getRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
+import { answerRowSchema } from '../../platform/resource/schema.ts';
 import { readFirstSheet } from '../../platform/resource/xlsx-read.ts';
 
 const HEAD = ['物料编码', '物料名称', '规格型号', '库位', '批次号', '质量状态', '账面数量', '实盘数量'];
@@ -27,6 +28,7 @@ export function stocktakeSheetRoutes(app: App) {
     url: '/api/v1/stocktake/countSheet/:id',
     permission: 'warehouse:stocktake:list',
     params: idParams,
+    response: z.object({ fileName: z.string() }),
     async handler({ params, user, app: { db, config } }) {
       const doc = await getRecord(db, stocktakeResource, params.id);
       const rows = await sql<any>`
@@ -65,6 +67,8 @@ export function stocktakeSheetRoutes(app: App) {
     permission: 'warehouse:stocktake:edit',
     params: idParams,
     body: z.instanceof(Buffer, { error: '请上传 Excel 文件（Content-Type: application/octet-stream）' }),
+    // The stocktake with its lines, as `info` answers it.
+    response: z.lazy(() => answerRowSchema(stocktakeResource)),
     async handler({ params, body, user, app: { db } }) {
       const rows = readFirstSheet(body);
       const first = (await rows.next()).value as ExcelJS.Row | undefined;
