@@ -20,6 +20,8 @@ import {
   type TreeDataNode,
 } from 'antd';
 import { type Key, useEffect, useState } from 'react';
+import { PRINT_SOURCES } from '../../../platform/print/print-sources.ts';
+import { TemplatePrint } from '../../../platform/print/template-print.tsx';
 import { FieldValue } from '../../../platform/resource/format.tsx';
 import { LifecycleActions } from '../../../platform/resource/lifecycle-actions.tsx';
 import { LineTableView } from '../../../platform/resource/resource-detail.tsx';
@@ -50,7 +52,8 @@ export function StatusTag({ status }: { status: string }) {
  * 流转卡详情 in a drawer: header with the QR of the card number, the step rows, the genealogy
  * (where the pieces came from and went to — a bearing's ring cards too; a click opens that card),
  * the measurements, the whole trace (heats and receipts, every step's machine and operator,
- * reports, inspections, measurements, shipments), 打印流转卡 (A5), 打印标签 and 关闭. Workshop
+ * reports, inspections, measurements, shipments), 打印流转卡 (A5), 打印标签 (the 流转卡 label
+ * template, 系统设置 › 打印模板) and 关闭. Workshop
  * pages open it with a card id (e.g. from a scan).
  */
 export function FlowCardDrawer({ id, onClose }: { id: number | undefined; onClose: () => void }) {
@@ -94,7 +97,16 @@ export function FlowCardDrawer({ id, onClose }: { id: number | undefined; onClos
       }
     >
       {row ? <FlowCardView card={row} onOpen={setCurrent} /> : <Skeleton active paragraph={{ rows: 8 }} />}
-      {row && printing && <FlowCardPrint card={row} kind={printing} onClose={() => setPrinting(undefined)} />}
+      {row && printing === 'a5' && (
+        <FlowCardPrint card={row} kind="a5" onClose={() => setPrinting(undefined)} />
+      )}
+      {row && printing === 'label' && (
+        <TemplatePrint
+          docType="flow-card"
+          records={[PRINT_SOURCES['flow-card'].toData(row)]}
+          onClose={() => setPrinting(undefined)}
+        />
+      )}
     </Drawer>
   );
 }

@@ -1,4 +1,5 @@
-import { MergeCellsOutlined, PlusOutlined, ScissorOutlined } from '@ant-design/icons';
+import { MergeCellsOutlined, PlusOutlined, ScissorOutlined, TagOutlined } from '@ant-design/icons';
+import type { PrintDocTypeName } from '@ringmes/domain';
 import { FLOW_CARD_ORIGINS, precisionRule, precisionStep } from '@ringmes/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useState } from 'react';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { formatTime } from '../../../platform/lib/time.ts';
+import { TemplatePrint } from '../../../platform/print/template-print.tsx';
 import type { ResourceRow } from '../../../platform/resource/resource-api.ts';
 import { unitPrecisionRule, useCountingUnit } from '../../../platform/resource/unit-precision.tsx';
 import { invalidateResource } from '../../../platform/resource/use-options.ts';
@@ -34,6 +36,7 @@ export function OrderFlowCards({ order }: { order: ResourceRow }) {
   const [opening, setOpening] = useState(false);
   const [splitting, setSplitting] = useState<FlowCard>();
   const [selected, setSelected] = useState<number[]>([]);
+  const [labels, setLabels] = useState<PrintDocTypeName>();
   const cards = useQuery({
     queryKey: flowCardKeys.ofOrder(order.id),
     queryFn: () => flowCardApi.ofOrder(order.id),
@@ -91,11 +94,25 @@ export function OrderFlowCards({ order }: { order: ResourceRow }) {
             合并{selected.length ? `（${selected.length}）` : ''}
           </Button>
         )}
+        {/* Labels of the selected cards, or of every card of the order when none is selected. */}
+        <Button icon={<TagOutlined />} disabled={!list.length} onClick={() => setLabels('flow-card')}>
+          打印标签{selected.length ? `（${selected.length}）` : ''}
+        </Button>
+        <Button icon={<TagOutlined />} disabled={!list.length} onClick={() => setLabels('finished-box')}>
+          打印箱标签{selected.length ? `（${selected.length}）` : ''}
+        </Button>
         <Tag color={remaining > 0n ? 'orange' : 'green'} data-testid="flow-card-coverage">
           已开卡 {qty(fromUnits(covered))} / 订单 {qty(order.quantity)}
         </Tag>
         <FlowCardScan onFound={(c) => setOpenId(c.id)} />
       </Space>
+      {labels && (
+        <TemplatePrint
+          docType={labels}
+          records={{ ids: selected.length ? selected : list.map((c) => c.id) }}
+          onClose={() => setLabels(undefined)}
+        />
+      )}
       <Table<FlowCard>
         rowKey="id"
         size="small"

@@ -22,6 +22,7 @@ import { useOptions } from '../../../platform/resource/use-options.ts';
 import { sessionStore } from '../../../platform/session.ts';
 import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { applyFieldErrors } from '../../../platform/ui/search-form.tsx';
+import { PrintTemplatesSection } from '../print-template/print-templates.tsx';
 import { NotifySettingsSection } from './notify-settings.tsx';
 
 const LOGO_MAX_KB = 200;
@@ -716,6 +717,7 @@ export function SystemSettingPage() {
       ),
     },
     { key: 'ui', label: '界面', children: <UiSection /> },
+    { key: 'print', label: '打印模板', children: <PrintTemplatesSection /> },
     ...(canEdit ? [{ key: 'notify', label: '消息通知', children: <NotifySettingsSection /> }] : []),
   ];
   return <Tabs items={items} destroyOnHidden={false} />;
