@@ -9,8 +9,10 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
  * oversized header, a malformed request line.
  */
 export const SECURITY_HEADERS = {
+  // 'wasm-unsafe-eval' lets the page compile WebAssembly (the camera scan's ZXing reader, served
+  // from our own assets); it does not allow eval() of JavaScript.
   'content-security-policy':
-    "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
+    "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
     "font-src 'self' data:;connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',

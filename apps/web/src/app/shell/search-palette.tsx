@@ -6,6 +6,11 @@ import { http } from '../../platform/api/client.ts';
 import { MenuIcon } from '../../platform/menu/menu-icons.tsx';
 import type { MenuModel, NavItem } from '../../platform/menu/menu-model.ts';
 import { navigateTo } from '../../platform/navigation.ts';
+import { CameraScanButton } from '../../platform/scan/camera-scan.tsx';
+import { openScanned } from '../../platform/scan/scan-open.ts';
+
+/** What a scanner types: printable ASCII without spaces (document numbers, codes). */
+const NUMBER_LIKE = /^[\x21-\x7e]{3,}$/;
 
 /** A document or master record the server found (`GET /api/v1/search`). */
 interface SearchHit {
@@ -54,7 +59,8 @@ const MAX_PAGES = 8;
 /**
  * 全局搜索 (Ctrl+K): the menu pages the user may open, matched here as he types, and documents
  * and master records by number, code or name from the server (`/api/v1/search`, filtered by his
- * permissions there). ↑/↓ choose, Enter opens, Esc closes.
+ * permissions there). ↑/↓ choose, Enter opens, Esc closes. A scanned code (USB scanner, or the
+ * camera button) opens the record it names.
  */
 export function SearchPalette({
   model,
@@ -109,6 +115,10 @@ export function SearchPalette({
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setActive((i) => (items.length ? (i - 1 + items.length) % items.length : 0));
+    } else if (e.key === 'Enter' && (asked !== q || found.isFetching) && NUMBER_LIKE.test(q)) {
+      // A USB scanner types the code and Enter faster than the search answers: open what it names.
+      e.preventDefault();
+      void openScanned(q).then((opened) => opened && onClose());
     } else if (e.key === 'Enter' && items[current]) {
       e.preventDefault();
       open(items[current].go);
@@ -149,6 +159,9 @@ export function SearchPalette({
         size="large"
         prefix={<SearchOutlined />}
         suffix={found.isFetching ? <Spin size="small" /> : null}
+        addonAfter={
+          <CameraScanButton onCode={(c) => void openScanned(c).then((opened) => opened && onClose())} />
+        }
         placeholder="搜索菜单页面、单据号、编码或名称"
         value={text}
         onChange={(e) => {

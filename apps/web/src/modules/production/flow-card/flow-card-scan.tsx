@@ -1,7 +1,7 @@
 import { ScanOutlined } from '@ant-design/icons';
 import { Input, type InputRef } from 'antd';
 import { useRef, useState } from 'react';
-import { CameraScanButton } from './camera-scan.tsx';
+import { CameraScanButton } from '../../../platform/scan/camera-scan.tsx';
 import { type FlowCard, flowCardApi } from './flow-card.api.ts';
 import { FlowCardDrawer } from './flow-card-detail.tsx';
 

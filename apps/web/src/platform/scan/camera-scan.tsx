@@ -2,20 +2,42 @@ import { CameraOutlined } from '@ant-design/icons';
 import { Button, Modal, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 
-/** The browser's own barcode reader (Chrome on Android tablets); no library needed where it exists. */
+/** A barcode reader with the Barcode Detection API's shape. */
 interface Detector {
   detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
 }
 type DetectorClass = new (options: { formats: string[] }) => Detector;
 
-const DetectorImpl = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
-
-/** Whether this browser can read a QR from the camera (BarcodeDetector and a camera API). */
-export const cameraScanSupported = () => Boolean(DetectorImpl && navigator.mediaDevices?.getUserMedia);
+/** What the camera reads: the QR of our printouts and the 1-D codes of labels and suppliers. */
+const FORMATS = ['qr_code', 'code_128', 'ean_13', 'ean_8', 'code_39', 'upc_a', 'data_matrix'];
 
 /**
- * 摄像头扫码 on a tablet: the back camera in a dialog until a QR is read, then `onCode`. Shown only
- * where the browser has BarcodeDetector (the USB scanner field works everywhere).
+ * The browser's own BarcodeDetector where it has one (Chrome on Android, macOS), else the
+ * `barcode-detector` polyfill on ZXing's WebAssembly build (Chromium on Linux and Windows, iPad
+ * Safari, Firefox). The polyfill and its .wasm load only when a camera scan starts, and the .wasm
+ * is one of the app's own files (no internet needed).
+ */
+export async function loadBarcodeDetector(): Promise<DetectorClass> {
+  const native = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
+  if (native) return native;
+  const [{ BarcodeDetector, prepareZXingModule }, { default: wasmUrl }] = await Promise.all([
+    import('barcode-detector/ponyfill'),
+    import('zxing-wasm/reader/zxing_reader.wasm?url'),
+  ]);
+  prepareZXingModule({
+    overrides: {
+      locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path),
+    },
+  });
+  return BarcodeDetector as unknown as DetectorClass;
+}
+
+/** Whether this browser can use a camera at all (a secure page with a camera API). */
+export const cameraScanSupported = () => Boolean(navigator.mediaDevices?.getUserMedia);
+
+/**
+ * 摄像头扫码 on a tablet: the back camera in a dialog until a QR or 1-D code is read, then `onCode`.
+ * Shown wherever the browser has a camera API (the USB scanner field works everywhere).
  */
 export function CameraScanButton({ onCode }: { onCode: (code: string) => void }) {
   const [open, setOpen] = useState(false);
@@ -48,9 +70,18 @@ function CameraView({ onCode }: { onCode: (code: string) => void }) {
     let stream: MediaStream | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
-    const detector = new (DetectorImpl as DetectorClass)({ formats: ['qr_code'] });
+    let detector: Detector | undefined;
+    loadBarcodeDetector()
+      .then((D) => {
+        detector = new D({ formats: FORMATS });
+      })
+      .catch(() => setError('无法加载条码识别组件，请使用扫码枪'));
     const tick = async () => {
       if (stopped || !video.current) return;
+      if (!detector) {
+        timer = setTimeout(tick, 250);
+        return;
+      }
       try {
         const [hit] = await detector.detect(video.current);
         if (hit?.rawValue) return found.current(hit.rawValue.trim());
