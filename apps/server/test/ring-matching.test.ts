@@ -75,6 +75,11 @@ beforeAll(async () => {
   outerCard = await mk(outer.id, 'LZ-OR-0001', 3);
   bearingCard = await mk(bearing.id, 'LZ-BR-0001', 10);
   await sql`UPDATE flow_card SET status = 'open' WHERE id = ${bearingCard.id}`.execute(db);
+  // The order requires the rings (10 of each), so the matched ones can be issued to it.
+  await sql`
+    INSERT INTO production_order_material (production_order_id, line_no, material_id, unit_id, required_quantity)
+    VALUES (${card.productionOrderId}, 91, ${inner.id}, ${inner.unitId}, 10),
+           (${card.productionOrderId}, 92, ${outer.id}, ${outer.unitId}, 10)`.execute(db);
   // In stock, qualified, under the card numbers.
   const doc = await w.inbound(
     [
@@ -263,6 +268,7 @@ describe('选配', () => {
       }),
     );
     expect(a.assembled).toBe(2);
+    expect(a.issues).toHaveLength(1);
     const info = ok(await t.call('GET', `/api/v1/ring-matching/info/${a.id}`, { token }));
     expect(info.cardNo).toBe('LZ-BR-0001');
     expect(info.sets.reduce((s: number, x: any) => s + x.count, 0)).toBe(2);
@@ -301,6 +307,43 @@ describe('选配', () => {
     expect(none.status).toBe(409);
     expect(none.body.message).toMatch(/配不出/);
     expect(await stockInvariantViolations(t.database.db)).toEqual([]);
+  });
+
+  it('issues the matched rings from stock: a 领料出库 draft of the ring cards for the order', async () => {
+    const db = t.database.db;
+    const match = await sql<{ id: number }>`
+      SELECT id FROM ring_match WHERE flow_card_id = ${bearingCard.id} ORDER BY id LIMIT 1`.execute(db);
+    const docs = await sql<{ id: number; status: string; productionOrderId: number; remark: string }>`
+      SELECT id, status, production_order_id, remark FROM stock_outbound
+       WHERE type = 'requisition' AND remark LIKE ${'%流转卡 LZ-BR-0001%'}`.execute(db);
+    expect(docs.rows).toHaveLength(1);
+    expect(docs.rows[0].status).toBe('draft');
+    expect(match.rows[0]).toBeDefined();
+    const lines = ok(await t.call('GET', `/api/v1/stock-outbound/info/${docs.rows[0].id}`, { token })).lines;
+    // Two rings were matched from each card: each card's number is its line's batch.
+    expect(
+      lines.map((l: any) => [l.batchNo, Number(l.quantity)]).sort((a: any, b: any) => (a[0] < b[0] ? -1 : 1)),
+    ).toEqual([
+      ['LZ-IR-0001', 2],
+      ['LZ-OR-0001', 2],
+    ]);
+    // Posted by the keeper: the rings leave the store against the order's requirement, one ring
+    // of each card stays in stock and on offer.
+    ok(await w.post('stock-outbound', Number(docs.rows[0].id)));
+    const issued = await sql<{ n: string }>`
+      SELECT sum(issued_quantity)::int::text AS n FROM production_order_material WHERE line_no IN (91, 92)
+         AND production_order_id = (SELECT production_order_id FROM flow_card WHERE id = ${bearingCard.id})`.execute(
+      db,
+    );
+    expect(issued.rows[0].n).toBe('4');
+    const again = ok(
+      await t.call('POST', '/api/v1/ring-matching/propose', {
+        token,
+        body: { bearingId: bearing.id, clearanceGroup: 'CN' },
+      }),
+    );
+    expect(again.offered).toEqual({ inner: 1, outer: 1 });
+    expect(await stockInvariantViolations(db)).toEqual([]);
   });
 
   it('answers an assembly 报工 its 选配 for the 报工 pages, readable with the 报工 list permission', async () => {

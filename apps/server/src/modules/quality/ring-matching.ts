@@ -7,6 +7,7 @@ import {
   RingMatchingError,
   radialClearanceLimits,
   sizeGroups,
+  stockOutboundResource,
 } from '@ringmes/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -18,7 +19,10 @@ import { newExportFile } from '../../platform/export-files.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
+import { businessDay } from '../../platform/numbering.ts';
+import { createRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
+import { DOC_HOOKS } from '../warehouse/documents.ts';
 import { type RingSize, ringSizesForMatching } from './ring-sizes.ts';
 
 /**
@@ -412,7 +416,79 @@ export async function acceptRingMatch(db: Db, user: AuthUser, body: AcceptBody) 
      GROUP BY card_id
     ON CONFLICT (parent_id, child_id) DO UPDATE SET quantity = flow_card_link.quantity + EXCLUDED.quantity
      WHERE flow_card_link.kind = 'matching'`.execute(db);
-  return { id: matchId, assembled, offered: { inner: p.inner.length, outer: p.outer.length } };
+  const issues = await draftRingIssue(db, user, matchId, {
+    docNo: c.docNo,
+    productionOrderId: Number(c.productionOrderId),
+  });
+  return { id: matchId, assembled, offered: { inner: p.inner.length, outer: p.outer.length }, issues };
+}
+
+/**
+ * The matched rings leave the ring store for the bearing card's order: a 领料出库 draft per
+ * warehouse holding them, a line per ring card (its number as batch, the rings matched from it,
+ * taken from its qualified stock warehouse by warehouse), for the keeper to check and post —
+ * posting checks the order's requirement as any issue does, and links the cards (装配领用) on top
+ * of the 选配 links. Rings whose material the order does not require are left out (nothing to
+ * issue them against).
+ */
+async function draftRingIssue(
+  db: Db,
+  user: AuthUser,
+  matchId: number,
+  card: { docNo: string; productionOrderId: number },
+): Promise<{ id: number; docNo: string; warehouseId: number; quantity: number }[]> {
+  const stock = await sql<{
+    cardNo: string;
+    materialId: number;
+    taken: number;
+    warehouseId: number;
+    quantity: string;
+  }>`
+    WITH taken AS (
+      SELECT card_id, count(*)::int AS n FROM ring_match_ring WHERE ring_match_id = ${matchId} GROUP BY card_id)
+    SELECT c.doc_no AS card_no, c.product_id AS material_id, t.n AS taken, b.warehouse_id,
+           floor(sum(b.quantity))::text AS quantity
+      FROM taken t JOIN flow_card c ON c.id = t.card_id
+      JOIN stock_balance b ON b.batch_no = c.doc_no AND b.material_id = c.product_id
+       AND b.quality_status = 'qualified' AND b.quantity > 0
+     WHERE EXISTS (SELECT 1 FROM production_order_material pm
+                    WHERE pm.production_order_id = ${card.productionOrderId} AND pm.material_id = c.product_id)
+     GROUP BY c.doc_no, c.product_id, t.n, b.warehouse_id
+     ORDER BY c.doc_no, b.warehouse_id`.execute(db);
+  const byStore = new Map<number, { materialId: number; quantity: string; batchNo: string }[]>();
+  const left = new Map<string, number>();
+  for (const r of stock.rows) {
+    const want = left.get(r.cardNo) ?? Number(r.taken);
+    const n = Math.min(want, Number(r.quantity));
+    left.set(r.cardNo, want - n);
+    if (n <= 0) continue;
+    const lines = byStore.get(Number(r.warehouseId)) ?? [];
+    lines.push({ materialId: Number(r.materialId), quantity: String(n), batchNo: r.cardNo });
+    byStore.set(Number(r.warehouseId), lines);
+  }
+  const drafts: { id: number; docNo: string; warehouseId: number; quantity: number }[] = [];
+  for (const [warehouseId, lines] of byStore) {
+    const id = await createRecord(
+      { db, user, def: stockOutboundResource },
+      {
+        type: 'requisition',
+        warehouseId,
+        bizDate: businessDay(),
+        productionOrderId: card.productionOrderId,
+        remark: `选配领料：流转卡 ${card.docNo} 配对的套圈`,
+        lines,
+      },
+      DOC_HOOKS['stock-outbound'],
+    );
+    const doc = await sql<{ docNo: string }>`SELECT doc_no FROM stock_outbound WHERE id = ${id}`.execute(db);
+    drafts.push({
+      id,
+      docNo: doc.rows[0].docNo,
+      warehouseId,
+      quantity: lines.reduce((a, l) => a + Number(l.quantity), 0),
+    });
+  }
+  return drafts;
 }
 
 async function matchInfo(db: Db, id: number) {

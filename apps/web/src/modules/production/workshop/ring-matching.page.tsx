@@ -161,13 +161,20 @@ export function RingMatchingPage(_: PageProps) {
   });
   const accept = useMutation({
     mutationFn: () =>
-      http.post<{ id: number; assembled: number }>('/api/v1/ring-matching/accept', {
-        ...params,
-        flowCardId: cardId,
-        ...(reportId ? { workReportId: reportId } : {}),
-      }),
+      http.post<{ id: number; assembled: number; issues: { docNo: string }[] }>(
+        '/api/v1/ring-matching/accept',
+        {
+          ...params,
+          flowCardId: cardId,
+          ...(reportId ? { workReportId: reportId } : {}),
+        },
+      ),
     onSuccess: (r) => {
-      toast.success(`已接受选配方案：${r.assembled} 套`);
+      // The matched rings go out of the ring store by a 领料出库 draft the keeper posts.
+      const issued = r.issues?.length
+        ? `；已生成领料出库草稿 ${r.issues.map((x) => x.docNo).join('、')}`
+        : '';
+      toast.success(`已接受选配方案：${r.assembled} 套${issued}`);
       void qc.invalidateQueries({ queryKey: ['ring-matching'] });
     },
   });
