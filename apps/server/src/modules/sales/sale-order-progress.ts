@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
@@ -72,12 +73,42 @@ export async function saleOrderProgress(db: Db, orderId: number) {
   return { lines: lines.rows, documents: documents.rows };
 }
 
+const progressAnswer = z.object({
+  lines: z.array(
+    z.object({
+      lineId: z.number().int(),
+      lineNo: z.number().int(),
+      materialId: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      materialSpec: z.string().nullable(),
+      unitName: z.string().nullable(),
+      baseQuantity: z.string().nullable(),
+      plannedQuantity: z.string(),
+      stockQuantity: z.string(),
+      shippedQuantity: z.string(),
+      owedQuantity: z.string(),
+    }),
+  ),
+  documents: z.array(
+    z.object({
+      kind: z.enum(['sales-outbound', 'sales-return', 'production-order']),
+      id: z.number().int(),
+      docNo: z.string(),
+      date: z.string().nullable(),
+      status: z.string(),
+      quantity: z.string(),
+    }),
+  ),
+});
+
 export function saleOrderProgressRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/sale-order/progress/:id',
     permission: 'sale:order:list',
     params: idParams,
+    response: progressAnswer,
     handler: ({ params, app: { db } }) => saleOrderProgress(db, params.id),
   });
 }

@@ -164,6 +164,19 @@ const lineDefaultsQuery = z.strictObject({
   orderId: zx.id.optional(),
 });
 
+/** A line's unit, its ratio to the base unit and the price saving will give it (`lineDefaults`). */
+const lineDefaultsAnswer = z.object({
+  unitId: z.number().int().nullable(),
+  unitName: z.string().nullable(),
+  baseUnitId: z.number().int().nullable(),
+  baseUnitName: z.string().nullable(),
+  unitQuantity: z.string().nullable(),
+  baseQuantity: z.string().nullable(),
+  basePrecision: z.number().int().nullable(),
+  unitPrice: z.string().nullable(),
+  priceSource: z.enum(['last', 'material']).nullable(),
+});
+
 export function saleOrderRoutes(app: App) {
   // The order form shows a line's unit, price and amount as they are typed, as saving will set them.
   route(app, {
@@ -172,6 +185,7 @@ export function saleOrderRoutes(app: App) {
     permission: 'sale:order:add',
     alsoAllowedBy: ['sale:order:edit'],
     query: lineDefaultsQuery,
+    response: lineDefaultsAnswer,
     async handler({ query, app: { db } }) {
       const d = await lineDefaults(db, PRICING, {
         partyId: query.customerId,

@@ -15,7 +15,7 @@ import { businessDay } from '../../platform/numbering.ts';
 import { ALL_ROWS_MAX, checkAllRows } from '../../platform/paging.ts';
 import { createRecord, getRecord } from '../../platform/resource/crud.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
-import { fieldSchema } from '../../platform/resource/schema.ts';
+import { answerRowSchema, fieldSchema } from '../../platform/resource/schema.ts';
 import { assertInScope, gate } from '../../platform/resource/scope.ts';
 import { promisedDay } from '../orders/on-time.ts';
 import { percentSetting, qty } from '../orders/order-lines.ts';
@@ -411,12 +411,86 @@ export async function deliveryNote(db: Db, id: number) {
   };
 }
 
+// ------------------------------------------------------------------ answers
+
+const id = z.number().int();
+const text = z.string().nullable();
+const deliveryNoteAnswer = z.object({
+  id,
+  docNo: z.string(),
+  type: z.literal('sales'),
+  status: z.string(),
+  bizDate: z.string(),
+  remark: text,
+  warehouseName: text,
+  saleOrderId: id.nullable(),
+  saleOrderNo: text,
+  taxRate: text,
+  currency: text,
+  salespersonName: text,
+  customerId: id.nullable(),
+  customerCode: text,
+  customerName: text,
+  address: text,
+  contact: text,
+  phone: text,
+  lines: z.array(
+    z.object({
+      id,
+      lineNo: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      spec: text,
+      batchNo: text,
+      unitName: text,
+      quantity: z.string(),
+      /** The order line's tax-inclusive price; null for a line shipped without one. */
+      unitPrice: text,
+      amount: text,
+      orderNo: text,
+      orderLineNo: z.number().int().nullable(),
+    }),
+  ),
+  totals: z.object({
+    amount: z.string(),
+    quantities: z.array(z.object({ unitName: z.string(), quantity: z.string() })),
+  }),
+});
+const openLinesAnswer = z.object({
+  total: z.number().int(),
+  list: z.array(
+    z.object({
+      lineId: id,
+      lineNo: z.number().int(),
+      orderId: id,
+      docNo: z.string(),
+      customerId: id,
+      customerName: z.string(),
+      materialId: id,
+      materialCode: z.string(),
+      materialName: z.string(),
+      materialSpec: text,
+      unitName: text,
+      deliveryDate: text,
+      baseQuantity: z.string(),
+      shippedQuantity: z.string(),
+      owedQuantity: z.string(),
+      /** In 销售出库 drafts not yet posted. */
+      pendingQuantity: z.string(),
+      availableQuantity: z.string(),
+      late: z.boolean().nullable(),
+      status: z.string(),
+    }),
+  ),
+});
+
 export function shippingRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/stock-outbound/delivery-note/:id',
     ...gate(stockOutboundResource, 'list'),
     params: idParams,
+    response: deliveryNoteAnswer,
     async handler({ params, user, app: { db } }) {
       // Whoever reads the 销售出库 prints its 送货单 (a keeper of sales outbound only: his kind).
       assertInScope(
@@ -433,6 +507,7 @@ export function shippingRoutes(app: App) {
     url: '/api/v1/sale-order/open-lines',
     permission: 'sale:warehouse:list',
     query: openLinesQuery,
+    response: openLinesAnswer,
     handler: ({ query, app: { db } }) => openLines(db, query),
   });
   route(app, {
@@ -440,6 +515,7 @@ export function shippingRoutes(app: App) {
     url: '/api/v1/sale-order/open-lines/export',
     permission: 'sale:warehouse:export',
     query: openLinesQuery,
+    response: z.object({ fileName: z.string(), rows: z.number().int() }),
     async handler({ query, user, app: { db, config } }) {
       const all = await openLines(db, { ...query, pageNum: 1, pageSize: ALL_ROWS_MAX + 1 });
       checkAllRows(all.total);
@@ -458,6 +534,10 @@ export function shippingRoutes(app: App) {
       url: `/api/v1/sale-order/${name}`,
       permission: name === 'ship' ? 'sale:warehouse:ship' : 'sale:warehouse:return',
       body: shipBody,
+      // The draft made, as the warehouse's `info` answers it.
+      response: z.lazy(() =>
+        answerRowSchema(kind === 'outbound' ? stockOutboundResource : stockInboundResource),
+      ),
       handler: ({ body, user, req, app: { db } }) =>
         db.transaction().execute((trx) => makeDocument(trx, user, body, kind, req.id)),
     });

@@ -1,5 +1,6 @@
 import { stockUpOrderResource } from '@ringmes/domain';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http/route.ts';
@@ -86,12 +87,44 @@ export async function stockUpProgress(db: Db, id: number) {
   return { lines: lines.rows, orders: orders.rows };
 }
 
+const progressAnswer = z.object({
+  lines: z.array(
+    z.object({
+      id: z.number().int(),
+      lineNo: z.number().int(),
+      materialId: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      unitName: z.string().nullable(),
+      baseQuantity: z.string(),
+      plannedQuantity: z.string().nullable(),
+      producedQuantity: z.string(),
+    }),
+  ),
+  orders: z.array(
+    z.object({
+      id: z.number().int(),
+      docNo: z.string(),
+      status: z.string(),
+      sourceType: z.string().nullable(),
+      stockUpLineId: z.number().int().nullable(),
+      parentOrderId: z.number().int().nullable(),
+      productName: z.string(),
+      quantity: z.string(),
+      producedQuantity: z.string().nullable(),
+      plannedStartDate: z.string().nullable(),
+      dueDate: z.string().nullable(),
+    }),
+  ),
+});
+
 export function stockUpRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/stock-up-order/progress/:id',
     permission: 'sale:stockUp:list',
     params: idParams,
+    response: progressAnswer,
     handler: ({ params, app: { db } }) => stockUpProgress(db, params.id),
   });
 }
