@@ -188,6 +188,12 @@ describe('machine signals (the signed third-party API path)', () => {
     // No dispatch for the 11-03 shift and no run in it: the shift is 计划停机 (无生产任务).
     expect(d.segments.find((s: any) => s.reason === '无生产任务')?.minutes).toBe(480);
     expect(d.plannedMinutes).toBe(60);
+    // The live board shows the machine's last signal.
+    const board = ok(await get('/api/v1/dashboard/snapshot?scope=whole'));
+    expect(board.equipment.list.find((e: any) => e.id === machine.id)).toMatchObject({
+      signalState: 'stop',
+      signalAt: new Date(at('19:00', day)).toISOString(),
+    });
   });
 
   it('refuses a signal for a machine that does not exist, naming the line', async () => {
@@ -232,5 +238,48 @@ describe('settings, validation and permissions', () => {
     expect((await get(`/api/v1/oee/timeline?equipmentId=${machine.id}&day=${DAY}`, other.token)).status).toBe(
       403,
     );
+  });
+});
+
+describe('the rollup of closed days (oee_machine_day)', () => {
+  it('answers from it what the facts answer, and forgets the days a late fact changes', async () => {
+    const db = t.database.db;
+    const range = 'from=2026-11-01&to=2026-11-05';
+    const summary = `/api/v1/oee/summary?${range}&equipmentId=${machine.id}&period=day`;
+    const losses = `/api/v1/oee/losses?${range}&workshopId=${workshopId}`;
+    const keptDays = async () =>
+      (
+        await sql<{ day: string }>`
+          SELECT to_char(day, 'YYYY-MM-DD') AS day FROM oee_machine_day
+           WHERE equipment_id = ${machine.id} ORDER BY day`.execute(db)
+      ).rows.map((r) => r.day);
+    await sql`DELETE FROM oee_machine_day`.execute(db);
+    const fromFacts = ok(await get(summary));
+    const lossesFromFacts = ok(await get(losses));
+    expect(await keptDays()).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05']);
+    expect(ok(await get(summary))).toEqual(fromFacts);
+    expect(ok(await get(losses))).toEqual(lossesFromFacts);
+    expect(fromFacts.rows.find((r: any) => r.period === DAY)).toMatchObject({ oee: 76.19, runMinutes: 363 });
+
+    // A machine's signals for 11-04 arrive late: its days from 11-02 on are forgotten (a night
+    // shift and any time zone), 11-04 shows the hour run, the rest stays as it was.
+    ok(
+      await t.call('POST', '/api/v1/oee/signals', {
+        token,
+        body: {
+          signals: [
+            { equipmentId: machine.id, at: at('18:00', '2026-11-04'), state: 'run' },
+            { equipmentId: machine.id, at: at('19:00', '2026-11-04'), state: 'stop' },
+          ],
+        },
+      }),
+    );
+    expect(await keptDays()).toEqual(['2026-11-01']);
+    const after = ok(await get(summary));
+    const day = (a: any, d: string) => a.rows.find((r: any) => r.period === d);
+    expect(day(after, '2026-11-04').runMinutes).toBe(day(fromFacts, '2026-11-04').runMinutes + 60);
+    for (const d of ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-05'])
+      expect(day(after, d)).toEqual(day(fromFacts, d));
+    expect(await keptDays()).toHaveLength(5);
   });
 });

@@ -105,7 +105,8 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
     prepared(sql<Record<string, any>>`
       SELECT e.id, e.code, e.name, ws.type AS workshop_type, e.status AS ledger_status,
              r.doc_no AS repair_no, r.status AS repair_status,
-             d.doc_no AS dispatch_no, u.first_name AS operator_name, d.started_at
+             d.doc_no AS dispatch_no, u.first_name AS operator_name, d.started_at,
+             sg.state AS signal_state, sg.at AS signal_at
         FROM equipment e
         JOIN workshop ws ON ws.id = e.workshop_id
         LEFT JOIN LATERAL (
@@ -117,6 +118,11 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
                WHERE equipment_id = e.id AND status = 'started'
                ORDER BY started_at DESC NULLS LAST, id DESC LIMIT 1) d ON true
         LEFT JOIN app_user u ON u.id = d.operator_id
+        -- The machine's last state signal (MQTT or the signed API), when it sends any.
+        LEFT JOIN LATERAL (
+              SELECT state, at FROM machine_signal
+               WHERE equipment_id = e.id AND state IS NOT NULL
+               ORDER BY at DESC LIMIT 1) sg ON true
        WHERE e.status <> 'scrapped' AND (${w}::text IS NULL OR ws.type = ${w})
        ORDER BY ws.type, e.code
        LIMIT 200`).execute(db),
@@ -215,6 +221,8 @@ export async function dashboardSnapshot(db: Db, scope: DashboardScope, timeZone:
       repairStatus: e.repairStatus ?? null,
       dispatchNo: e.dispatchNo ?? null,
       operatorName: e.operatorName ?? null,
+      signalState: (e.signalState as 'run' | 'stop' | 'fault' | null) ?? null,
+      signalAt: e.signalAt ? new Date(e.signalAt).toISOString() : null,
     };
   });
   const count = (s: string) => equipmentRows.filter((e) => e.state === s).length;

@@ -18,11 +18,10 @@ import {
   shiftIntervals,
   stateMinutes,
   stopReasonOf,
-  sumOeeInputs,
   type TimelineSegment,
   type WorkCalendar,
 } from '@ringmes/domain';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/db.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
@@ -31,6 +30,7 @@ import { newExportFile } from '../../platform/export-files.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
+import { liveNotify } from '../../platform/live/notify.ts';
 import { neutralise } from '../../platform/resource/excel.ts';
 import { getBusinessTimeZone } from '../../platform/resource/query.ts';
 
@@ -55,17 +55,26 @@ const DAY_MS = 86_400_000;
 const MAX_DAYS = 93;
 const APPROVED = sql.join(['approved', 'inspecting', 'inspected', 'posted'].map((s) => sql.lit(s)));
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The business time zone's offset from UTC at an instant, in minutes. */
 function offsetAt(at: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: getBusinessTimeZone(),
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-  }).formatToParts(new Date(at));
+  const tz = getBusinessTimeZone();
+  // A formatter costs far more to make than to use: one per time zone.
+  let format = formatters.get(tz);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
+    formatters.set(tz, format);
+  }
+  const parts = format.formatToParts(new Date(at));
   const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return (
     (Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute')) -
@@ -131,13 +140,46 @@ interface Machine {
   oeeTarget: number | null;
 }
 
+/** A day's stop time of one state and reason, in milliseconds (the loss Pareto's rows). */
+export interface StopTime {
+  state: MachineState;
+  reason: string;
+  ms: number;
+}
+
 /** One machine's one day: its timeline and the figures OEE is computed from. */
 export interface MachineDay {
   machine: Machine;
   day: string;
+  /** The day's states; empty when the day was read from the rollup (oee_machine_day). */
   segments: TimelineSegment[];
   input: OeeInput;
+  /** The day's milliseconds per state. */
+  ms: Record<MachineState, number>;
+  stops: StopTime[];
   signalParts: number;
+}
+
+/** The Pareto's reason of a stop segment: the declared pause reason, 短停(信号), or the state. */
+function stopReason(s: TimelineSegment): string {
+  return ['setup', 'material', 'labour', 'other'].includes(s.state) && s.reason
+    ? stopReasonOf(s.reason).label
+    : s.reason === '短停(信号)'
+      ? '短停(信号)'
+      : machineStateLabel(s.state);
+}
+
+function stopTimes(segments: TimelineSegment[]): StopTime[] {
+  const by = new Map<string, StopTime>();
+  for (const s of segments) {
+    if (!STATE_LOSS[s.state]) continue;
+    const reason = stopReason(s);
+    const key = `${s.state}:${reason}`;
+    const row = by.get(key) ?? { state: s.state, reason, ms: 0 };
+    row.ms += s.to - s.from;
+    by.set(key, row);
+  }
+  return [...by.values()];
 }
 
 async function machinesOf(
@@ -166,12 +208,14 @@ export async function calendarOf(db: Db, workshopId: number): Promise<WorkCalend
 const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`));
 
 /**
- * Every machine day of the range: the machines' facts read in a few statements, each machine's
+ * The machines' days of a range: the machines' facts read in a few statements, each machine's
  * timeline computed once over the range and cut at the local midnights.
  */
-export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
-  const machines = await machinesOf(db, q);
-  if (!machines.length) return [];
+async function computeDays(
+  db: Db,
+  machines: Machine[],
+  q: { from: string; to: string },
+): Promise<MachineDay[]> {
   const from = localMidnight(q.from, offsetAt(Date.parse(`${q.from}T00:00:00Z`)));
   const end = nextDay(q.to);
   // Up to now: what is still open (a dispatch, a pause, a repair, the last signal) ends now, and
@@ -183,7 +227,7 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
   const ids = idList(machines.map((m) => m.id));
   const fromTs = new Date(from).toISOString();
   const toTs = new Date(to).toISOString();
-  const [calendars, events, repairs, maintenance, signals, reports, assigned] = await Promise.all([
+  const [calendars, events, repairs, maintenance, signals, assigned] = await Promise.all([
     sql<{ workshopId: number; calendar: WorkCalendar }>`
       SELECT workshop_id::int AS workshop_id, calendar FROM work_calendar`.execute(db),
     // The events of every dispatch on these machines that is open at some time in the range.
@@ -228,23 +272,6 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
                WHERE s.equipment_id IN (${ids}) AND s.at < ${fromTs}::timestamptz AND s.state IS NOT NULL
                ORDER BY s.equipment_id, s.at DESC) p
        ORDER BY 1, 2`.execute(db),
-    sql<{
-      equipmentId: number;
-      day: string;
-      good: number;
-      scrap: number;
-      idealGood: number;
-      idealScrap: number;
-    }>`
-      SELECT w.equipment_id::int AS equipment_id, to_char(w.report_date, 'YYYY-MM-DD') AS day,
-             sum(w.good_quantity)::float8 AS good,
-             sum(w.work_scrap_quantity + w.material_scrap_quantity)::float8 AS scrap,
-             sum(w.good_quantity * COALESCE(t.standard_minutes, 0))::float8 AS ideal_good,
-             sum((w.work_scrap_quantity + w.material_scrap_quantity) * COALESCE(t.standard_minutes, 0))::float8 AS ideal_scrap
-        FROM work_report w LEFT JOIN workshop_task t ON t.id = w.task_id
-       WHERE w.equipment_id IN (${ids}) AND w.status IN (${APPROVED})
-         AND w.report_date BETWEEN ${q.from}::date AND ${q.to}::date
-       GROUP BY 1, 2`.execute(db),
     // The shifts each machine was given work for (a dispatch waiting in its shift is scheduled time).
     sql<{ equipmentId: number; day: string; shift: string }>`
       SELECT DISTINCT d.equipment_id::int AS equipment_id, to_char(d.work_date, 'YYYY-MM-DD') AS day, d.shift
@@ -266,7 +293,6 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
   const repairsBy = by(repairs.rows);
   const maintBy = by(maintenance.rows);
   const signalsBy = by(signals.rows);
-  const reportsBy = new Map(reports.rows.map((r) => [`${r.equipmentId}:${r.day}`, r]));
   const assignedBy = new Map<number, Set<string>>();
   for (const a of assigned.rows) {
     const set = assignedBy.get(a.equipmentId) ?? new Set<string>();
@@ -329,23 +355,293 @@ export async function machineDays(db: Db, q: Range): Promise<MachineDay[]> {
         const s = timeline[j];
         segments.push({ ...s, from: Math.max(s.from, dayFrom), to: Math.min(s.to, dayTo) });
       }
-      const rep = reportsBy.get(`${m.id}:${day}`);
       out.push({
         machine: m,
         day,
         segments,
+        stops: stopTimes(segments),
         signalParts: parts.get(day) ?? 0,
-        input: {
-          minutes: stateMinutes(segments),
-          idealGoodMinutes: rep?.idealGood ?? 0,
-          idealScrapMinutes: rep?.idealScrap ?? 0,
-          good: rep?.good ?? 0,
-          scrap: rep?.scrap ?? 0,
-        },
+        input: { ...NO_PIECES, minutes: stateMinutes(segments) },
+        ms: stateMs(segments),
       });
     }
   }
   return out;
+}
+
+/** The state columns of the rollup, in the domain's state order. */
+const STATE_COLUMNS: [MachineState, string][] = [
+  ['run', 'run_ms'],
+  ['runNoDispatch', 'run_no_dispatch_ms'],
+  ['idle', 'idle_ms'],
+  ['setup', 'setup_ms'],
+  ['material', 'material_ms'],
+  ['labour', 'labour_ms'],
+  ['fault', 'fault_ms'],
+  ['other', 'other_ms'],
+  ['planned', 'planned_ms'],
+  ['offShift', 'off_shift_ms'],
+];
+
+/** Milliseconds per state (whole milliseconds, so sums are exact in any order). */
+type StateMs = Record<MachineState, number>;
+const emptyMs = (): StateMs => emptyStateMinutes();
+
+function stateMs(segments: TimelineSegment[]): StateMs {
+  const m = emptyMs();
+  for (const s of segments) m[s.state] += s.to - s.from;
+  return m;
+}
+
+interface Pieces {
+  idealGoodMinutes: number;
+  idealScrapMinutes: number;
+  good: number;
+  scrap: number;
+}
+const NO_PIECES: Pieces = { idealGoodMinutes: 0, idealScrapMinutes: 0, good: 0, scrap: 0 };
+
+/** The rollup rows' basis: the business time zone and this version of the calculation. */
+const ROLLUP_VERSION = 1;
+const rollupBasis = () => `${getBusinessTimeZone()}|v${ROLLUP_VERSION}`;
+/** Days at least this many local days back are closed: nothing can change them but a late fact. */
+const CLOSED_AFTER_DAYS = 3;
+
+const dayAdd = (d: string, n: number) =>
+  new Date(Date.parse(`${d}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+type Period = 'all' | 'day' | 'week' | 'month';
+
+/** The period key of a `date` column in SQL, as periodOf answers it in JS. */
+function periodSql(column: RawBuilder<unknown>, period: Period, range: { from: string; to: string }) {
+  if (period === 'day') return sql`to_char(${column}, 'YYYY-MM-DD')`;
+  if (period === 'month') return sql`to_char(${column}, 'YYYY-MM')`;
+  if (period === 'week') return sql`to_char(date_trunc('week', ${column})::date, 'YYYY-MM-DD')`;
+  return sql`${`${range.from}~${range.to}`}::text`;
+}
+
+/** The pieces of approved 报工 per machine and period, at their task's standard minutes. */
+function piecesOf(db: Db, ids: ReturnType<typeof idList>, q: { from: string; to: string }, period: Period) {
+  return sql<{
+    equipmentId: number;
+    period: string;
+    good: number;
+    scrap: number;
+    idealGood: number;
+    idealScrap: number;
+  }>`
+    SELECT w.equipment_id::int AS equipment_id, ${periodSql(sql.ref('w.report_date'), period, q)} AS period,
+           sum(w.good_quantity)::float8 AS good,
+           sum(w.work_scrap_quantity + w.material_scrap_quantity)::float8 AS scrap,
+           sum(w.good_quantity * COALESCE(t.standard_minutes, 0))::float8 AS ideal_good,
+           sum((w.work_scrap_quantity + w.material_scrap_quantity) * COALESCE(t.standard_minutes, 0))::float8 AS ideal_scrap
+      FROM work_report w LEFT JOIN workshop_task t ON t.id = w.task_id
+     WHERE w.equipment_id IN (${ids}) AND w.status IN (${APPROVED})
+       AND w.report_date BETWEEN ${q.from}::date AND ${q.to}::date
+     GROUP BY 1, 2`.execute(db);
+}
+
+/** One machine's figures over one period: state milliseconds and pieces. */
+export interface MachinePeriod {
+  machine: Machine;
+  period: string;
+  ms: StateMs;
+  pieces: Pieces;
+}
+
+/** What OEE is computed from: the minutes of summed milliseconds and the pieces. */
+function inputOf(ms: StateMs, pieces: Pieces): OeeInput {
+  const minutes = emptyStateMinutes();
+  for (const k of Object.keys(minutes) as MachineState[]) minutes[k] = ms[k] / 60_000;
+  return { minutes, ...pieces };
+}
+
+function addMs(into: StateMs, from: StateMs) {
+  for (const k of Object.keys(into) as MachineState[]) into[k] += from[k];
+}
+
+function addPieces(into: Pieces, from: Pieces) {
+  into.idealGoodMinutes += from.idealGoodMinutes;
+  into.idealScrapMinutes += from.idealScrapMinutes;
+  into.good += from.good;
+  into.scrap += from.scrap;
+}
+
+/**
+ * Every machine's state milliseconds and pieces per period of the range, and (with `stops`) the
+ * stop time by state and reason over the range. Closed days (three local days back and older) are
+ * summed in SQL from the rollup (oee_machine_day, migration 0078) where it holds them; the other
+ * days are computed from the facts (computeDays) and the closed ones among them stored, unless a
+ * posting touched the machine since (its generation moved). Pieces are summed from the approved
+ * 报工 of the range.
+ */
+export async function machinePeriods(
+  db: Db,
+  q: Range,
+  period: Period,
+  stops = false,
+): Promise<{ periods: MachinePeriod[]; stops: StopTime[] }> {
+  const machines = await machinesOf(db, q);
+  if (!machines.length) return { periods: [], stops: [] };
+  const machineIds = machines.map((m) => m.id);
+  const ids = idList(machineIds);
+  const basis = rollupBasis();
+  const now = Date.now();
+  const lastClosed = dayAdd(localDay(now, offsetAt(now)), -CLOSED_AFTER_DAYS);
+  const closedTo = q.to < lastClosed ? q.to : lastClosed;
+  const anyClosed = q.from <= closedTo;
+  // Per machine, the first closed day of the range the rollup does not hold (or the day after
+  // the closed ones): kept before it, computed from it on.
+  const [gens, firstMissing] = anyClosed
+    ? await Promise.all([
+        sql<{ equipmentId: number; gen: string }>`
+          SELECT equipment_id::int AS equipment_id, gen::text AS gen FROM oee_rollup_gen
+           WHERE equipment_id IN (${ids})`.execute(db),
+        sql<{ equipmentId: number; day: string }>`
+          SELECT m.id::int AS equipment_id, to_char(COALESCE(
+                   (SELECT min(d)::date FROM generate_series(${q.from}::date, ${closedTo}::date, interval '1 day') d
+                     WHERE NOT EXISTS (SELECT 1 FROM oee_machine_day k
+                                        WHERE k.equipment_id = m.id AND k.day = d::date AND k.basis = ${basis})),
+                   ${closedTo}::date + 1), 'YYYY-MM-DD') AS day
+            FROM unnest(${machineIds}::bigint[]) m(id)`.execute(db),
+      ])
+    : [{ rows: [] }, { rows: [] }];
+  const computeFrom = new Map<number, string>(machines.map((m) => [m.id, q.from]));
+  for (const r of firstMissing.rows) computeFrom.set(r.equipmentId, r.day);
+  const keptTo = machines.map((m) => dayAdd(computeFrom.get(m.id) as string, -1));
+  const keptSpan = sql`unnest(${machineIds}::bigint[], ${keptTo}::date[]) r(id, kept_to)`;
+  const [kept, keptStops, pieces] = await Promise.all([
+    anyClosed
+      ? sql<Record<string, any>>`
+          SELECT k.equipment_id::int AS equipment_id, ${periodSql(sql.ref('k.day'), period, q)} AS period,
+                 ${sql.join(STATE_COLUMNS.map(([, c]) => sql`sum(${sql.ref(`k.${c}`)})::float8 AS ${sql.ref(c)}`))}
+            FROM oee_machine_day k JOIN ${keptSpan} ON k.equipment_id = r.id
+           WHERE k.basis = ${basis} AND k.day >= ${q.from}::date AND k.day <= r.kept_to
+           GROUP BY 1, 2`.execute(db)
+      : { rows: [] },
+    anyClosed && stops
+      ? sql<{ state: MachineState; reason: string; ms: number }>`
+          SELECT s.state, s.reason, sum(s.ms)::float8 AS ms
+            FROM oee_machine_day_stop s JOIN ${keptSpan} ON s.equipment_id = r.id
+           WHERE s.basis = ${basis} AND s.day >= ${q.from}::date AND s.day <= r.kept_to
+           GROUP BY 1, 2`.execute(db)
+      : { rows: [] },
+    piecesOf(db, ids, q, period),
+  ]);
+  const byId = new Map(machines.map((m) => [m.id, m]));
+  const out = new Map<string, MachinePeriod>();
+  const at = (machine: Machine, p: string) => {
+    const key = `${machine.id}|${p}`;
+    let row = out.get(key);
+    if (!row) {
+      row = { machine, period: p, ms: emptyMs(), pieces: { ...NO_PIECES } };
+      out.set(key, row);
+    }
+    return row;
+  };
+  for (const r of kept.rows) {
+    const row = at(byId.get(r.equipmentId) as Machine, r.period);
+    for (const [state, c] of STATE_COLUMNS) row.ms[state] += r[camel(c)];
+  }
+  const stopBy = new Map<string, StopTime>();
+  const addStop = (s: StopTime) => {
+    const key = `${s.state}:${s.reason}`;
+    const row = stopBy.get(key);
+    if (row) row.ms += s.ms;
+    else stopBy.set(key, { ...s });
+  };
+  for (const s of keptStops.rows) addStop(s);
+  // The days the rollup does not hold, computed from the facts, grouped by where they start.
+  const groups = new Map<string, Machine[]>();
+  for (const m of machines) {
+    const from = computeFrom.get(m.id) as string;
+    if (from > q.to) continue;
+    const list = groups.get(from) ?? [];
+    list.push(m);
+    groups.set(from, list);
+  }
+  const toKeep: MachineDay[] = [];
+  for (const [from, list] of groups)
+    for (const d of await computeDays(db, list, { from, to: q.to })) {
+      addMs(at(d.machine, periodOf(d.day, period, q)).ms, d.ms);
+      if (stops) for (const s of d.stops) addStop(s);
+      if (d.day <= closedTo) toKeep.push(d);
+    }
+  for (const p of pieces.rows) {
+    const m = byId.get(p.equipmentId);
+    if (m)
+      addPieces(at(m, p.period).pieces, {
+        idealGoodMinutes: p.idealGood,
+        idealScrapMinutes: p.idealScrap,
+        good: p.good,
+        scrap: p.scrap,
+      });
+  }
+  if (anyClosed) await keepDays(db, basis, toKeep, new Map(gens.rows.map((g) => [g.equipmentId, g.gen])));
+  // In the machines' order (workshop, code), each machine's periods in time order.
+  const index = new Map(machines.map((m, i) => [m.id, i]));
+  const periods = [...out.values()].sort(
+    (a, b) =>
+      (index.get(a.machine.id) as number) - (index.get(b.machine.id) as number) ||
+      (a.period < b.period ? -1 : a.period > b.period ? 1 : 0),
+  );
+  return { periods, stops: [...stopBy.values()] };
+}
+
+/** snake_case → camelCase, as the driver's plugin names the columns. */
+const camel = (c: string) => c.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+
+/**
+ * Stores computed closed days in the rollup, for the machines no posting touched since their
+ * generation was read (the generations locked in key order, so a posting that touches one waits
+ * and then deletes what was stored here).
+ */
+async function keepDays(db: Db, basis: string, days: MachineDay[], genBy: Map<number, string>) {
+  if (!days.length) return;
+  const machineIds = [...new Set(days.map((d) => d.machine.id))].sort((a, b) => a - b);
+  const unknown = machineIds.filter((id) => !genBy.has(id));
+  if (unknown.length) {
+    // Machines no trigger has seen yet get a generation; their days are stored by the next query.
+    await sql`
+      INSERT INTO oee_rollup_gen (equipment_id) SELECT unnest(${unknown}::bigint[]) ORDER BY 1
+      ON CONFLICT (equipment_id) DO NOTHING`.execute(db);
+  }
+  const known = machineIds.filter((id) => genBy.has(id));
+  if (!known.length) return;
+  await db.transaction().execute(async (trx) => {
+    const now = await sql<{ equipmentId: number; gen: string }>`
+      SELECT equipment_id::int AS equipment_id, gen::text AS gen FROM oee_rollup_gen
+       WHERE equipment_id = ANY(${known}::bigint[]) ORDER BY equipment_id FOR SHARE`.execute(trx);
+    const same = new Set(
+      now.rows.filter((r) => genBy.get(r.equipmentId) === r.gen).map((r) => r.equipmentId),
+    );
+    const rows = days.filter((d) => same.has(d.machine.id));
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      const inserted = await sql<{ equipmentId: number; day: string }>`
+        INSERT INTO oee_machine_day (equipment_id, day, basis, ${sql.join(STATE_COLUMNS.map(([, c]) => sql.ref(c)))}, signal_parts)
+        VALUES ${sql.join(
+          chunk.map(
+            (d) =>
+              sql`(${d.machine.id}, ${d.day}::date, ${basis}, ${sql.join(STATE_COLUMNS.map(([s]) => sql`${d.ms[s]}`))}, ${d.signalParts})`,
+          ),
+        )}
+        ON CONFLICT DO NOTHING
+        RETURNING equipment_id::int AS equipment_id, to_char(day, 'YYYY-MM-DD') AS day`.execute(trx);
+      const fresh = new Set(inserted.rows.map((r) => `${r.equipmentId}:${r.day}`));
+      const stopRows = chunk
+        .filter((d) => fresh.has(`${d.machine.id}:${d.day}`))
+        .flatMap((d) =>
+          d.stops.map(
+            (s) => sql`(${d.machine.id}, ${d.day}::date, ${basis}, ${s.state}, ${s.reason}, ${s.ms})`,
+          ),
+        );
+      for (let j = 0; j < stopRows.length; j += 1000)
+        await sql`
+          INSERT INTO oee_machine_day_stop (equipment_id, day, basis, state, reason, ms)
+          VALUES ${sql.join(stopRows.slice(j, j + 1000))}`.execute(trx);
+    }
+  });
 }
 
 /**
@@ -421,7 +717,7 @@ function figures(input: OeeInput, target: number | null) {
 }
 
 export async function oeeSummary(db: Db, q: z.infer<typeof summaryQuery>) {
-  const days = await machineDays(db, q);
+  const { periods } = await machinePeriods(db, q, q.period);
   const groups = new Map<
     string,
     {
@@ -431,22 +727,41 @@ export async function oeeSummary(db: Db, q: z.infer<typeof summaryQuery>) {
       name: string;
       workshopName: string | null;
       period: string;
-      inputs: OeeInput[];
+      ms: StateMs;
+      pieces: Pieces;
       target: number | null;
     }
   >();
-  for (const d of days) {
-    const period = periodOf(d.day, q.period, q);
+  const allMs = emptyMs();
+  const allPieces = { ...NO_PIECES };
+  for (const p of periods) {
+    const m = p.machine;
     const [id, name, workshopName, target] =
       q.level === 'machine'
-        ? [d.machine.id, `${d.machine.code} ${d.machine.name}`, d.machine.workshopName, d.machine.oeeTarget]
+        ? [m.id, `${m.code} ${m.name}`, m.workshopName, m.oeeTarget]
         : q.level === 'workshop'
-          ? [d.machine.workshopId, d.machine.workshopName, null, null]
+          ? [m.workshopId, m.workshopName, null, null]
           : [null, '全厂', null, null];
-    const key = `${id ?? 'plant'}:${period}`;
-    const g = groups.get(key) ?? { key, level: q.level, id, name, workshopName, period, inputs: [], target };
-    groups.set(key, g);
-    g.inputs.push(d.input);
+    const key = `${id ?? 'plant'}:${p.period}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = {
+        key,
+        level: q.level,
+        id,
+        name,
+        workshopName,
+        period: p.period,
+        ms: emptyMs(),
+        pieces: { ...NO_PIECES },
+        target,
+      };
+      groups.set(key, g);
+    }
+    addMs(g.ms, p.ms);
+    addPieces(g.pieces, p.pieces);
+    addMs(allMs, p.ms);
+    addPieces(allPieces, p.pieces);
   }
   const rows = [...groups.values()].map((g) => ({
     key: g.key,
@@ -455,9 +770,9 @@ export async function oeeSummary(db: Db, q: z.infer<typeof summaryQuery>) {
     name: g.name,
     workshopName: g.workshopName,
     period: g.period,
-    ...figures(sumOeeInputs(g.inputs), g.target),
+    ...figures(inputOf(g.ms, g.pieces), g.target),
   }));
-  return { rows, total: figures(sumOeeInputs(days.map((d) => d.input)), null) };
+  return { rows, total: figures(inputOf(allMs, allPieces), null) };
 }
 
 /**
@@ -465,25 +780,25 @@ export async function oeeSummary(db: Db, q: z.infer<typeof summaryQuery>) {
  * largest first with the cumulative share; the six big losses; the machines that lose most.
  */
 export async function oeeLosses(db: Db, q: Range) {
-  const days = await machineDays(db, q);
-  const byReason = new Map<string, { state: MachineState; reason: string; minutes: number }>();
-  for (const d of days)
-    for (const s of d.segments) {
-      if (!STATE_LOSS[s.state]) continue;
-      const reason =
-        ['setup', 'material', 'labour', 'other'].includes(s.state) && s.reason
-          ? stopReasonOf(s.reason).label
-          : s.reason === '短停(信号)'
-            ? '短停(信号)'
-            : machineStateLabel(s.state);
-      const key = `${s.state}:${reason}`;
-      const row = byReason.get(key) ?? { state: s.state, reason, minutes: 0 };
-      row.minutes += (s.to - s.from) / 60_000;
-      byReason.set(key, row);
-    }
-  const all = oee(sumOeeInputs(days.map((d) => d.input)));
+  const { periods, stops } = await machinePeriods(db, q, 'all', true);
+  const allMs = emptyMs();
+  const allPieces = { ...NO_PIECES };
+  for (const p of periods) {
+    addMs(allMs, p.ms);
+    addPieces(allPieces, p.pieces);
+  }
+  const all = oee(inputOf(allMs, allPieces));
   const items = [
-    ...[...byReason.values()].map((r) => ({ ...r, label: r.reason, loss: STATE_LOSS[r.state] as string })),
+    // Stops by reason first (equal minutes keep this order: stops, then speed, then defects).
+    ...stops
+      .sort((a, b) => (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0))
+      .map(({ state, reason, ms }) => ({
+        state,
+        reason,
+        minutes: ms / 60_000,
+        label: reason,
+        loss: STATE_LOSS[state] as string,
+      })),
     { state: null, reason: '速度损失', label: '速度损失', loss: 'speed', minutes: all.losses.speed },
     { state: null, reason: '不良损失', label: '不良损失', loss: 'defects', minutes: all.losses.defects },
   ]
@@ -499,15 +814,9 @@ export async function oeeLosses(db: Db, q: Range) {
       cumulativePercent: sum > 0 ? Math.round((acc / sum) * 1000) / 10 : 0,
     };
   });
-  const perMachine = new Map<number, { machine: Machine; inputs: OeeInput[] }>();
-  for (const d of days) {
-    const g = perMachine.get(d.machine.id) ?? { machine: d.machine, inputs: [] };
-    g.inputs.push(d.input);
-    perMachine.set(d.machine.id, g);
-  }
-  const machines = [...perMachine.values()]
-    .map(({ machine, inputs }) => {
-      const r = oee(sumOeeInputs(inputs));
+  const machines = periods
+    .map(({ machine, ms, pieces }) => {
+      const r = oee(inputOf(ms, pieces));
       const lost = Object.values(r.losses).reduce((a, b) => a + b, 0);
       return {
         equipmentId: machine.id,
@@ -531,8 +840,25 @@ const timelineQuery = z.strictObject({ equipmentId: zx.id, day: dayPattern('日�
 
 /** A machine's day: its states with the dispatches and repairs behind them, and the day's OEE. */
 export async function machineDayDetail(db: Db, q: z.infer<typeof timelineQuery>) {
-  const [d] = await machineDays(db, { from: q.day, to: q.day, equipmentId: q.equipmentId });
-  if (!d) throw notFound('设备不存在或已报废');
+  const machines = await machinesOf(db, { equipmentId: q.equipmentId });
+  // The day's segments are wanted: computed from the facts, never read from the rollup.
+  const [computed] = machines.length ? await computeDays(db, machines, { from: q.day, to: q.day }) : [];
+  if (!computed) throw notFound('设备不存在或已报废');
+  const pieces = await piecesOf(db, idList([q.equipmentId]), { from: q.day, to: q.day }, 'day');
+  const d = {
+    ...computed,
+    input: {
+      ...computed.input,
+      ...(pieces.rows[0]
+        ? {
+            idealGoodMinutes: pieces.rows[0].idealGood,
+            idealScrapMinutes: pieces.rows[0].idealScrap,
+            good: pieces.rows[0].good,
+            scrap: pieces.rows[0].scrap,
+          }
+        : NO_PIECES),
+    },
+  };
   const dispatchIds = [...new Set(d.segments.flatMap((s) => s.dispatchIds))];
   const repairIds = [...new Set(d.segments.flatMap((s) => s.repairIds))];
   const [dispatches, repairs, reports] = await Promise.all([
@@ -643,8 +969,9 @@ export async function recordSignals(
   rows: z.infer<typeof signalBody>['signals'],
 ) {
   const ids = [...new Set(rows.map((r) => r.equipmentId))];
-  const known = await sql<{ id: number }>`
-    SELECT id::int AS id FROM equipment WHERE id IN (${idList(ids)}) AND status <> 'scrapped'`.execute(db);
+  const known = await sql<{ id: number; workshopType: string }>`
+    SELECT e.id::int AS id, w.type AS workshop_type FROM equipment e JOIN workshop w ON w.id = e.workshop_id
+     WHERE e.id IN (${idList(ids)}) AND e.status <> 'scrapped'`.execute(db);
   const ok = new Set(known.rows.map((r) => r.id));
   const bad = rows.findIndex((r) => !ok.has(r.equipmentId));
   if (bad >= 0) throw badRequest(`第 ${bad + 1} 条信号的设备不存在或已报废`);
@@ -655,6 +982,9 @@ export async function recordSignals(
   await sql`INSERT INTO machine_signal (equipment_id, at, state, part_count, source) VALUES ${sql.join(values)}`.execute(
     db,
   );
+  // The live boards show each machine's last signal: their workshops' views recompute.
+  const workshops = new Set(known.rows.map((r) => r.workshopType));
+  await liveNotify(db, { topic: 'signal', workshop: workshops.size === 1 ? [...workshops][0] : null });
   return { accepted: rows.length };
 }
 

@@ -69,6 +69,9 @@ export interface DashboardSnapshot {
       repairNo: string | null;
       dispatchNo: string | null;
       operatorName: string | null;
+      /** The machine's last state signal (MQTT or the signed API), when it sends any. */
+      signalState?: 'run' | 'stop' | 'fault' | null;
+      signalAt?: string | null;
     }[];
   };
   /** 漏点检: shifts in which an equipment worked without its check (latest first, at most 20). */

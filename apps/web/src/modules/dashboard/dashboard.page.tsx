@@ -22,6 +22,10 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? '
 
 const LIVE_LABEL: Record<LiveState, string> = { connecting: '连接中', live: '实时', retrying: '重连中' };
 const STATE_LABEL = { running: '运行', idle: '空闲', down: '故障' } as const;
+const SIGNAL_LABEL = { run: '运行', stop: '停机', fault: '故障' } as const;
+/** When the last signal came: its time today, else its date. */
+const signalTime = (at: string | null | undefined) =>
+  at ? dayjs(at).format(dayjs(at).isSame(dayjs(), 'day') ? 'HH:mm:ss' : 'MM-DD HH:mm') : '';
 
 function Clock() {
   const [now, setNow] = useState(dayjs());
@@ -247,6 +251,7 @@ export function WorkshopDashboardPage({ path }: PageProps) {
                     <em>
                       {STATE_LABEL[e.state]}
                       {e.state === 'running' && e.operatorName ? ` · ${e.operatorName}` : ''}
+                      {e.signalState ? ` · 信号${SIGNAL_LABEL[e.signalState]} ${signalTime(e.signalAt)}` : ''}
                     </em>
                   </div>
                 ))}
