@@ -920,4 +920,22 @@ describe.skipIf(ON_POSTGRES)('demo technical documents', () => {
     expect(closed.body.result.closed).toBe(true);
     expect(closed.body.result.rows.length).toBeGreaterThan(0);
   });
+
+  it('has the factory’s own print templates, one default per type, the 流转卡 label with a Code 128 (issue 41 §3)', async () => {
+    const list = await t.call('GET', '/api/v1/print-template/list', { token });
+    expect(list.status).toBe(200);
+    expect(list.body.result.map((r: any) => [r.docType, r.name, r.isDefault])).toEqual([
+      ['finished-box', '成品箱标签', true],
+      ['flow-card', '车间流转卡标签（炉号）', true],
+      ['material', '物料标签', true],
+      ['sale-order', '销售订单（客户联）', true],
+    ]);
+    const label = await t.call('GET', '/api/v1/print-template/default', {
+      token,
+      query: { docType: 'flow-card' },
+    });
+    expect(label.body.result.layout.elements).toContainEqual(
+      expect.objectContaining({ kind: 'barcode', field: 'docNo', symbology: 'code128' }),
+    );
+  });
 });

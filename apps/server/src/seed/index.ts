@@ -18,6 +18,7 @@ import { seedDemoMasterData } from './demo-master.ts';
 import { seedDemoMeasurements } from './demo-measure.ts';
 import { seedDemoDigest } from './demo-notify.ts';
 import { seedDemoOee } from './demo-oee.ts';
+import { seedDemoPrintTemplates } from './demo-print-templates.ts';
 import { seedDemoFlowCards, seedDemoProduction } from './demo-production.ts';
 import { seedDemoOutsourcing, seedDemoPurchase, seedDemoRequisitions } from './demo-purchase.ts';
 import { seedDemoQuality } from './demo-quality.ts';
@@ -364,6 +365,8 @@ export async function seed(
       await seedDemoComments(trx);
       // 保存的视图: 张丽's own (one her default) and two shared with the sales and planner roles.
       await seedDemoViews(trx);
+      // 打印模板: the factory's 流转卡, 成品箱 and 物料 labels and the customer's 销售订单, each the default.
+      await seedDemoPrintTemplates(trx, admin.id);
     });
     // The wage months close last, over every report the steps above posted.
     await step(9, '工序工资结账', () => seedDemoWageMonths(trx, admin.id));
