@@ -16,7 +16,7 @@ import { type Permission, route } from '../../platform/http/route.ts';
 import { idParams, zx } from '../../platform/http/validation.ts';
 import { createRecord, getRecord, type ResourceHooks } from '../../platform/resource/crud.ts';
 import { lifecycleHooks, type TransitionHandlers } from '../../platform/resource/lifecycle.ts';
-import { fieldSchema } from '../../platform/resource/schema.ts';
+import { answerRowSchema, fieldSchema } from '../../platform/resource/schema.ts';
 import {
   assertNoStockDocuments,
   type OrderPricing,
@@ -418,12 +418,28 @@ const MAKERS: Record<Operation, { url: string; permission: Permission; alsoAllow
   },
 };
 
+/** A stock document naming the order (drafts included), with its lines' base quantity. */
+const documentsAnswer = z.array(
+  z.object({
+    kind: z.enum(['inbound', 'outbound']),
+    id: z.number().int(),
+    docNo: z.string(),
+    type: z.string(),
+    bizDate: z.string().nullable(),
+    status: z.string(),
+    warehouseId: z.number().int(),
+    warehouseName: z.string(),
+    quantity: z.string(),
+  }),
+);
+
 export function outsourcingOrderRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/outsourcing-order/documents/:id',
     permission: 'purchase:outsourcing:list',
     params: idParams,
+    response: documentsAnswer,
     handler: ({ params, app: { db } }) => documents(db, params.id),
   });
   for (const op of Object.keys(MAKERS) as Operation[]) {
@@ -435,6 +451,10 @@ export function outsourcingOrderRoutes(app: App) {
       alsoAllowedBy: m.alsoAllowedBy,
       params: idParams,
       body: documentBody,
+      // The draft made, as the warehouse's `info` answers it.
+      response: z.lazy(() =>
+        answerRowSchema(TYPES[op].kind === 'inbound' ? stockInboundResource : stockOutboundResource),
+      ),
       handler: ({ params, body, user, req, app: { db } }) =>
         db.transaction().execute((trx) => makeDocument(trx, user, params.id, op, body, req.id)),
     });

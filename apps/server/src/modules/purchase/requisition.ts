@@ -340,12 +340,37 @@ export async function toOrders(
   return { orders: created };
 }
 
+const openLinesAnswer = z.object({
+  total: z.number().int(),
+  list: z.array(
+    z.object({
+      lineId: z.number().int(),
+      lineNo: z.number().int(),
+      requisitionId: z.number().int(),
+      docNo: z.string(),
+      reason: z.string().nullable(),
+      materialId: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      materialSpec: z.string().nullable(),
+      unitName: z.string().nullable(),
+      requiredDate: z.string().nullable(),
+      supplierId: z.number().int().nullable(),
+      supplierName: z.string().nullable(),
+      baseQuantity: z.string(),
+      orderedQuantity: z.string(),
+      openQuantity: z.string(),
+    }),
+  ),
+});
+
 export function requisitionRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/purchase-requisition/open-lines',
     permission: 'purchase:order:add',
     query: openLinesQuery,
+    response: openLinesAnswer,
     handler: ({ query, app: { db } }) => openLines(db, query),
   });
   route(app, {
@@ -353,6 +378,17 @@ export function requisitionRoutes(app: App) {
     url: '/api/v1/purchase-requisition/to-orders',
     permission: 'purchase:order:add',
     body: toOrdersBody,
+    // The draft purchase orders made, one per supplier.
+    response: z.object({
+      orders: z.array(
+        z.object({
+          id: z.number().int(),
+          docNo: z.string(),
+          supplierId: z.number().int(),
+          lines: z.number().int(),
+        }),
+      ),
+    }),
     handler: ({ body, user, req, app: { db } }) =>
       db.transaction().execute((trx) => toOrders(trx, user, body, req.id)),
   });

@@ -84,12 +84,54 @@ async function tracking(db: Db, q: z.infer<typeof trackingQuery>) {
   };
 }
 
+const trackingAnswer = z.object({
+  total: z.number().int(),
+  pageNum: z.number().int(),
+  pageSize: z.number().int(),
+  list: z.array(
+    z.object({
+      lineId: z.number().int(),
+      lineNo: z.number().int(),
+      orderId: z.number().int(),
+      docNo: z.string(),
+      status: z.string(),
+      orderDate: z.string().nullable(),
+      supplierId: z.number().int(),
+      supplierName: z.string(),
+      materialId: z.number().int(),
+      materialCode: z.string(),
+      materialName: z.string(),
+      materialSpec: z.string().nullable(),
+      unitName: z.string().nullable(),
+      deliveryDate: z.string().nullable(),
+      baseQuantity: z.string(),
+      receivedQuantity: z.string(),
+      returnedQuantity: z.string(),
+      openQuantity: z.string(),
+      late: z.boolean().nullable(),
+      /** 采购入库 and 采购退货出库 made against the line, drafts included. */
+      documents: z.array(
+        z.object({
+          kind: z.enum(['inbound', 'outbound']),
+          id: z.number().int(),
+          docNo: z.string(),
+          type: z.string(),
+          bizDate: z.string().nullable(),
+          status: z.string(),
+          quantity: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+
 export function trackingRoutes(app: App) {
   route(app, {
     method: 'GET',
     url: '/api/v1/purchase-order/tracking',
     permission: 'purchase:order:list',
     query: trackingQuery,
+    response: trackingAnswer,
     handler: ({ query, app: { db } }) => tracking(db, query),
   });
 }
