@@ -51,8 +51,8 @@ export const LOAD_SQL = [
       WHERE c.doc_no LIKE 'LZDBENCH-%'`,
 ];
 
-/** A stream: every frame with its arrival time. */
-export async function openStream(base, token, scope) {
+/** A stream: every frame with its arrival time (and what `digest` takes from its snapshot). */
+export async function openStream(base, token, scope, digest) {
   const t = await call(base, 'POST', '/api/v1/dashboard/ticket', { token, body: { scope } });
   if (t.status !== 200) throw new Error(`ticket answered ${t.status}: ${JSON.stringify(t.body)}`);
   const res = await fetch(
@@ -84,7 +84,7 @@ export async function openStream(base, token, scope) {
           .join('\n');
         if (data) {
           const s = JSON.parse(data);
-          frames.push({ at, startedAt: s.startedAt });
+          frames.push({ at, startedAt: s.startedAt, ...digest?.(s) });
           first();
         }
         end = buffer.indexOf('\n\n');
