@@ -493,15 +493,17 @@ export async function spcChart(db: Db, q: ChartQuery, opts: { tallyMax?: number 
       ids: number[] | null;
       t: number[] | null;
       n: number[] | null;
-      x: number[] | null;
-      r: number[] | null;
-      ss: number[] | null;
+      // numeric as exact text: Number() of it is the double PostgreSQL's ::float8 gives, without
+      // that conversion (through text) and the float's output for 300,000 values in the server.
+      x: string[] | null;
+      r: string[] | null;
+      ss: string[] | null;
     }>`
       SELECT array_agg(id) AS ids, array_agg(t) AS t, array_agg(n) AS n, array_agg(mean) AS x, array_agg(range) AS r,
              array_agg(ss) AS ss
         -- Minutes since 1970 as bigint: an int ends in the year 6053 (a time stored before the date window was bounded).
         FROM (SELECT s.id, (extract(epoch FROM s.measured_at) / 60)::bigint AS t, s.sample_size AS n,
-                     s.mean::float8 AS mean, s.range::float8 AS range, s.ss_dev::float8 AS ss
+                     s.mean, s.range, s.ss_dev AS ss
                 FROM measurement_subgroup s WHERE ${seriesWhere(q)}
                ORDER BY s.measured_at, s.id LIMIT ${SPC_CHART_MAX_SUBGROUPS + 1}) x`.execute(db),
   ]);
