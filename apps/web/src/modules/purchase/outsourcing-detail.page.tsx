@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Form, InputNumber, Modal, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
@@ -30,7 +30,7 @@ const OPERATIONS: Record<
   Operation,
   {
     label: string;
-    url: string;
+    url: 'send-out' | 'receive-back' | 'return-goods';
     detail: string;
     permissions: string[];
     open: (l: Row) => number;
@@ -126,15 +126,15 @@ function MakeDocument({ op, order, onClose }: { op: Operation; order: ResourceRo
   const chosen = lines.filter((l) => Number(quantities[l.id]) > 0);
   const submit = useMutation({
     mutationFn: () =>
-      http.post<{ id: number; docNo: string }>(
-        `/api/v1/outsourcing-order/${spec.url}/${order.id}`,
-        {
-          warehouseId,
+      api.post(`/api/v1/outsourcing-order/${spec.url}/{id}`, {
+        path: { id: Number(order.id) },
+        body: {
+          warehouseId: Number(warehouseId),
           bizDate: bizDate ? bizDate.format('YYYY-MM-DD') : undefined,
           lines: chosen.map((l) => ({ lineId: l.id, quantity: String(quantities[l.id]) })),
         },
-        { silent: true },
-      ),
+        silent: true,
+      }),
     onSuccess: (doc) => {
       toast.success(`已生成${spec.label}单 ${doc.docNo}（草稿），过账后计入委外订单`);
       invalidateResource(client, op === 'receive' ? 'stock-inbound' : 'stock-outbound');
@@ -207,15 +207,18 @@ function MakeDocument({ op, order, onClose }: { op: Operation; order: ResourceRo
   );
 }
 
+/** `GET /api/v1/outsourcing-order/documents/{id}`: one stock document naming the order. */
+type Doc = ApiResult<'/api/v1/outsourcing-order/documents/{id}'>[number];
+
 /** The stock documents made against the order, each opening its page. */
 function DocumentTrail({ order }: { order: ResourceRow }) {
   const docs = useQuery({
     queryKey: ['outsourcing-order', 'documents', order.id, order.version],
-    queryFn: () => http.get<Row[]>(`/api/v1/outsourcing-order/documents/${order.id}`),
+    queryFn: () => api.get('/api/v1/outsourcing-order/documents/{id}', { path: { id: Number(order.id) } }),
     enabled: order.status !== 'draft',
   });
   if (order.status === 'draft') return null;
-  const pathOf = (d: Row) =>
+  const pathOf = (d: Doc) =>
     d.kind === 'inbound'
       ? typePaths(INBOUND, d.type).detail
       : typePaths(d.type === 'outsourcing-return' ? OUTSOURCING_RETURN : OUTBOUND, d.type).detail;
@@ -224,7 +227,7 @@ function DocumentTrail({ order }: { order: ResourceRow }) {
       <div className="rk-form-section-title">
         出入库单据<span className="rk-count">{docs.data?.length ?? 0}</span>
       </div>
-      <Table<Row>
+      <Table<Doc>
         rowKey={(d) => `${d.kind}-${d.id}`}
         size="small"
         bordered

@@ -4,15 +4,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select, Switch, Table, Tag, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { http } from '../../platform/api/client.ts';
-import type { Page } from '../../platform/api/types.ts';
+import { type ApiQuery, type ApiResult, api } from '../../platform/api/typed.ts';
 import type { PageProps } from '../../platform/page.ts';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
-import { INBOUND, PURCHASE_RETURN, qty, type Row, typePaths } from '../warehouse/warehouse.api.ts';
+import { INBOUND, PURCHASE_RETURN, qty, typePaths } from '../warehouse/warehouse.api.ts';
 
 const ORDER_DETAIL = '/purchase/purchase-detail';
 const STATES = PURCHASE_ORDER_LIFECYCLE.states.filter((s) => s.value !== 'draft');
@@ -22,15 +21,10 @@ const DOC_STATUS: Record<string, [string, string]> = {
   reversed: ['已冲销', 'red'],
 };
 
-interface Doc {
-  kind: 'inbound' | 'outbound';
-  id: number;
-  docNo: string;
-  type: string;
-  bizDate: string;
-  status: string;
-  quantity: string;
-}
+/** `GET /api/v1/purchase-order/tracking` (modules/purchase/tracking.ts on the server). */
+type Tracking = ApiResult<'/api/v1/purchase-order/tracking'>;
+type Line = Tracking['list'][number];
+type Doc = Line['documents'][number];
 
 const ref = (name: string, label: string, target: string) => ({
   name,
@@ -63,7 +57,10 @@ export function PurchaseTrackingPage(_: PageProps) {
   };
   const page = useQuery({
     queryKey: ['purchase-order', 'tracking', query],
-    queryFn: () => http.get<Page<Row>>('/api/v1/purchase-order/tracking', query),
+    queryFn: (): Promise<Tracking> =>
+      api.get('/api/v1/purchase-order/tracking', {
+        query: query as ApiQuery<'/api/v1/purchase-order/tracking'>,
+      }),
     placeholderData: keepPreviousData,
   });
   const columns = [
@@ -71,7 +68,7 @@ export function PurchaseTrackingPage(_: PageProps) {
       title: '订单编号',
       dataIndex: 'docNo',
       width: 160,
-      render: (v: string, r: Row) => (
+      render: (v: string, r: Line) => (
         <Button type="link" size="small" onClick={() => openResourcePage(ORDER_DETAIL, r.orderId)}>
           {v}
         </Button>
@@ -94,7 +91,7 @@ export function PurchaseTrackingPage(_: PageProps) {
       title: '交货日期',
       dataIndex: 'deliveryDate',
       width: 110,
-      render: (v: string, r: Row) =>
+      render: (v: string, r: Line) =>
         r.late ? (
           <Tooltip title="已过交货日期仍未到齐">
             <Tag color="red">{v} 逾期</Tag>
@@ -172,7 +169,7 @@ export function PurchaseTrackingPage(_: PageProps) {
           }
           right={<Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void page.refetch()} />}
         />
-        <Table<Row>
+        <Table<Line>
           rowKey="lineId"
           size="middle"
           data-testid="purchase-tracking-table"

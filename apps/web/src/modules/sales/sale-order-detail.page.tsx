@@ -9,7 +9,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Button, Table, Tag, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { usePermission, useRecordPermission } from '../../platform/auth/permission.tsx';
 import { idFromSearch, openResourcePage } from '../../platform/resource/nav.ts';
 import { type ResourceRow, resourceKeys } from '../../platform/resource/resource-api.ts';
@@ -17,23 +17,13 @@ import { ResourceDetailPage } from '../../platform/resource/resource-detail.page
 import { useRecord } from '../../platform/resource/resource-detail.tsx';
 import { ResourceFormPage } from '../../platform/resource/resource-form.page.tsx';
 import { type ResourcePageProps, resourceRoutes } from '../../platform/resource/routes.ts';
-import { INBOUND, OUTBOUND, qty, type Row, typePaths } from '../warehouse/warehouse.api.ts';
+import { INBOUND, OUTBOUND, qty, typePaths } from '../warehouse/warehouse.api.ts';
 import { SaleOrderAttachments } from './sale-order-attachments.tsx';
 import { SaleOrderLinePricing } from './sale-order-line-pricing.tsx';
 
 /** `GET /api/v1/sale-order/progress/{id}`: per-line figures (base unit) and the documents made against the order. */
-interface Progress {
-  lines: Row[];
-  documents: {
-    kind: DocumentKind;
-    id: number;
-    docNo: string;
-    date: string;
-    status: string;
-    quantity: string;
-  }[];
-}
-type DocumentKind = 'sales-outbound' | 'sales-return' | 'production-order';
+type Progress = ApiResult<'/api/v1/sale-order/progress/{id}'>;
+type DocumentKind = Progress['documents'][number]['kind'];
 
 interface KindInfo {
   label: string;
@@ -107,7 +97,7 @@ function OrderProgress({ order }: { order: ResourceRow }) {
   const mayInbound = useRecordPermission(stockInboundResource);
   const progress = useQuery({
     queryKey: [...resourceKeys.all('sale-order'), 'progress', order.id, order.version],
-    queryFn: () => http.get<Progress>(`/api/v1/sale-order/progress/${order.id}`),
+    queryFn: () => api.get('/api/v1/sale-order/progress/{id}', { path: { id: Number(order.id) } }),
   });
   const mayOpen: Record<DocumentKind, boolean> = {
     'sales-outbound': mayOutbound('list', 'sales'),
@@ -135,7 +125,7 @@ function OrderProgress({ order }: { order: ResourceRow }) {
     <>
       <div className="rk-form-section" data-testid="sale-order-progress">
         <div className="rk-form-section-title">订单执行</div>
-        <Table<Row>
+        <Table<Progress['lines'][number]>
           rowKey="lineId"
           size="small"
           bordered

@@ -1,21 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Form } from 'antd';
 import { useEffect, useRef } from 'react';
-import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { toBaseQuantity } from '../warehouse/quantities.ts';
 import { lineAmount } from './line-amount.ts';
 
 /** GET /api/v1/sale-order/line-defaults (what saving will set on the line). */
-interface LineDefaults {
-  unitId: number;
-  unitName: string | null;
-  /** The unit's ratio to the base unit (unitQuantity = baseQuantity) and the base unit's precision. */
-  unitQuantity: string | null;
-  baseQuantity: string | null;
-  basePrecision: number | null;
-  unitPrice: string | null;
-  priceSource: 'last' | 'material' | null;
-}
+type LineDefaults = ApiResult<'/api/v1/sale-order/line-defaults'>;
 
 type Line = Record<string, any> | undefined;
 
@@ -55,8 +46,7 @@ export function SaleOrderLinePricing({ orderId }: { orderId?: number }) {
         try {
           d = await client.fetchQuery({
             queryKey: ['sale-order', 'line-defaults', query],
-            queryFn: () =>
-              http.get<LineDefaults>('/api/v1/sale-order/line-defaults', query, { silent: true }),
+            queryFn: () => api.get('/api/v1/sale-order/line-defaults', { query, silent: true }),
             staleTime: 30_000,
           });
         } catch {

@@ -18,9 +18,8 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
-import type { Page } from '../../platform/api/types.ts';
+import { type ApiBody, type ApiQuery, type ApiResult, api } from '../../platform/api/typed.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import type { PageProps } from '../../platform/page.ts';
@@ -29,7 +28,7 @@ import { RefSelect } from '../../platform/resource/ref-select.tsx';
 import { PageCard } from '../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../platform/ui/search-form.tsx';
 import { useServerTable } from '../../platform/ui/server-table.ts';
-import { INBOUND, OUTBOUND, qty, type Row, typePaths } from '../warehouse/warehouse.api.ts';
+import { INBOUND, OUTBOUND, qty, typePaths } from '../warehouse/warehouse.api.ts';
 
 const ORDER_DETAIL = '/sale-manage/sale-order-detail';
 
@@ -54,6 +53,9 @@ const ref = (name: string, label: string, target: string) => ({
  * finished-goods stock. 发货 makes a 销售出库 draft of the chosen lines of one order for the
  * warehouse to post; in 退货 mode the shipped lines are listed and 退货 makes a 销售退货入库 draft.
  */
+/** A sales order line still to ship (or shipped, to return): `GET /api/v1/sale-order/open-lines`. */
+type OpenLine = ApiResult<'/api/v1/sale-order/open-lines'>['list'][number];
+
 export function SalesWarehousePage(_: PageProps) {
   const can = usePermission();
   const client = useQueryClient();
@@ -63,7 +65,7 @@ export function SalesWarehousePage(_: PageProps) {
   const [initial] = useState<Filters>(() => (search.get('late') === '1' ? { late: true } : {}));
   const [filters, setFilters] = useState<Filters>(initial);
   const [mode, setMode] = useState<Mode>('ship');
-  const [selected, setSelected] = useState<Row[]>([]);
+  const [selected, setSelected] = useState<OpenLine[]>([]);
   const [dialog, setDialog] = useState(false);
   const paged = useServerTable();
   const query = {
@@ -75,7 +77,10 @@ export function SalesWarehousePage(_: PageProps) {
   };
   const page = useQuery({
     queryKey: ['sale-order', 'open-lines', query],
-    queryFn: () => http.get<Page<Row>>('/api/v1/sale-order/open-lines', query),
+    queryFn: () =>
+      api.get('/api/v1/sale-order/open-lines', {
+        query: query as ApiQuery<'/api/v1/sale-order/open-lines'>,
+      }),
     placeholderData: keepPreviousData,
   });
   const order = selected[0]?.orderId;
@@ -83,10 +88,9 @@ export function SalesWarehousePage(_: PageProps) {
   const exportExcel = useMutation({
     mutationFn: async () => {
       const { pageNum: _p, pageSize: _s, ...filtered } = query;
-      const { fileName } = await http.get<{ fileName: string }>(
-        '/api/v1/sale-order/open-lines/export',
-        filtered,
-      );
+      const { fileName } = await api.get('/api/v1/sale-order/open-lines/export', {
+        query: filtered as ApiQuery<'/api/v1/sale-order/open-lines/export'>,
+      });
       await download('/common/download', { fileName, delete: 'true' });
     },
   });
@@ -96,7 +100,7 @@ export function SalesWarehousePage(_: PageProps) {
       title: '订单号',
       dataIndex: 'docNo',
       width: 150,
-      render: (v: string, r: Row) => (
+      render: (v: string, r: OpenLine) => (
         <Button type="link" size="small" onClick={() => openResourcePage(ORDER_DETAIL, r.orderId)}>
           {v}
         </Button>
@@ -110,7 +114,7 @@ export function SalesWarehousePage(_: PageProps) {
       dataIndex: 'materialName',
       width: 170,
       ellipsis: { showTitle: false },
-      render: (v: string, r: Row) => (
+      render: (v: string, r: OpenLine) => (
         <Tooltip title={[r.materialCode, v, r.materialSpec].filter(Boolean).join(' · ')}>
           <span>{v}</span>
         </Tooltip>
@@ -120,7 +124,7 @@ export function SalesWarehousePage(_: PageProps) {
       title: '交货日期',
       dataIndex: 'deliveryDate',
       width: 110,
-      render: (v: string, r: Row) =>
+      render: (v: string, r: OpenLine) =>
         r.late && mode === 'ship' ? (
           <Tooltip title="已过交货日期">
             <Tag color="red">{v}</Tag>
@@ -157,7 +161,7 @@ export function SalesWarehousePage(_: PageProps) {
       dataIndex: 'availableQuantity',
       width: 80,
       align: 'right' as const,
-      render: (v: string, r: Row) =>
+      render: (v: string, r: OpenLine) =>
         Number(v) < Number(r.owedQuantity) && mode === 'ship' ? (
           <Tooltip title="合格库存（各仓库合计）不足欠发数量">
             <span className="rm-danger-text">{qty(v)}</span>
@@ -254,7 +258,7 @@ export function SalesWarehousePage(_: PageProps) {
             </Space>
           }
         />
-        <Table<Row>
+        <Table<OpenLine>
           rowKey="lineId"
           size="middle"
           data-testid="sales-warehouse-table"
@@ -308,7 +312,7 @@ function ShipDialog({
   onClose,
 }: {
   mode: Mode;
-  lines: Row[];
+  lines: OpenLine[];
   onClose: (done: boolean) => void;
 }) {
   const can = usePermission();
@@ -317,18 +321,17 @@ function ShipDialog({
   const [error, setError] = useState<string>();
   const submit = useMutation({
     mutationFn: (v: ShipValues) =>
-      http.post<Row>(
-        `/api/v1/sale-order/${shipping ? 'ship' : 'return-goods'}`,
-        {
+      api.post(`/api/v1/sale-order/${shipping ? 'ship' : 'return-goods'}`, {
+        body: {
           warehouseId: v.warehouseId,
           bizDate: v.bizDate?.format('YYYY-MM-DD'),
           remark: v.remark || undefined,
           lines: lines
             .map((l) => ({ lineId: l.lineId, quantity: v.quantities[l.lineId] }))
             .filter((l) => l.quantity !== null && l.quantity !== undefined && Number(l.quantity) > 0),
-        },
-        { silent: true },
-      ),
+        } as ApiBody<'/api/v1/sale-order/ship'>,
+        silent: true,
+      }),
     onSuccess: (doc) => {
       toast.success(
         `已生成${shipping ? '销售出库单' : '销售退货入库单'} ${doc.docNo}（草稿），请仓库核对后过账`,
@@ -396,7 +399,7 @@ function ShipDialog({
             <Input maxLength={500} style={{ width: 260 }} />
           </Form.Item>
         </Space>
-        <Table<Row>
+        <Table<OpenLine>
           rowKey="lineId"
           size="small"
           pagination={false}

@@ -5,6 +5,7 @@ import { Alert, Button, DatePicker, Form, InputNumber, Modal, Table, Tag, Typogr
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
@@ -15,10 +16,8 @@ import { invalidateResource } from '../../platform/resource/use-options.ts';
 import { qty, type Row } from '../warehouse/warehouse.api.ts';
 
 /** `GET /api/v1/stock-up-order/progress/{id}`: per line planned and produced, and the orders made. */
-interface Progress {
-  lines: Row[];
-  orders: Row[];
-}
+/** `GET /api/v1/stock-up-order/progress/{id}`: each line's planned and produced quantities, and its production orders. */
+type Progress = ApiResult<'/api/v1/stock-up-order/progress/{id}'>;
 
 const STATE = new Map(PRODUCTION_ORDER_LIFECYCLE.states.map((s) => [s.value, s]));
 const PLANNABLE = ['approved', 'producing'];
@@ -35,7 +34,8 @@ const progressKey = (order: ResourceRow) => [
 function useProgress(order: ResourceRow) {
   return useQuery({
     queryKey: progressKey(order),
-    queryFn: () => http.get<Progress>(`/api/v1/stock-up-order/progress/${order.id}`),
+    queryFn: (): Promise<Progress> =>
+      api.get('/api/v1/stock-up-order/progress/{id}', { path: { id: Number(order.id) } }),
   });
 }
 

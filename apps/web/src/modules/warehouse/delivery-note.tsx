@@ -1,37 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Modal, Spin } from 'antd';
-import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { numberText } from '../../platform/lib/number-text.ts';
 import { type PrintColumn, PrintView } from '../../platform/ui/print-view.tsx';
 import { rmbUpper } from './rmb-upper.ts';
 import { money, qty } from './warehouse.api.ts';
 
 /** GET /api/v1/stock-outbound/delivery-note/{id} (modules/sales/shipping.ts on the server). */
-interface DeliveryNote {
-  docNo: string;
-  bizDate: string;
-  remark?: string | null;
-  warehouseName?: string | null;
-  saleOrderNo?: string | null;
-  taxRate?: string | null;
-  salespersonName?: string | null;
-  customerName?: string | null;
-  address?: string | null;
-  contact?: string | null;
-  phone?: string | null;
-  lines: {
-    id: number;
-    materialCode: string;
-    materialName: string;
-    spec?: string | null;
-    batchNo?: string | null;
-    unitName?: string | null;
-    quantity: string;
-    unitPrice: string | null;
-    amount: string | null;
-  }[];
-  totals: { amount: string; quantities: { unitName: string; quantity: string }[] };
-}
+type DeliveryNote = ApiResult<'/api/v1/stock-outbound/delivery-note/{id}'>;
 
 /** A unit price as the order shows it: at least 元.角分, up to the price's six places. */
 const price = (v: string | null) => numberText(v, { min: 2, max: 6 });
@@ -55,7 +31,8 @@ const COLUMNS: PrintColumn[] = [
 export function DeliveryNotePrint({ id, onClose }: { id: number; onClose: () => void }) {
   const note = useQuery({
     queryKey: ['warehouse', 'delivery-note', id],
-    queryFn: () => http.get<DeliveryNote>(`/api/v1/stock-outbound/delivery-note/${id}`),
+    queryFn: (): Promise<DeliveryNote> =>
+      api.get('/api/v1/stock-outbound/delivery-note/{id}', { path: { id } }),
   });
   const n = note.data;
   if (!n) {

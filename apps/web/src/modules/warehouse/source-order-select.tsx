@@ -1,26 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useEffect, useState } from 'react';
-import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { toast } from '../../platform/feedback.ts';
 import type { DocKind, Row } from './warehouse.api.ts';
 
+/** The documents that take their lines from an order: 入库 and 出库. */
+type Kind = 'stock-inbound' | 'stock-outbound';
 /** An order a document of a type can be made against (`GET …/source-orders`). */
-interface SourceOrder {
-  value: number;
-  label: string;
-  docNo: string;
-  partyId: number | null;
-}
-
-/** An open line of the order, in the order's unit where exact (`GET …/source-lines/{id}`). */
-interface SourceLine {
-  sourceLineId: number;
-  materialId: number;
-  materialName: string;
-  unitId: number | null;
-  quantity: string;
-}
+type SourceOrder = ApiResult<`/api/v1/${Kind}/source-orders`>[number];
 
 /**
  * The order of an inbound or outbound document (采购入库 / 采购退货 → 采购订单; 委外发料 / 委外入库 /
@@ -55,7 +43,7 @@ export function SourceOrderSelect({
   const form = Form.useFormInstance();
   const watched = Form.useWatch(partyField ?? 'supplierId', form) as number | undefined;
   const partyId = partyField ? watched : undefined;
-  const base = `/api/v1/${kind.def.name}`;
+  const base = kind.def.name as Kind;
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
@@ -65,8 +53,8 @@ export function SourceOrderSelect({
   }, [typed]);
   const search = useQuery({
     queryKey: ['stock-source', kind.def.name, type, 'orders', keyword, partyId ?? null],
-    queryFn: () =>
-      http.get<SourceOrder[]>(`${base}/source-orders`, { type, keyword: keyword || undefined, partyId }),
+    queryFn: (): Promise<SourceOrder[]> =>
+      api.get(`/api/v1/${base}/source-orders`, { query: { type, keyword: keyword || undefined, partyId } }),
     enabled: open || keyword.length > 0,
     placeholderData: keepPreviousData,
   });
@@ -74,15 +62,17 @@ export function SourceOrderSelect({
   // The chosen order (an edited draft's, or one no longer open) named by id.
   const chosen = useQuery({
     queryKey: ['stock-source', kind.def.name, type, 'ids', value],
-    queryFn: () => http.get<SourceOrder[]>(`${base}/source-orders`, { type, ids: String(value) }),
+    queryFn: (): Promise<SourceOrder[]> =>
+      api.get(`/api/v1/${base}/source-orders`, { query: { type, ids: String(value) } }),
     enabled: typeof value === 'number' && !found.some((o) => o.value === value),
     staleTime: 60_000,
   });
   const options = [...found, ...(chosen.data ?? []).filter((o) => !found.some((f) => f.value === o.value))];
 
   const take = async (orderId: number) => {
-    const order = await http.get<SourceOrder & { lines: SourceLine[] }>(`${base}/source-lines/${orderId}`, {
-      type,
+    const order = await api.get(`/api/v1/${base}/source-lines/{id}`, {
+      path: { id: orderId },
+      query: { type },
     });
     if (partyField && order.partyId != null) form.setFieldValue(partyField, order.partyId);
     // Lines typed by hand stay; lines taken from an order give way to the new order's.

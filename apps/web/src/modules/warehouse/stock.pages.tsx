@@ -17,6 +17,7 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { ApiResult } from '../../platform/api/typed.ts';
 import { toast } from '../../platform/feedback.ts';
 import { formatTime } from '../../platform/lib/time.ts';
 import type { PageProps } from '../../platform/page.ts';
@@ -482,6 +483,9 @@ function BalancePage({ finished }: { finished?: boolean }) {
   );
 }
 
+/** A row of 库存预警 (`GET /api/v1/stock-alert/page`). */
+type AlertRow = ApiResult<'/api/v1/stock-alert/page'>['list'][number];
+
 export const InventoryDetailsPage = (_: PageProps) => <BalancePage />;
 export const FinishedGoodsPage = (_: PageProps) => <BalancePage finished />;
 
@@ -528,7 +532,7 @@ export function InventoryAlertPage(_: PageProps) {
     setFilters((f) => (f.kind === kindInUrl ? f : { ...f, kind: kindInUrl }));
   }, [kindInUrl, form]);
   const paged = useServerTable();
-  const [drill, setDrill] = useState<Row | undefined>();
+  const [drill, setDrill] = useState<AlertRow | undefined>();
   const narrow = useNarrow();
   const query = { ...filters, ...paged.query };
   const page = useQuery({
@@ -572,7 +576,7 @@ export function InventoryAlertPage(_: PageProps) {
           left={<span className="rm-muted">按各仓库合格库存合计与物料的安全库存上下限比较</span>}
           right={<Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void page.refetch()} />}
         />
-        <Table<Row>
+        <Table<AlertRow>
           rowKey="materialId"
           size="middle"
           loading={page.isFetching}
@@ -581,7 +585,7 @@ export function InventoryAlertPage(_: PageProps) {
           locale={{ emptyText: '暂无预警：所有设置了安全库存的物料都在上下限之间' }}
           pagination={paged.pagination(page.data?.total ?? 0)}
           onChange={paged.onChange}
-          columns={fitColumns<TableColumnType<Row>>(
+          columns={fitColumns<TableColumnType<AlertRow>>(
             [
               {
                 title: '预警',

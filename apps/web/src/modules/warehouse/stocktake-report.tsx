@@ -1,8 +1,8 @@
 import { ArrowLeftOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
-import type { DifferenceReport } from '@ringmes/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Result, Space, Statistic, Table } from 'antd';
 import { useSearchParams } from 'react-router';
+import type { ApiResult } from '../../platform/api/typed.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import type { PageProps } from '../../platform/page.ts';
 import { idFromSearch, leavePage } from '../../platform/resource/nav.ts';
@@ -119,7 +119,7 @@ export function StocktakeReportPage({ path }: PageProps) {
             </Space>
           </>
         )}
-        <Table<DifferenceReport['lines'][number]>
+        <Table<ApiResult<'/api/v1/stocktake/difference/{id}'>['lines'][number]>
           size="small"
           rowKey="lineNo"
           loading={report.isFetching}

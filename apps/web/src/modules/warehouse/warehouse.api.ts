@@ -1,8 +1,6 @@
 import {
-  type DifferenceReport,
   type EnumOption,
   INBOUND_TYPES,
-  type LedgerSummary,
   OUTBOUND_TYPES,
   QUALIFIED_ONLY_OUTBOUND,
   type ResourceDef,
@@ -13,6 +11,7 @@ import {
 } from '@ringmes/domain';
 import { type QueryParams, request } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
+import { type ApiQuery, type ApiResult, api } from '../../platform/api/typed.ts';
 import type { Page } from '../../platform/api/types.ts';
 import { loadOptions } from '../../platform/resource/use-options.ts';
 
@@ -160,15 +159,10 @@ export interface UnitConversion {
 }
 
 /** A ledger page; scoped to a material it has the totals, and each move its `balanceAfter`. */
-export interface LedgerPage extends Page<Row> {
-  summary?: LedgerSummary;
-}
+export type LedgerPage = ApiResult<'/api/v1/stock-ledger/page'>;
 
-export interface BalancePage extends Page<Row> {
-  /** Quantity totals per base unit (never one sum over different units). */
-  totalsByUnit: { unitName: string; quantity: string }[];
-  totalAmount: string;
-}
+/** Balances with quantity totals per base unit (never one sum over different units). */
+export type BalancePage = ApiResult<'/api/v1/stock-balance/page'>;
 
 /** Where an outbound line draws from: posting's rules (no location or batch → any). */
 export interface AvailableKey {
@@ -193,33 +187,34 @@ export function docApi(def: ResourceDef) {
 }
 
 export const stockApi = {
-  balance: (q: QueryParams) => request<BalancePage>({ url: '/api/v1/stock-balance/page', params: q }),
-  ledger: (q: QueryParams) => request<LedgerPage>({ url: '/api/v1/stock-ledger/page', params: q }),
+  balance: (q: QueryParams) =>
+    api.get('/api/v1/stock-balance/page', { query: q as ApiQuery<'/api/v1/stock-balance/page'> }),
+  ledger: (q: QueryParams) =>
+    api.get('/api/v1/stock-ledger/page', { query: q as ApiQuery<'/api/v1/stock-ledger/page'> }),
   /** The base-unit quantity an outbound line could take now. */
   available: (key: AvailableKey) =>
-    request<{ quantity: string; unitName: string }>({
-      url: '/api/v1/stock-balance/available',
-      params: { ...key },
+    api.get('/api/v1/stock-balance/available', {
+      query: { ...key, qualityStatus: key.qualityStatus as 'qualified' | 'pending' | 'rejected' | undefined },
     }),
-  alert: (q: QueryParams) => request<Page<Row>>({ url: '/api/v1/stock-alert/page', params: q }),
+  alert: (q: QueryParams) =>
+    api.get('/api/v1/stock-alert/page', { query: q as ApiQuery<'/api/v1/stock-alert/page'> }),
   units: (materialId: number) =>
     request<UnitConversion>({ url: `/api/v1/material-info/unitConversion/${materialId}` }),
   /** The locations of a warehouse, disabled ones too (a stored line may name one). */
   locations: (warehouseId: number) => loadOptions('shelf-location', { warehouseId, all: 'true' }),
-  snapshot: (id: number) => request<Row>({ url: `/api/v1/stocktake/snapshot/${id}`, method: 'POST' }),
+  snapshot: (id: number) => api.post('/api/v1/stocktake/snapshot/{id}', { path: { id } }),
   async countSheet(id: number): Promise<void> {
-    const { fileName } = await request<{ fileName: string }>({ url: `/api/v1/stocktake/countSheet/${id}` });
+    const { fileName } = await api.get('/api/v1/stocktake/countSheet/{id}', { path: { id } });
     await download('/common/download', { fileName, delete: 'true' });
   },
-  difference: (id: number) => request<DifferenceReport>({ url: `/api/v1/stocktake/difference/${id}` }),
+  difference: (id: number) => api.get('/api/v1/stocktake/difference/{id}', { path: { id } }),
   async differenceExport(id: number): Promise<void> {
-    const { fileName } = await request<{ fileName: string }>({
-      url: `/api/v1/stocktake/differenceExport/${id}`,
-    });
+    const { fileName } = await api.get('/api/v1/stocktake/differenceExport/{id}', { path: { id } });
     await download('/common/download', { fileName, delete: 'true' });
   },
+  // The body is the file itself (application/octet-stream), outside the typed JSON bodies.
   importCounts: (id: number, file: Blob) =>
-    request<unknown>({
+    request<ApiResult<'/api/v1/stocktake/importCounts/{id}', 'post'>>({
       url: `/api/v1/stocktake/importCounts/${id}`,
       method: 'POST',
       data: file,

@@ -20,8 +20,8 @@ import {
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { http } from '../../../platform/api/client.ts';
 import { download } from '../../../platform/api/download.ts';
+import { type ApiQuery, type ApiResult, api } from '../../../platform/api/typed.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { toast } from '../../../platform/feedback.ts';
 import { MONEY, numberText, QUANTITY } from '../../../platform/lib/number-text.ts';
@@ -33,14 +33,8 @@ import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 
 type Row = Record<string, any>;
-interface Sheet {
-  month: string;
-  closed: boolean;
-  closedAt: string | null;
-  closedByName: string | null;
-  rows: Row[];
-  totals: Row;
-}
+/** `GET /api/v1/process-wage/sheet` (modules/finance/wages.ts on the server): per worker or per team. */
+type Sheet = ApiResult<'/api/v1/process-wage/sheet'>;
 interface Filters {
   month?: Dayjs;
   teamId?: number;
@@ -84,19 +78,24 @@ function WageSheet() {
   const [drill, setDrill] = useState<Row | null>(null);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
   const month = (filters.month ?? dayjs()).format('YYYY-MM');
-  const query = { month, groupBy, teamId: filters.teamId, keyword: filters.keyword || undefined };
+  const query: ApiQuery<'/api/v1/process-wage/sheet'> = {
+    month,
+    groupBy,
+    teamId: filters.teamId,
+    keyword: filters.keyword || undefined,
+  };
   const sheet = useQuery({
     queryKey: ['/api/v1/process-wage/sheet', query],
-    queryFn: () => http.get<Sheet>('/api/v1/process-wage/sheet', query),
+    queryFn: (): Promise<Sheet> => api.get('/api/v1/process-wage/sheet', { query }),
     placeholderData: keepPreviousData,
   });
   const periods = useQuery({
     queryKey: ['/api/v1/process-wage/periods'],
-    queryFn: () => http.get<{ rows: Row[]; lastClosed: string | null }>('/api/v1/process-wage/periods'),
+    queryFn: () => api.get('/api/v1/process-wage/periods'),
   });
   const [reopening, setReopening] = useState(false);
   const [reason, setReason] = useState('');
-  const lineQuery = {
+  const lineQuery: ApiQuery<'/api/v1/process-wage/sheet/lines'> = {
     month,
     operatorId: groupBy === 'worker' ? drill?.operatorId : undefined,
     teamId: groupBy === 'team' ? (drill?.teamId ?? undefined) : undefined,
@@ -104,12 +103,11 @@ function WageSheet() {
   };
   const lines = useQuery({
     queryKey: ['/api/v1/process-wage/sheet/lines', lineQuery],
-    queryFn: () =>
-      http.get<{ rows: Row[]; total: number; amount: string }>('/api/v1/process-wage/sheet/lines', lineQuery),
+    queryFn: () => api.get('/api/v1/process-wage/sheet/lines', { query: lineQuery }),
     enabled: drill != null,
   });
   const close = useMutation({
-    mutationFn: () => http.post('/api/v1/process-wage/close', { month }),
+    mutationFn: () => api.post('/api/v1/process-wage/close', { body: { month } }),
     onSuccess: () => {
       toast.success(`${month} 已结账`);
       client.invalidateQueries({ queryKey: ['/api/v1/process-wage/sheet'] });
@@ -117,7 +115,7 @@ function WageSheet() {
     },
   });
   const reopen = useMutation({
-    mutationFn: () => http.post('/api/v1/process-wage/reopen', { month, reason: reason.trim() }),
+    mutationFn: () => api.post('/api/v1/process-wage/reopen', { body: { month, reason: reason.trim() } }),
     onSuccess: () => {
       toast.success(`${month} 已反结账`);
       setReopening(false);
@@ -130,12 +128,12 @@ function WageSheet() {
   const reopenable = isLatestClosed(periods.data?.lastClosed, month);
   const exportExcel = useMutation({
     mutationFn: async () => {
-      const { fileName } = await http.get<{ fileName: string }>('/api/v1/process-wage/sheet/export', query);
+      const { fileName } = await api.get('/api/v1/process-wage/sheet/export', { query });
       await download('/common/download', { fileName, delete: 'true' });
     },
   });
   const data = sheet.data;
-  const t = data?.totals ?? {};
+  const t: Partial<Sheet['totals']> & Row = data?.totals ?? {};
   const reportDetail = resourceRoutes(workReportResource).detail ?? resourceRoutes(workReportResource).list;
   const lead: ColumnsType<Row> =
     groupBy === 'worker'
