@@ -10,6 +10,7 @@ import {
   histogramBins,
   histogramRange,
   MAX_SUBGROUP_SIZE,
+  MAX_XBAR_R_SIZE,
   MEASURE_CHARACTERISTICS,
   normalCurve,
   SPC_ALARM_WINDOW,
@@ -401,7 +402,8 @@ export async function seriesCapability(db: Db, q: Omit<ChartQuery, 'family'>) {
              sum(s.sample_size * s.mean)::text AS sum_mean, (sum(s.sample_size * s.mean * s.mean)
                - sum(s.sample_size * s.mean) * sum(s.sample_size * s.mean) / sum(s.sample_size))::text AS between_ss,
              sum(s.ss_dev)::text AS ss, avg(s.range)::float8 AS r_bar,
-             avg(sqrt(s.ss_dev / GREATEST(s.sample_size - 1, 1)))::float8 AS s_bar
+             -- s̄ only where an X̄–S chart uses it (a numeric square root per subgroup is dear)
+             avg(CASE WHEN s.sample_size > ${sql.lit(MAX_XBAR_R_SIZE)} THEN sqrt(s.ss_dev / (s.sample_size - 1)) END)::float8 AS s_bar
         FROM measurement_subgroup s WHERE ${seriesWhere(q)} GROUP BY s.sample_size`.execute(db),
     q.lsl !== undefined && q.usl !== undefined
       ? Promise.resolve({ rows: [] as { lsl: string | null; usl: string | null }[] })
