@@ -32,6 +32,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { http } from '../../platform/api/client.ts';
 import { download } from '../../platform/api/download.ts';
+import { type ApiBody, type ApiQuery, type ApiResult, api } from '../../platform/api/typed.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { RefSelect } from '../../platform/resource/ref-select.tsx';
@@ -189,15 +190,17 @@ function SettleModal({ ui: base, row, onClose }: { ui: Ui; row: ResourceRow; onC
   const total = Object.values(amounts).reduce<bigint>((s, v) => s + fen(v), 0n);
   const submit = useMutation({
     mutationFn: () =>
-      http.post<{ docNo: string; status: string }>(`/api/v1/${ui.settle.name}/quick`, {
-        [ui.party.name]: partyId,
-        kind: refund ? 'refund' : 'normal',
-        bizDate: bizDate.format('YYYY-MM-DD'),
-        method,
-        remark: remark || undefined,
-        lines: Object.entries(amounts)
-          .filter(([, v]) => fen(v) !== 0n)
-          .map(([id, v]) => ({ [`${ui.item.name}Id`]: Number(id), amount: String(v) })),
+      api.post(`/api/v1/${ui.settle.name as Settle}/quick`, {
+        body: {
+          [ui.party.name]: partyId,
+          kind: refund ? 'refund' : 'normal',
+          bizDate: bizDate.format('YYYY-MM-DD'),
+          method,
+          remark: remark || undefined,
+          lines: Object.entries(amounts)
+            .filter(([, v]) => fen(v) !== 0n)
+            .map(([id, v]) => ({ [`${ui.item.name}Id`]: Number(id), amount: String(v) })),
+        } as ApiBody<`/api/v1/${Settle}/quick`>,
       }),
     onSuccess: (r) => {
       // 收付款确认人不得为制单人: with the rule on, the document waits for another user to confirm it.
@@ -274,12 +277,11 @@ function SettleModal({ ui: base, row, onClose }: { ui: Ui; row: ResourceRow; onC
   );
 }
 
-interface Aging {
-  asOf: string;
-  total: number;
-  rows: ({ partyId: number; code: string; name: string; total: string } & Record<string, string>)[];
-  totals: Record<string, string>;
-}
+/** The item of a ledger (应收, 应付) and its settlement (收款, 付款), as the routes name them. */
+type Item = 'receivable' | 'payable';
+type Settle = 'receipt' | 'payment';
+/** `GET /api/v1/{receivable|payable}/aging` (modules/finance/receivable.ts on the server). */
+type Aging = ApiResult<`/api/v1/${Item}/aging`>;
 
 function AgingTab({ ui }: { ui: Ui }) {
   const can = usePermission();
@@ -295,19 +297,21 @@ function AgingTab({ ui }: { ui: Ui }) {
   };
   const aging = useQuery({
     queryKey: [ui.item.name, 'aging', query],
-    queryFn: () => http.get<Aging>(`/api/v1/${ui.item.name}/aging`, query),
+    queryFn: (): Promise<Aging> =>
+      api.get(`/api/v1/${ui.item.name as Item}/aging`, {
+        query: query as ApiQuery<`/api/v1/${Item}/aging`>,
+      }),
     placeholderData: keepPreviousData,
   });
   const exportExcel = useMutation({
     mutationFn: async () => {
-      const { fileName } = await http.get<{ fileName: string }>(
-        `/api/v1/${ui.item.name}/aging/export`,
-        query,
-      );
+      const { fileName } = await api.get(`/api/v1/${ui.item.name as Item}/aging/export`, {
+        query: query as ApiQuery<`/api/v1/${Item}/aging/export`>,
+      });
       await download('/common/download', { fileName, delete: 'true' });
     },
   });
-  const totals = aging.data?.totals ?? {};
+  const totals: Partial<Aging['totals']> = aging.data?.totals ?? {};
   const chart = useMemo<EChartOption>(
     () => ({
       tooltip: { trigger: 'axis' },
@@ -420,26 +424,8 @@ function AgingTab({ ui }: { ui: Ui }) {
   );
 }
 
-interface Statement {
-  party: { id: number; code: string; name: string };
-  from: string;
-  to: string;
-  opening: string;
-  invoiced: string;
-  settled: string;
-  closing: string;
-  rows: {
-    date: string;
-    kind: string;
-    docNo: string;
-    type: string;
-    sourceDocNo: string | null;
-    remark: string | null;
-    invoiced: string;
-    settled: string;
-    balance: string;
-  }[];
-}
+/** `GET /api/v1/{receivable|payable}/statement`: 对账单 of one party. */
+type Statement = ApiResult<`/api/v1/${Item}/statement`>;
 
 function StatementTab({ ui }: { ui: Ui }) {
   const can = usePermission();
@@ -448,15 +434,17 @@ function StatementTab({ ui }: { ui: Ui }) {
   const [printing, setPrinting] = useState(false);
   const st = useQuery({
     queryKey: [ui.item.name, 'statement', query],
-    queryFn: () => http.get<Statement>(`/api/v1/${ui.item.name}/statement`, query),
+    queryFn: (): Promise<Statement> =>
+      api.get(`/api/v1/${ui.item.name as Item}/statement`, {
+        query: query as ApiQuery<`/api/v1/${Item}/statement`>,
+      }),
     enabled: Boolean(query),
   });
   const exportExcel = useMutation({
     mutationFn: async () => {
-      const { fileName } = await http.get<{ fileName: string }>(
-        `/api/v1/${ui.item.name}/statement/export`,
-        query,
-      );
+      const { fileName } = await api.get(`/api/v1/${ui.item.name as Item}/statement/export`, {
+        query: query as ApiQuery<`/api/v1/${Item}/statement/export`>,
+      });
       await download('/common/download', { fileName, delete: 'true' });
     },
   });
