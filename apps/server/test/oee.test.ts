@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillOeeRollup } from '../src/modules/equipment/oee.ts';
 import { type Factory, factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -281,5 +282,20 @@ describe('the rollup of closed days (oee_machine_day)', () => {
     for (const d of ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-05'])
       expect(day(after, d)).toEqual(day(fromFacts, d));
     expect(await keptDays()).toHaveLength(5);
+  });
+});
+
+describe('the rollup filled in the background', () => {
+  it('keeps the closed days of the last quarter of every machine, once', async () => {
+    const db = t.database.db;
+    await sql`DELETE FROM oee_machine_day`.execute(db);
+    const machines = await fillOeeRollup(db);
+    expect(machines).toBeGreaterThan(0);
+    const kept = await sql<{ n: number; days: number }>`
+      SELECT count(*)::int AS n, count(DISTINCT day)::int AS days FROM oee_machine_day
+       WHERE equipment_id = ${machine.id}`.execute(db);
+    expect(kept.rows[0]).toEqual({ n: 93, days: 93 });
+    const summary = ok(await get(`/api/v1/oee/summary?from=${DAY}&to=${DAY}&equipmentId=${machine.id}`));
+    expect(summary.rows[0]).toMatchObject({ oee: 76.19, runMinutes: 363 });
   });
 });
