@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Tooltip } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { http } from '../../platform/api/client.ts';
+import { type ApiResult, api } from '../../platform/api/typed.ts';
 import { usePermission } from '../../platform/auth/permission.tsx';
 import { toast } from '../../platform/feedback.ts';
 import { openResourcePage } from '../../platform/resource/nav.ts';
@@ -115,9 +115,8 @@ function RequisitionPicker({ onClose }: { onClose: () => void }) {
         },
       ]}
       submit={(chosen) =>
-        http.post<{ orders: { id: number; docNo: string }[] }>(
-          '/api/v1/purchase-requisition/to-orders',
-          {
+        api.post('/api/v1/purchase-requisition/to-orders', {
+          body: {
             orderDate: orderDate.format('YYYY-MM-DD'),
             lines: [...chosen].map(([requisitionLineId, c]) => ({
               requisitionLineId,
@@ -125,11 +124,11 @@ function RequisitionPicker({ onClose }: { onClose: () => void }) {
               supplierId: c.supplierId ?? undefined,
             })),
           },
-          { silent: true },
-        )
+          silent: true,
+        })
       }
       onDone={(answer) => {
-        const { orders } = answer as { orders: { docNo: string }[] };
+        const { orders } = answer as ApiResult<'/api/v1/purchase-requisition/to-orders', 'post'>;
         toast.success(`已生成采购订单 ${orders.map((o) => o.docNo).join('、')}（草稿），请核对单价后审核`);
         void client.invalidateQueries({ queryKey: ['purchase-order'] });
         void client.invalidateQueries({ queryKey: ['purchase-requisition'] });
