@@ -163,4 +163,23 @@ test.describe('打印模板', () => {
       timeout: 30_000,
     });
   });
+
+  test('prints 物料标签 of the rows selected on the 物料列表 with the material code as Code 128', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    await signedIn(page, admin, '/factory-info/material-manage/material-list?code=FG-6205-2RS');
+    const list = activePage(page);
+    const row = list.locator('.ant-table-row', { hasText: 'FG-6205-2RS' }).first();
+    await row.locator('.ant-checkbox-input').check();
+    await list.getByRole('button', { name: '打印标签（1）' }).click();
+    const sheet = page.getByTestId('template-print');
+    await expect(sheet.getByTestId('print-page')).toHaveCount(1);
+    const code = sheet.locator('img[data-symbology="code128"]');
+    await expect(code).toHaveCount(1);
+    expect(await decode((await code.getAttribute('src')) as string)).toEqual([
+      { format: 'Code128', text: 'FG-6205-2RS' },
+    ]);
+  });
 });

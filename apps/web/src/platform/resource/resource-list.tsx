@@ -1,6 +1,6 @@
 import './kit.css';
-import { DeleteOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { type FieldDef, type ResourceDef, transitionAction } from '@ringmes/domain';
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, TagOutlined, UploadOutlined } from '@ant-design/icons';
+import { type FieldDef, labelTypeOfResource, type ResourceDef, transitionAction } from '@ringmes/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Popconfirm, Space, Table, type TableColumnsType, Tooltip } from 'antd';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
@@ -36,6 +36,10 @@ import { filtersFromUrl } from './url-filters.ts';
 
 /** The selection bar of bulk actions, loaded when rows are first selected. */
 const BulkActions = lazy(() => import('./bulk-actions.tsx').then((m) => ({ default: m.BulkActions })));
+/** The label printout of the selected rows, loaded when first opened. */
+const TemplatePrint = lazy(() =>
+  import('../print/template-print.tsx').then((m) => ({ default: m.TemplatePrint })),
+);
 
 import { invalidateResource } from './use-options.ts';
 
@@ -172,6 +176,7 @@ export function ResourceList({
     paged.firstPage();
   }
   const [selected, setSelected] = useState<number[]>([]);
+  const [labels, setLabels] = useState(false);
   // A saved view chosen (or the default one applied when the list opened), and the search bar's
   // values showing its filters.
   const [activeView, setActiveView] = useState<number>();
@@ -304,7 +309,9 @@ export function ResourceList({
   const canEdit = writable && perm('edit');
   const canDelete = writable && perm('delete');
   const bulkable = (def.lifecycle?.transitions ?? []).some((t) => perm(transitionAction(t)));
-  const selectable = canDelete || bulkable;
+  // 打印标签 of the selected rows (物料标签; issue 41 §3) needs rows to select too.
+  const labelType = labelTypeOfResource(def.name);
+  const selectable = canDelete || bulkable || !!labelType;
   const selectedRows = (list.data?.list ?? []).filter((r) => selected.includes(r.id));
   // A lifecycle shows at most two transitions per state (审核 + 关闭, 反审核 + 关闭).
   const lifecycleWidth = def.lifecycle ? 110 : 0;
@@ -397,6 +404,20 @@ export function ResourceList({
               params={() => ({ ...filters, ...fixedFilters, ...paged.sort })}
             />
           )}
+          {labelType && (
+            <Button icon={<TagOutlined />} disabled={!selected.length} onClick={() => setLabels(true)}>
+              打印标签{selected.length ? `（${selected.length}）` : ''}
+            </Button>
+          )}
+          {labels && labelType && (
+            <Suspense fallback={null}>
+              <TemplatePrint
+                docType={labelType}
+                records={{ ids: selected }}
+                onClose={() => setLabels(false)}
+              />
+            </Suspense>
+          )}
           {toolbarExtra}
         </>
       }
@@ -430,7 +451,7 @@ export function ResourceList({
           ? {
               selectedRowKeys: selected,
               onChange: (keys) => setSelected(keys.map(Number)),
-              getCheckboxProps: (row) => ({ disabled: !bulkable && !mayOn('delete', row) }),
+              getCheckboxProps: (row) => ({ disabled: !bulkable && !labelType && !mayOn('delete', row) }),
               columnWidth: 48,
             }
           : undefined
