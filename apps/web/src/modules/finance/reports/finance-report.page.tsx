@@ -10,8 +10,8 @@ import { Button, DatePicker, Drawer, Form, Segmented, Space, Statistic, Table, T
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { http } from '../../../platform/api/client.ts';
 import { download } from '../../../platform/api/download.ts';
+import { type ApiQuery, api, type PathOf } from '../../../platform/api/typed.ts';
 import { usePermission } from '../../../platform/auth/permission.tsx';
 import { moneyText, numberText, quantityText } from '../../../platform/lib/number-text.ts';
 import type { PageProps } from '../../../platform/page.ts';
@@ -23,6 +23,15 @@ import { PageCard } from '../../../platform/ui/page-card.tsx';
 import { SearchForm, TableToolbar } from '../../../platform/ui/search-form.tsx';
 
 type Row = Record<string, any>;
+/** A report's summary route (`GET /api/v1/finance-report/{name}`), one per declared report. */
+type ReportPath = Exclude<
+  Extract<PathOf<'get'>, `/api/v1/finance-report/${string}`>,
+  `${string}/detail` | `${string}/export`
+>;
+/**
+ * A report's answer: the generated types per report, read here through the declaration's
+ * measures (their names are the rows' keys), so rows are kept as records.
+ */
 interface Report {
   rows: Row[];
   totals: Row;
@@ -90,7 +99,7 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
   const [groupBy, setGroupBy] = useState(def.groups[0].value);
   const [drill, setDrill] = useState<Row | null>(null);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
-  const api = `/api/v1/finance-report/${def.name}`;
+  const path = `/api/v1/finance-report/${def.name}` as ReportPath;
   const query = useMemo(() => {
     const q: Row = { groupBy };
     for (const f of def.filters) {
@@ -105,19 +114,23 @@ export function FinanceReportPage({ def }: PageProps & { def: FinanceReportDef }
     return q;
   }, [def, filters, groupBy]);
   const report = useQuery({
-    queryKey: [api, query],
-    queryFn: () => http.get<Report>(api, query),
+    queryKey: [path, query],
+    queryFn: (): Promise<Report> => api.get(path, { query: query as ApiQuery<ReportPath> }),
     placeholderData: keepPreviousData,
   });
   const detail = useQuery({
-    queryKey: [api, 'detail', query, drill?.key, page],
-    queryFn: () =>
-      http.get<{ rows: Row[]; total: number }>(`${api}/detail`, { ...query, key: drill?.key, ...page }),
+    queryKey: [path, 'detail', query, drill?.key, page],
+    queryFn: (): Promise<{ rows: Row[]; total: number }> =>
+      api.get(`${path}/detail`, {
+        query: { ...query, key: drill?.key, ...page } as ApiQuery<`${ReportPath}/detail`>,
+      }),
     enabled: drill != null,
   });
   const exportExcel = useMutation({
     mutationFn: async () => {
-      const { fileName } = await http.get<{ fileName: string }>(`${api}/export`, query);
+      const { fileName } = await api.get(`${path}/export`, {
+        query: query as ApiQuery<`${ReportPath}/export`>,
+      });
       await download('/common/download', { fileName, delete: 'true' });
     },
   });
