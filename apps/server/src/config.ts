@@ -7,6 +7,12 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * A PostgreSQL streaming replica for reports, exports and every-row lists (DATABASE_REPLICA_URL),
+   * used while it is at most `replicaMaxLagMs` behind (DATABASE_REPLICA_MAX_LAG_MS, default 2000).
+   */
+  databaseReplicaUrl: string | undefined;
+  replicaMaxLagMs: number;
   seed: 'demo' | 'minimal' | 'none' | undefined;
   adminPassword: string | undefined;
   timeZone: string;
@@ -176,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     host: env.HOST || '0.0.0.0',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
+    replicaMaxLagMs: int('DATABASE_REPLICA_MAX_LAG_MS', 2_000),
     seed: (seed || undefined) as Config['seed'],
     adminPassword: env.ADMIN_PASSWORD || undefined,
     timeZone: env.TZ_DISPLAY || 'Asia/Shanghai',

@@ -42,6 +42,8 @@ export async function main() {
     // Beside the bundle (dist/main.js); the source tree has none and runs initdb.
     template: fileURLToPath(new URL('./pgdata-template', import.meta.url)),
     poolMax: config.pgPoolMax,
+    replicaUrl: config.databaseReplicaUrl,
+    replicaMaxLagMs: config.replicaMaxLagMs,
     log: (msg, err) => log.error({ err }, msg),
   });
   let closing = false;

@@ -74,7 +74,9 @@ function migratedPgTemplate(): Promise<string> {
 }
 
 /** A fresh, migrated database: an in-memory PGlite from the tarball, or a copy of the migrated template on the PostgreSQL server. */
-export async function freshDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+export async function freshDatabase(
+  opts: { replicaUrl?: string; replicaMaxLagMs?: number } = {},
+): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
   if (!PG_URL) {
     const database = await openDatabase({ dataDir: 'memory://', loadDataDir: await migratedPglite() });
     return { database, drop: () => database.close() };
@@ -83,7 +85,15 @@ export async function freshDatabase(): Promise<{ database: Database; url?: strin
   await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${await migratedPgTemplate()}`);
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolMax: 20 });
+  // A replica (read-replica.test) is the same database name on the standby server.
+  const replica = opts.replicaUrl ? new URL(opts.replicaUrl) : undefined;
+  if (replica) replica.pathname = `/${name}`;
+  const database = await openDatabase({
+    databaseUrl: url.toString(),
+    poolMax: 20,
+    replicaUrl: replica?.toString(),
+    replicaMaxLagMs: opts.replicaMaxLagMs,
+  });
   return {
     database,
     url: url.toString(),
@@ -139,7 +149,10 @@ export async function createTestApp(
   seedMode: 'minimal' | 'demo' = 'minimal',
   logStream?: NodeJS.WritableStream,
 ): Promise<TestApp> {
-  const { database, drop, url } = await freshDatabase();
+  const { database, drop, url } = await freshDatabase({
+    replicaUrl: overrides.databaseReplicaUrl,
+    replicaMaxLagMs: overrides.replicaMaxLagMs,
+  });
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-export-'));
   const config: Config = {
     ...loadConfig({}),

@@ -21,6 +21,7 @@ import { pgListener } from './listen.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { NAMES, PgliteCursor, pglitePool } from './pglite-pool.ts';
 import { namePreparedStatements } from './prepared.ts';
+import { ReplicaMonitor, type ReplicaStats, routingPool } from './replica.ts';
 import { parseTimestamptz, TIMESTAMPTZ } from './timestamp.ts';
 
 /** The schema is defined by the SQL migrations; queries are typed at their call sites. */
@@ -53,6 +54,8 @@ export interface Database {
   dumpDataDir?(): Promise<Blob>;
   /** PostgreSQL only: the request pool's connections now (for `/metrics`). */
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
+  /** With a read replica: its state and the reads it answered (for `/metrics`). */
+  replicaStats?(): ReplicaStats;
 }
 
 export interface OpenOptions {
@@ -68,6 +71,12 @@ export interface OpenOptions {
    */
   template?: string;
   poolMax?: number;
+  /**
+   * PostgreSQL only: a streaming replica for the reads that may be a moment behind
+   * (DATABASE_REPLICA_URL; `replica.ts`), used while it lags at most `replicaMaxLagMs`.
+   */
+  replicaUrl?: string;
+  replicaMaxLagMs?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -231,9 +240,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const plugins = [new RowCamelCase({ maintainNestedObjectKeys: true })];
   if (opts.databaseUrl) {
     const pools = new Map<string, pg.Pool>();
-    const poolOf = (max: number, name: string, extra: KyselyPlugin[] = []) => {
+    const pgPool = (url: string, max: number, name: string) => {
       const pool = new pg.Pool({
-        connectionString: opts.databaseUrl,
+        connectionString: url,
         max,
         connectionTimeoutMillis: 5_000,
         idleTimeoutMillis: 30_000,
@@ -258,15 +267,32 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         client.on('error', (err) => opts.log?.('PostgreSQL 连接中断', err));
         namePreparedStatements(client);
       });
+      return pool;
+    };
+    let monitor: ReplicaMonitor | undefined;
+    const poolOf = (max: number, name: string, extra: KyselyPlugin[] = [], replicaUrl?: string) => {
+      const pool = pgPool(opts.databaseUrl as string, max, name);
+      let routed: ReturnType<typeof revivingPool> = revivingPool(pool);
+      if (replicaUrl) {
+        const replica = pgPool(replicaUrl, max, `${name}-replica`);
+        monitor = new ReplicaMonitor(pool, replica, opts.replicaMaxLagMs ?? 2_000, 500, opts.log);
+        routed = routingPool(routed, replica, monitor) as ReturnType<typeof revivingPool>;
+      }
       return new Kysely<any>({
-        dialect: new PostgresDialect({ pool: revivingPool(pool), cursor: TypedCursor }),
+        dialect: new PostgresDialect({ pool: routed, cursor: TypedCursor }),
         plugins: [...plugins, ...extra],
       });
     };
     // Document numbers are taken on connections of their own and committed at once, so no saving
     // transaction holds a day's counter row until it commits (platform/numbering.ts).
     const numberingDb = poolOf(2, 'ringmes-numbering');
-    const db = poolOf(opts.poolMax ?? 10, 'ringmes', [new AutonomousConnection(numberingDb)]);
+    const db = poolOf(
+      opts.poolMax ?? 10,
+      'ringmes',
+      [new AutonomousConnection(numberingDb)],
+      opts.replicaUrl,
+    );
+    await monitor?.start();
     const liveDb = poolOf(2, 'ringmes-live');
     const listener = pgListener(opts.databaseUrl, opts.log);
     return {
@@ -277,6 +303,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         const p = pools.get('ringmes') as pg.Pool;
         return { max: p.options.max, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount };
       },
+      ...(monitor ? { replicaStats: () => (monitor as ReplicaMonitor).stats() } : {}),
       close: async () => {
         await Promise.all([db.destroy(), liveDb.destroy(), numberingDb.destroy(), listener.close()]);
       },

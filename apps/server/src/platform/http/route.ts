@@ -7,6 +7,7 @@ import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { cookieFrom, SESSION_COOKIE } from '../auth/session-cookie.ts';
 import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
 import type { Database, Db, DbKind } from '../db/db.ts';
+import { readsFromReplica } from '../db/replica.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
 import { compressStream } from './compress.ts';
 import { asksAllRows, type HeavyReads, isHeavyUrl } from './heavy-reads.ts';
@@ -233,7 +234,10 @@ export function route<B = undefined, Q = undefined, P = undefined>(
       user: req.user as AuthUser,
       app: app.ringmes,
     };
-    const result = await spec.handler(ctx);
+    // A heavy read may be answered by the read replica (DATABASE_REPLICA_URL; db/replica.ts).
+    const result = await (heavy && req.method === 'GET'
+      ? readsFromReplica(() => spec.handler(ctx))
+      : spec.handler(ctx));
     if (spec.raw) return reply;
     const envelope = { code: '200', message: '操作成功', result: result === undefined ? null : result };
     const pieces = heavy && slicedSerializer(app).inSlices(envelope, () => app.ringmes.heavyReads.giveWay());

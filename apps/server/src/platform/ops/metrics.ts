@@ -99,6 +99,38 @@ export function registerMetrics(app: FastifyInstance, database: Database, access
     gauge('ringmes_db_pool_idle', 'Idle connections in the request pool', (s) => s.idle);
     gauge('ringmes_db_pool_waiting', 'Queries waiting for a pool connection', (s) => s.waiting);
   }
+  if (database.replicaStats) {
+    const stats = database.replicaStats;
+    new Gauge({
+      name: 'ringmes_db_replica_up',
+      help: 'The read replica answered its last check (1) or not (0)',
+      registers: [registry],
+      collect() {
+        this.set(stats().up ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'ringmes_db_replica_lag_seconds',
+      help: 'How far the read replica was behind the primary at its last check (-1: down)',
+      registers: [registry],
+      collect() {
+        const lag = stats().lagMs;
+        this.set(lag < 0 ? -1 : Number.isFinite(lag) ? lag / 1000 : 1e9);
+      },
+    });
+    new Counter({
+      name: 'ringmes_db_replica_reads_total',
+      help: 'Statements of heavy reads by where they ran: replica, or primary (replica down or behind)',
+      labelNames: ['target'] as const,
+      registers: [registry],
+      collect() {
+        const s = stats();
+        this.reset();
+        this.inc({ target: 'replica' }, s.reads);
+        this.inc({ target: 'primary' }, s.fallbacks);
+      },
+    });
+  }
   const jobRuns = new Counter({
     name: 'ringmes_job_runs_total',
     help: 'Background job runs by job and outcome (ok, failed, skipped: another process ran it)',
