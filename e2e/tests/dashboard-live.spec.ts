@@ -116,6 +116,29 @@ test.describe('车间看板, live', () => {
     await office.close();
   });
 
+  test('a machine signal shows on the open 全厂看板 at once (issue 42)', async ({ page, request }) => {
+    const admin = await Api.login(request);
+    const snapshot = await admin.get<{ equipment: { list: Row[] } }>('/api/v1/dashboard/snapshot', {
+      scope: 'whole',
+    });
+    // A machine out of the grinding and turning flows' way: the signals leave it stopped.
+    const list = snapshot.equipment.list;
+    const machine = list.find((e) => e.workshopType === 'inspect') ?? (list.at(-1) as Row);
+    await signedIn(page, admin, '/workshop-dashboard/whole-dashboard');
+    const board = activePage(page).getByTestId('dashboard');
+    await expect(board.getByTestId('kpi-good')).toBeVisible({ timeout: 15_000 });
+    const tile = board.locator('.dash-eq').filter({ hasText: machine.code });
+    for (const [state, label] of [
+      ['run', '信号运行'],
+      ['stop', '信号停机'],
+    ]) {
+      await admin.post('/api/v1/oee/signals', {
+        signals: [{ equipmentId: machine.id, at: new Date().toISOString(), state }],
+      });
+      await expect(tile).toContainText(label, { timeout: 15_000 });
+    }
+  });
+
   test('the KPI tiles fit large figures at 1440 and 1920 px wide', async ({ page, request }) => {
     const token = await Api.login(request, 'admin', 'admin123');
     for (const width of [1440, 1920]) {
