@@ -182,4 +182,22 @@ test.describe('打印模板', () => {
       { format: 'Code128', text: 'FG-6205-2RS' },
     ]);
   });
+
+  test('prints a 销售订单 with the demo’s customised template: the customer’s copy without prices', async ({
+    page,
+    request,
+  }) => {
+    const admin = await Api.login(request);
+    const order = (await admin.get<{ list: Row[] }>('/api/v1/sale-order/page', { pageNum: 1, pageSize: 1 }))
+      .list[0];
+    await signedIn(page, admin, `/sale-manage/sale-order-detail?id=${order.id}`);
+    await activePage(page).getByRole('button', { name: '模板打印' }).click();
+    const sheet = page.getByTestId('template-print');
+    const sheetPage = sheet.getByTestId('print-page');
+    await expect(sheetPage).toContainText('销售订单（客户联）');
+    await expect(sheetPage).toContainText(`单据编号：${order.docNo}`);
+    await expect(sheetPage.locator('th')).toContainText(['物料', '规格型号', '数量']);
+    await expect(sheetPage.locator('th', { hasText: '单价' })).toHaveCount(0);
+    await expect(sheetPage.locator('img[data-symbology="qr"]')).toHaveCount(1);
+  });
 });

@@ -89,7 +89,11 @@ test.describe('sales order flow', () => {
     await expect(detail.getByRole('button', { name: /编\s*辑/ })).toBeVisible();
     // The A4 printout: number and QR code, both lines, the amount total.
     expect(order.lines).toHaveLength(2);
-    await detail.getByRole('button', { name: /打\s*印/ }).click();
+    // 打印 (the fixed A4), not 模板打印.
+    await detail
+      .getByRole('button', { name: /打\s*印/ })
+      .filter({ hasNotText: '模板' })
+      .click();
     const print = page.getByTestId('print-view');
     await expect(print.locator('.rm-print-no')).toContainText(saved.docNo);
     await expect(print.locator('.rm-print-qr svg')).toBeVisible();

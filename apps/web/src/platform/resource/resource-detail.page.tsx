@@ -1,7 +1,7 @@
-import { ArrowLeftOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons';
-import type { FieldDef, ResourceDef } from '@ringmes/domain';
+import { ArrowLeftOutlined, EditOutlined, FileTextOutlined, PrinterOutlined } from '@ant-design/icons';
+import { type FieldDef, type PrintDocTypeName, printDocType, type ResourceDef } from '@ringmes/domain';
 import { Alert, Button, Result, Skeleton, Space } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../api/errors.ts';
 import { useRecordAction } from '../auth/permission.tsx';
@@ -15,6 +15,11 @@ import type { ResourceRow } from './resource-api.ts';
 import { ResourceDetailView, useRecord } from './resource-detail.tsx';
 import { ResourceFormModal } from './resource-form.tsx';
 import { type ResourcePageProps, type ResourceRoutes, resourceRoutes } from './routes.ts';
+
+/** A document type with 打印模板 (销售订单) also prints with the factory's template, loaded when used. */
+const TemplatePrint = lazy(() =>
+  import('../print/template-print.tsx').then((m) => ({ default: m.TemplatePrint })),
+);
 
 /** The status field shown beside the title: the definition's active field when it is an enum. */
 function statusField(def: ResourceDef) {
@@ -72,6 +77,7 @@ export function ResourceDetailPage({
   const record = useRecord(def, id);
   const [editing, setEditing] = useState(false);
   const [printing, setPrinting] = useState(false);
+  const [templating, setTemplating] = useState(false);
   const [refusal, setRefusal] = useState<{ action: string; message: string }>();
   const row = record.data;
   const back = () => leavePage(path, routes.list);
@@ -138,6 +144,11 @@ export function ResourceDetailPage({
                 {print?.label?.(row) ?? '打印'}
               </Button>
             )}
+            {row && printDocType(def.name) && (
+              <Button icon={<FileTextOutlined />} onClick={() => setTemplating(true)}>
+                模板打印
+              </Button>
+            )}
             <Button icon={<ArrowLeftOutlined />} onClick={back}>
               返回
             </Button>
@@ -175,6 +186,15 @@ export function ResourceDetailPage({
         ) : (
           <DocumentPrint def={def} record={row} onClose={() => setPrinting(false)} />
         ))}
+      {templating && row && (
+        <Suspense fallback={null}>
+          <TemplatePrint
+            docType={def.name as PrintDocTypeName}
+            records={{ ids: [row.id] }}
+            onClose={() => setTemplating(false)}
+          />
+        </Suspense>
+      )}
       {!routes.edit && (
         <ResourceFormModal def={def} open={editing} id={id} onClose={() => setEditing(false)} />
       )}
