@@ -5,9 +5,12 @@
 // streams, whose equipment list carries each machine's last signal. A signal counts as shown
 // when a frame arrives on a stream in which its machine's last signal is that one or a later one;
 // timed from the publish (the payload carries its own time, mapped as the signal's time).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
-import { freshPgDatabase, login, median, pgExec, ROOT, sleep, startServer } from '../lib.mjs';
+import { freePort, freshPgDatabase, login, median, pgExec, ROOT, sleep, startServer } from '../lib.mjs';
 import { openStream } from './dashboard.mjs';
 
 const mqtt = createRequire(path.join(ROOT, 'apps/server/package.json'))('mqtt');
@@ -18,6 +21,32 @@ const PERIOD_MS = 5_000;
 const SECONDS = Number(process.env.BENCH_SIGNAL_SECONDS) || 60;
 const WARMUP_S = 10;
 const MQTT_URL = process.env.MQTT_URL || 'mqtt://127.0.0.1:1883';
+
+const answers = (host, port) =>
+  new Promise((resolve) => {
+    const c = net.connect(port, host, () => {
+      c.end();
+      resolve(true);
+    });
+    c.on('error', () => resolve(false));
+  });
+
+/** The broker at MQTT_URL, or Debian's mosquitto started on a free port when nothing answers there. */
+async function broker(ctx) {
+  const u = new URL(MQTT_URL);
+  if (await answers(u.hostname, Number(u.port) || 1883)) return MQTT_URL;
+  const bin = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => fs.existsSync(p));
+  if (!bin)
+    throw new Error(
+      `no MQTT broker at ${MQTT_URL} and mosquitto is not installed (apt-get install mosquitto)`,
+    );
+  const port = await freePort();
+  const child = spawn(bin, ['-p', String(port)], { stdio: 'ignore' });
+  ctx.onCleanup(() => child.kill());
+  for (let i = 0; i < 100 && !(await answers('127.0.0.1', port)); i++) await sleep(100);
+  ctx.log(`started mosquitto on port ${port} (nothing answered at ${MQTT_URL})`);
+  return `mqtt://127.0.0.1:${port}`;
+}
 const STREAMS = { whole: 3, grinding: 2 };
 
 const pct = (xs, p) => {
@@ -35,8 +64,9 @@ export default {
   description: `${MACHINES} machines signalling every ${PERIOD_MS / 1000} s over MQTT → live board (PostgreSQL)`,
   async run(ctx) {
     const prefix = `ringmes-bench/${Math.random().toString(36).slice(2, 8)}`;
+    const mqttUrl = await broker(ctx);
     const db = await freshPgDatabase(ctx);
-    const env = { DATABASE_URL: db.url, SEED: 'minimal', ADMIN_PASSWORD: PASSWORD, MQTT_URL };
+    const env = { DATABASE_URL: db.url, SEED: 'minimal', ADMIN_PASSWORD: PASSWORD, MQTT_URL: mqttUrl };
     let server = await startServer(ctx, env);
     await server.stop();
     const mapping = JSON.stringify({
@@ -68,7 +98,7 @@ export default {
     // The bridge subscribes at start-up; give the broker a moment to route to it.
     await sleep(1000);
 
-    const publisher = await mqtt.connectAsync(MQTT_URL, {
+    const publisher = await mqtt.connectAsync(mqttUrl, {
       clientId: `bench-${prefix.slice(-6)}`,
       protocolVersion: 5,
     });
