@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_TYPES_FILE, apiTypesOf } from '../scripts/api-types.ts';
+import { API_TYPES_FILE, apiTypesOf, typedPart } from '../scripts/api-types.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
@@ -28,6 +28,25 @@ describe('the web’s generated API types', () => {
       first === -1 && a.length === b.length ? 'up to date' : `stale from line ${first + 1}: ${b[first]}`,
       'apps/web/src/api/openapi.d.ts is stale: run `npm run api-types`',
     ).toBe('up to date');
+  });
+
+  it('a route of the typed areas without a declared answer fails (the web would get `unknown`)', async () => {
+    const doc = typedPart((await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json());
+    const undeclared: string[] = [];
+    for (const [p, item] of Object.entries<any>(doc.paths))
+      for (const [m, op] of Object.entries<any>(item)) {
+        const result = op.responses['200'].content?.['application/json']?.schema?.properties?.result;
+        if (result && Object.keys(result).length === 0) undeclared.push(`${m.toUpperCase()} ${p}`);
+      }
+    // Routes of other modules under these areas' permissions, not declared yet: only ever fewer.
+    const notYet = [
+      'GET /api/v1/sale-order/report',
+      'GET /api/v1/sale-order/report/export',
+      'GET /api/v1/purchase-order/report',
+      'GET /api/v1/purchase-order/report/export',
+      'GET /api/v1/inspection-task/for-outbound/{id}',
+    ];
+    expect(undeclared.filter((x) => !notYet.includes(x))).toEqual([]);
   });
 
   it('type the routes the web calls, with their declared answers', () => {
