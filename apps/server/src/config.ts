@@ -49,6 +49,8 @@ export interface Config {
   metrics: { token: string | undefined; allow: string[] };
   /** Housekeeping (platform/ops/housekeeping.ts): days each kind of row is kept, 0 = for ever. */
   retention: RetentionConfig;
+  /** The daily backup (BACKUP_AT=HH:MM, BACKUP_DIR, BACKUP_KEEP; platform/ops/backup-schedule.ts); unset: none. */
+  backup: { at: string; dir: string; keep: number } | undefined;
 }
 
 export interface RetentionConfig {
@@ -183,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
-    replicaMaxLagMs: int('DATABASE_REPLICA_MAX_LAG_MS', 2_000),
+    replicaMaxLagMs: int('DATABASE_REPLICA_MAX_LAG_MS', 2_000, env),
     seed: (seed || undefined) as Config['seed'],
     adminPassword: env.ADMIN_PASSWORD || undefined,
     timeZone: env.TZ_DISPLAY || 'Asia/Shanghai',
@@ -220,5 +222,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       everyMinutes: Math.max(1, int('HOUSEKEEPING_MINUTES', 60, env)),
       batch: Math.max(1, int('HOUSEKEEPING_BATCH', 5000, env)),
     },
+    backup: backupConfig(env, dataDir, root),
+  };
+}
+
+function backupConfig(env: NodeJS.ProcessEnv, dataDir: string, root: string): Config['backup'] {
+  const at = env.BACKUP_AT;
+  if (!at) return undefined;
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(at))
+    throw new Error(`环境变量 BACKUP_AT 应为 HH:MM（如 02:30），当前为 "${at}"`);
+  return {
+    at,
+    dir: path.resolve(root, env.BACKUP_DIR || path.join(dataDir, 'backups')),
+    keep: Math.max(1, int('BACKUP_KEEP', 7, env)),
   };
 }

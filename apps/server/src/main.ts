@@ -11,6 +11,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { startPgliteMaintenance } from './platform/db/pglite-maintenance.ts';
 import { logRedaction } from './platform/http/edge.ts';
 import { backupOnRequest } from './platform/ops/backup.ts';
+import { scheduleBackups } from './platform/ops/backup-schedule.ts';
 import { scheduleHousekeeping } from './platform/ops/housekeeping.ts';
 import { RELEASE } from './platform/ops/version.ts';
 import { DEMO_PASSWORD, seed } from './seed/index.ts';
@@ -49,6 +50,7 @@ export async function main() {
   let closing = false;
   let stopMaintenance = () => {};
   let stopHousekeeping = () => {};
+  let stopBackups = () => {};
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -60,6 +62,7 @@ export async function main() {
     try {
       stopMaintenance();
       stopHousekeeping();
+      stopBackups();
       await app?.close();
     } finally {
       await database.close();
@@ -88,12 +91,12 @@ export async function main() {
         if (outcome !== 'none') jobRuns.inc({ job: 'backup', outcome });
       });
     });
-    stopHousekeeping = scheduleHousekeeping(
-      database.db,
-      config.retention,
-      config.exportDir,
-      app.log,
-      (outcome) => jobRuns.inc({ job: 'housekeeping', outcome }),
+    if (config.backup)
+      stopBackups = scheduleBackups(database, config, config.backup, app.log, (outcome) =>
+        jobRuns.inc({ job: 'scheduled-backup', outcome }),
+      );
+    stopHousekeeping = scheduleHousekeeping(database.db, config.retention, config, app.log, (outcome) =>
+      jobRuns.inc({ job: 'housekeeping', outcome }),
     );
     // From here the old generation grows to 1.3 × what lives after a full collection before the
     // next one (V8's own factor lets it grow several times over). A big export or report makes
