@@ -1,100 +1,182 @@
 #!/usr/bin/env bash
-# Two RingMES processes on one PostgreSQL database behind nginx, on this machine: checks a sign-in
-# on one process used through the other, and an attachment uploaded through nginx and read back
-# from each process directly (shared ATTACHMENT_DIR). Needs a build (npm run build), nginx
-# (Debian: /usr/sbin/nginx) and PostgreSQL at $PG (default postgres://postgres@127.0.0.1:5432).
+# The production layout on one machine (docs/operations.md, "Scaling out"): a PostgreSQL primary
+# and a streaming replica (deploy/replica.sh), three RingMES processes on them, and nginx in front
+# with the site of deploy/nginx/ringmes.conf itself (TLS with a self-signed certificate, HTTP/2).
+# Checks: a sign-in through nginx valid on every process; an attachment uploaded through nginx and
+# read back byte-identical from each process (shared ATTACHMENT_DIR); reports answered by the
+# replica (its reads in /metrics); one process killed with SIGKILL and started again while a
+# client reads and writes through nginx — every read answered, at most one write refused, nothing
+# written lost. THROUGHPUT=1 also measures list throughput through nginx with 1, 2 and 3
+# processes (autocannon). Needs a build (npm run build), nginx (Debian: /usr/sbin/nginx), openssl
+# and PostgreSQL at $PG (default postgres://postgres@127.0.0.1:5432) with its binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PG=${PG:-postgres://postgres@127.0.0.1:5432}
+REPLICA_PORT=${REPLICA_PORT:-5433}
 DB=ringmes_scaleout_$$
 WORK=$(mktemp -d)
+chmod 755 "$WORK"
 NGINX=${NGINX:-/usr/sbin/nginx}
-P1=18481 P2=18482 PN=18480
+PORTS=(18481 18482 18483)
+PH=18480 PS=18443
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
   sleep 1
+  REPLICA_PORT=$REPLICA_PORT deploy/replica.sh stop >/dev/null 2>&1 || true
   psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-psql "$PG/postgres" -qc "CREATE DATABASE $DB"
-mkdir -p "$WORK/shared/attachments" "$WORK/shared/exports" "$WORK/d1" "$WORK/d2"
-common=(DATABASE_URL="$PG/$DB" HOST=127.0.0.1 SEED=minimal ADMIN_PASSWORD=scaleout123 API_SECRET_KEY=scale-out-test-key
-  ATTACHMENT_DIR="$WORK/shared/attachments" EXPORT_DIR="$WORK/shared/exports" TRUST_PROXY=127.0.0.1 LOG_LEVEL=warn)
-t0=$(date +%s)
-env "${common[@]}" PORT=$P1 DATA_DIR="$WORK/d1" node apps/server/dist/main.js >"$WORK/s1.log" 2>&1 &
-pids+=($!)
-# The second starts once the first has migrated and seeded (both would wait on the same lock anyway).
-until curl -sf "http://127.0.0.1:$P1/api/ready" >/dev/null; do sleep 0.5; done
-env "${common[@]}" PORT=$P2 DATA_DIR="$WORK/d2" node apps/server/dist/main.js >"$WORK/s2.log" 2>&1 &
-pids+=($!)
-until curl -sf "http://127.0.0.1:$P2/api/ready" >/dev/null; do sleep 0.5; done
-echo "two processes ready in $(( $(date +%s) - t0 )) s"
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+json() { node -e "const v=JSON.parse(process.argv[1]);console.log($2)" "$1"; }
 
-# The upstream block of the example site, pointed at the two ports.
-sed -e "s/127.0.0.1:8081/127.0.0.1:$P1/; s/127.0.0.1:8082/127.0.0.1:$P2/" deploy/nginx/ringmes.conf |
-  sed -n '/^upstream/,/^}/p' >"$WORK/upstream.conf"
+t0=$(date +%s)
+psql "$PG/postgres" -qc "CREATE DATABASE $DB"
+REPLICA_PORT=$REPLICA_PORT deploy/replica.sh start
+mkdir -p "$WORK/shared/attachments" "$WORK/shared/exports"
+common=(DATABASE_URL="$PG/$DB" DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$REPLICA_PORT/$DB"
+  HOST=127.0.0.1 SEED=minimal ADMIN_PASSWORD=scaleout123 API_SECRET_KEY=scale-out-test-key
+  ATTACHMENT_DIR="$WORK/shared/attachments" EXPORT_DIR="$WORK/shared/exports" TRUST_PROXY=127.0.0.1 LOG_LEVEL=warn)
+start() { # start <index>: process i on PORTS[i]
+  mkdir -p "$WORK/d$1"
+  env "${common[@]}" PORT="${PORTS[$1]}" DATA_DIR="$WORK/d$1" node apps/server/dist/main.js >>"$WORK/s$1.log" 2>&1 &
+  pids[$1]=$!
+  until curl -sf "http://127.0.0.1:${PORTS[$1]}/api/ready" >/dev/null; do
+    kill -0 "${pids[$1]}" 2>/dev/null || { tail -5 "$WORK/s$1.log"; fail "process $1 did not start"; }
+    sleep 0.3
+  done
+}
+# The first migrates and seeds; the others start on the migrated database.
+for i in 0 1 2; do start $i; done
+echo "primary, replica and three processes ready in $(($(date +%s) - t0)) s"
+
+# nginx with the documented site: its upstream pointed at the processes, its ports and certificate local.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
+  -keyout "$WORK/site.key" -out "$WORK/site.pem" >/dev/null 2>&1
+upstream() { # upstream <n>: the first n processes
+  {
+    echo "upstream ringmes {"
+    echo "    least_conn;"
+    for ((i = 0; i < $1; i++)); do echo "    server 127.0.0.1:${PORTS[$i]} max_fails=2 fail_timeout=5s;"; done
+    echo "    keepalive 32;"
+    echo "}"
+  } >"$WORK/upstream.conf"
+}
+upstream 3
+sed -e '/^upstream ringmes {/,/^}/d' \
+  -e "s#listen 80;#listen 127.0.0.1:$PH;#; s#listen 443 ssl http2;#listen 127.0.0.1:$PS ssl http2;#" \
+  -e "s#/etc/ssl/certs/erp.example.com.pem#$WORK/site.pem#; s#/etc/ssl/private/erp.example.com.key#$WORK/site.key#" \
+  -e "s#server_name erp.example.com;#server_name 127.0.0.1;#" \
+  deploy/nginx/ringmes.conf >"$WORK/site.conf"
 cat >"$WORK/nginx.conf" <<CONF
 worker_processes 1;
 pid $WORK/nginx.pid;
 error_log $WORK/nginx-error.log;
-events { worker_connections 256; }
+events { worker_connections 1024; }
 http {
   access_log off;
   client_body_temp_path $WORK/body; proxy_temp_path $WORK/proxy;
   fastcgi_temp_path $WORK/fcgi; uwsgi_temp_path $WORK/uwsgi; scgi_temp_path $WORK/scgi;
   include $WORK/upstream.conf;
-  server {
-    listen 127.0.0.1:$PN;
-    client_max_body_size 25m;
-    location = /metrics { return 404; }
-    location / {
-      proxy_pass http://ringmes;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-      proxy_request_buffering off;
-      proxy_next_upstream error timeout http_502 http_503;
-    }
-  }
+  include $WORK/site.conf;
 }
 CONF
 "$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
-until curl -sf "http://127.0.0.1:$PN/api/health" >/dev/null; do sleep 0.2; done
+N=https://127.0.0.1:$PS
+C=(-sk)
+until curl "${C[@]}" -f "$N/api/health" >/dev/null; do sleep 0.2; done
+proto=$(curl "${C[@]}" -o /dev/null -w '%{http_version}' --http2 "$N/api/health")
+[ "$proto" = 2 ] || fail "nginx did not answer over HTTP/2 ($proto)"
+redirect=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PH/")
+[ "$redirect" = 301 ] || fail "plain HTTP is not redirected to HTTPS ($redirect)"
 
-login=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/sso/login" -H 'content-type: application/json' \
+login=$(curl "${C[@]}" -f -XPOST "$N/api/v1/sso/login" -H 'content-type: application/json' \
   -d '{"userName":"admin","passWord":"scaleout123","source":"mes"}')
-token=$(node -e 'console.log(JSON.parse(process.argv[1]).result.token)' "$login")
-for p in $P1 $P2; do
+token=$(json "$login" v.result.token)
+for p in "${PORTS[@]}"; do
   code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$p/api/v1/sso/getUserByToken?token=$token")
-  [ "$code" = 200 ] || { echo "FAIL: the session is not valid on :$p ($code)"; exit 1; }
+  [ "$code" = 200 ] || fail "the session is not valid on :$p ($code)"
 done
 H=(-H "authorization: Bearer $token" -H 'content-type: application/json')
-cust=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/customer/add" "${H[@]}" -d '{"code":"SO-NGX","name":"负载均衡客户"}')
-cid=$(node -e 'console.log(JSON.parse(process.argv[1]).result.id)' "$cust")
-unit=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/material-unit/add" "${H[@]}" -d '{"code":"PCS-NGX","name":"件"}')
-uid=$(node -e 'console.log(JSON.parse(process.argv[1]).result.id)' "$unit")
-mtype=$(curl -sf "http://127.0.0.1:$PN/api/v1/material-type/page?pageSize=1" "${H[@]}")
-tid=$(node -e 'const r=JSON.parse(process.argv[1]).result.list[0];console.log(r?r.id:"")' "$mtype")
+cust=$(curl "${C[@]}" -f -XPOST "$N/api/v1/customer/add" "${H[@]}" -d '{"code":"SO-NGX","name":"负载均衡客户"}')
+cid=$(json "$cust" v.result.id)
+unit=$(curl "${C[@]}" -f -XPOST "$N/api/v1/material-unit/add" "${H[@]}" -d '{"code":"PCS-NGX","name":"件"}')
+uid=$(json "$unit" v.result.id)
+mtype=$(curl "${C[@]}" -f "$N/api/v1/material-type/page?pageSize=1" "${H[@]}")
+tid=$(json "$mtype" 'v.result.list[0]?v.result.list[0].id:""')
 if [ -z "$tid" ]; then
-  mt=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/material-type/add" "${H[@]}" -d '{"code":"FG-NGX","name":"成品"}')
-  tid=$(node -e 'console.log(JSON.parse(process.argv[1]).result.id)' "$mt")
+  mt=$(curl "${C[@]}" -f -XPOST "$N/api/v1/material-type/add" "${H[@]}" -d '{"code":"FG-NGX","name":"成品"}')
+  tid=$(json "$mt" v.result.id)
 fi
-mat=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/material-info/add" "${H[@]}" \
+mat=$(curl "${C[@]}" -f -XPOST "$N/api/v1/material-info/add" "${H[@]}" \
   -d "{\"code\":\"M-NGX\",\"name\":\"轴承\",\"materialTypeId\":$tid,\"unitId\":$uid,\"salePrice\":\"5\"}")
-mid=$(node -e 'console.log(JSON.parse(process.argv[1]).result.id)' "$mat")
-order=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/sale-order/add" "${H[@]}" \
+mid=$(json "$mat" v.result.id)
+order=$(curl "${C[@]}" -f -XPOST "$N/api/v1/sale-order/add" "${H[@]}" \
   -d "{\"customerId\":$cid,\"orderDate\":\"2026-10-08\",\"deliveryDate\":\"2026-11-20\",\"lines\":[{\"materialId\":$mid,\"quantity\":1}]}")
-oid=$(node -e 'console.log(JSON.parse(process.argv[1]).result.id)' "$order")
+oid=$(json "$order" v.result.id)
 printf '%%PDF-1.4\n%s\n%%%%EOF\n' "$(head -c 3000 /dev/urandom | base64 -w0)" >"$WORK/drawing.pdf"
-up=$(curl -sf -XPOST "http://127.0.0.1:$PN/api/v1/attachment/upload/sale-order/$oid" \
+up=$(curl "${C[@]}" -f -XPOST "$N/api/v1/attachment/upload/sale-order/$oid" \
   -H "authorization: Bearer $token" -F "file=@$WORK/drawing.pdf;type=application/pdf")
-aid=$(node -e 'console.log(JSON.parse(process.argv[1]).result.id)' "$up")
+aid=$(json "$up" v.result.id)
 want=$(sha256sum <"$WORK/drawing.pdf")
-for p in $P1 $P2; do
+for p in "${PORTS[@]}"; do
   got=$(curl -sf "http://127.0.0.1:$p/api/v1/attachment/download/$aid" -H "authorization: Bearer $token" | sha256sum)
-  [ "$got" = "$want" ] || { echo "FAIL: attachment $aid differs on :$p"; exit 1; }
+  [ "$got" = "$want" ] || fail "attachment $aid differs on :$p"
 done
-echo "scale-out OK: sign-in through nginx valid on :$P1 and :$P2; attachment $aid read back from both ($(( $(date +%s) - t0 )) s)"
+echo "TLS + HTTP/2 through nginx; sign-in valid on all three processes; attachment $aid read back from each"
+
+# Reports through nginx are answered by the replica once it has caught up.
+replica_reads() {
+  local sum=0 n
+  for p in "${PORTS[@]}"; do
+    n=$(curl -sf "http://127.0.0.1:$p/metrics" | awk '/^ringmes_db_replica_reads_total\{target="replica"\}/ {print $2}')
+    sum=$((sum + ${n:-0}))
+  done
+  echo $sum
+}
+for _ in $(seq 1 40); do
+  curl "${C[@]}" -f "$N/api/v1/production-report/productionTotal" "${H[@]}" >/dev/null
+  curl "${C[@]}" -f "$N/api/v1/customer/page?pageNum=0" "${H[@]}" >/dev/null
+  [ "$(replica_reads)" -gt 0 ] && break
+  sleep 0.5
+done
+reads=$(replica_reads)
+[ "$reads" -gt 0 ] || fail "no read reached the replica"
+echo "reports and every-row lists answered by the replica: $reads statements"
+
+# A process killed (SIGKILL) and started again while a client reads and writes through nginx.
+ok_reads=0 bad_reads=0 ok_writes=0 bad_writes=0
+for i in $(seq 1 150); do
+  if [ "$i" = 40 ]; then kill -9 "${pids[1]}"; fi
+  if [ "$i" = 100 ]; then start 1; fi
+  code=$(curl "${C[@]}" -o /dev/null -w '%{http_code}' "$N/api/v1/customer/page?pageSize=5" "${H[@]}")
+  if [ "$code" = 200 ]; then ok_reads=$((ok_reads + 1)); else bad_reads=$((bad_reads + 1)); fi
+  code=$(curl "${C[@]}" -o /dev/null -w '%{http_code}' -XPOST "$N/api/v1/customer/add" "${H[@]}" \
+    -d "{\"code\":\"KILL-$i\",\"name\":\"重启测试客户 $i\"}")
+  if [ "$code" = 200 ]; then
+    ok_writes=$((ok_writes + 1))
+    echo "KILL-$i" >>"$WORK/written"
+  else bad_writes=$((bad_writes + 1)); fi
+done
+kept=$(psql "$PG/$DB" -Atc "SELECT count(*) FROM customer WHERE code LIKE 'KILL-%'")
+echo "with a process killed and restarted: reads $ok_reads ok / $bad_reads refused, writes $ok_writes ok / $bad_writes refused, $kept kept"
+[ "$bad_reads" = 0 ] || fail "$bad_reads reads were refused while a process was down"
+[ "$bad_writes" -le 1 ] || fail "$bad_writes writes were refused while a process was down"
+[ "$kept" = "$ok_writes" ] || fail "$ok_writes writes answered 200 but $kept are in the database"
+
+if [ "${THROUGHPUT:-0}" = 1 ]; then
+  for n in 1 2 3; do
+    upstream $n
+    "$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -s reload
+    sleep 1
+    r=$(NODE_TLS_REJECT_UNAUTHORIZED=0 node_modules/.bin/autocannon -j -c 32 -d 10 -H "authorization=Bearer $token" \
+      "$N/api/v1/customer/page?pageSize=20" 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);console.log(`${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, errors ${r.errors + r.non2xx}`)})')
+    echo "throughput with $n process(es): $r"
+  done
+fi
+echo "scale-out OK in $(($(date +%s) - t0)) s"
