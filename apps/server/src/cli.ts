@@ -81,6 +81,7 @@ async function main() {
           bytes: r.bytes,
           ms: r.ms,
           tables: Object.keys(r.manifest.tables).length,
+          note: r.note,
         });
       } finally {
         await database.close();

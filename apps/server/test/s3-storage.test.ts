@@ -1,105 +1,72 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import type { S3Config } from '../src/config.ts';
-import { s3Storage } from '../src/platform/attachments/s3-storage.ts';
+import { s3Connect, s3Storage } from '../src/platform/attachments/s3-storage.ts';
+import { type Database, openDatabase } from '../src/platform/db/db.ts';
+import { writeBackup } from '../src/platform/ops/backup.ts';
+import { housekeep } from '../src/platform/ops/housekeeping.ts';
+import { EXPORT_LIMITS } from '../src/platform/resource/excel-export.ts';
 import { factory } from './factories.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
- * The S3 attachment store against an in-process S3-compatible server speaking the REST calls the
- * driver uses (PUT/GET/DELETE object and the three multipart calls). No S3 or MinIO runs on this
- * machine; the real AWS SDK signs and sends every request, and the fake checks that each one is
- * signed (AWS4-HMAC-SHA256 with the configured key id).
+ * The S3 attachment and export stores against a real S3-compatible server: `s3rver` (npm, a
+ * filesystem-backed implementation of the S3 REST API) started here on a free port with one
+ * bucket. The real AWS SDK signs and sends every request; s3rver checks the signatures
+ * (AWS4-HMAC-SHA256 with its S3RVER key). A middleware placed before s3rver's own notes each
+ * request, so the test sees whether an upload went in parts.
  */
-const objects = new Map<string, Buffer>();
-const uploads = new Map<string, Map<number, Buffer>>();
+// s3rver ships no types.
+const S3rver = createRequire(import.meta.url)('s3rver');
 const seen: string[] = [];
-let server: http.Server;
+let s3rver: any;
+let s3dir: string;
 let config: S3Config;
 
-/** Bodies may come `aws-chunked` (size;chunk-signature=…\r\ndata\r\n… 0;…\r\n trailers). */
-function dechunk(raw: Buffer, encoding: string | undefined): Buffer {
-  if (!encoding?.includes('aws-chunked')) return raw;
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = raw.indexOf('\r\n', at);
-    const size = Number.parseInt(raw.subarray(at, eol).toString('latin1').split(';')[0], 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(raw.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-}
-
-function fakeS3(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) {
-  const url = new URL(req.url ?? '/', 'http://s3');
-  const key = decodeURIComponent(url.pathname.replace(/^\/[^/]+\//, ''));
-  const auth = String(req.headers.authorization ?? '');
-  seen.push(`${req.method} ${url.pathname}${url.search}`);
-  if (!auth.startsWith('AWS4-HMAC-SHA256 Credential=test-key/')) {
-    res.writeHead(403).end('<Error><Code>AccessDenied</Code></Error>');
-    return;
-  }
-  const xml = (s: string) => res.writeHead(200, { 'content-type': 'application/xml' }).end(s);
-  const uploadId = url.searchParams.get('uploadId');
-  if (req.method === 'POST' && url.searchParams.has('uploads')) {
-    const id = crypto.randomUUID();
-    uploads.set(id, new Map());
-    xml(
-      `<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`,
-    );
-  } else if (req.method === 'PUT' && uploadId) {
-    uploads
-      .get(uploadId)
-      ?.set(Number(url.searchParams.get('partNumber')), dechunk(body, req.headers['content-encoding']));
-    res.writeHead(200, { etag: `"${crypto.randomUUID()}"` }).end();
-  } else if (req.method === 'POST' && uploadId) {
-    const parts = [...(uploads.get(uploadId) ?? new Map<number, Buffer>()).entries()].sort(
-      (a, b) => a[0] - b[0],
-    );
-    objects.set(key, Buffer.concat(parts.map((p) => p[1])));
-    uploads.delete(uploadId);
-    xml(
-      `<CompleteMultipartUploadResult><Bucket>b</Bucket><Key>${key}</Key><ETag>"x"</ETag></CompleteMultipartUploadResult>`,
-    );
-  } else if (req.method === 'PUT') {
-    objects.set(key, dechunk(body, req.headers['content-encoding']));
-    res.writeHead(200, { etag: '"x"' }).end();
-  } else if (req.method === 'GET' && objects.has(key)) {
-    const data = objects.get(key) as Buffer;
-    res
-      .writeHead(200, { 'content-length': data.length, 'content-type': 'application/octet-stream' })
-      .end(data);
-  } else if (req.method === 'GET') {
-    res.writeHead(404, { 'content-type': 'application/xml' });
-    res.end('<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
-  } else if (req.method === 'DELETE') {
-    objects.delete(key);
-    res.writeHead(204).end();
-  } else res.writeHead(400).end();
-}
-
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => fakeS3(req, res, Buffer.concat(chunks)));
+  s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-s3rver-'));
+  s3rver = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: s3dir,
+    configureBuckets: [{ name: 'ringmes-files' }],
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  s3rver.middleware.unshift((ctx: any, next: () => Promise<void>) => {
+    seen.push(`${ctx.method} ${ctx.url}`);
+    return next();
+  });
+  const { port } = await s3rver.run();
   config = {
     bucket: 'ringmes-files',
     region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    accessKeyId: 'test-key',
-    secretAccessKey: 'test-secret',
+    endpoint: `http://127.0.0.1:${port}`,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
     prefix: 'factory-a/',
     forcePathStyle: true,
   };
 });
-afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+afterAll(async () => {
+  await s3rver?.close();
+  fs.rmSync(s3dir, { recursive: true, force: true });
+});
+
+/** The keys in the bucket under `prefix` (after the configured prefix). */
+async function keys(prefix = ''): Promise<string[]> {
+  const { s3, client } = await s3Connect(config);
+  const page = await client.send(
+    new s3.ListObjectsV2Command({ Bucket: config.bucket, Prefix: `${config.prefix}${prefix}` }),
+  );
+  return (page.Contents ?? []).map((o) => (o.Key as string).slice(config.prefix.length));
+}
 
 const read = async (stream: Readable) => {
   const chunks: Buffer[] = [];
@@ -123,7 +90,7 @@ describe('S3-compatible attachment store', () => {
         sha256: crypto.createHash('sha256').update(data).digest('hex'),
         head: data.subarray(0, 16),
       });
-      expect(objects.get(`factory-a/${stored.key}`)?.equals(data)).toBe(true);
+      expect(await keys(stored.key)).toEqual([stored.key]);
       expect(seen.some((s) => s.includes('?uploads'))).toBe(multipart);
       expect((await read(await store.open(stored.key))).equals(data)).toBe(true);
       await store.remove(stored.key);
@@ -166,7 +133,7 @@ describe('attachments through the API with S3_BUCKET set', () => {
       png,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const before = objects.size;
+    const before = (await keys()).length;
     const up = await t.app.inject({
       method: 'POST',
       url: `/api/v1/attachment/upload/equipment-repair/${repair.body.result.id}`,
@@ -177,7 +144,7 @@ describe('attachments through the API with S3_BUCKET set', () => {
       payload,
     });
     expect(up.statusCode, up.body).toBe(200);
-    expect(objects.size).toBe(before + 1);
+    expect((await keys()).length).toBe(before + 1);
     const down = await t.app.inject({
       method: 'GET',
       url: `/api/v1/attachment/download/${up.json().result.id}`,
@@ -187,6 +154,128 @@ describe('attachments through the API with S3_BUCKET set', () => {
     expect(down.rawPayload.equals(png)).toBe(true);
     const gone = await t.call('DELETE', `/api/v1/attachment/delete/${up.json().result.id}`, { token });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
-    expect(objects.size).toBe(before);
+    expect((await keys()).length).toBe(before);
+  });
+});
+
+describe('exports in the bucket with S3_BUCKET set', () => {
+  let t: TestApp;
+  let token: string;
+  let userId: number;
+  const limits = { ...EXPORT_LIMITS };
+  beforeAll(async () => {
+    t = await createTestApp({ s3: config });
+    token = await t.login();
+    userId = (await t.call('GET', '/api/v1/sso/getUserByToken', { token, query: { token } })).body.result
+      .userId;
+    await sql`INSERT INTO material_unit (code, name, status)
+                SELECT 'S' || lpad(i::text, 4, '0'), '桶单位' || i, '1' FROM generate_series(1, 30) i`.execute(
+      t.database.db,
+    );
+  });
+  afterEach(() => Object.assign(EXPORT_LIMITS, limits));
+  afterAll(() => t?.close());
+
+  const exportUnits = async () => {
+    const r = await t.call('GET', '/api/v1/material-unit/export', { token, query: { code: 'S00' } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.result as { fileName?: string; rows?: number; jobId?: string };
+  };
+  const download = (app: TestApp['app'], query: string) =>
+    app.inject({
+      method: 'GET',
+      url: `/common/download?${query}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  const localFiles = () => {
+    const dir = path.join(t.config.exportDir, String(userId));
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
+
+  it('an export is written to a temporary file, uploaded under exports/, downloaded from the bucket and deleted', async () => {
+    const { fileName, rows } = await exportUnits();
+    expect(rows).toBe(30);
+    expect(await keys(`exports/${userId}/`)).toContain(`exports/${userId}/${fileName}`);
+    expect(localFiles()).toEqual([]);
+    const got = await download(t.app, `fileName=${encodeURIComponent(fileName as string)}`);
+    expect(got.statusCode, got.body).toBe(200);
+    expect(got.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    expect(got.headers['content-disposition']).toContain("filename*=UTF-8''");
+    // A handler's own export (newExportFile) goes the same way; both come in one zip.
+    const template = await t.call('GET', '/api/v1/material-unit/importTemplate', { token });
+    expect(template.status, JSON.stringify(template.body)).toBe(200);
+    const zip = await t.app.inject({
+      method: 'GET',
+      url: `/common/download/zip?files=${encodeURIComponent(`${fileName},${template.body.result.fileName}`)}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(zip.statusCode, zip.body).toBe(200);
+    expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // Missing and escaping names answer as in the folder.
+    expect((await download(t.app, 'fileName=nope.xlsx')).statusCode).toBe(404);
+    expect((await download(t.app, `fileName=${encodeURIComponent(`../1/${fileName}`)}`)).statusCode).toBe(
+      403,
+    );
+    const gone = await download(t.app, `fileName=${encodeURIComponent(fileName as string)}&delete=true`);
+    expect(gone.statusCode).toBe(200);
+    await expect.poll(() => keys(`exports/${userId}/${fileName}`), { timeout: 5000 }).toEqual([]);
+  });
+
+  it('an export written after the answer (a job) is in the bucket when the job is done', async () => {
+    EXPORT_LIMITS.progressFrom = 10;
+    const { jobId } = await exportUnits();
+    expect(jobId).toBeTruthy();
+    let job: any;
+    for (let i = 0; i < 200 && job?.status !== 'done'; i++) {
+      job = (await t.call('GET', `/api/v1/export-job/${jobId}`, { token })).body.result;
+      if (job.status === 'running') await new Promise((ok) => setTimeout(ok, 50));
+    }
+    expect(job.status).toBe('done');
+    expect(await keys(`exports/${userId}/${job.fileName}`)).toHaveLength(1);
+    expect(localFiles()).toEqual([]);
+    expect((await download(t.app, `fileName=${encodeURIComponent(job.fileName)}`)).statusCode).toBe(200);
+  });
+
+  it('a second server on the same database and bucket downloads an export the first one made', async () => {
+    const { fileName } = await exportUnits();
+    // On PostgreSQL a pool of its own, as another process has; PGlite has one connection per process.
+    const database: Database = t.url ? await openDatabase({ databaseUrl: t.url, poolMax: 2 }) : t.database;
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-export-b-'));
+    const other = await buildApp(database, { ...t.config, exportDir: otherDir }, { logger: false });
+    try {
+      await other.ready();
+      const got = await download(other, `fileName=${encodeURIComponent(fileName as string)}`);
+      expect(got.statusCode, got.body).toBe(200);
+      const first = await download(t.app, `fileName=${encodeURIComponent(fileName as string)}`);
+      expect(got.rawPayload.equals(first.rawPayload)).toBe(true);
+    } finally {
+      await other.close();
+      if (database !== t.database) await database.close();
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
+
+  it('export retention deletes old objects from the bucket, not newer ones', async () => {
+    expect((await keys('exports/')).length).toBeGreaterThan(0);
+    const kept = await housekeep(t.database.db, t.config.retention, t.config);
+    expect(kept?.exportFiles).toBe(0);
+    const later = new Date(Date.now() + (t.config.retention.exportDays + 1) * 86_400_000);
+    const before = (await keys('exports/')).length;
+    const counts = await housekeep(t.database.db, t.config.retention, t.config, later);
+    expect(counts?.exportFiles).toBe(before);
+    expect(await keys('exports/')).toEqual([]);
+  });
+
+  it('a backup leaves the bucket out and says so', async () => {
+    await exportUnits();
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ringmes-backup-s3-')), 'b.tar.gz');
+    try {
+      const r = await writeBackup(t.database, { ...t.config, databaseUrl: t.url }, out);
+      expect(r.manifest).toMatchObject({ attachments: 's3', exports: 's3' });
+      expect(Object.keys(r.manifest.files).filter((f) => !f.startsWith('api-secret'))).toEqual([]);
+      expect(r.note).toContain('ringmes-files');
+    } finally {
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    }
   });
 });

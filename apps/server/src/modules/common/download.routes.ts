@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ZipArchive } from 'archiver';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthUser } from '../../platform/auth/sessions.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { resolveExport } from '../../platform/export-files.ts';
+import { type FoundExport, findExport, openWhenRead } from '../../platform/export-files.ts';
 import type { App } from '../../platform/http/route.ts';
 import { route } from '../../platform/http/route.ts';
 
@@ -64,11 +63,15 @@ export function downloadRoutes(app: App) {
     query: z.strictObject({ fileName, delete: z.enum(['true', 'false']).optional() }),
     async handler({ query, user, req, reply, app: { config } }) {
       appMayDownload(req, user);
-      const file = resolveExport(config.exportDir, user.id, query.fileName);
+      const found = await findExport(config, user.id, query.fileName);
+      const stream = await found.open();
       reply.header('content-type', 'application/octet-stream');
-      reply.header('content-disposition', attachment(displayName(file)));
-      const stream = fs.createReadStream(file);
-      if (query.delete === 'true') stream.on('close', () => fs.rm(file, { force: true }, () => {}));
+      reply.header('content-disposition', attachment(displayName(found.name)));
+      if (query.delete === 'true')
+        stream.on(
+          'close',
+          () => void found.remove().catch((err) => req.log.warn({ err }, '导出文件删除失败')),
+        );
       return reply.send(stream);
     },
   });
@@ -83,10 +86,11 @@ export function downloadRoutes(app: App) {
     query: z.strictObject({ resource: fileName }),
     async handler({ query, user, req, reply, app: { config } }) {
       appMayDownload(req, user);
-      const file = resolveExport(config.exportDir, user.id, query.resource.replace(/^\/?profile\//, ''));
+      const found = await findExport(config, user.id, query.resource.replace(/^\/?profile\//, ''));
+      const stream = await found.open();
       reply.header('content-type', 'application/octet-stream');
-      reply.header('content-disposition', attachment(displayName(file)));
-      return reply.send(fs.createReadStream(file));
+      reply.header('content-disposition', attachment(displayName(found.name)));
+      return reply.send(stream);
     },
   });
 
@@ -108,9 +112,10 @@ export function downloadRoutes(app: App) {
         .map((s) => s.trim())
         .filter(Boolean);
       if (names.length > 200) throw forbidden('一次最多打包 200 个文件');
-      const files = names.map((n) => resolveExport(config.exportDir, user.id, n));
+      const files: FoundExport[] = [];
+      for (const n of names) files.push(await findExport(config, user.id, n));
       const zip = new ZipArchive({ zlib: { level: 6 } });
-      for (const f of files) zip.file(f, { name: displayName(f) });
+      for (const f of files) zip.append(openWhenRead(f), { name: displayName(f.name) });
       void zip.finalize();
       reply.header('content-type', 'application/zip');
       reply.header('content-disposition', attachment(`${query.name || '导出文件'}.zip`));

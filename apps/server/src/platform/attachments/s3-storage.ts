@@ -4,16 +4,19 @@ import { type FileStorage, measuring, newStorageKey, STORAGE_KEY } from './stora
 
 type S3 = typeof import('@aws-sdk/client-s3');
 
+type Connection = { s3: S3; client: InstanceType<S3['S3Client']> };
+const connections = new Map<string, Promise<Connection>>();
+
 /**
- * Attachments in an S3-compatible bucket (AWS S3, MinIO, Ceph…) under `<prefix><yyyy>/<mm>/<uuid>`.
- * Uploads stream through `@aws-sdk/lib-storage` (one PUT below 5 MB, multipart above), measured and
- * hashed on the way like the filesystem store. The SDK loads on the first call, so a server
- * without S3 configured never pays for it.
+ * The SDK and a client for `config`, made on the first call and shared by every caller with the
+ * same settings (attachments and exports). The SDK loads then, so a server without S3 configured
+ * never pays for it.
  */
-export function s3Storage(config: S3Config): FileStorage {
-  let sdk: Promise<{ s3: S3; client: InstanceType<S3['S3Client']> }> | undefined;
-  const connect = () =>
-    (sdk ??= import('@aws-sdk/client-s3').then((s3) => ({
+export function s3Connect(config: S3Config): Promise<Connection> {
+  const id = JSON.stringify(config);
+  let c = connections.get(id);
+  if (!c) {
+    c = import('@aws-sdk/client-s3').then((s3) => ({
       s3,
       client: new s3.S3Client({
         region: config.region,
@@ -24,7 +27,23 @@ export function s3Storage(config: S3Config): FileStorage {
             ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
             : undefined,
       }),
-    })));
+    }));
+    connections.set(id, c);
+  }
+  return c;
+}
+
+/** True when the SDK error says the object does not exist. */
+export const isMissing = (e: any) =>
+  e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+
+/**
+ * Attachments in an S3-compatible bucket (AWS S3, MinIO, Ceph…) under `<prefix><yyyy>/<mm>/<uuid>`.
+ * Uploads stream through `@aws-sdk/lib-storage` (one PUT below 5 MB, multipart above), measured and
+ * hashed on the way like the filesystem store.
+ */
+export function s3Storage(config: S3Config): FileStorage {
+  const connect = () => s3Connect(config);
   const objectKey = (key: string) => {
     if (!STORAGE_KEY.test(key)) throw new Error(`bad storage key ${key}`);
     return `${config.prefix}${key}`;
@@ -54,8 +73,7 @@ export function s3Storage(config: S3Config): FileStorage {
         return answer.Body as Readable;
       } catch (e: any) {
         // The callers treat a missing file as the filesystem does.
-        if (e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404)
-          throw Object.assign(new Error(`ENOENT: ${key}`), { code: 'ENOENT' });
+        if (isMissing(e)) throw Object.assign(new Error(`ENOENT: ${key}`), { code: 'ENOENT' });
         throw e;
       }
     },

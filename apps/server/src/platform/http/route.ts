@@ -9,6 +9,7 @@ import { type AuthUser, can, type SessionService } from '../auth/sessions.ts';
 import type { Database, Db, DbKind } from '../db/db.ts';
 import { readsFromReplica } from '../db/replica.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
+import { exportScope } from '../export-files.ts';
 import { compressStream } from './compress.ts';
 import { asksAllRows, type HeavyReads, isHeavyUrl } from './heavy-reads.ts';
 import { makeSerializer } from './serialize.ts';
@@ -235,9 +236,9 @@ export function route<B = undefined, Q = undefined, P = undefined>(
       app: app.ringmes,
     };
     // A heavy read may be answered by the read replica (DATABASE_REPLICA_URL; db/replica.ts).
-    const result = await (heavy && req.method === 'GET'
-      ? readsFromReplica(() => spec.handler(ctx))
-      : spec.handler(ctx));
+    // With S3 configured, export files the handler wrote go to the bucket before it answers.
+    const run = () => exportScope(app.ringmes.config, () => spec.handler(ctx));
+    const result = await (heavy && req.method === 'GET' ? readsFromReplica(run) : run());
     if (spec.raw) return reply;
     const envelope = { code: '200', message: '操作成功', result: result === undefined ? null : result };
     const pieces = heavy && slicedSerializer(app).inSlices(envelope, () => app.ringmes.heavyReads.giveWay());

@@ -28,6 +28,8 @@ export interface BackupManifest {
   files: Record<string, { bytes: number; sha256: string }>;
   /** Attachments in an S3 bucket are not in the archive: the bucket keeps its own versions. */
   attachments: 'files' | 's3';
+  /** Finished exports in the bucket (`<prefix>exports/`) are not in the archive either (absent: files). */
+  exports?: 'files' | 's3';
   /** Where the key of the third-party app secrets lives: the archive, or API_SECRET_KEY (not stored). */
   secretKey: 'file' | 'env' | 'none';
 }
@@ -95,6 +97,8 @@ export interface BackupResult {
   bytes: number;
   ms: number;
   manifest: BackupManifest;
+  /** What the archive leaves out: with S3 configured, the attachments and exports in the bucket. */
+  note?: string;
 }
 
 type BackupConfig = Pick<
@@ -164,7 +168,7 @@ export async function writeBackup(
     const files: BackupManifest['files'] = {};
     if (!config.s3)
       await copyTree(config.attachmentDir, path.join(staging, 'attachments'), 'attachments', files);
-    await copyTree(config.exportDir, path.join(staging, 'exports'), 'exports', files);
+    if (!config.s3) await copyTree(config.exportDir, path.join(staging, 'exports'), 'exports', files);
     const keyFile = path.join(config.dataDir, 'api-secret.key');
     let secretKey: BackupManifest['secretKey'] = config.apiSecretKey ? 'env' : 'none';
     if (!config.apiSecretKey && fs.existsSync(keyFile)) {
@@ -182,6 +186,7 @@ export async function writeBackup(
       tables,
       files,
       attachments: config.s3 ? 's3' : 'files',
+      exports: config.s3 ? 's3' : 'files',
       secretKey,
     };
     fs.writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
@@ -190,7 +195,10 @@ export async function writeBackup(
     const partial = `${out}.partial`;
     await run('tar', ['-czf', partial, '-C', staging, '.']);
     fs.renameSync(partial, out);
-    return { file: out, bytes: fs.statSync(out).size, ms: Date.now() - t0, manifest };
+    const note = config.s3
+      ? `附件和导出文件在 S3 存储桶 ${config.s3.bucket}（前缀 ${config.s3.prefix || '无'}）中，不在备份文件里，请另行备份存储桶（版本控制或复制）`
+      : undefined;
+    return { file: out, bytes: fs.statSync(out).size, ms: Date.now() - t0, manifest, note };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -340,7 +348,7 @@ export async function backupOnRequest(
     const { out } = JSON.parse(fs.readFileSync(request, 'utf8')) as { out: string };
     fs.rmSync(request, { force: true });
     const r = await writeBackup(database, config, out);
-    answer = { file: r.file, bytes: r.bytes, ms: r.ms };
+    answer = { file: r.file, bytes: r.bytes, ms: r.ms, note: r.note };
     log.info({ job: 'backup', ...answer }, '备份完成');
   } catch (err) {
     answer = { error: err instanceof Error ? err.message : String(err) };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { RetentionConfig } from '../../config.ts';
 import type { Db } from '../db/db.ts';
+import { type ExportPlace, purgeBucketExports } from '../export-files.ts';
 
 /** Advisory lock key of a housekeeping run: one process at a time does it, the others skip. */
 const LOCK_KEY = 724101;
@@ -122,7 +123,7 @@ export function purgeExportFiles(exportDir: string, days: number, now = Date.now
 
 /**
  * Deletes what has outlived its retention: ended sessions, sign-in attempts, idempotency keys,
- * read messages, the audit log and old exports, each in statements of at most `batch` rows (every
+ * read messages, the audit log and old exports (folder or bucket), each in statements of at most `batch` rows (every
  * statement its own transaction, so no long lock and no long transaction on a big backlog), until
  * a statement finds fewer than `batch`. Runs in one process at a time across every process on the
  * database (an advisory lock held on one connection); answers `null` when another process holds it.
@@ -130,7 +131,7 @@ export function purgeExportFiles(exportDir: string, days: number, now = Date.now
 export async function housekeep(
   db: Db,
   retention: RetentionConfig,
-  exportDir: string,
+  exports: string | ExportPlace,
   now = new Date(),
 ): Promise<PurgeCounts | null> {
   return db.connection().execute(async (conn) => {
@@ -150,7 +151,11 @@ export async function housekeep(
         }
         counts[p.kind] = total;
       }
-      counts.exportFiles = purgeExportFiles(exportDir, retention.exportDays, now.getTime());
+      const place = typeof exports === 'string' ? { exportDir: exports } : exports;
+      // With S3 the folder holds only files being written; finished exports are in the bucket.
+      counts.exportFiles = place.s3
+        ? await purgeBucketExports(place.s3, retention.exportDays, now.getTime())
+        : purgeExportFiles(place.exportDir, retention.exportDays, now.getTime());
       return counts;
     } finally {
       await sql`SELECT pg_advisory_unlock(${LOCK_KEY})`.execute(conn);
@@ -165,7 +170,7 @@ export async function housekeep(
 export function scheduleHousekeeping(
   db: Db,
   retention: RetentionConfig,
-  exportDir: string,
+  exports: string | ExportPlace,
   log: { info(o: object, msg: string): void; error(o: object, msg: string): void },
   onRun: (outcome: 'ok' | 'failed' | 'skipped') => void = () => {},
 ): () => void {
@@ -175,7 +180,7 @@ export function scheduleHousekeeping(
     running = true;
     const t0 = Date.now();
     try {
-      const counts = await housekeep(db, retention, exportDir);
+      const counts = await housekeep(db, retention, exports);
       onRun(counts ? 'ok' : 'skipped');
       if (counts) log.info({ job: 'housekeeping', deleted: counts, ms: Date.now() - t0 }, '数据清理完成');
     } catch (err) {

@@ -6,7 +6,7 @@ import { CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db, DbKind } from '../db/db.ts';
 import { badRequest } from '../errors.ts';
 import { exceljs } from '../excel-lib.ts';
-import { newExportFile } from '../export-files.ts';
+import { exportBucket, newExportFile, uploadExport } from '../export-files.ts';
 import { notify } from '../messages.ts';
 
 /** Export limits (docs/architecture.md, "Excel limits"). */
@@ -182,12 +182,19 @@ export async function runExport(
     throw badRequest(
       `记录过多（共 ${total} 条），一个 Excel 工作表最多 ${EXPORT_LIMITS.maxRows} 行，请输入条件缩小范围`,
     );
-  const { file, fileName } = newExportFile(app.exportDir, userId, spec.title);
+  // Written after the answer for a big export, so uploaded here, not by the request (exportScope).
+  const { file, fileName } = newExportFile(app.exportDir, userId, spec.title, false);
+  const bucket = exportBucket();
   const write = (progress: (done: number) => Promise<void>) =>
-    writeWorkbook(db, dbKind, spec, file, progress).catch((err) => {
-      fs.rmSync(file, { force: true });
-      throw err;
-    });
+    writeWorkbook(db, dbKind, spec, file, progress)
+      .then(async (rows) => {
+        if (bucket) await uploadExport(bucket, file, userId, fileName);
+        return rows;
+      })
+      .catch((err) => {
+        fs.rmSync(file, { force: true });
+        throw err;
+      });
   if (total < EXPORT_LIMITS.progressFrom) return { fileName, rows: await write(async () => {}) };
 
   const background = total > EXPORT_LIMITS.backgroundAbove;
