@@ -221,6 +221,18 @@ describe('exports in the bucket with S3_BUCKET set', () => {
     await expect.poll(() => keys(`exports/${userId}/${fileName}`), { timeout: 5000 }).toEqual([]);
   });
 
+  it('with the bucket unreachable an export answers 503 in words, and leaves no file behind', async () => {
+    const kept = t.config.s3;
+    t.config.s3 = { ...config, endpoint: 'http://127.0.0.1:1' };
+    try {
+      const r = await t.call('GET', '/api/v1/material-unit/export', { token, query: { code: 'S00' } });
+      expect([r.status, r.body.message]).toEqual([503, '导出文件保存到对象存储失败，请稍后重试']);
+      expect(localFiles()).toEqual([]);
+    } finally {
+      t.config.s3 = kept;
+    }
+  });
+
   it('an export written after the answer (a job) is in the bucket when the job is done', async () => {
     EXPORT_LIMITS.progressFrom = 10;
     const { jobId } = await exportUnits();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Config } from '../config.ts';
 import { isMissing, s3Connect } from './attachments/s3-storage.ts';
-import { forbidden, notFound } from './errors.ts';
+import { forbidden, notFound, unavailable } from './errors.ts';
 
 /** How long an export file is kept when nobody downloads it with `delete=true`. */
 export const EXPORT_KEEP_DAYS = 7;
@@ -40,14 +40,17 @@ const objectKey = (s3: S3Config, userId: number, fileName: string) =>
 
 /** Uploads a written export file into the bucket and removes it from the folder. */
 export async function uploadExport(s3: S3Config, file: string, userId: number, fileName: string) {
-  const { client } = await s3Connect(s3);
-  const { Upload } = await import('@aws-sdk/lib-storage');
   try {
+    const { client } = await s3Connect(s3);
+    const { Upload } = await import('@aws-sdk/lib-storage');
     await new Upload({
       client,
       params: { Bucket: s3.bucket, Key: objectKey(s3, userId, fileName), Body: fs.createReadStream(file) },
       queueSize: 2,
     }).done();
+  } catch (err) {
+    // The bucket down or refusing: the user is told the export could not be kept (not 系统繁忙).
+    throw Object.assign(unavailable('导出文件保存到对象存储失败，请稍后重试'), { cause: err });
   } finally {
     await fs.promises.rm(file, { force: true });
   }
