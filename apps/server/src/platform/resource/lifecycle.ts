@@ -361,7 +361,8 @@ function registerBatch(
           if (!e) throw err;
           results.push({
             id: row.id,
-            docNo: numbers.get(row.id) ?? null,
+            // A row the user may not see (out of his scope, or gone) is not named.
+            docNo: e.status === 403 || e.status === 404 ? null : (numbers.get(row.id) ?? null),
             ok: false,
             status: null,
             message: e.message,
