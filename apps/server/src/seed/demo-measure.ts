@@ -1,16 +1,11 @@
-import { productionOrderResource, ringGeometry, STANDARD_CHARACTERISTIC } from '@ringmes/domain';
+import { ringGeometry, STANDARD_CHARACTERISTIC } from '@ringmes/domain';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
-import { productionOrderHooks, productionOrderTransitions } from '../modules/production/production-order.ts';
 import { evaluateAlarms, refreshSubgroupStats, standardSpec } from '../modules/quality/measurement.ts';
 import { productLimits } from '../modules/quality/ring-standard.ts';
 import { approveRevision, draftRevision } from '../modules/quality/spc-limits.ts';
 import type { AuthUser } from '../platform/auth/sessions.ts';
 import type { Db } from '../platform/db/db.ts';
-import { addDays, businessDay } from '../platform/numbering.ts';
-import { createRecord } from '../platform/resource/crud.ts';
-import { runTransition } from '../platform/resource/lifecycle.ts';
-import { openDemoCards } from './demo-production.ts';
 
 // [equipment, product, characteristic, subgroups, lsl, usl, mean, sigma, drift (σ reached at the end, over the last 10 %)]
 const SERIES: [string, string, string, number, number, number, number, number, number][] = [
@@ -280,61 +275,14 @@ async function seedDemoDriftAlarm(db: Db, admin: AuthUser) {
     remark: '四周稳定运行数据重算',
   });
   await approveRevision(db, admin, v2.id);
-  await seedDemoHeldLot(db, admin, series);
   const recent = await sql<{ id: number }>`
     SELECT id FROM measurement_subgroup WHERE equipment_id = ${series.equipmentId} AND characteristic = 'outside-diameter'
        AND measured_at >= now() - interval '7 days'`.execute(db);
   // Entered by qc01: a flagged subgroup on an open card of the ring holds that card (SPC 失控) with
-  // a 过程检验 task — the lot of seedDemoHeldLot.
+  // a 过程检验 task; the demo's cards of this ring are all completed, so none is held.
   await evaluateAlarms(
     db,
     recent.rows.map((r) => Number(r.id)),
     qc,
-  );
-}
-
-/**
- * The lot the drift alarm holds (issue 38 §2 "an alarm with its hold"): a 100-piece order of the
- * ring released today (two cards of 50, no dispatch: nothing reaches the grinders' machine states
- * or OEE), whose first card's rings were ground on EQ-MJ-003 in its last hours — the latest dozen
- * subgroups name that card, so the alarm they raise holds it (SPC 失控) with a 过程检验 task.
- */
-async function seedDemoHeldLot(db: Db, admin: AuthUser, series: { productId: number; equipmentId: number }) {
-  const planner = await sql<{ id: number; firstName: string; deptId: number | null }>`
-    SELECT id, first_name, dept_id FROM app_user WHERE user_name = 'plan01'`.execute(db);
-  const p = planner.rows[0];
-  const by: AuthUser = p
-    ? { ...admin, id: Number(p.id), userName: 'plan01', firstName: p.firstName, deptId: p.deptId }
-    : admin;
-  const today = businessDay();
-  const orderId = await createRecord(
-    { db, user: by, def: productionOrderResource },
-    {
-      productId: series.productId,
-      quantity: '100',
-      plannedStartDate: today,
-      dueDate: addDays(today, 7),
-      priority: 'high',
-      remark: '6205 外圈补磨批（磨床漂移时在磨）',
-    },
-    productionOrderHooks,
-  );
-  await runTransition(
-    db,
-    by,
-    productionOrderResource,
-    'release',
-    orderId,
-    {},
-    productionOrderTransitions.release,
-  );
-  await openDemoCards(db, by, orderId, today);
-  await sql`
-    UPDATE measurement_subgroup s SET flow_card_id = c.id
-      FROM (SELECT id FROM flow_card WHERE production_order_id = ${orderId} ORDER BY id LIMIT 1) c
-     WHERE s.id IN (SELECT id FROM measurement_subgroup
-                     WHERE equipment_id = ${series.equipmentId} AND product_id = ${series.productId}
-                       AND characteristic = 'outside-diameter' ORDER BY measured_at DESC, id DESC LIMIT 12)`.execute(
-    db,
   );
 }

@@ -451,7 +451,16 @@ export function ResourceList({
           ? {
               selectedRowKeys: selected,
               onChange: (keys) => setSelected(keys.map(Number)),
-              getCheckboxProps: (row) => ({ disabled: !bulkable && !labelType && !mayOn('delete', row) }),
+              // A row is chosen for what the user may do on it: a label, 删除, or a transition from its
+              // state that its owner rule leaves him (a colleague's draft offers nothing).
+              getCheckboxProps: (row) => ({
+                disabled:
+                  !labelType &&
+                  !mayOn('delete', row) &&
+                  !(def.lifecycle?.transitions ?? []).some(
+                    (t) => t.from.includes(row.status) && mayOn(transitionAction(t), row),
+                  ),
+              }),
               columnWidth: 48,
             }
           : undefined
