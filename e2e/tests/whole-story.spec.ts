@@ -909,8 +909,12 @@ test.describe('the whole story', () => {
         await nav(page, '财务部', '应收管理');
         const list = activePage(page);
         const source = list.locator('#rk-search-receivable_sourceDocNo');
-        if (!(await source.isVisible())) await list.locator('.rk-search-toggle').first().click();
-        await source.fill(outboundNo);
+        // 来源单号 sits in the folded part of the search bar: open it (again, if the list was still
+        // settling and folded it back — seen once in CI) until the field takes the number.
+        await expect(async () => {
+          if (!(await source.isVisible())) await list.locator('.rk-search-toggle').first().click();
+          await source.fill(outboundNo, { timeout: 3_000 });
+        }).toPass({ timeout: 30_000 });
         await list.getByRole('button', { name: /搜\s*索/ }).click();
         const row = list.locator('.ant-table-row').filter({ hasText: customer });
         await expect(row).toHaveCount(1);
