@@ -44,6 +44,22 @@ export type SessionChange = (userId: number | undefined) => void;
 const changePayload = (userId: number | undefined, origin?: string) =>
   JSON.stringify({ ...(userId === undefined ? {} : { u: userId }), ...(origin ? { o: origin } : {}) });
 
+/**
+ * Ends every session of a user but `exceptSessionId`, and tells every server process on commit
+ * (SESSION_CHANNEL). For a change made without a SessionService at hand (the command line);
+ * `SessionService.revokeAllForUser` also drops its own cache at once.
+ */
+export async function endSessionsOf(db: Db, userId: number, exceptSessionId?: number): Promise<void> {
+  let q = db
+    .updateTable('userSession')
+    .set({ revokedAt: sql`now()` })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null);
+  if (exceptSessionId) q = q.where('id', '<>', exceptSessionId);
+  await q.execute();
+  await sql`SELECT pg_notify(${SESSION_CHANNEL}, ${changePayload(userId)})`.execute(db);
+}
+
 function parseChange(payload: string): { userId: number | undefined; origin: string | undefined } {
   try {
     const v = JSON.parse(payload);
@@ -235,14 +251,7 @@ export class SessionService {
    * again then (a lookup between this drop and the commit read the session still open).
    */
   async revokeAllForUser(db: Db, userId: number, exceptSessionId?: number): Promise<void> {
-    let q = db
-      .updateTable('userSession')
-      .set({ revokedAt: sql`now()` })
-      .where('userId', '=', userId)
-      .where('revokedAt', 'is', null);
-    if (exceptSessionId) q = q.where('id', '<>', exceptSessionId);
-    await q.execute();
-    await sql`SELECT pg_notify(${SESSION_CHANNEL}, ${changePayload(userId)})`.execute(db);
+    await endSessionsOf(db, userId, exceptSessionId);
     this.drop(userId);
   }
 

@@ -8,7 +8,7 @@ import { storageOf } from '../attachments/attachments.ts';
 import { audit } from '../audit.ts';
 import { hashPassword } from '../auth/password.ts';
 import { checkPasswordPolicy } from '../auth/password-policy.ts';
-import { SESSION_CHANNEL } from '../auth/sessions.ts';
+import { endSessionsOf } from '../auth/sessions.ts';
 import type { Database, Db } from '../db/db.ts';
 import { AppError } from '../errors.ts';
 import { checkHealth } from './health.ts';
@@ -93,11 +93,8 @@ export async function resetPassword(db: Db, userName: string, password?: string)
       RETURNING id, user_name`.execute(trx);
     const row = r.rows[0];
     if (!row) throw new Error(`用户 ${name} 不存在`);
-    await sql`UPDATE user_session SET revoked_at = now() WHERE user_id = ${row.id} AND revoked_at IS NULL`.execute(
-      trx,
-    );
-    // Every server process drops the user's cached sessions on commit (as a reset in 用户管理 does).
-    await sql`SELECT pg_notify(${SESSION_CHANNEL}, ${JSON.stringify({ u: Number(row.id) })})`.execute(trx);
+    // Every server process drops the user's sessions on commit (as a reset in 用户管理 does).
+    await endSessionsOf(trx, Number(row.id));
     // A lockout after failed sign-ins ends with the new password.
     await sql`DELETE FROM login_throttle WHERE key = ${`acct:${name.toLowerCase()}`}`.execute(trx);
     await audit(trx, undefined, { entity: 'user', entityId: Number(row.id), action: 'cli-password' });
